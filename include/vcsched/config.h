@@ -1,0 +1,96 @@
+// A scheduler configuration in Volcano's format: actions, tiers of plugins, switches,
+// plugin arguments and per-action configurations.
+//
+// The switches keep Volcano's spellings (enableJobOrder but enabledOverused). A switch
+// left unset defaults to true, except enableHierarchy and enabledClusterOrder (false);
+// ApplyDefaults() does that once, at load.
+#ifndef VCSCHED_CONFIG_H_
+#define VCSCHED_CONFIG_H_
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "vcsched/arguments.h"
+
+namespace vcsched {
+
+// One gate per kind of callback (reference/scheduler.md §4.3).
+enum class Switch : int {
+  kJobOrder,
+  kTaskOrder,
+  kQueueOrder,
+  kClusterOrder,
+  kJobReady,
+  kJobPipelined,
+  kJobEnqueued,
+  kJobStarving,
+  kPredicate,
+  kNodeOrder,
+  kBestNode,
+  kPreemptable,
+  kReclaimable,
+  kPreemptive,
+  kOverused,
+  kAllocatable,
+  kVictim,
+  kTargetJob,
+  kReservedNodes,
+  kHierarchy,
+  kHyperNodeOrder,
+  kHyperNodeGradient,
+  kSubJobReady,
+  kSubJobPipelined,
+  kSubJobOrder,
+};
+inline constexpr int kSwitchCount = 25;
+// The YAML key of a switch, e.g. "enabledOverused".
+const char* SwitchKey(Switch s);
+// The switch a YAML key names, or nullopt.
+std::optional<Switch> SwitchFromKey(absl::string_view key);
+
+struct PluginOption {
+  std::string name;
+  std::array<std::optional<bool>, kSwitchCount> switches{};
+  Arguments arguments;
+
+  // REQUIRES: ApplyDefaults() ran (an unset switch reads as its default).
+  bool Enabled(Switch s) const;
+};
+
+struct Tier {
+  std::vector<PluginOption> plugins;
+};
+
+struct ActionConfiguration {
+  std::string name;
+  Arguments arguments;
+};
+
+struct SchedulerConfig {
+  std::vector<std::string> actions;  // in execution order
+  std::vector<Tier> tiers;
+  std::vector<ActionConfiguration> configurations;
+
+  // Sets every unset switch to its default.
+  void ApplyDefaults();
+  // The arguments of action `name` (empty when none are configured).
+  const Arguments& ActionArguments(absl::string_view name) const;
+  // Renders the configuration as volcano-scheduler.conf YAML.
+  std::string ToYaml() const;
+};
+
+// Volcano's built-in default: enqueue, allocate, backfill; priority, gang, conformance;
+// overcommit, drf, predicates, proportion, nodeorder. Defaults applied.
+SchedulerConfig DefaultSchedulerConfig();
+
+// Splits Volcano's comma-separated action string ("enqueue, allocate") into names;
+// empty entries are errors.
+absl::StatusOr<std::vector<std::string>> ParseActionList(absl::string_view actions);
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_CONFIG_H_

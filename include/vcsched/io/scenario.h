@@ -1,0 +1,75 @@
+// Scenario files (scenarios/FORMAT.md) and scheduler configurations from YAML text.
+//
+// This is the separate `vcsched_io` library: the only code that sees yaml-cpp. It does
+// no file I/O; callers pass text and a name for messages.
+//
+//   absl::StatusOr<Scenario> sc = LoadScenario({{"case.yaml", text}});
+//   absl::StatusOr<Decisions> d = RunSession(sc->snapshot, *sc->config);
+//
+// Errors name the source, document, line:column, object and field, and every error of
+// the input is reported (one per line), not only the first. On error nothing is built.
+#ifndef VCSCHED_IO_SCENARIO_H_
+#define VCSCHED_IO_SCENARIO_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "vcsched/config.h"
+#include "vcsched/decisions.h"
+#include "vcsched/snapshot.h"
+
+namespace vcsched {
+
+// The expected outcome of a test case (FORMAT.md "Expectation"). Absent keys are not
+// checked.
+struct Expectation {
+  std::string source;
+  bool has_binds = false;
+  std::map<std::string, std::vector<std::string>> binds;  // pod -> allowed nodes
+  std::optional<int64_t> bind_count;
+  std::optional<std::vector<std::string>> evictions;
+  std::optional<int64_t> eviction_count;
+  std::map<std::string, std::string> pod_group_phases;
+};
+
+struct Scenario {
+  Snapshot snapshot;
+  std::optional<SchedulerConfig> config;  // defaults applied
+  std::optional<Expectation> expectation;
+  std::vector<std::string> warnings;      // fields seen but not supported, duplicates merged
+};
+
+struct ScenarioSource {
+  std::string name;  // shown in messages, e.g. the file path
+  std::string text;
+};
+
+struct LoadOptions {
+  // How pods, groups and queues are resolved. Default: SnapshotOptions{}.
+  SnapshotOptions snapshot;
+  // Largest accepted input in bytes. Default: 256 MiB.
+  size_t max_bytes = size_t{256} << 20;
+  // Deepest accepted nesting of YAML collections. Default: 200.
+  int max_depth = 200;
+};
+
+// Reads every document of every source into one scenario.
+absl::StatusOr<Scenario> LoadScenario(const std::vector<ScenarioSource>& sources,
+                                      const LoadOptions& options = {});
+
+// Reads a scheduler configuration: a plain volcano-scheduler.conf, a
+// `kind: SchedulerConfiguration` document, or a ConfigMap holding volcano-scheduler.conf.
+absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source);
+
+// Compares decisions with an expectation; returns the differences ("bind c1/p1: expected
+// n1, got n2"), empty when they agree.
+std::vector<std::string> CompareWithExpectation(const Decisions& decisions,
+                                                const Expectation& expectation);
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_IO_SCENARIO_H_

@@ -1,0 +1,183 @@
+// The Kubernetes and Volcano objects a snapshot is built from, as plain values.
+//
+// These mirror the fields of Node, Pod, PodGroup, Queue and PriorityClass that change a
+// scheduling decision (see scenarios/FORMAT.md). Quantities are already converted to
+// stored units (ParseResourceList); everything else is as the API server prints it.
+// Hosts fill these directly; the YAML loader (io/scenario.h) fills them from manifests.
+#ifndef VCSCHED_OBJECTS_H_
+#define VCSCHED_OBJECTS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace vcsched {
+
+using Labels = std::map<std::string, std::string>;
+// Resource name -> amount in stored units (milli for cpu and scalars, bytes for memory,
+// a count for pods). Names Volcano ignores are not kept.
+using ResourceList = std::map<std::string, int64_t>;
+
+// Converts Kubernetes quantities (name -> text) into a ResourceList. Names Volcano does
+// not track are dropped; `dropped`, when given, receives them. Negative amounts are
+// rejected. Errors name the resource: `memory: invalid quantity "4Gx"`.
+absl::StatusOr<ResourceList> ParseResourceList(
+    const std::vector<std::pair<std::string, std::string>>& quantities,
+    std::vector<std::string>* dropped = nullptr);
+
+struct LabelSelectorRequirement {
+  enum class Operator { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
+  std::string key;
+  Operator op = Operator::kIn;
+  std::vector<std::string> values;
+};
+
+// metav1.LabelSelector. An empty selector matches everything.
+struct LabelSelector {
+  Labels match_labels;
+  std::vector<LabelSelectorRequirement> match_expressions;
+};
+
+// A node selector term: all requirements must hold. match_fields supports only
+// metadata.name, as Kubernetes does.
+struct NodeSelectorTerm {
+  std::vector<LabelSelectorRequirement> match_expressions;
+  std::vector<LabelSelectorRequirement> match_fields;
+};
+
+struct PreferredSchedulingTerm {
+  int32_t weight = 0;
+  NodeSelectorTerm preference;
+};
+
+struct PodAffinityTerm {
+  LabelSelector label_selector;
+  bool has_label_selector = false;  // a term without a selector matches no pod
+  std::vector<std::string> namespaces;  // empty and no namespace selector: the pod's own
+  std::optional<LabelSelector> namespace_selector;  // namespace labels are not modelled:
+                                                    // an empty selector means all namespaces
+  std::string topology_key;
+};
+
+struct WeightedPodAffinityTerm {
+  int32_t weight = 0;
+  PodAffinityTerm term;
+};
+
+struct Affinity {
+  // requiredDuringSchedulingIgnoredDuringExecution of nodeAffinity: terms are ORed.
+  bool has_required_node_terms = false;
+  std::vector<NodeSelectorTerm> required_node_terms;
+  std::vector<PreferredSchedulingTerm> preferred_node_terms;
+  std::vector<PodAffinityTerm> required_pod_affinity;
+  std::vector<WeightedPodAffinityTerm> preferred_pod_affinity;
+  std::vector<PodAffinityTerm> required_pod_anti_affinity;
+  std::vector<WeightedPodAffinityTerm> preferred_pod_anti_affinity;
+};
+
+struct Taint {
+  std::string key;
+  std::string value;
+  std::string effect;  // NoSchedule, PreferNoSchedule, NoExecute
+};
+
+struct Toleration {
+  std::string key;  // empty with operator Exists: tolerates every taint
+  std::string op = "Equal";  // Equal or Exists
+  std::string value;
+  std::string effect;  // empty: every effect
+};
+
+struct TopologySpreadConstraint {
+  int32_t max_skew = 1;
+  std::string topology_key;
+  bool do_not_schedule = true;  // whenUnsatisfiable DoNotSchedule; else ScheduleAnyway
+  LabelSelector label_selector;
+  int32_t min_domains = 1;
+};
+
+struct Container {
+  std::string name;
+  ResourceList requests;
+  bool restartable = false;  // an init container with restartPolicy Always (a sidecar)
+};
+
+struct NodeSpec {
+  std::string name;
+  Labels labels;
+  std::vector<Taint> taints;
+  bool unschedulable = false;
+  ResourceList allocatable;  // status.allocatable, or status.capacity when absent
+};
+
+struct PodSpec {
+  std::string name;
+  std::string namespace_ = "default";
+  std::string uid;  // empty: "<namespace>-<name>"
+  Labels labels;
+  Labels annotations;
+  int64_t creation_time = 0;  // seconds since the epoch; 0 when unset
+  std::string scheduler_name = "volcano";
+  std::string node_name;
+  std::optional<int32_t> priority;
+  std::string priority_class_name;
+  std::string preemption_policy;  // "", PreemptLowerPriority or Never
+  Labels node_selector;
+  Affinity affinity;
+  std::vector<Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  std::vector<Container> containers;
+  std::vector<Container> init_containers;
+  ResourceList overhead;
+  std::string phase = "Pending";  // Pending, Running, Succeeded, Failed, Unknown
+  bool deleting = false;          // metadata.deletionTimestamp is set
+  std::string nominated_node_name;
+  bool scheduling_gated = false;  // spec.schedulingGates is non-empty
+  std::string controller_uid;     // uid of the controlling ownerReference, if any
+};
+
+struct PodGroupSpec {
+  std::string name;
+  std::string namespace_ = "default";
+  std::string uid;
+  Labels labels;
+  Labels annotations;
+  int64_t creation_time = 0;
+  int32_t min_member = 0;
+  std::optional<ResourceList> min_resources;
+  std::map<std::string, int32_t> min_task_member;
+  std::string queue;  // empty: the default queue
+  std::string priority_class_name;
+  std::string phase = "Pending";  // Pending, Inqueue, Running, Unknown, Completed
+};
+
+struct QueueSpec {
+  std::string name;
+  Labels annotations;
+  int64_t creation_time = 0;
+  int32_t weight = 1;
+  int32_t priority = 0;
+  ResourceList capability;  // empty: unlimited
+  ResourceList guarantee;
+  ResourceList deserved;
+  bool reclaimable = true;
+  std::string parent;  // empty: root (hierarchical capacity)
+  std::string state = "Open";  // Open, Closing, Closed, Unknown
+};
+
+struct PriorityClassSpec {
+  std::string name;
+  int32_t value = 0;
+  bool global_default = false;
+  std::string preemption_policy;
+};
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_OBJECTS_H_

@@ -1,0 +1,204 @@
+// The scheduling session: the mutable view of one snapshot that actions change and
+// plugins observe, plus the extension points and their tier-combining rules.
+//
+// A plugin registers callbacks from Plugin::OnSessionOpen through the Add* methods; a
+// callback is kept only when the plugin's switch for that kind is on (config.h), so
+// plugins never test switches themselves. Actions ask the combined question through
+// the methods below; each states how tiers combine, as Volcano's session does.
+//
+// Thread safety: a Session is used by one thread.
+#ifndef VCSCHED_SESSION_H_
+#define VCSCHED_SESSION_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "vcsched/config.h"
+#include "vcsched/decisions.h"
+#include "vcsched/fit.h"
+#include "vcsched/snapshot.h"
+
+namespace vcsched {
+
+// Callback signatures. Order functions return <0 when l goes first, >0 when r does,
+// 0 when the plugin has no opinion.
+using JobOrderFn = std::function<int(JobIndex l, JobIndex r)>;
+using TaskOrderFn = std::function<int(TaskIndex l, TaskIndex r)>;
+using QueueOrderFn = std::function<int(QueueIndex l, QueueIndex r)>;
+using VictimQueueOrderFn =
+    std::function<int(QueueIndex l, QueueIndex r, QueueIndex preemptor_queue)>;
+using JobBoolFn = std::function<bool(JobIndex)>;
+using JobVoteFn = std::function<Vote(JobIndex)>;
+using JobNotifyFn = std::function<void(JobIndex)>;
+// Returns nullopt when the job is valid, else {reason, message}.
+using JobValidFn =
+    std::function<std::optional<std::pair<std::string, std::string>>(JobIndex)>;
+using QueueTaskFn = std::function<bool(QueueIndex, TaskIndex)>;
+using QueueFn = std::function<bool(QueueIndex)>;
+using PreemptiveFn = std::function<bool(QueueIndex, absl::Span<const TaskIndex>)>;
+using PrePredicateFn = std::function<FitResult(TaskIndex)>;
+using PredicateFn = std::function<FitResult(TaskIndex, NodeIndex)>;
+using NodeOrderFn = std::function<double(TaskIndex, NodeIndex)>;
+// Adds a score for each of `nodes` into `scores` (same length).
+using BatchNodeOrderFn = std::function<void(TaskIndex, absl::Span<const NodeIndex> nodes,
+                                            absl::Span<double> scores)>;
+// Victim filter: the subset of `candidates` (in their order) that may be evicted for
+// `preemptor`, and the plugin's vote (abstain: no opinion).
+using EvictableFn = std::function<std::pair<std::vector<TaskIndex>, Vote>(
+    TaskIndex preemptor, absl::Span<const TaskIndex> candidates)>;
+using VictimTasksFn = std::function<std::vector<TaskIndex>(absl::Span<const TaskIndex>)>;
+
+struct EventHandler {
+  std::function<void(TaskIndex)> on_allocate;    // allocated, pipelined, eviction undone
+  std::function<void(TaskIndex)> on_deallocate;  // evicted, allocation undone
+};
+
+class Statement;
+
+class Session {
+ public:
+  struct State;  // defined in src/; actions and plugins in src/ use it directly
+  Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_t now_seconds,
+          std::string session_id);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // ---- the snapshot and the current state ----
+  const Snapshot& snapshot() const;
+  const SchedulerConfig& config() const;
+  int dims() const;
+  int64_t now_seconds() const;  // the clock, from RunOptions
+  const std::string& session_id() const;
+  const Resource& total_resource() const;  // sum of node allocatable
+
+  TaskStatus task_status(TaskIndex t) const;
+  NodeIndex task_node(TaskIndex t) const;
+  absl::Span<const int64_t> task_resreq(TaskIndex t) const;
+  absl::Span<const int64_t> node_allocatable(NodeIndex n) const;
+  absl::Span<const int64_t> node_idle(NodeIndex n) const;
+  absl::Span<const int64_t> node_used(NodeIndex n) const;
+  absl::Span<const int64_t> node_releasing(NodeIndex n) const;
+  absl::Span<const int64_t> node_pipelined(NodeIndex n) const;
+  // Idle + Releasing - Pipelined.
+  Resource node_future_idle(NodeIndex n) const;
+  // Tasks occupying the node (every status that holds a node), in task index order.
+  std::vector<TaskIndex> node_tasks(NodeIndex n) const;
+  // Number of the job's tasks in `status`.
+  int32_t job_count(JobIndex j, TaskStatus status) const;
+  // Sum of the Resreq of the job's allocated-class tasks.
+  absl::Span<const int64_t> job_allocated(JobIndex j) const;
+  // Volcano's job counters (reference §2.3).
+  int32_t JobReadyTaskNum(JobIndex j) const;   // allocated class + Succeeded
+  int32_t JobWaitingTaskNum(JobIndex j) const; // Pipelined
+  int32_t JobPendingBestEffortNum(JobIndex j) const;
+  int32_t JobValidTaskNum(JobIndex j) const;
+  bool JobIsReady(JobIndex j) const;      // Ready + PendingBE >= MinAvailable
+  bool JobIsPipelined(JobIndex j) const;  // + Waiting
+  bool JobIsStarving(JobIndex j) const;   // Waiting + Ready < MinAvailable
+  // Per-role checks; pass when MinAvailable < sum(minTaskMember).
+  bool JobCheckTaskValid(JobIndex j) const;
+  bool JobCheckTaskReady(JobIndex j) const;
+  bool JobCheckTaskPipelined(JobIndex j) const;
+  // The job's PodGroup phase in this session.
+  const std::string& job_phase(JobIndex j) const;
+  void SetJobPhase(JobIndex j, std::string phase);
+  bool JobIsPending(JobIndex j) const;  // phase Pending or empty
+
+  // ---- registration (from Plugin::OnSessionOpen) ----
+  // Each keeps the callback only when the current plugin's switch for it is on.
+  void AddJobOrderFn(JobOrderFn fn);
+  void AddTaskOrderFn(TaskOrderFn fn);
+  void AddQueueOrderFn(QueueOrderFn fn);
+  void AddVictimQueueOrderFn(VictimQueueOrderFn fn);  // not gated
+  void AddJobValidFn(JobValidFn fn);                  // not gated
+  void AddJobReadyFn(JobBoolFn fn);
+  void AddJobPipelinedFn(JobVoteFn fn);
+  void AddJobStarvingFn(JobBoolFn fn);
+  void AddJobEnqueueableFn(JobVoteFn fn);
+  void AddJobEnqueuedFn(JobNotifyFn fn);
+  void AddAllocatableFn(QueueTaskFn fn);
+  void AddOverusedFn(QueueFn fn);
+  void AddPreemptiveFn(PreemptiveFn fn);
+  void AddPrePredicateFn(PrePredicateFn fn);
+  void AddPredicateFn(PredicateFn fn);
+  void AddNodeOrderFn(NodeOrderFn fn);
+  void AddBatchNodeOrderFn(BatchNodeOrderFn fn);
+  void AddPreemptableFn(EvictableFn fn);
+  void AddReclaimableFn(EvictableFn fn);
+  void AddVictimTasksFn(VictimTasksFn fn);
+  void AddEventHandler(EventHandler handler);  // not gated
+  // The plugin whose OnSessionOpen is running (its switches and arguments).
+  const PluginOption& current_plugin() const;
+
+  // ---- combined questions (tier rules in reference/scheduler.md §5) ----
+  // First non-zero opinion wins; then PodGroup creation time, then "namespace/name".
+  bool JobOrderLess(JobIndex l, JobIndex r) const;
+  // Plugins only (0 when none decides).
+  int JobOrderCompare(JobIndex l, JobIndex r) const;
+  // First non-zero wins; then pod index, creation time, uid.
+  bool TaskOrderLess(TaskIndex l, TaskIndex r) const;
+  // First non-zero wins; then queue creation time, then name.
+  bool QueueOrderLess(QueueIndex l, QueueIndex r) const;
+  // First non-zero wins; default: the queue QueueOrder ranks later goes first.
+  bool VictimQueueOrderLess(QueueIndex l, QueueIndex r, QueueIndex preemptor_queue) const;
+  // The first plugin that fails the job; nullopt when valid.
+  std::optional<std::pair<std::string, std::string>> JobValid(JobIndex j) const;
+  bool JobReady(JobIndex j) const;       // AND; true when none registered
+  bool JobPipelined(JobIndex j) const;   // votes per tier; true when all abstain
+  bool JobStarving(JobIndex j) const;    // the first tier with a registrant decides (AND)
+  bool JobEnqueueable(JobIndex j) const; // votes per tier; true when all abstain
+  void JobEnqueued(JobIndex j);          // notifies all
+  bool Allocatable(QueueIndex q, TaskIndex t) const;  // AND
+  bool Overused(QueueIndex q) const;                  // OR
+  bool Preemptive(QueueIndex q, absl::Span<const TaskIndex> tasks) const;  // AND
+  FitResult PrePredicate(TaskIndex t) const;       // first failure
+  FitResult Predicate(TaskIndex t, NodeIndex n) const;  // first failure
+  bool HasNodeOrderFns() const;
+  // Sum of every registered scorer for each node of `nodes`, written to `scores`.
+  void ScoreNodes(TaskIndex t, absl::Span<const NodeIndex> nodes,
+                  absl::Span<double> scores) const;
+  // Per-tier intersection of victim filters (§5.2).
+  std::vector<TaskIndex> Preemptable(TaskIndex preemptor,
+                                     absl::Span<const TaskIndex> candidates) const;
+  std::vector<TaskIndex> Reclaimable(TaskIndex reclaimer,
+                                     absl::Span<const TaskIndex> candidates) const;
+  // First tier with a non-empty union.
+  std::vector<TaskIndex> VictimTasks(absl::Span<const TaskIndex> candidates) const;
+
+  // ---- direct changes (backfill, shuffle); others go through Statement ----
+  // Allocates now; once the job is JobReady, binds every Allocated task of the job.
+  absl::Status Allocate(TaskIndex t, NodeIndex n);
+  // Evicts now (shuffle): the task becomes Releasing and an Eviction is recorded.
+  absl::Status Evict(TaskIndex t, absl::string_view action, absl::string_view reason);
+
+  // ---- reasons ----
+  ReasonId InternReason(absl::string_view text);
+  const std::string& ReasonText(ReasonId id) const;
+  // Records that `t` does not fit on `n` (fit errors, rendered at close).
+  void RecordFitError(TaskIndex t, NodeIndex n, const FitResult& result);
+  // Records a reason that applies to the whole task (e.g. a pre-predicate failure).
+  void RecordTaskError(TaskIndex t, absl::string_view message);
+  bool TaskHasFitErrors(TaskIndex t) const;
+  void AddWarning(std::string warning);
+
+  // Internal state, for built-in actions and plugins (src/session_state.h).
+  State& state() { return *s_; }
+  const State& state() const { return *s_; }
+
+ private:
+  friend class Statement;
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_SESSION_H_

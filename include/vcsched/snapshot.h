@@ -1,0 +1,175 @@
+// An immutable cluster snapshot with dense indices in a canonical order.
+//
+// Build, freeze, use: add objects to a SnapshotBuilder in any order, then Build()
+// validates everything and returns a Snapshot whose nodes and queues are sorted by name
+// and whose jobs and tasks are sorted by "namespace/name". Decisions iterate these index
+// ranges, so document order never changes a decision.
+//
+//   SnapshotBuilder b;
+//   b.AddNode(node); b.AddPod(pod); b.AddPodGroup(pg); b.AddQueue(q);
+//   absl::StatusOr<Snapshot> snap = std::move(b).Build();
+//
+// Snapshot is cheap to copy (shared, immutable state) and thread-compatible.
+#ifndef VCSCHED_SNAPSHOT_H_
+#define VCSCHED_SNAPSHOT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "vcsched/objects.h"
+#include "vcsched/resource.h"
+
+namespace vcsched {
+
+using NodeIndex = int32_t;
+using TaskIndex = int32_t;
+using JobIndex = int32_t;
+using QueueIndex = int32_t;
+inline constexpr int32_t kNone = -1;
+
+// Task status, as Volcano derives it from a pod (and the in-session ones).
+enum class TaskStatus : uint8_t {
+  kPending,
+  kAllocated,
+  kPipelined,
+  kBinding,
+  kBound,
+  kRunning,
+  kReleasing,
+  kSucceeded,
+  kFailed,
+  kUnknown,
+};
+inline constexpr int kTaskStatusCount = 10;
+const char* TaskStatusName(TaskStatus s);
+// Bound, Binding, Running, Allocated.
+bool IsAllocatedStatus(TaskStatus s);
+
+struct NodeInfo {
+  NodeIndex index = kNone;
+  NodeSpec spec;
+  Resource allocatable;
+};
+
+struct QueueInfo {
+  QueueIndex index = kNone;
+  QueueSpec spec;
+  QueueIndex parent = kNone;  // from spec.parent, or root for top-level queues
+  Resource capability;        // kUnlimited where spec.capability names no amount
+  Resource guarantee;
+  Resource deserved;
+  bool deserved_set = false;
+  bool synthesized = false;  // created because it was missing (root, default)
+};
+
+struct TaskInfo {
+  TaskIndex index = kNone;
+  PodSpec pod;
+  std::string key;       // "namespace/name"
+  std::string uid;       // pod uid, or "namespace-name" when unset
+  JobIndex job = kNone;  // kNone: not scheduled by this scheduler
+  TaskStatus status = TaskStatus::kPending;
+  NodeIndex node = kNone;
+  Resource resreq;            // request used for accounting and fit (pods: 1 included)
+  int64_t nonzero_cpu = 0;    // kube-scheduler's non-zero request (100m default)
+  int64_t nonzero_memory = 0; // and 200Mi default
+  bool best_effort = false;
+  int32_t priority = 1;
+  bool preemptable = true;
+  std::string role;          // volcano.sh/task-spec
+  int64_t pod_index = -1;    // the number after the last '-', when the name has 3+ parts
+};
+
+struct JobInfo {
+  JobIndex index = kNone;
+  PodGroupSpec pod_group;
+  std::string key;  // "namespace/name"
+  QueueIndex queue = kNone;  // kNone: the queue does not exist; the job is not scheduled
+  int32_t priority = 0;
+  bool preemptable = false;  // PodGroup volcano.sh/preemptable
+  std::vector<TaskIndex> tasks;  // in index order
+  Resource min_resources;        // zero when unset
+  bool has_min_resources = false;
+  int32_t task_min_available_total = 0;
+  int64_t waiting_time_seconds = -1;  // volcano.sh/sla-waiting-time, -1 when unset
+};
+
+struct SnapshotOptions {
+  // Pods whose schedulerName is one of these are scheduled. Default: {"volcano"}.
+  std::vector<std::string> scheduler_names = {"volcano"};
+  // Also schedule pods with an empty schedulerName. Default: false.
+  bool schedule_empty_scheduler_name = false;
+  // Queue used by PodGroups with an empty spec.queue; created when missing.
+  // Default: "default".
+  std::string default_queue = "default";
+  // Create the implicit PodGroup Volcano's controller makes for a plain pod.
+  // Default: true.
+  bool implicit_pod_groups = true;
+};
+
+class Snapshot {
+ public:
+  Snapshot();
+
+  const ResourceSpace& space() const;
+  int dims() const { return space().size(); }
+  absl::Span<const NodeInfo> nodes() const;
+  absl::Span<const TaskInfo> tasks() const;
+  absl::Span<const JobInfo> jobs() const;
+  absl::Span<const QueueInfo> queues() const;
+  absl::Span<const PriorityClassSpec> priority_classes() const;
+  // Sum of every node's allocatable.
+  const Resource& total_allocatable() const;
+
+  std::optional<NodeIndex> FindNode(absl::string_view name) const;
+  std::optional<QueueIndex> FindQueue(absl::string_view name) const;
+  // By "namespace/name".
+  std::optional<JobIndex> FindJob(absl::string_view key) const;
+  std::optional<TaskIndex> FindTask(absl::string_view key) const;
+  // Value of a PriorityClass, or nullopt.
+  std::optional<int32_t> PriorityClassValue(absl::string_view name) const;
+  // What Build() tolerated but the caller should know (dangling references, ...), sorted.
+  const std::vector<std::string>& warnings() const;
+
+  struct Impl;
+  explicit Snapshot(std::shared_ptr<const Impl> impl);
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+class SnapshotBuilder {
+ public:
+  explicit SnapshotBuilder(SnapshotOptions options = {});
+  ~SnapshotBuilder();
+  SnapshotBuilder(SnapshotBuilder&&) noexcept;
+  SnapshotBuilder& operator=(SnapshotBuilder&&) noexcept;
+
+  void AddNode(NodeSpec node);
+  void AddPod(PodSpec pod);
+  void AddPodGroup(PodGroupSpec pod_group);
+  void AddQueue(QueueSpec queue);
+  void AddPriorityClass(PriorityClassSpec priority_class);
+  // A warning to carry into the snapshot (used by loaders for unsupported fields).
+  void AddWarning(std::string warning);
+
+  // Validates and freezes. Errors (kInvalidArgument) name the object and field:
+  // duplicate names, empty names, invalid labels, negative quantities, ... All problems
+  // found are reported, separated by newlines. The builder is left empty.
+  absl::StatusOr<Snapshot> Build() &&;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_SNAPSHOT_H_

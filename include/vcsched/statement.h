@@ -1,0 +1,60 @@
+// A Statement: tentative placements and evictions, applied to the session at once and
+// undoable as a unit (Volcano framework/statement.go).
+//
+// Each operation changes the session immediately (node accounting, task status, plugin
+// event handlers). Commit() turns the log into decisions (binds and evictions; pipelined
+// tasks stay in the session). Discard() walks the log back in reverse and restores the
+// session exactly. A Statement destroyed without either leaves its operations applied
+// and uncommitted, which is how allocate keeps a pipelined gang's reservation.
+#ifndef VCSCHED_STATEMENT_H_
+#define VCSCHED_STATEMENT_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "vcsched/session.h"
+
+namespace vcsched {
+
+class Statement {
+ public:
+  explicit Statement(Session& session) : ssn_(&session) {}
+  Statement(Statement&&) = default;
+  Statement& operator=(Statement&&) = default;
+
+  // Pending -> Allocated on `n` (takes Idle). kFailedPrecondition if not Pending.
+  absl::Status Allocate(TaskIndex t, NodeIndex n);
+  // Pending -> Pipelined on `n` (waits for releasing resources).
+  absl::Status Pipeline(TaskIndex t, NodeIndex n, bool eviction_occurred);
+  // Bound/Running -> Releasing, recorded as an eviction by `action` for `preemptor`.
+  absl::Status Evict(TaskIndex victim, absl::string_view action, TaskIndex preemptor,
+                     absl::string_view reason);
+  // Appends `other`'s operations to this statement; `other` is left empty.
+  void Merge(Statement& other);
+  // Allocations become binds (Binding), evictions become Evictions.
+  void Commit();
+  // Undoes every operation, last first.
+  void Discard();
+  bool empty() const { return ops_.empty(); }
+  size_t size() const { return ops_.size(); }
+
+ private:
+  enum class OpKind { kAllocate, kPipeline, kEvict };
+  struct Op {
+    OpKind kind;
+    TaskIndex task;
+    NodeIndex node;
+    TaskStatus previous;
+    TaskIndex preemptor;
+    std::string action;
+    std::string reason;
+  };
+  Session* ssn_;
+  std::vector<Op> ops_;
+};
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_STATEMENT_H_

@@ -1,0 +1,165 @@
+// allocate: queue by queue, job by job, place pending tasks on the best feasible node;
+// a gang's placements are committed only once it is ready (reference §9.2).
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "src/actions/actions.h"
+#include "src/actions/helpers.h"
+#include "src/internal/status_macros.h"
+
+namespace vcsched::internal {
+namespace {
+
+class AllocateAction : public Action {
+ public:
+  explicit AllocateAction(bool error_cache) : error_cache_(error_cache) {}
+
+  absl::Status Execute(Session& ssn) override {
+    Session::State& s = ssn.state();
+    const ResourceReasons reasons(ssn);
+    const std::vector<std::string>& actions = s.config->actions;
+    const bool has_enqueue = std::find(actions.begin(), actions.end(), "enqueue") != actions.end();
+    auto queues = QueueHeap(ssn);
+    std::map<QueueIndex, OrderedHeap<JobIndex>> jobs;
+    std::map<JobIndex, OrderedHeap<TaskIndex>> tasks;
+    for (const JobInfo& job : s.snapshot->jobs()) {
+      if (job.queue == kNone) continue;
+      if (ssn.JobIsPending(job.index)) {
+        if (has_enqueue) continue;
+        ssn.SetJobPhase(job.index, "Inqueue");
+      }
+      if (ssn.JobValid(job.index)) continue;
+      auto heap = TaskHeap(ssn);
+      for (TaskIndex t : job.tasks) {
+        const TaskInfo& info = s.task(t);
+        if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !info.pod.scheduling_gated &&
+            !info.best_effort) {
+          heap.Push(t);
+        }
+      }
+      if (heap.empty()) continue;
+      tasks.emplace(job.index, std::move(heap));
+      auto [it, inserted] = jobs.try_emplace(job.queue, JobHeap(ssn));
+      if (inserted) queues.Push(job.queue);
+      it->second.Push(job.index);
+    }
+    const std::vector<NodeIndex> all_nodes = AllNodes(ssn);
+    while (!queues.empty()) {
+      const QueueIndex q = queues.Pop();
+      if (ssn.Overused(q)) continue;
+      auto& job_heap = jobs.at(q);
+      if (job_heap.empty()) continue;
+      const JobIndex j = job_heap.Pop();
+      auto& task_heap = tasks.at(j);
+      Statement stmt(ssn);
+      VCSCHED_ASSIGN_OR_RETURN(const bool keep, AllocateTasks(ssn, j, task_heap, all_nodes, reasons, stmt));
+      if (keep && ssn.JobReady(j)) {
+        stmt.Commit();
+        if (!task_heap.empty()) job_heap.Push(j);
+      }
+      queues.Push(q);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  // One job visit. Returns whether the statement is kept (ready or pipelined); a
+  // statement that is not kept has been discarded.
+  absl::StatusOr<bool> AllocateTasks(Session& ssn, JobIndex j, OrderedHeap<TaskIndex>& heap,
+                                     const std::vector<NodeIndex>& all_nodes, const ResourceReasons& reasons,
+                                     Statement& stmt) {
+    Session::State& s = ssn.state();
+    const JobInfo& job = s.job(j);
+    std::set<std::string>& failed_roles = failed_roles_[j];
+    FitErrorBuffer errors;
+    while (!heap.empty()) {
+      const TaskIndex t = heap.Pop();
+      const TaskInfo& info = s.task(t);
+      if (!ssn.Allocatable(job.queue, t)) continue;
+      if (info.pod.scheduling_gated) continue;
+      if (error_cache_ && !info.role.empty() && failed_roles.count(info.role)) {
+        ssn.RecordTaskError(t, absl::StrCat("Task ", info.pod.name, " with role spec ", info.role,
+                                            " has already predicated failed, skip"));
+        continue;
+      }
+      const FitResult pre = ssn.PrePredicate(t);
+      if (!pre.ok()) {
+        for (NodeIndex n : all_nodes) ssn.RecordFitError(t, n, pre);
+        if (!info.role.empty()) failed_roles.insert(info.role);
+        if (NeedContinueAllocating(ssn, j, failed_roles)) continue;
+        break;
+      }
+      std::vector<NodeIndex> nodes;
+      if (!info.pod.nominated_node_name.empty()) {
+        if (auto n = s.snapshot->FindNode(info.pod.nominated_node_name); n && s.FitsFutureIdle(s.req(t), *n)) {
+          const NodeIndex only[] = {*n};
+          nodes = FeasibleNodes(ssn, t, only, true, reasons, nullptr);
+        }
+      }
+      if (nodes.empty()) nodes = FeasibleNodes(ssn, t, all_nodes, true, reasons, &errors);
+      if (nodes.empty()) {
+        errors.Flush(ssn, t);
+        if (!info.role.empty()) failed_roles.insert(info.role);
+        if (NeedContinueAllocating(ssn, j, failed_roles)) continue;
+        break;
+      }
+      errors.failures.clear();
+      const NodeIndex best = SelectBestNodeByGradient(ssn, t, nodes);
+      if (best == kNone) continue;
+      if (s.FitsIdle(s.req(t), best)) {
+        VCSCHED_RETURN_IF_ERROR(stmt.Allocate(t, best));
+      } else if (s.FitsFutureIdle(s.req(t), best)) {
+        VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best, false));
+      }
+      if (ssn.JobReady(j)) break;
+    }
+    if (ssn.JobReady(j) || ssn.JobPipelined(j)) return true;
+    stmt.Discard();
+    return false;
+  }
+
+  // Should a visit go on after a task found no node? (reference §9.2.3)
+  static bool NeedContinueAllocating(const Session& ssn, JobIndex j, const std::set<std::string>& failed_roles) {
+    const Session::State& s = ssn.state();
+    const JobInfo& job = s.job(j);
+    const int32_t min = job.pod_group.min_member;
+    if (min == static_cast<int32_t>(job.tasks.size())) return false;
+    std::map<std::string, int32_t> pending, occupied;
+    for (TaskIndex t : job.tasks) {
+      const TaskStatus st = s.status[static_cast<size_t>(t)];
+      const std::string& role = s.task(t).role;
+      if (st == TaskStatus::kPending) ++pending[role];
+      if (IsAllocatedStatus(st) || st == TaskStatus::kSucceeded ||
+          (st == TaskStatus::kPending && s.task(t).best_effort)) {
+        ++occupied[role];
+      }
+    }
+    if (min < job.task_min_available_total) {
+      int32_t sum = ssn.JobReadyTaskNum(j);
+      for (const auto& [role, n] : pending) {
+        if (!failed_roles.count(role)) sum += n;
+      }
+      return sum >= min;
+    }
+    for (const std::string& role : failed_roles) {
+      auto m = job.pod_group.min_task_member.find(role);
+      if (m == job.pod_group.min_task_member.end() || m->second <= 0) continue;
+      if (occupied[role] < m->second) return false;
+    }
+    return true;
+  }
+
+  bool error_cache_;
+  std::map<JobIndex, std::set<std::string>> failed_roles_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Action>> NewAllocateAction(const Arguments& args) {
+  VCSCHED_ASSIGN_OR_RETURN(const bool cache, args.GetBool("predicateErrorCacheEnable", true));
+  return std::unique_ptr<Action>(new AllocateAction(cache));
+}
+
+}  // namespace vcsched::internal

@@ -1,0 +1,77 @@
+// backfill: place best-effort tasks (no requests) wherever predicates pass
+// (reference §9.3). The order is fixed before the first placement.
+#include <map>
+
+#include "src/actions/actions.h"
+#include "src/actions/helpers.h"
+#include "src/internal/status_macros.h"
+
+namespace vcsched::internal {
+namespace {
+
+class BackfillAction : public Action {
+ public:
+  absl::Status Execute(Session& ssn) override {
+    Session::State& s = ssn.state();
+    const ResourceReasons reasons(ssn);
+    auto queues = QueueHeap(ssn);
+    std::map<QueueIndex, OrderedHeap<JobIndex>> jobs;
+    std::map<JobIndex, OrderedHeap<TaskIndex>> tasks;
+    for (const JobInfo& job : s.snapshot->jobs()) {
+      if (job.queue == kNone || ssn.JobIsPending(job.index) || ssn.JobValid(job.index)) continue;
+      auto heap = TaskHeap(ssn);
+      for (TaskIndex t : job.tasks) {
+        const TaskInfo& info = s.task(t);
+        const TaskStatus st = s.status[static_cast<size_t>(t)];
+        if (!info.best_effort || info.pod.scheduling_gated) continue;
+        if (st == TaskStatus::kPipelined) {
+          // A pipelined best-effort task is un-pipelined and placed again.
+          s.MoveTask(t, TaskStatus::kPending, kNone);
+          s.FireDeallocate(t);
+          heap.Push(t);
+        } else if (st == TaskStatus::kPending) {
+          heap.Push(t);
+        }
+      }
+      if (heap.empty()) continue;
+      tasks.emplace(job.index, std::move(heap));
+      auto [it, inserted] = jobs.try_emplace(job.queue, JobHeap(ssn));
+      if (inserted) queues.Push(job.queue);
+      it->second.Push(job.index);
+    }
+    std::vector<TaskIndex> order;
+    while (!queues.empty()) {
+      auto& job_heap = jobs.at(queues.Pop());
+      while (!job_heap.empty()) {
+        auto& task_heap = tasks.at(job_heap.Pop());
+        while (!task_heap.empty()) order.push_back(task_heap.Pop());
+      }
+    }
+    const std::vector<NodeIndex> all_nodes = AllNodes(ssn);
+    FitErrorBuffer errors;
+    for (TaskIndex t : order) {
+      const FitResult pre = ssn.PrePredicate(t);
+      if (!pre.ok()) {
+        for (NodeIndex n : all_nodes) ssn.RecordFitError(t, n, pre);
+        continue;
+      }
+      const std::vector<NodeIndex> nodes = FeasibleNodes(ssn, t, all_nodes, false, reasons, &errors);
+      if (nodes.empty()) {
+        errors.Flush(ssn, t);
+        continue;
+      }
+      errors.failures.clear();
+      VCSCHED_RETURN_IF_ERROR(ssn.Allocate(t, SelectBestNode(ssn, t, nodes)));
+    }
+    return absl::OkStatus();
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Action>> NewBackfillAction(const Arguments& args) {
+  VCSCHED_RETURN_IF_ERROR(args.GetBool("predicateErrorCacheEnable", true).status());
+  return std::unique_ptr<Action>(new BackfillAction());
+}
+
+}  // namespace vcsched::internal

@@ -1,0 +1,65 @@
+#include "src/actions/helpers.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace vcsched::internal {
+
+ResourceReasons::ResourceReasons(Session& ssn) {
+  const ResourceSpace& space = ssn.snapshot().space();
+  for (int d = 0; d < space.size(); ++d) {
+    ids_.push_back(ssn.InternReason(absl::StrCat("Insufficient ", space.name(d))));
+  }
+}
+
+std::vector<NodeIndex> FeasibleNodes(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> candidates,
+                                     bool check_resources, const ResourceReasons& reasons,
+                                     FitErrorBuffer* errors) {
+  const Session::State& s = ssn.state();
+  const auto req = s.req(t);
+  std::vector<NodeIndex> out;
+  out.reserve(candidates.size());
+  for (NodeIndex n : candidates) {
+    if (check_resources && !s.FitsFutureIdle(req, n)) {
+      if (errors != nullptr) {
+        Resource future = ssn.node_future_idle(n);
+        const int d = FirstExceeded(req, future.span());
+        errors->failures.emplace_back(n, FitResult::Fail(FitCode::kUnschedulable, reasons.Insufficient(d < 0 ? kCpu : d)));
+      }
+      continue;
+    }
+    FitResult r = ssn.Predicate(t, n);
+    if (!r.ok()) {
+      if (errors != nullptr) errors->failures.emplace_back(n, std::move(r));
+      continue;
+    }
+    out.push_back(n);
+  }
+  return out;
+}
+
+NodeIndex SelectBestNode(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes) {
+  if (nodes.empty()) return kNone;
+  if (nodes.size() == 1) return nodes[0];
+  std::vector<double> scores(nodes.size());
+  ssn.ScoreNodes(t, nodes, absl::MakeSpan(scores));
+  size_t best = 0;
+  for (size_t i = 1; i < nodes.size(); ++i) {
+    if (scores[i] > scores[best] || (scores[i] == scores[best] && nodes[i] < nodes[best])) best = i;
+  }
+  return nodes[best];
+}
+
+NodeIndex SelectBestNodeByGradient(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes) {
+  const Session::State& s = ssn.state();
+  std::vector<NodeIndex> idle, future;
+  for (NodeIndex n : nodes) (s.FitsIdle(s.req(t), n) ? idle : future).push_back(n);
+  return SelectBestNode(ssn, t, idle.empty() ? future : idle);
+}
+
+std::vector<NodeIndex> AllNodes(const Session& ssn) {
+  std::vector<NodeIndex> out(ssn.snapshot().nodes().size());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<NodeIndex>(i);
+  return out;
+}
+
+}  // namespace vcsched::internal

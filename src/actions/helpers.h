@@ -1,0 +1,90 @@
+// Pieces the actions share: ordered heaps over the session's order functions, node
+// feasibility, and best-node selection with the deterministic tie rule.
+#ifndef VCSCHED_SRC_ACTIONS_HELPERS_H_
+#define VCSCHED_SRC_ACTIONS_HELPERS_H_
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "src/session_state.h"
+#include "vcsched/session.h"
+#include "vcsched/statement.h"
+
+namespace vcsched::internal {
+
+// A binary heap that pops the element `before(a, b)` ranks first.
+template <typename T>
+class OrderedHeap {
+ public:
+  explicit OrderedHeap(std::function<bool(T, T)> before) : before_(std::move(before)) {}
+  void Push(T v) {
+    items_.push_back(v);
+    std::push_heap(items_.begin(), items_.end(), Cmp());
+  }
+  T Pop() {
+    std::pop_heap(items_.begin(), items_.end(), Cmp());
+    T v = items_.back();
+    items_.pop_back();
+    return v;
+  }
+  bool empty() const { return items_.empty(); }
+  size_t size() const { return items_.size(); }
+
+ private:
+  auto Cmp() const {
+    return [this](const T& a, const T& b) { return before_(b, a); };
+  }
+  std::function<bool(T, T)> before_;
+  std::vector<T> items_;
+};
+
+inline OrderedHeap<JobIndex> JobHeap(const Session& ssn) {
+  return OrderedHeap<JobIndex>([&ssn](JobIndex a, JobIndex b) { return ssn.JobOrderLess(a, b); });
+}
+inline OrderedHeap<TaskIndex> TaskHeap(const Session& ssn) {
+  return OrderedHeap<TaskIndex>([&ssn](TaskIndex a, TaskIndex b) { return ssn.TaskOrderLess(a, b); });
+}
+inline OrderedHeap<QueueIndex> QueueHeap(const Session& ssn) {
+  return OrderedHeap<QueueIndex>([&ssn](QueueIndex a, QueueIndex b) { return ssn.QueueOrderLess(a, b); });
+}
+
+// Failures collected while looking for nodes; written to the session only when the
+// task ends up with no node, as Volcano does.
+struct FitErrorBuffer {
+  std::vector<std::pair<NodeIndex, FitResult>> failures;
+  void Flush(Session& ssn, TaskIndex t) {
+    for (const auto& [n, r] : failures) ssn.RecordFitError(t, n, r);
+    failures.clear();
+  }
+};
+
+// "Insufficient <name>" reasons by dimension, interned once per session.
+class ResourceReasons {
+ public:
+  explicit ResourceReasons(Session& ssn);
+  ReasonId Insufficient(int dim) const { return ids_[static_cast<size_t>(dim)]; }
+
+ private:
+  std::vector<ReasonId> ids_;
+};
+
+// Nodes (from `candidates`, in order) where the task fits FutureIdle and every
+// predicate passes. With `check_resources` false only predicates are run (backfill).
+std::vector<NodeIndex> FeasibleNodes(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> candidates,
+                                     bool check_resources, const ResourceReasons& reasons,
+                                     FitErrorBuffer* errors);
+
+// The highest-scoring node; among equal scores the one with the lowest index (first
+// in name order). A single candidate is chosen without scoring.
+NodeIndex SelectBestNode(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes);
+
+// Allocate's two gradients: nodes where the task fits Idle, else the rest.
+NodeIndex SelectBestNodeByGradient(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes);
+
+// Every node index of the session.
+std::vector<NodeIndex> AllNodes(const Session& ssn);
+
+}  // namespace vcsched::internal
+
+#endif  // VCSCHED_SRC_ACTIONS_HELPERS_H_

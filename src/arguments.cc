@@ -1,0 +1,122 @@
+#include "vcsched/arguments.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace vcsched {
+namespace {
+
+absl::Status WrongType(absl::string_view key, absl::string_view want, const ArgValue& v) {
+  const std::string got = v.kind == ArgValue::Kind::kScalar
+                              ? absl::StrCat("\"", v.scalar, "\"")
+                              : (v.kind == ArgValue::Kind::kMap ? "a map" : "a list");
+  return absl::InvalidArgumentError(
+      absl::StrCat("argument \"", key, "\": expected ", want, ", got ", got));
+}
+
+}  // namespace
+
+const ArgValue* ArgValue::Find(absl::string_view key) const {
+  for (const auto& [k, v] : map) {
+    if (k == key) return &v;
+  }
+  return nullptr;
+}
+
+void Arguments::Set(std::string key, ArgValue value) {
+  for (auto& [k, v] : root_.map) {
+    if (k == key) {
+      v = std::move(value);
+      return;
+    }
+  }
+  root_.map.emplace_back(std::move(key), std::move(value));
+}
+
+absl::StatusOr<int64_t> Arguments::GetInt(absl::string_view key, int64_t fallback) const {
+  const ArgValue* v = Find(key);
+  if (v == nullptr) return fallback;
+  int64_t out = 0;
+  if (v->kind != ArgValue::Kind::kScalar || v->quoted || !absl::SimpleAtoi(v->scalar, &out)) {
+    return WrongType(key, "an integer", *v);
+  }
+  return out;
+}
+
+absl::StatusOr<double> Arguments::GetFloat(absl::string_view key, double fallback) const {
+  const ArgValue* v = Find(key);
+  if (v == nullptr) return fallback;
+  double out = 0;
+  if (v->kind != ArgValue::Kind::kScalar || v->quoted || !absl::SimpleAtod(v->scalar, &out) ||
+      !std::isfinite(out)) {
+    return WrongType(key, "a number", *v);
+  }
+  return out;
+}
+
+absl::StatusOr<bool> Arguments::GetBool(absl::string_view key, bool fallback) const {
+  const ArgValue* v = Find(key);
+  if (v == nullptr) return fallback;
+  if (v->kind == ArgValue::Kind::kScalar) {
+    // Go's strconv.ParseBool spellings.
+    const std::string& s = v->scalar;
+    if (s == "1" || s == "t" || s == "T" || s == "true" || s == "TRUE" || s == "True") return true;
+    if (s == "0" || s == "f" || s == "F" || s == "false" || s == "FALSE" || s == "False") return false;
+  }
+  return WrongType(key, "a bool", *v);
+}
+
+absl::StatusOr<std::string> Arguments::GetString(absl::string_view key,
+                                                 std::string fallback) const {
+  const ArgValue* v = Find(key);
+  if (v == nullptr) return fallback;
+  if (v->kind != ArgValue::Kind::kScalar) return WrongType(key, "a string", *v);
+  return v->scalar;
+}
+
+absl::StatusOr<int64_t> ParseGoDurationSeconds(absl::string_view text) {
+  // Go durations: [-]{number unit}+ with units ns us µs ms s m h.
+  const absl::Status bad =
+      absl::InvalidArgumentError(absl::StrCat("invalid duration \"", text, "\""));
+  if (text.empty()) return bad;
+  if (text == "0") return 0;
+  size_t i = 0;
+  bool negative = false;
+  if (text[0] == '-' || text[0] == '+') {
+    negative = text[0] == '-';
+    ++i;
+  }
+  double total = 0;
+  bool any = false;
+  while (i < text.size()) {
+    size_t start = i;
+    while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || text[i] == '.')) ++i;
+    if (start == i) return bad;
+    double number = 0;
+    if (!absl::SimpleAtod(text.substr(start, i - start), &number)) return bad;
+    size_t ustart = i;
+    while (i < text.size() && !((text[i] >= '0' && text[i] <= '9') || text[i] == '.')) ++i;
+    const absl::string_view unit = text.substr(ustart, i - ustart);
+    double scale = 0;
+    if (unit == "h") scale = 3600;
+    else if (unit == "m") scale = 60;
+    else if (unit == "s") scale = 1;
+    else if (unit == "ms") scale = 1e-3;
+    else if (unit == "us" || unit == "\xC2\xB5s") scale = 1e-6;
+    else if (unit == "ns") scale = 1e-9;
+    else return bad;
+    total += number * scale;
+    any = true;
+    if (total > 1e15) return bad;
+  }
+  if (!any) return bad;
+  const int64_t secs = static_cast<int64_t>(std::floor(total));
+  return negative ? -secs : secs;
+}
+
+}  // namespace vcsched

@@ -1,0 +1,52 @@
+#include "vcsched/decisions.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+
+namespace vcsched {
+
+void Decisions::Sort() {
+  std::sort(binds.begin(), binds.end(), [](const Bind& a, const Bind& b) {
+    return std::tie(a.task, a.node) < std::tie(b.task, b.node);
+  });
+  std::sort(evictions.begin(), evictions.end(), [](const Eviction& a, const Eviction& b) {
+    return std::tie(a.task, a.action, a.preemptor) < std::tie(b.task, b.action, b.preemptor);
+  });
+  std::sort(pipelined.begin(), pipelined.end(), [](const Pipelined& a, const Pipelined& b) {
+    return std::tie(a.task, a.node) < std::tie(b.task, b.node);
+  });
+  std::sort(pod_groups.begin(), pod_groups.end(),
+            [](const PodGroupStatus& a, const PodGroupStatus& b) { return a.job < b.job; });
+  std::sort(task_reasons.begin(), task_reasons.end(),
+            [](const TaskReason& a, const TaskReason& b) { return a.task < b.task; });
+  std::sort(warnings.begin(), warnings.end());
+  warnings.erase(std::unique(warnings.begin(), warnings.end()), warnings.end());
+}
+
+std::string Decisions::ToString() const {
+  std::string out;
+  for (const Bind& b : binds) absl::StrAppend(&out, "bind ", b.task, " -> ", b.node, "\n");
+  for (const Pipelined& p : pipelined) absl::StrAppend(&out, "pipeline ", p.task, " -> ", p.node, "\n");
+  for (const Eviction& e : evictions) {
+    absl::StrAppend(&out, "evict ", e.task, " by ", e.action);
+    if (!e.preemptor.empty()) absl::StrAppend(&out, " for ", e.preemptor);
+    absl::StrAppend(&out, ": ", e.reason, "\n");
+  }
+  for (const PodGroupStatus& g : pod_groups) {
+    absl::StrAppend(&out, "podgroup ", g.job, " ", g.old_phase, " -> ", g.phase, "\n");
+    for (const PodGroupCondition& c : g.conditions) {
+      absl::StrAppend(&out, "  condition ", c.type, "=", c.status, " reason=\"", c.reason, "\"");
+      if (!c.message.empty()) absl::StrAppend(&out, " message=\"", c.message, "\"");
+      out += "\n";
+    }
+  }
+  for (const TaskReason& r : task_reasons) {
+    absl::StrAppend(&out, "unplaced ", r.task, " ", r.reason, ": ", r.message, "\n");
+  }
+  for (const std::string& w : warnings) absl::StrAppend(&out, "warning ", w, "\n");
+  return out;
+}
+
+}  // namespace vcsched

@@ -1,0 +1,68 @@
+#include "src/internal/fit_messages.h"
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "src/session_state.h"
+
+namespace vcsched::internal {
+
+std::string TaskFitErrorText(const Session& ssn, TaskIndex t) {
+  const Session::State& s = ssn.state();
+  const TaskFitErrors& f = s.fit[static_cast<size_t>(t)];
+  if (!f.messages.empty()) return f.messages.front();
+  if (f.nodes == 0) return "";
+  std::vector<std::string> parts;
+  for (const auto& [reason, count] : f.reason_counts) {
+    parts.push_back(absl::StrCat(count, " ", ssn.ReasonText(reason)));
+  }
+  std::sort(parts.begin(), parts.end());
+  return absl::StrCat("0/", f.nodes, " nodes are unavailable: ", absl::StrJoin(parts, ", "), ".");
+}
+
+int32_t PendingOnceAllocated(const Session& ssn, JobIndex j) {
+  const Session::State& s = ssn.state();
+  int32_t n = 0;
+  for (TaskIndex t : s.job(j).tasks) {
+    const size_t ti = static_cast<size_t>(t);
+    if (s.status[ti] == TaskStatus::kPending && s.last_txn_status[ti] == TaskStatus::kAllocated) ++n;
+  }
+  return n;
+}
+
+std::string JobFitErrorText(const Session& ssn, JobIndex j) {
+  const Session::State& s = ssn.state();
+  const JobInfo& job = s.job(j);
+  std::vector<std::string> h1;
+  for (int st = 0; st < kTaskStatusCount; ++st) {
+    const int32_t c = ssn.job_count(j, static_cast<TaskStatus>(st));
+    if (c > 0) h1.push_back(absl::StrCat(c, " ", TaskStatusName(static_cast<TaskStatus>(st))));
+  }
+  h1.push_back(absl::StrCat(job.pod_group.min_member, " minAvailable"));
+  std::sort(h1.begin(), h1.end());
+  std::string out = absl::StrCat(ssn.JobIsReady(j) ? "pod group is ready, " : "pod group is not ready, ",
+                                 absl::StrJoin(h1, ", "));
+  std::map<std::string, int32_t> pending;
+  for (TaskIndex t : job.tasks) {
+    const size_t ti = static_cast<size_t>(t);
+    if (s.status[ti] != TaskStatus::kPending) continue;
+    ++pending[s.last_txn_status[ti] == TaskStatus::kAllocated ? "Schedulable" : "Unschedulable"];
+  }
+  if (!pending.empty()) {
+    std::vector<std::string> h2;
+    for (const auto& [reason, c] : pending) h2.push_back(absl::StrCat(c, " ", reason));
+    absl::StrAppend(&out, "; Pending: ", absl::StrJoin(h2, ", "));
+  }
+  // The origin is the first task, in name order, with node fit errors.
+  for (TaskIndex t : job.tasks) {
+    if (s.fit[static_cast<size_t>(t)].nodes == 0 && s.fit[static_cast<size_t>(t)].messages.empty()) continue;
+    absl::StrAppend(&out, ". Origin reason is ", s.task(t).pod.name, ": ", TaskFitErrorText(ssn, t));
+    break;
+  }
+  return out;
+}
+
+}  // namespace vcsched::internal

@@ -1,0 +1,101 @@
+#include "src/internal/k8s_match.h"
+
+#include <algorithm>
+
+#include "absl/strings/numbers.h"
+
+namespace vcsched::internal {
+
+bool MatchRequirement(const LabelSelectorRequirement& req, const Labels& labels) {
+  using Op = LabelSelectorRequirement::Operator;
+  auto it = labels.find(req.key);
+  const bool has = it != labels.end();
+  auto in_values = [&] {
+    return has && std::find(req.values.begin(), req.values.end(), it->second) != req.values.end();
+  };
+  switch (req.op) {
+    case Op::kIn: return in_values();
+    case Op::kNotIn: return !in_values();
+    case Op::kExists: return has;
+    case Op::kDoesNotExist: return !has;
+    case Op::kGt:
+    case Op::kLt: {
+      int64_t have = 0, want = 0;
+      if (!has || req.values.size() != 1 || !absl::SimpleAtoi(it->second, &have) ||
+          !absl::SimpleAtoi(req.values[0], &want)) {
+        return false;
+      }
+      return req.op == Op::kGt ? have > want : have < want;
+    }
+  }
+  return false;
+}
+
+bool MatchLabelSelector(const LabelSelector& sel, const Labels& labels) {
+  for (const auto& [k, v] : sel.match_labels) {
+    auto it = labels.find(k);
+    if (it == labels.end() || it->second != v) return false;
+  }
+  for (const auto& r : sel.match_expressions) {
+    if (!MatchRequirement(r, labels)) return false;
+  }
+  return true;
+}
+
+bool MatchNodeSelectorTerm(const NodeSelectorTerm& term, const NodeSpec& node) {
+  if (term.match_expressions.empty() && term.match_fields.empty()) return false;
+  for (const auto& r : term.match_expressions) {
+    if (!MatchRequirement(r, node.labels)) return false;
+  }
+  for (const auto& r : term.match_fields) {
+    if (r.key != "metadata.name") return false;
+    if (!MatchRequirement(r, Labels{{"metadata.name", node.name}})) return false;
+  }
+  return true;
+}
+
+bool MatchNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node) {
+  for (const auto& [k, v] : pod.node_selector) {
+    auto it = node.labels.find(k);
+    if (it == node.labels.end() || it->second != v) return false;
+  }
+  if (!pod.affinity.has_required_node_terms) return true;
+  for (const auto& term : pod.affinity.required_node_terms) {
+    if (MatchNodeSelectorTerm(term, node)) return true;
+  }
+  return false;
+}
+
+bool ToleratesTaint(const std::vector<Toleration>& tolerations, const Taint& taint) {
+  for (const Toleration& t : tolerations) {
+    if (!t.effect.empty() && t.effect != taint.effect) continue;
+    if (t.op == "Exists") {
+      if (t.key.empty() || t.key == taint.key) return true;
+    } else if (t.key == taint.key && t.value == taint.value) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod) {
+  if (!term.has_label_selector) return false;
+  if (term.namespace_selector.has_value()) {
+    // Namespace labels are not modelled: an empty selector selects every namespace; a
+    // non-empty one falls back to the listed namespaces.
+    const LabelSelector& ns = *term.namespace_selector;
+    const bool all = ns.match_labels.empty() && ns.match_expressions.empty();
+    if (!all && std::find(term.namespaces.begin(), term.namespaces.end(), pod.namespace_) ==
+                    term.namespaces.end()) {
+      return false;
+    }
+  } else if (term.namespaces.empty()) {
+    if (pod.namespace_ != owner.namespace_) return false;
+  } else if (std::find(term.namespaces.begin(), term.namespaces.end(), pod.namespace_) ==
+             term.namespaces.end()) {
+    return false;
+  }
+  return MatchLabelSelector(term.label_selector, pod.labels);
+}
+
+}  // namespace vcsched::internal

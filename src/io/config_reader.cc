@@ -1,0 +1,80 @@
+#include "src/io/config_reader.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace vcsched::io_internal {
+
+SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
+  SchedulerConfig c;
+  if (!body.IsMap()) {
+    r.Fail(body, "", absl::StrCat("expected a scheduler configuration map, got ", Describe(body)));
+    return c;
+  }
+  for (const auto& kv : body) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    if (key != "actions" && key != "tiers" && key != "configurations" && key != "metrics" &&
+        key != "apiVersion" && key != "kind" && key != "metadata") {
+      r.Fail(kv.first, key, "unknown field of a scheduler configuration");
+    }
+  }
+  if (std::optional<std::string> actions = r.String(body, "actions", "actions")) {
+    absl::StatusOr<std::vector<std::string>> list = ParseActionList(*actions);
+    if (list.ok()) c.actions = *list;
+    else r.Fail(Get(body, "actions"), "actions", list.status().message());
+  } else {
+    r.Fail(body, "actions", "is required");
+  }
+  const YAML::Node tiers = r.List(body, "tiers", "tiers");
+  for (size_t ti = 0; tiers.IsDefined() && ti < tiers.size(); ++ti) {
+    const std::string tf = absl::StrCat("tiers[", ti, "]");
+    Tier tier;
+    const YAML::Node plugins = r.List(tiers[ti], "plugins", absl::StrCat(tf, ".plugins"));
+    for (size_t pi = 0; plugins.IsDefined() && pi < plugins.size(); ++pi) {
+      const YAML::Node p = plugins[pi];
+      const std::string pf = absl::StrCat(tf, ".plugins[", pi, "]");
+      if (!p.IsMap()) {
+        r.Fail(p, pf, absl::StrCat("expected a plugin entry, got ", Describe(p)));
+        continue;
+      }
+      PluginOption opt;
+      opt.name = r.String(p, "name", absl::StrCat(pf, ".name")).value_or("");
+      if (opt.name.empty()) r.Fail(p, absl::StrCat(pf, ".name"), "is required");
+      for (const auto& kv : p) {
+        const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+        if (key == "name") continue;
+        if (key == "arguments") {
+          if (!kv.second.IsNull() && !kv.second.IsMap()) {
+            r.Fail(kv.second, absl::StrCat(pf, ".arguments"), absl::StrCat("expected a map, got ", Describe(kv.second)));
+          } else if (kv.second.IsMap()) {
+            opt.arguments = Arguments(ToArgValue(kv.second));
+          }
+          continue;
+        }
+        const std::optional<Switch> sw = SwitchFromKey(key);
+        if (!sw) {
+          r.Fail(kv.first, absl::StrCat(pf, ".", key), "unknown plugin switch");
+          continue;
+        }
+        if (std::optional<bool> v = r.Bool(p, key.c_str(), absl::StrCat(pf, ".", key))) {
+          opt.switches[static_cast<size_t>(*sw)] = *v;
+        }
+      }
+      tier.plugins.push_back(std::move(opt));
+    }
+    c.tiers.push_back(std::move(tier));
+  }
+  const YAML::Node confs = r.List(body, "configurations", "configurations");
+  for (size_t i = 0; confs.IsDefined() && i < confs.size(); ++i) {
+    const std::string f = absl::StrCat("configurations[", i, "]");
+    ActionConfiguration ac;
+    ac.name = r.String(confs[i], "name", absl::StrCat(f, ".name")).value_or("");
+    if (ac.name.empty()) r.Fail(confs[i], absl::StrCat(f, ".name"), "is required");
+    const YAML::Node args = r.Map(confs[i], "arguments", absl::StrCat(f, ".arguments"));
+    if (args.IsDefined()) ac.arguments = Arguments(ToArgValue(args));
+    c.configurations.push_back(std::move(ac));
+  }
+  c.ApplyDefaults();
+  return c;
+}
+
+}  // namespace vcsched::io_internal

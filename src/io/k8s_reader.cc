@@ -1,0 +1,338 @@
+#include "src/io/k8s_reader.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace vcsched::io_internal {
+namespace {
+
+std::string At(absl::string_view field, size_t i) { return absl::StrCat(field, "[", i, "]"); }
+
+std::vector<std::string> StringList(ObjectReader& r, const YAML::Node& parent, const char* key, absl::string_view field) {
+  std::vector<std::string> out;
+  const YAML::Node l = r.List(parent, key, field);
+  if (!l.IsDefined()) return out;
+  for (size_t i = 0; i < l.size(); ++i) {
+    if (!l[i].IsScalar()) {
+      r.Fail(l[i], At(field, i), absl::StrCat("expected a string, got ", Describe(l[i])));
+      continue;
+    }
+    out.push_back(l[i].Scalar());
+  }
+  return out;
+}
+
+std::vector<LabelSelectorRequirement> Requirements(ObjectReader& r, const YAML::Node& parent, const char* key,
+                                                   absl::string_view field) {
+  std::vector<LabelSelectorRequirement> out;
+  const YAML::Node l = r.List(parent, key, field);
+  if (!l.IsDefined()) return out;
+  for (size_t i = 0; i < l.size(); ++i) {
+    const std::string f = At(field, i);
+    LabelSelectorRequirement req;
+    req.key = r.String(l[i], "key", absl::StrCat(f, ".key")).value_or("");
+    const std::string op = r.String(l[i], "operator", absl::StrCat(f, ".operator")).value_or("");
+    using Op = LabelSelectorRequirement::Operator;
+    if (op == "In") req.op = Op::kIn;
+    else if (op == "NotIn") req.op = Op::kNotIn;
+    else if (op == "Exists") req.op = Op::kExists;
+    else if (op == "DoesNotExist") req.op = Op::kDoesNotExist;
+    else if (op == "Gt") req.op = Op::kGt;
+    else if (op == "Lt") req.op = Op::kLt;
+    else r.Fail(l[i], absl::StrCat(f, ".operator"), absl::StrCat("unknown operator \"", op, "\""));
+    req.values = StringList(r, l[i], "values", absl::StrCat(f, ".values"));
+    out.push_back(std::move(req));
+  }
+  return out;
+}
+
+LabelSelector Selector(ObjectReader& r, const YAML::Node& node, absl::string_view field) {
+  LabelSelector s;
+  s.match_labels = r.StringMap(node, "matchLabels", absl::StrCat(field, ".matchLabels"));
+  s.match_expressions = Requirements(r, node, "matchExpressions", absl::StrCat(field, ".matchExpressions"));
+  return s;
+}
+
+NodeSelectorTerm Term(ObjectReader& r, const YAML::Node& node, absl::string_view field) {
+  NodeSelectorTerm t;
+  t.match_expressions = Requirements(r, node, "matchExpressions", absl::StrCat(field, ".matchExpressions"));
+  t.match_fields = Requirements(r, node, "matchFields", absl::StrCat(field, ".matchFields"));
+  return t;
+}
+
+PodAffinityTerm PodTerm(ObjectReader& r, const YAML::Node& node, absl::string_view field) {
+  PodAffinityTerm t;
+  const YAML::Node sel = r.Map(node, "labelSelector", absl::StrCat(field, ".labelSelector"));
+  t.has_label_selector = sel.IsDefined();
+  if (sel.IsDefined()) t.label_selector = Selector(r, sel, absl::StrCat(field, ".labelSelector"));
+  t.namespaces = StringList(r, node, "namespaces", absl::StrCat(field, ".namespaces"));
+  const YAML::Node ns = r.Map(node, "namespaceSelector", absl::StrCat(field, ".namespaceSelector"));
+  if (ns.IsDefined()) t.namespace_selector = Selector(r, ns, absl::StrCat(field, ".namespaceSelector"));
+  t.topology_key = r.String(node, "topologyKey", absl::StrCat(field, ".topologyKey")).value_or("");
+  if (t.topology_key.empty()) r.Fail(node, absl::StrCat(field, ".topologyKey"), "must not be empty");
+  return t;
+}
+
+void PodTerms(ObjectReader& r, const YAML::Node& parent, absl::string_view field,
+              std::vector<PodAffinityTerm>* required, std::vector<WeightedPodAffinityTerm>* preferred) {
+  const std::string req_f = absl::StrCat(field, ".requiredDuringSchedulingIgnoredDuringExecution");
+  const YAML::Node req = r.List(parent, "requiredDuringSchedulingIgnoredDuringExecution", req_f);
+  for (size_t i = 0; req.IsDefined() && i < req.size(); ++i) required->push_back(PodTerm(r, req[i], At(req_f, i)));
+  const std::string pref_f = absl::StrCat(field, ".preferredDuringSchedulingIgnoredDuringExecution");
+  const YAML::Node pref = r.List(parent, "preferredDuringSchedulingIgnoredDuringExecution", pref_f);
+  for (size_t i = 0; pref.IsDefined() && i < pref.size(); ++i) {
+    WeightedPodAffinityTerm w;
+    w.weight = static_cast<int32_t>(r.Int(pref[i], "weight", absl::StrCat(At(pref_f, i), ".weight")).value_or(0));
+    const YAML::Node term = r.Map(pref[i], "podAffinityTerm", absl::StrCat(At(pref_f, i), ".podAffinityTerm"));
+    if (term.IsDefined()) w.term = PodTerm(r, term, absl::StrCat(At(pref_f, i), ".podAffinityTerm"));
+    preferred->push_back(std::move(w));
+  }
+}
+
+Affinity ReadAffinity(ObjectReader& r, const YAML::Node& spec) {
+  Affinity a;
+  const YAML::Node aff = r.Map(spec, "affinity", "spec.affinity");
+  if (!aff.IsDefined()) return a;
+  const YAML::Node na = r.Map(aff, "nodeAffinity", "spec.affinity.nodeAffinity");
+  if (na.IsDefined()) {
+    const std::string rf = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution";
+    const YAML::Node req = r.Map(na, "requiredDuringSchedulingIgnoredDuringExecution", rf);
+    if (req.IsDefined()) {
+      a.has_required_node_terms = true;
+      const YAML::Node terms = r.List(req, "nodeSelectorTerms", absl::StrCat(rf, ".nodeSelectorTerms"));
+      for (size_t i = 0; terms.IsDefined() && i < terms.size(); ++i) {
+        a.required_node_terms.push_back(Term(r, terms[i], At(absl::StrCat(rf, ".nodeSelectorTerms"), i)));
+      }
+    }
+    const std::string pf = "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution";
+    const YAML::Node pref = r.List(na, "preferredDuringSchedulingIgnoredDuringExecution", pf);
+    for (size_t i = 0; pref.IsDefined() && i < pref.size(); ++i) {
+      PreferredSchedulingTerm t;
+      t.weight = static_cast<int32_t>(r.Int(pref[i], "weight", absl::StrCat(At(pf, i), ".weight")).value_or(0));
+      const YAML::Node p = r.Map(pref[i], "preference", absl::StrCat(At(pf, i), ".preference"));
+      if (p.IsDefined()) t.preference = Term(r, p, absl::StrCat(At(pf, i), ".preference"));
+      a.preferred_node_terms.push_back(std::move(t));
+    }
+  }
+  const YAML::Node pa = r.Map(aff, "podAffinity", "spec.affinity.podAffinity");
+  if (pa.IsDefined()) PodTerms(r, pa, "spec.affinity.podAffinity", &a.required_pod_affinity, &a.preferred_pod_affinity);
+  const YAML::Node paa = r.Map(aff, "podAntiAffinity", "spec.affinity.podAntiAffinity");
+  if (paa.IsDefined()) {
+    PodTerms(r, paa, "spec.affinity.podAntiAffinity", &a.required_pod_anti_affinity, &a.preferred_pod_anti_affinity);
+  }
+  return a;
+}
+
+std::vector<Container> Containers(ObjectReader& r, const YAML::Node& spec, const char* key, bool init) {
+  std::vector<Container> out;
+  const std::string field = absl::StrCat("spec.", key);
+  const YAML::Node l = r.List(spec, key, field);
+  for (size_t i = 0; l.IsDefined() && i < l.size(); ++i) {
+    const std::string f = At(field, i);
+    Container c;
+    c.name = r.String(l[i], "name", absl::StrCat(f, ".name")).value_or("");
+    const YAML::Node res = r.Map(l[i], "resources", absl::StrCat(f, ".resources"));
+    c.requests = r.Resources(res, "requests", absl::StrCat(f, ".resources.requests"));
+    // The API server defaults a missing request to the limit.
+    const ResourceList limits = r.Resources(res, "limits", absl::StrCat(f, ".resources.limits"));
+    for (const auto& [name, v] : limits) c.requests.emplace(name, v);
+    if (res.IsDefined() && Get(res, "claims").IsDefined()) {
+      r.Warn(absl::StrCat(f, ".resources.claims"), "dynamic resource claims are not modelled");
+    }
+    if (init) c.restartable = r.String(l[i], "restartPolicy", absl::StrCat(f, ".restartPolicy")).value_or("") == "Always";
+    const YAML::Node ports = r.List(l[i], "ports", absl::StrCat(f, ".ports"));
+    for (size_t p = 0; ports.IsDefined() && p < ports.size(); ++p) {
+      if (ports[p].IsMap() && Get(ports[p], "hostPort").IsDefined()) {
+        r.Warn(absl::StrCat(At(absl::StrCat(f, ".ports"), p), ".hostPort"), "host ports are not checked (NodePorts filter)");
+      }
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ObjectKey(const YAML::Node& doc, bool namespaced) {
+  const YAML::Node meta = doc.IsMap() ? Get(doc, "metadata") : YAML::Node();
+  std::string name, ns = "default";
+  if (meta.IsDefined() && meta.IsMap()) {
+    if (Get(meta, "name").IsDefined() && Get(meta, "name").IsScalar()) name = Get(meta, "name").Scalar();
+    if (Get(meta, "namespace").IsDefined() && Get(meta, "namespace").IsScalar()) ns = Get(meta, "namespace").Scalar();
+  }
+  return namespaced ? absl::StrCat(ns, "/", name) : name;
+}
+
+NodeSpec ReadNode(ObjectReader& r, const YAML::Node& doc) {
+  NodeSpec n;
+  const YAML::Node meta = r.Map(doc, "metadata", "metadata");
+  n.name = r.String(meta, "name", "metadata.name").value_or("");
+  n.labels = r.StringMap(meta, "labels", "metadata.labels");
+  const YAML::Node spec = r.Map(doc, "spec", "spec");
+  n.unschedulable = r.Bool(spec, "unschedulable", "spec.unschedulable").value_or(false);
+  const YAML::Node taints = r.List(spec, "taints", "spec.taints");
+  for (size_t i = 0; taints.IsDefined() && i < taints.size(); ++i) {
+    const std::string f = At("spec.taints", i);
+    Taint t;
+    t.key = r.String(taints[i], "key", absl::StrCat(f, ".key")).value_or("");
+    t.value = r.String(taints[i], "value", absl::StrCat(f, ".value")).value_or("");
+    t.effect = r.String(taints[i], "effect", absl::StrCat(f, ".effect")).value_or("");
+    if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute") {
+      r.Fail(taints[i], absl::StrCat(f, ".effect"), absl::StrCat("unknown effect \"", t.effect, "\""));
+    }
+    n.taints.push_back(std::move(t));
+  }
+  const YAML::Node status = r.Map(doc, "status", "status");
+  const bool has_alloc = status.IsDefined() && Get(status, "allocatable").IsDefined() && !Get(status, "allocatable").IsNull();
+  n.allocatable = has_alloc ? r.Resources(status, "allocatable", "status.allocatable")
+                            : r.Resources(status, "capacity", "status.capacity");
+  return n;
+}
+
+PodSpec ReadPod(ObjectReader& r, const YAML::Node& doc) {
+  PodSpec p;
+  const YAML::Node meta = r.Map(doc, "metadata", "metadata");
+  p.name = r.String(meta, "name", "metadata.name").value_or("");
+  p.namespace_ = r.String(meta, "namespace", "metadata.namespace").value_or("default");
+  p.uid = r.String(meta, "uid", "metadata.uid").value_or("");
+  p.labels = r.StringMap(meta, "labels", "metadata.labels");
+  p.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
+  p.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
+  p.deleting = meta.IsDefined() && Get(meta, "deletionTimestamp").IsDefined() && !Get(meta, "deletionTimestamp").IsNull();
+  const YAML::Node owners = r.List(meta, "ownerReferences", "metadata.ownerReferences");
+  for (size_t i = 0; owners.IsDefined() && i < owners.size(); ++i) {
+    if (r.Bool(owners[i], "controller", At("metadata.ownerReferences", i) + ".controller").value_or(false)) {
+      p.controller_uid = r.String(owners[i], "uid", At("metadata.ownerReferences", i) + ".uid").value_or("");
+    }
+  }
+  const YAML::Node spec = r.Map(doc, "spec", "spec");
+  p.scheduler_name = r.String(spec, "schedulerName", "spec.schedulerName").value_or("");
+  p.node_name = r.String(spec, "nodeName", "spec.nodeName").value_or("");
+  if (auto v = r.Int(spec, "priority", "spec.priority")) p.priority = static_cast<int32_t>(*v);
+  p.priority_class_name = r.String(spec, "priorityClassName", "spec.priorityClassName").value_or("");
+  p.preemption_policy = r.String(spec, "preemptionPolicy", "spec.preemptionPolicy").value_or("");
+  p.node_selector = r.StringMap(spec, "nodeSelector", "spec.nodeSelector");
+  p.affinity = ReadAffinity(r, spec);
+  const YAML::Node tols = r.List(spec, "tolerations", "spec.tolerations");
+  for (size_t i = 0; tols.IsDefined() && i < tols.size(); ++i) {
+    const std::string f = At("spec.tolerations", i);
+    Toleration t;
+    t.key = r.String(tols[i], "key", absl::StrCat(f, ".key")).value_or("");
+    t.op = r.String(tols[i], "operator", absl::StrCat(f, ".operator")).value_or("Equal");
+    t.value = r.String(tols[i], "value", absl::StrCat(f, ".value")).value_or("");
+    t.effect = r.String(tols[i], "effect", absl::StrCat(f, ".effect")).value_or("");
+    if (t.op != "Equal" && t.op != "Exists") {
+      r.Fail(tols[i], absl::StrCat(f, ".operator"), absl::StrCat("unknown operator \"", t.op, "\""));
+    }
+    p.tolerations.push_back(std::move(t));
+  }
+  const YAML::Node tsc = r.List(spec, "topologySpreadConstraints", "spec.topologySpreadConstraints");
+  for (size_t i = 0; tsc.IsDefined() && i < tsc.size(); ++i) {
+    const std::string f = At("spec.topologySpreadConstraints", i);
+    TopologySpreadConstraint c;
+    c.max_skew = static_cast<int32_t>(r.Int(tsc[i], "maxSkew", absl::StrCat(f, ".maxSkew")).value_or(1));
+    if (c.max_skew < 1) r.Fail(tsc[i], absl::StrCat(f, ".maxSkew"), "must be at least 1");
+    c.topology_key = r.String(tsc[i], "topologyKey", absl::StrCat(f, ".topologyKey")).value_or("");
+    const std::string when = r.String(tsc[i], "whenUnsatisfiable", absl::StrCat(f, ".whenUnsatisfiable")).value_or("DoNotSchedule");
+    if (when != "DoNotSchedule" && when != "ScheduleAnyway") {
+      r.Fail(tsc[i], absl::StrCat(f, ".whenUnsatisfiable"), absl::StrCat("unknown value \"", when, "\""));
+    }
+    c.do_not_schedule = when == "DoNotSchedule";
+    const YAML::Node sel = r.Map(tsc[i], "labelSelector", absl::StrCat(f, ".labelSelector"));
+    if (sel.IsDefined()) c.label_selector = Selector(r, sel, absl::StrCat(f, ".labelSelector"));
+    c.min_domains = static_cast<int32_t>(r.Int(tsc[i], "minDomains", absl::StrCat(f, ".minDomains")).value_or(1));
+    p.topology_spread_constraints.push_back(std::move(c));
+  }
+  p.containers = Containers(r, spec, "containers", false);
+  p.init_containers = Containers(r, spec, "initContainers", true);
+  p.overhead = r.Resources(spec, "overhead", "spec.overhead");
+  const YAML::Node gates = r.List(spec, "schedulingGates", "spec.schedulingGates");
+  p.scheduling_gated = gates.IsDefined() && gates.size() > 0;
+  const YAML::Node vols = r.List(spec, "volumes", "spec.volumes");
+  for (size_t i = 0; vols.IsDefined() && i < vols.size(); ++i) {
+    if (vols[i].IsMap() && Get(vols[i], "persistentVolumeClaim").IsDefined()) {
+      r.Warn(absl::StrCat(At("spec.volumes", i), ".persistentVolumeClaim"),
+             "volume binding and zones are not checked (VolumeBinding/VolumeZone filters)");
+    }
+  }
+  const YAML::Node status = r.Map(doc, "status", "status");
+  p.phase = r.String(status, "phase", "status.phase").value_or("Pending");
+  p.nominated_node_name = r.String(status, "nominatedNodeName", "status.nominatedNodeName").value_or("");
+  return p;
+}
+
+PodGroupSpec ReadPodGroup(ObjectReader& r, const YAML::Node& doc) {
+  PodGroupSpec g;
+  const YAML::Node meta = r.Map(doc, "metadata", "metadata");
+  g.name = r.String(meta, "name", "metadata.name").value_or("");
+  g.namespace_ = r.String(meta, "namespace", "metadata.namespace").value_or("default");
+  g.uid = r.String(meta, "uid", "metadata.uid").value_or("");
+  g.labels = r.StringMap(meta, "labels", "metadata.labels");
+  g.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
+  g.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
+  const YAML::Node spec = r.Map(doc, "spec", "spec");
+  g.min_member = static_cast<int32_t>(r.Int(spec, "minMember", "spec.minMember").value_or(0));
+  if (spec.IsDefined() && Get(spec, "minResources").IsDefined() && !Get(spec, "minResources").IsNull()) {
+    g.min_resources = r.Resources(spec, "minResources", "spec.minResources");
+  }
+  const YAML::Node mtm = r.Map(spec, "minTaskMember", "spec.minTaskMember");
+  for (const auto& kv : mtm) {
+    const std::string role = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    int64_t v = 0;
+    if (!kv.second.IsScalar() || !absl::SimpleAtoi(kv.second.Scalar(), &v)) {
+      r.Fail(kv.second, absl::StrCat("spec.minTaskMember.", role), absl::StrCat("expected an integer, got ", Describe(kv.second)));
+      continue;
+    }
+    g.min_task_member[role] = static_cast<int32_t>(v);
+  }
+  g.queue = r.String(spec, "queue", "spec.queue").value_or("");
+  g.priority_class_name = r.String(spec, "priorityClassName", "spec.priorityClassName").value_or("");
+  if (spec.IsDefined() && spec.IsMap() && Get(spec, "networkTopology").IsDefined()) {
+    r.Warn("spec.networkTopology", "network-topology placement is not modelled; the job is placed as a flat gang");
+  }
+  if (spec.IsDefined() && spec.IsMap() && Get(spec, "subGroupPolicy").IsDefined()) {
+    r.Warn("spec.subGroupPolicy", "sub-group policies are not modelled; the job is placed as one gang");
+  }
+  const YAML::Node status = r.Map(doc, "status", "status");
+  g.phase = r.String(status, "phase", "status.phase").value_or("Pending");
+  return g;
+}
+
+QueueSpec ReadQueue(ObjectReader& r, const YAML::Node& doc) {
+  QueueSpec q;
+  const YAML::Node meta = r.Map(doc, "metadata", "metadata");
+  q.name = r.String(meta, "name", "metadata.name").value_or("");
+  q.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
+  q.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
+  const YAML::Node spec = r.Map(doc, "spec", "spec");
+  q.weight = static_cast<int32_t>(r.Int(spec, "weight", "spec.weight").value_or(1));
+  q.priority = static_cast<int32_t>(r.Int(spec, "priority", "spec.priority").value_or(0));
+  q.capability = r.Resources(spec, "capability", "spec.capability");
+  const YAML::Node guarantee = r.Map(spec, "guarantee", "spec.guarantee");
+  q.guarantee = r.Resources(guarantee, "resource", "spec.guarantee.resource");
+  q.deserved = r.Resources(spec, "deserved", "spec.deserved");
+  q.reclaimable = r.Bool(spec, "reclaimable", "spec.reclaimable").value_or(true);
+  q.parent = r.String(spec, "parent", "spec.parent").value_or("");
+  if (spec.IsDefined() && spec.IsMap() && Get(spec, "affinity").IsDefined()) {
+    r.Warn("spec.affinity", "node-group affinity (nodegroup plugin) is not modelled");
+  }
+  const YAML::Node status = r.Map(doc, "status", "status");
+  // The queue controller turns an empty state into Open at once.
+  q.state = r.String(status, "state", "status.state").value_or("Open");
+  if (q.state.empty()) q.state = "Open";
+  return q;
+}
+
+PriorityClassSpec ReadPriorityClass(ObjectReader& r, const YAML::Node& doc) {
+  PriorityClassSpec c;
+  const YAML::Node meta = r.Map(doc, "metadata", "metadata");
+  c.name = r.String(meta, "name", "metadata.name").value_or("");
+  const std::optional<int64_t> v = r.Int(doc, "value", "value");
+  if (!v) r.Fail(doc, "value", "is required");
+  c.value = static_cast<int32_t>(v.value_or(0));
+  c.global_default = r.Bool(doc, "globalDefault", "globalDefault").value_or(false);
+  c.preemption_policy = r.String(doc, "preemptionPolicy", "preemptionPolicy").value_or("");
+  return c;
+}
+
+}  // namespace vcsched::io_internal

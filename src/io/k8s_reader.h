@@ -1,0 +1,21 @@
+// Kubernetes and Volcano objects from YAML documents.
+#ifndef VCSCHED_SRC_IO_K8S_READER_H_
+#define VCSCHED_SRC_IO_K8S_READER_H_
+
+#include "src/io/yaml_reader.h"
+#include "vcsched/objects.h"
+
+namespace vcsched::io_internal {
+
+NodeSpec ReadNode(ObjectReader& r, const YAML::Node& doc);
+PodSpec ReadPod(ObjectReader& r, const YAML::Node& doc);
+PodGroupSpec ReadPodGroup(ObjectReader& r, const YAML::Node& doc);
+QueueSpec ReadQueue(ObjectReader& r, const YAML::Node& doc);
+PriorityClassSpec ReadPriorityClass(ObjectReader& r, const YAML::Node& doc);
+
+// metadata.namespace/name for messages and keys ("default" when no namespace).
+std::string ObjectKey(const YAML::Node& doc, bool namespaced);
+
+}  // namespace vcsched::io_internal
+
+#endif  // VCSCHED_SRC_IO_K8S_READER_H_

@@ -1,0 +1,294 @@
+#include <algorithm>
+#include <map>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/match.h"
+#include "src/io/config_reader.h"
+#include "src/io/k8s_reader.h"
+#include "src/io/yaml_reader.h"
+#include "vcsched/io/scenario.h"
+
+namespace vcsched {
+namespace {
+
+using io_internal::Describe;
+using io_internal::Get;
+using io_internal::Diagnostics;
+using io_internal::ObjectReader;
+
+// Objects read so far, with what is needed to merge an object printed twice.
+template <typename T>
+struct Seen {
+  T spec;
+  std::string uid;
+  std::string resource_version;
+  std::string where;
+};
+
+struct Collected {
+  std::map<std::string, Seen<NodeSpec>> nodes;
+  std::map<std::string, Seen<PodSpec>> pods;
+  std::map<std::string, Seen<PodGroupSpec>> pod_groups;
+  std::map<std::string, Seen<QueueSpec>> queues;
+  std::map<std::string, Seen<PriorityClassSpec>> priority_classes;
+  std::optional<SchedulerConfig> config;
+  std::string config_where;
+  std::optional<Expectation> expectation;
+};
+
+bool NewerOrSame(const std::string& later, const std::string& earlier) {
+  int64_t a = 0, b = 0;
+  if (absl::SimpleAtoi(later, &a) && absl::SimpleAtoi(earlier, &b)) return a >= b;
+  return true;  // without comparable versions the later document wins
+}
+
+// Stores `spec` under `key`, merging a second print of the same object (same uid) by
+// keeping the newer resourceVersion, and reporting any other duplicate.
+template <typename T>
+void Put(std::map<std::string, Seen<T>>& into, const char* kind, const std::string& key, T spec,
+         const YAML::Node& doc, const std::string& where, ObjectReader& r, Diagnostics& diag) {
+  std::string uid, rv;
+  const YAML::Node meta = Get(doc, "metadata");
+  if (meta.IsMap()) {
+    if (Get(meta, "uid").IsScalar()) uid = Get(meta, "uid").Scalar();
+    if (Get(meta, "resourceVersion").IsScalar()) rv = Get(meta, "resourceVersion").Scalar();
+  }
+  auto it = into.find(key);
+  if (it == into.end()) {
+    into.emplace(key, Seen<T>{std::move(spec), uid, rv, where});
+    return;
+  }
+  if (!uid.empty() && uid == it->second.uid) {
+    diag.warnings.push_back(absl::StrCat(kind, " \"", key, "\": printed twice (", it->second.where, " and ", where,
+                                         "); the newer resourceVersion is used"));
+    if (NewerOrSame(rv, it->second.resource_version)) it->second = Seen<T>{std::move(spec), uid, rv, where};
+    return;
+  }
+  r.Fail(meta.IsDefined() ? Get(meta, "name") : doc, "metadata.name",
+         absl::StrCat("duplicate name (also at ", it->second.where, ")"));
+}
+
+Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
+  Expectation e;
+  for (const auto& kv : doc) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    static const char* kKnown[] = {"apiVersion", "kind", "source", "binds", "bindCount",
+                                   "evictions", "evictionCount", "podGroupPhases", "metadata"};
+    if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown)) {
+      r.Fail(kv.first, key, "unknown field of an Expectation");
+    }
+  }
+  e.source = r.String(doc, "source", "source").value_or("");
+  const YAML::Node binds = r.Map(doc, "binds", "binds");
+  if (Get(doc, "binds").IsDefined()) e.has_binds = true;
+  for (const auto& kv : binds) {
+    const std::string pod = kv.first.Scalar();
+    std::vector<std::string> nodes;
+    if (kv.second.IsScalar()) {
+      nodes.push_back(kv.second.Scalar());
+    } else if (kv.second.IsSequence()) {
+      for (const auto& n : kv.second) {
+        if (n.IsScalar()) nodes.push_back(n.Scalar());
+        else r.Fail(n, absl::StrCat("binds.", pod), "expected a node name");
+      }
+    } else {
+      r.Fail(kv.second, absl::StrCat("binds.", pod), absl::StrCat("expected a node name or a list, got ", Describe(kv.second)));
+    }
+    e.binds[pod] = std::move(nodes);
+  }
+  e.bind_count = r.Int(doc, "bindCount", "bindCount");
+  const YAML::Node ev = r.List(doc, "evictions", "evictions");
+  if (ev.IsDefined()) {
+    e.evictions.emplace();
+    for (const auto& n : ev) {
+      if (n.IsScalar()) e.evictions->push_back(n.Scalar());
+      else r.Fail(n, "evictions", "expected a pod name");
+    }
+  }
+  e.eviction_count = r.Int(doc, "evictionCount", "evictionCount");
+  e.pod_group_phases = r.StringMap(doc, "podGroupPhases", "podGroupPhases");
+  return e;
+}
+
+void ReadDocument(const YAML::Node& doc, const std::string& where, Collected& c, Diagnostics& diag) {
+  ObjectReader r(&diag, where, "");
+  if (doc.IsNull()) return;  // an empty document between separators
+  if (!doc.IsMap()) {
+    r.Fail(doc, "", absl::StrCat("expected an object (a map), got ", Describe(doc)));
+    return;
+  }
+  const std::string kind = r.String(doc, "kind", "kind").value_or("");
+  const std::string api = r.String(doc, "apiVersion", "apiVersion").value_or("");
+  if (kind.empty()) {
+    r.Fail(doc, "kind", "is required");
+    return;
+  }
+  auto need_api = [&](std::initializer_list<const char*> prefixes) {
+    for (const char* p : prefixes) {
+      if (api == p || absl::StartsWith(api, absl::StrCat(p, "/"))) return true;
+    }
+    r.Fail(Get(doc, "apiVersion").IsDefined() ? Get(doc, "apiVersion") : doc, "apiVersion",
+           absl::StrCat("unsupported apiVersion \"", api, "\" for kind ", kind));
+    return false;
+  };
+  if (kind == "List") {
+    const YAML::Node items = r.List(doc, "items", "items");
+    for (size_t i = 0; items.IsDefined() && i < items.size(); ++i) {
+      ReadDocument(items[i], absl::StrCat(where, ", items[", i, "]"), c, diag);
+    }
+    return;
+  }
+  if (kind == "Node" && need_api({"v1"})) {
+    const std::string key = io_internal::ObjectKey(doc, false);
+    r.set_object(absl::StrCat("Node \"", key, "\""));
+    NodeSpec n = io_internal::ReadNode(r, doc);
+    Put(c.nodes, "Node", key, std::move(n), doc, where, r, diag);
+  } else if (kind == "Pod" && need_api({"v1"})) {
+    const std::string key = io_internal::ObjectKey(doc, true);
+    r.set_object(absl::StrCat("Pod \"", key, "\""));
+    PodSpec p = io_internal::ReadPod(r, doc);
+    Put(c.pods, "Pod", key, std::move(p), doc, where, r, diag);
+  } else if (kind == "PodGroup" && need_api({"scheduling.volcano.sh", "scheduling.incubator.k8s.io"})) {
+    const std::string key = io_internal::ObjectKey(doc, true);
+    r.set_object(absl::StrCat("PodGroup \"", key, "\""));
+    PodGroupSpec g = io_internal::ReadPodGroup(r, doc);
+    Put(c.pod_groups, "PodGroup", key, std::move(g), doc, where, r, diag);
+  } else if (kind == "Queue" && need_api({"scheduling.volcano.sh", "scheduling.incubator.k8s.io"})) {
+    const std::string key = io_internal::ObjectKey(doc, false);
+    r.set_object(absl::StrCat("Queue \"", key, "\""));
+    QueueSpec q = io_internal::ReadQueue(r, doc);
+    Put(c.queues, "Queue", key, std::move(q), doc, where, r, diag);
+  } else if (kind == "PriorityClass" && need_api({"scheduling.k8s.io"})) {
+    const std::string key = io_internal::ObjectKey(doc, false);
+    r.set_object(absl::StrCat("PriorityClass \"", key, "\""));
+    PriorityClassSpec pc = io_internal::ReadPriorityClass(r, doc);
+    Put(c.priority_classes, "PriorityClass", key, std::move(pc), doc, where, r, diag);
+  } else if (kind == "SchedulerConfiguration" && need_api({"vcsched"})) {
+    r.set_object("SchedulerConfiguration");
+    if (c.config) {
+      r.Fail(doc, "kind", absl::StrCat("a second SchedulerConfiguration (the first is at ", c.config_where, ")"));
+      return;
+    }
+    c.config = io_internal::ReadSchedulerConfig(r, doc);
+    c.config_where = where;
+  } else if (kind == "Expectation" && need_api({"vcsched"})) {
+    r.set_object("Expectation");
+    if (c.expectation) {
+      r.Fail(doc, "kind", "a second Expectation");
+      return;
+    }
+    c.expectation = ReadExpectation(r, doc);
+  } else if (kind == "Job" && api.rfind("batch.volcano.sh", 0) == 0) {
+    r.set_object(absl::StrCat("Job \"", io_internal::ObjectKey(doc, true), "\""));
+    r.Fail(Get(doc, "kind"), "kind", "Volcano Job expansion is not supported yet (lifecycle work)");
+  } else if (kind != "Node" && kind != "Pod" && kind != "PodGroup" && kind != "Queue" &&
+             kind != "PriorityClass" && kind != "SchedulerConfiguration" && kind != "Expectation") {
+    r.Fail(Get(doc, "kind"), "kind", absl::StrCat("unknown kind \"", kind, "\" (apiVersion \"", api, "\")"));
+  }
+}
+
+absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const LoadOptions& options,
+                          Collected& c, Diagnostics& diag) {
+  for (const ScenarioSource& src : sources) {
+    if (src.text.size() > options.max_bytes) {
+      diag.errors.push_back(absl::StrCat(src.name, ": input of ", src.text.size(), " bytes exceeds the limit of ",
+                                         options.max_bytes));
+      continue;
+    }
+    const int depth = io_internal::EstimateNestingDepth(src.text);
+    if (depth > options.max_depth) {
+      diag.errors.push_back(absl::StrCat(src.name, ": nesting depth ", depth, " exceeds the limit of ", options.max_depth));
+      continue;
+    }
+    std::vector<YAML::Node> docs;
+    try {
+      docs = YAML::LoadAll(src.text);
+    } catch (const YAML::Exception& e) {
+      diag.errors.push_back(absl::StrCat(src.name, ": line ", e.mark.line + 1, ":", e.mark.column + 1,
+                                         ": invalid YAML: ", e.msg));
+      continue;
+    }
+    for (size_t i = 0; i < docs.size(); ++i) {
+      const std::string where = absl::StrCat(src.name, ": document ", i + 1);
+      try {
+        ReadDocument(docs[i], where, c, diag);
+      } catch (const YAML::Exception& e) {
+        diag.errors.push_back(absl::StrCat(where, ": invalid YAML: ", e.msg));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Scenario> LoadScenario(const std::vector<ScenarioSource>& sources, const LoadOptions& options) {
+  Collected c;
+  Diagnostics diag;
+  try {
+    ParseSources(sources, options, c, diag).IgnoreError();
+  } catch (const std::exception& e) {
+    diag.errors.push_back(absl::StrCat("unexpected error while reading: ", e.what()));
+  }
+  if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
+  SnapshotBuilder b(options.snapshot);
+  for (auto& [k, v] : c.nodes) b.AddNode(std::move(v.spec));
+  for (auto& [k, v] : c.pods) b.AddPod(std::move(v.spec));
+  for (auto& [k, v] : c.pod_groups) b.AddPodGroup(std::move(v.spec));
+  for (auto& [k, v] : c.queues) b.AddQueue(std::move(v.spec));
+  for (auto& [k, v] : c.priority_classes) b.AddPriorityClass(std::move(v.spec));
+  std::sort(diag.warnings.begin(), diag.warnings.end());
+  diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
+  for (const std::string& w : diag.warnings) b.AddWarning(w);
+  absl::StatusOr<Snapshot> snap = std::move(b).Build();
+  if (!snap.ok()) return snap.status();
+  Scenario out;
+  out.snapshot = *std::move(snap);
+  out.config = std::move(c.config);
+  out.expectation = std::move(c.expectation);
+  out.warnings = std::move(diag.warnings);
+  return out;
+}
+
+absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source) {
+  Diagnostics diag;
+  std::optional<SchedulerConfig> config;
+  try {
+    if (io_internal::EstimateNestingDepth(source.text) > 200) {
+      return absl::InvalidArgumentError(absl::StrCat(source.name, ": nesting too deep"));
+    }
+    std::vector<YAML::Node> docs = YAML::LoadAll(source.text);
+    docs.erase(std::remove_if(docs.begin(), docs.end(), [](const YAML::Node& d) { return d.IsNull(); }), docs.end());
+    if (docs.size() != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source.name, ": expected one configuration document, found ", docs.size()));
+    }
+    YAML::Node body = docs[0];
+    ObjectReader r(&diag, absl::StrCat(source.name, ": document 1"), "");
+    if (body.IsMap() && Get(body, "kind").IsScalar() && Get(body, "kind").Scalar() == "ConfigMap") {
+      // A volcano-scheduler ConfigMap: the configuration is the text of its data entry.
+      const YAML::Node data = r.Map(body, "data", "data");
+      std::string text;
+      for (const auto& kv : data) {
+        if (kv.first.IsScalar() && absl::EndsWith(kv.first.Scalar(), ".conf") && kv.second.IsScalar()) {
+          text = kv.second.Scalar();
+        }
+      }
+      if (text.empty()) r.Fail(body, "data", "no *.conf entry holding a scheduler configuration");
+      else return LoadSchedulerConfig({absl::StrCat(source.name, ": data"), text});
+    } else {
+      r.set_object(body.IsMap() && Get(body, "kind").IsDefined() ? "SchedulerConfiguration" : "");
+      config = io_internal::ReadSchedulerConfig(r, body);
+    }
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(source.name, ": line ", e.mark.line + 1, ":", e.mark.column + 1,
+                                                   ": invalid YAML: ", e.msg));
+  }
+  if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
+  return *config;
+}
+
+}  // namespace vcsched

@@ -1,0 +1,193 @@
+#include "src/io/yaml_reader.h"
+
+#include <algorithm>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+
+namespace vcsched::io_internal {
+
+YAML::Node Get(const YAML::Node& parent, const char* key) {
+  if (!parent.IsDefined() || !parent.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  const YAML::Node child = parent[key];
+  return child.IsDefined() ? child : YAML::Node(YAML::NodeType::Undefined);
+}
+
+std::string Position(const YAML::Node& node) {
+  if (!node.IsDefined()) return "";
+  const YAML::Mark m = node.Mark();
+  if (m.line < 0) return "";
+  return absl::StrCat("line ", m.line + 1, ":", m.column + 1);
+}
+
+std::string Describe(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "null";
+  if (node.IsScalar()) return absl::StrCat("\"", node.Scalar(), "\"");
+  return node.IsMap() ? "a map" : "a list";
+}
+
+void ObjectReader::Fail(const YAML::Node& at, absl::string_view field, absl::string_view message) {
+  std::string pos = Position(at);
+  diag_->errors.push_back(absl::StrCat(where_, pos.empty() ? "" : ", ", pos, ": ", object_,
+                                       object_.empty() ? "" : ": ", field, field.empty() ? "" : ": ", message));
+}
+
+void ObjectReader::Warn(absl::string_view field, absl::string_view message) {
+  diag_->warnings.push_back(absl::StrCat(object_, ": ", field, ": ", message));
+}
+
+std::optional<std::string> ObjectReader::String(const YAML::Node& parent, const char* key,
+                                                absl::string_view field) {
+  if (!parent.IsMap()) return std::nullopt;
+  const YAML::Node n = Get(parent, key);
+  if (!n.IsDefined() || n.IsNull()) return std::nullopt;
+  if (!n.IsScalar()) {
+    Fail(n, field, absl::StrCat("expected a string, got ", Describe(n)));
+    return std::nullopt;
+  }
+  return n.Scalar();
+}
+
+std::optional<int64_t> ObjectReader::Int(const YAML::Node& parent, const char* key, absl::string_view field) {
+  if (!parent.IsMap()) return std::nullopt;
+  const YAML::Node n = Get(parent, key);
+  if (!n.IsDefined() || n.IsNull()) return std::nullopt;
+  int64_t v = 0;
+  if (!n.IsScalar() || !absl::SimpleAtoi(n.Scalar(), &v)) {
+    Fail(n, field, absl::StrCat("expected an integer, got ", Describe(n)));
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<bool> ObjectReader::Bool(const YAML::Node& parent, const char* key, absl::string_view field) {
+  if (!parent.IsMap()) return std::nullopt;
+  const YAML::Node n = Get(parent, key);
+  if (!n.IsDefined() || n.IsNull()) return std::nullopt;
+  if (n.IsScalar()) {
+    const std::string& s = n.Scalar();
+    if (s == "true" || s == "True" || s == "TRUE") return true;
+    if (s == "false" || s == "False" || s == "FALSE") return false;
+  }
+  Fail(n, field, absl::StrCat("expected true or false, got ", Describe(n)));
+  return std::nullopt;
+}
+
+YAML::Node ObjectReader::Map(const YAML::Node& parent, const char* key, absl::string_view field) {
+  if (!parent.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  YAML::Node n = Get(parent, key);
+  if (!n.IsDefined() || n.IsNull()) return YAML::Node(YAML::NodeType::Undefined);
+  if (!n.IsMap()) {
+    Fail(n, field, absl::StrCat("expected a map, got ", Describe(n)));
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
+  return n;
+}
+
+YAML::Node ObjectReader::List(const YAML::Node& parent, const char* key, absl::string_view field) {
+  if (!parent.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  YAML::Node n = Get(parent, key);
+  if (!n.IsDefined() || n.IsNull()) return YAML::Node(YAML::NodeType::Undefined);
+  if (!n.IsSequence()) {
+    Fail(n, field, absl::StrCat("expected a list, got ", Describe(n)));
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
+  return n;
+}
+
+Labels ObjectReader::StringMap(const YAML::Node& parent, const char* key, absl::string_view field) {
+  Labels out;
+  const YAML::Node m = Map(parent, key, field);
+  if (!m.IsDefined()) return out;
+  for (const auto& kv : m) {
+    const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    if (kv.second.IsNull()) {
+      out[k] = "";
+    } else if (!kv.second.IsScalar()) {
+      Fail(kv.second, absl::StrCat(field, ".", k), absl::StrCat("expected a string, got ", Describe(kv.second)));
+    } else {
+      out[k] = kv.second.Scalar();
+    }
+  }
+  return out;
+}
+
+ResourceList ObjectReader::Resources(const YAML::Node& parent, const char* key, absl::string_view field) {
+  const YAML::Node m = Map(parent, key, field);
+  if (!m.IsDefined()) return {};
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const auto& kv : m) {
+    const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    if (!kv.second.IsScalar()) {
+      Fail(kv.second, absl::StrCat(field, ".", name), absl::StrCat("expected a quantity, got ", Describe(kv.second)));
+      continue;
+    }
+    absl::StatusOr<ResourceList> one = ParseResourceList({{name, kv.second.Scalar()}});
+    if (!one.ok()) {
+      Fail(kv.second, absl::StrCat(field, ".", name), one.status().message().substr(name.size() + 2));
+      continue;
+    }
+    pairs.emplace_back(name, kv.second.Scalar());
+  }
+  absl::StatusOr<ResourceList> all = ParseResourceList(pairs);
+  return all.ok() ? *all : ResourceList{};
+}
+
+int64_t ObjectReader::Time(const YAML::Node& parent, const char* key, absl::string_view field) {
+  const std::optional<std::string> s = String(parent, key, field);
+  if (!s) return 0;
+  absl::Time t;
+  std::string err;
+  if (!absl::ParseTime(absl::RFC3339_full, *s, &t, &err)) {
+    Fail(Get(parent, key), field, absl::StrCat("expected an RFC 3339 time, got \"", *s, "\""));
+    return 0;
+  }
+  return absl::ToUnixSeconds(t);
+}
+
+ArgValue ToArgValue(const YAML::Node& node) {
+  ArgValue v;
+  if (node.IsMap()) {
+    v.kind = ArgValue::Kind::kMap;
+    for (const auto& kv : node) {
+      v.map.emplace_back(kv.first.IsScalar() ? kv.first.Scalar() : "", ToArgValue(kv.second));
+    }
+  } else if (node.IsSequence()) {
+    v.kind = ArgValue::Kind::kList;
+    for (const auto& item : node) v.list.push_back(ToArgValue(item));
+  } else if (node.IsScalar()) {
+    v.scalar = node.Scalar();
+    v.quoted = node.Tag() == "!";  // yaml-cpp tags quoted scalars "!"
+  }
+  return v;
+}
+
+int EstimateNestingDepth(absl::string_view text) {
+  int depth = 0, max_depth = 0;
+  bool in_single = false, in_double = false;
+  size_t line_start = 0;
+  int max_indent_depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      line_start = i + 1;
+      in_single = in_double = false;
+      continue;
+    }
+    if (i == line_start) {
+      size_t j = i;
+      while (j < text.size() && (text[j] == ' ' || text[j] == '-')) ++j;
+      max_indent_depth = std::max(max_indent_depth, static_cast<int>((j - i) / 2));
+    }
+    if (c == '"' && !in_single) in_double = !in_double;
+    else if (c == '\'' && !in_double) in_single = !in_single;
+    else if (!in_single && !in_double) {
+      if (c == '[' || c == '{') max_depth = std::max(max_depth, ++depth);
+      else if ((c == ']' || c == '}') && depth > 0) --depth;
+    }
+  }
+  return std::max(max_depth, max_indent_depth);
+}
+
+}  // namespace vcsched::io_internal

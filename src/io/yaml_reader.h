@@ -1,0 +1,74 @@
+// Typed reading of yaml-cpp nodes with error collection. Every failure is recorded
+// with its place ("case.yaml: document 3, line 12:5: Pod \"c1/p1\": spec.priority:
+// expected an integer, got \"high\"") and reading goes on, so one pass reports all.
+#ifndef VCSCHED_SRC_IO_YAML_READER_H_
+#define VCSCHED_SRC_IO_YAML_READER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "absl/strings/string_view.h"
+#include "vcsched/arguments.h"
+#include "vcsched/objects.h"
+
+namespace vcsched::io_internal {
+
+struct Diagnostics {
+  std::vector<std::string> errors;
+  std::vector<std::string> warnings;
+};
+
+// Reads fields of one object. `where` is "source: document N" and `object` names it.
+class ObjectReader {
+ public:
+  ObjectReader(Diagnostics* diag, std::string where, std::string object)
+      : diag_(diag), where_(std::move(where)), object_(std::move(object)) {}
+
+  void set_object(std::string object) { object_ = std::move(object); }
+  void Fail(const YAML::Node& at, absl::string_view field, absl::string_view message);
+  void Warn(absl::string_view field, absl::string_view message);
+  size_t error_count() const { return diag_->errors.size(); }
+
+  // Each returns nullopt when the key is absent or null, and records an error (also
+  // returning nullopt) when the value has the wrong shape. `field` is the path for
+  // messages, e.g. "spec.minMember".
+  std::optional<std::string> String(const YAML::Node& parent, const char* key, absl::string_view field);
+  std::optional<int64_t> Int(const YAML::Node& parent, const char* key, absl::string_view field);
+  std::optional<bool> Bool(const YAML::Node& parent, const char* key, absl::string_view field);
+  // A map node (nullopt-like: an undefined node when absent).
+  YAML::Node Map(const YAML::Node& parent, const char* key, absl::string_view field);
+  YAML::Node List(const YAML::Node& parent, const char* key, absl::string_view field);
+  // A map of strings (labels, annotations, nodeSelector).
+  Labels StringMap(const YAML::Node& parent, const char* key, absl::string_view field);
+  // A Kubernetes ResourceList, converted to stored units.
+  ResourceList Resources(const YAML::Node& parent, const char* key, absl::string_view field);
+  // An RFC 3339 time as seconds since the epoch, 0 when absent.
+  int64_t Time(const YAML::Node& parent, const char* key, absl::string_view field);
+
+ private:
+  Diagnostics* diag_;
+  std::string where_;
+  std::string object_;
+};
+
+// parent[key], or a valid undefined node when parent is not a map or lacks the key
+// (yaml-cpp's own lookup returns an invalid node that throws on use).
+YAML::Node Get(const YAML::Node& parent, const char* key);
+// "line 12:5" (1-based) for messages.
+std::string Position(const YAML::Node& node);
+// The scalar text of a node, or "<map>" / "<list>".
+std::string Describe(const YAML::Node& node);
+// A plugin/action `arguments` tree.
+ArgValue ToArgValue(const YAML::Node& node);
+// Deepest collection nesting of `text`, counted from indentation and brackets; used to
+// refuse pathological input before yaml-cpp recurses into it.
+int EstimateNestingDepth(absl::string_view text);
+
+}  // namespace vcsched::io_internal
+
+#endif  // VCSCHED_SRC_IO_YAML_READER_H_

@@ -1,0 +1,36 @@
+// conformance: critical pods and kube-system are never victims (reference §10.3).
+#include "src/plugins/plugins.h"
+#include "src/session_state.h"
+
+namespace vcsched::internal {
+namespace {
+
+class ConformancePlugin : public Plugin {
+ public:
+  absl::Status OnSessionOpen(Session& ssn) override {
+    const Session::State& s = ssn.state();
+    EvictableFn filter = [&s](TaskIndex, absl::Span<const TaskIndex> cands) {
+      std::vector<TaskIndex> out;
+      for (TaskIndex c : cands) {
+        const PodSpec& pod = s.task(c).pod;
+        if (pod.priority_class_name == "system-cluster-critical" ||
+            pod.priority_class_name == "system-node-critical" || pod.namespace_ == "kube-system") {
+          continue;
+        }
+        out.push_back(c);
+      }
+      return std::make_pair(std::move(out), Vote::kPermit);
+    };
+    ssn.AddPreemptableFn(filter);
+    ssn.AddReclaimableFn(filter);
+    return absl::OkStatus();
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Plugin>> NewConformancePlugin(const Arguments&) {
+  return std::unique_ptr<Plugin>(new ConformancePlugin());
+}
+
+}  // namespace vcsched::internal

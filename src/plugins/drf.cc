@@ -1,0 +1,82 @@
+// drf: dominant resource fairness between jobs (reference §10.5, flat mode).
+#include <cmath>
+#include <map>
+
+#include "src/internal/status_macros.h"
+#include "src/plugins/plugins.h"
+#include "src/session_state.h"
+
+namespace vcsched::internal {
+namespace {
+
+constexpr double kShareDelta = 1e-6;
+
+class DrfPlugin : public Plugin {
+ public:
+  absl::Status OnSessionOpen(Session& ssn) override {
+    Session::State& s = ssn.state();
+    s_ = &s;
+    const size_t jobs = s.snapshot->jobs().size();
+    allocated_.resize(jobs);
+    share_.assign(jobs, 0);
+    for (size_t j = 0; j < jobs; ++j) {
+      allocated_[j] = Resource::FromSpan(ssn.job_allocated(static_cast<JobIndex>(j)));
+      share_[j] = Share(allocated_[j].span());
+    }
+    ssn.AddJobOrderFn([this](JobIndex l, JobIndex r) {
+      const double a = share_[static_cast<size_t>(l)], b = share_[static_cast<size_t>(r)];
+      return a < b ? -1 : (a > b ? 1 : 0);
+    });
+    ssn.AddPreemptableFn([this](TaskIndex preemptor, absl::Span<const TaskIndex> cands) {
+      const TaskInfo& p = s_->task(preemptor);
+      std::vector<TaskIndex> victims;
+      if (p.job == kNone) return std::make_pair(victims, Vote::kPermit);
+      Resource mine = allocated_[static_cast<size_t>(p.job)];
+      mine += p.resreq;
+      const double ls = Share(mine.span());
+      std::map<JobIndex, Resource> running;
+      for (TaskIndex c : cands) {
+        const JobIndex vj = s_->task(c).job;
+        if (vj == kNone) continue;
+        auto it = running.find(vj);
+        if (it == running.end()) it = running.emplace(vj, allocated_[static_cast<size_t>(vj)]).first;
+        it->second -= s_->req(c);
+        if (ls - Share(it->second.span()) <= kShareDelta) victims.push_back(c);
+      }
+      return std::make_pair(std::move(victims), Vote::kPermit);
+    });
+    ssn.AddEventHandler({[this](TaskIndex t) { Update(t, 1); }, [this](TaskIndex t) { Update(t, -1); }});
+    return absl::OkStatus();
+  }
+
+ private:
+  double Share(absl::Span<const int64_t> alloc) const {
+    double share = 0;
+    for (int d = 0; d < s_->dims; ++d) {
+      if (s_->total[d] <= 0) continue;
+      share = std::max(share, static_cast<double>(alloc[static_cast<size_t>(d)]) / static_cast<double>(s_->total[d]));
+    }
+    return share;
+  }
+
+  void Update(TaskIndex t, int sign) {
+    const JobIndex j = s_->task(t).job;
+    if (j == kNone) return;
+    Resource& a = allocated_[static_cast<size_t>(j)];
+    if (sign > 0) a += s_->req(t);
+    else a -= s_->req(t);
+    share_[static_cast<size_t>(j)] = Share(a.span());
+  }
+
+  Session::State* s_ = nullptr;
+  std::vector<Resource> allocated_;
+  std::vector<double> share_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Plugin>> NewDrfPlugin(const Arguments&) {
+  return std::unique_ptr<Plugin>(new DrfPlugin());
+}
+
+}  // namespace vcsched::internal

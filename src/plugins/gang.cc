@@ -1,0 +1,114 @@
+// gang: all-or-nothing by minMember (reference §10.2 and the close-hook conditions of
+// §11.2).
+#include "absl/strings/str_cat.h"
+#include "src/internal/fit_messages.h"
+#include "src/plugins/plugins.h"
+#include "src/session_state.h"
+
+namespace vcsched::internal {
+namespace {
+
+class GangPlugin : public Plugin {
+ public:
+  absl::Status OnSessionOpen(Session& ssn) override {
+    Session* ssn_ptr = &ssn;
+    ssn.AddJobValidFn([ssn_ptr](JobIndex j) -> std::optional<std::pair<std::string, std::string>> {
+      if (!ssn_ptr->JobCheckTaskValid(j)) {
+        return std::make_pair(std::string("NotEnoughPodsOfTask"),
+                              std::string("Not enough valid pods of each task for gang-scheduling"));
+      }
+      const int32_t valid = ssn_ptr->JobValidTaskNum(j);
+      const int32_t min = ssn_ptr->state().job(j).pod_group.min_member;
+      if (valid < min) {
+        return std::make_pair(std::string("NotEnoughTasks"),
+                              absl::StrCat("Not enough valid tasks for gang-scheduling, valid: ", valid, ", min: ", min));
+      }
+      return std::nullopt;
+    });
+    ssn.AddJobOrderFn([ssn_ptr](JobIndex l, JobIndex r) {
+      const bool lr = ssn_ptr->JobIsReady(l), rr = ssn_ptr->JobIsReady(r);
+      if (lr == rr) return 0;
+      return lr ? 1 : -1;  // a ready job yields to one that is not
+    });
+    ssn.AddJobReadyFn([ssn_ptr](JobIndex j) { return ssn_ptr->JobCheckTaskReady(j) && ssn_ptr->JobIsReady(j); });
+    ssn.AddJobPipelinedFn([ssn_ptr](JobIndex j) {
+      return ssn_ptr->JobCheckTaskPipelined(j) && ssn_ptr->JobIsPipelined(j) ? Vote::kPermit : Vote::kReject;
+    });
+    ssn.AddJobStarvingFn([ssn_ptr](JobIndex j) { return ssn_ptr->JobIsStarving(j); });
+    EvictableFn keep_gangs = [ssn_ptr](TaskIndex, absl::Span<const TaskIndex> cands) {
+      const Session::State& s = ssn_ptr->state();
+      std::map<JobIndex, int32_t> occupied;
+      std::vector<TaskIndex> victims;
+      for (TaskIndex c : cands) {
+        const JobIndex j = s.task(c).job;
+        if (j == kNone) continue;
+        auto it = occupied.find(j);
+        if (it == occupied.end()) it = occupied.emplace(j, ssn_ptr->JobReadyTaskNum(j)).first;
+        if (it->second > s.job(j).pod_group.min_member) {
+          --it->second;
+          victims.push_back(c);
+        }
+      }
+      return std::make_pair(std::move(victims), Vote::kPermit);
+    };
+    ssn.AddPreemptableFn(keep_gangs);
+    ssn.AddReclaimableFn(keep_gangs);
+    return absl::OkStatus();
+  }
+
+  void OnSessionClose(Session& ssn) override {
+    Session::State& s = ssn.state();
+    for (const JobInfo& job : s.snapshot->jobs()) {
+      if (job.queue == kNone || job.tasks.empty()) continue;
+      const JobIndex j = job.index;
+      auto& conds = s.job_conditions[static_cast<size_t>(j)];
+      PodGroupCondition c;
+      c.status = "True";
+      c.transition_id = s.session_id;
+      if (auto invalid = ssn.JobValid(j)) {
+        c.type = "Unschedulable";
+        c.reason = invalid->first;
+        c.message = invalid->second;
+      } else if (!ssn.JobIsReady(j)) {
+        int32_t releasing_on_node = 0;
+        for (TaskIndex t : job.tasks) {
+          if (s.status[static_cast<size_t>(t)] == TaskStatus::kReleasing && s.node[static_cast<size_t>(t)] != kNone) {
+            ++releasing_on_node;
+          }
+        }
+        const int32_t scheduled = ssn.job_count(j, TaskStatus::kRunning) + ssn.job_count(j, TaskStatus::kBound) +
+                                  ssn.job_count(j, TaskStatus::kFailed) + ssn.job_count(j, TaskStatus::kSucceeded);
+        if (releasing_on_node > 0 && ssn.job_count(j, TaskStatus::kPending) == 0 &&
+            ssn.job_count(j, TaskStatus::kPipelined) == 0 &&
+            scheduled + releasing_on_node >= job.pod_group.min_member) {
+          continue;  // the gang is only restarting pods that are going away
+        }
+        const int32_t unready = job.pod_group.min_member -
+                                (ssn.JobReadyTaskNum(j) + PendingOnceAllocated(ssn, j));
+        c.type = "Unschedulable";
+        c.reason = "NotEnoughResources";
+        c.message = absl::StrCat(unready, "/", job.tasks.size(), " tasks in gang unschedulable: ",
+                                 JobFitErrorText(ssn, j));
+      } else {
+        c.type = "Scheduled";
+        c.reason = "tasks in gang are ready to be scheduled";
+      }
+      bool replaced = false;
+      for (PodGroupCondition& old : conds) {
+        if (old.type == c.type) {
+          old = c;
+          replaced = true;
+        }
+      }
+      if (!replaced) conds.push_back(std::move(c));
+    }
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Plugin>> NewGangPlugin(const Arguments&) {
+  return std::unique_ptr<Plugin>(new GangPlugin());
+}
+
+}  // namespace vcsched::internal

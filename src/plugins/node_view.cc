@@ -1,0 +1,71 @@
+#include "src/plugins/node_view.h"
+
+#include <algorithm>
+
+namespace vcsched::internal {
+
+bool HasPodAffinityTerms(const PodSpec& pod) {
+  const Affinity& a = pod.affinity;
+  return !a.required_pod_affinity.empty() || !a.preferred_pod_affinity.empty() ||
+         !a.required_pod_anti_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
+}
+
+void NodeView::Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
+                    const std::vector<NodeIndex>& node) {
+  snap_ = &snap;
+  dims_ = snap.dims();
+  const size_t n = snap.nodes().size();
+  pods_.assign(n, {});
+  nonzero_cpu_.assign(n, 0);
+  nonzero_mem_.assign(n, 0);
+  requested_.assign(n * static_cast<size_t>(dims_), 0);
+  node_of_.assign(status.size(), kNone);
+  slot_.assign(status.size(), -1);
+  with_affinity_.clear();
+  for (size_t t = 0; t < status.size(); ++t) {
+    const TaskStatus s = status[t];
+    if (node[t] == kNone || s == TaskStatus::kPending || s == TaskStatus::kSucceeded ||
+        s == TaskStatus::kFailed) {
+      continue;
+    }
+    Add(static_cast<TaskIndex>(t), node[t]);
+  }
+}
+
+void NodeView::Add(TaskIndex t, NodeIndex n) {
+  const size_t ti = static_cast<size_t>(t);
+  if (node_of_[ti] != kNone) Remove(t);
+  const TaskInfo& task = snap_->tasks()[ti];
+  auto& list = pods_[static_cast<size_t>(n)];
+  slot_[ti] = static_cast<int32_t>(list.size());
+  list.push_back(t);
+  node_of_[ti] = n;
+  nonzero_cpu_[static_cast<size_t>(n)] += task.nonzero_cpu;
+  nonzero_mem_[static_cast<size_t>(n)] += task.nonzero_memory;
+  for (int d = 0; d < dims_; ++d) requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)] += task.resreq[d];
+  if (HasPodAffinityTerms(task.pod)) {
+    with_affinity_.insert(std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t), t);
+  }
+}
+
+void NodeView::Remove(TaskIndex t) {
+  const size_t ti = static_cast<size_t>(t);
+  const NodeIndex n = node_of_[ti];
+  if (n == kNone) return;
+  const TaskInfo& task = snap_->tasks()[ti];
+  auto& list = pods_[static_cast<size_t>(n)];
+  const int32_t slot = slot_[ti];
+  const TaskIndex moved = list.back();
+  list[static_cast<size_t>(slot)] = moved;
+  slot_[static_cast<size_t>(moved)] = slot;
+  list.pop_back();
+  slot_[ti] = -1;
+  node_of_[ti] = kNone;
+  nonzero_cpu_[static_cast<size_t>(n)] -= task.nonzero_cpu;
+  nonzero_mem_[static_cast<size_t>(n)] -= task.nonzero_memory;
+  for (int d = 0; d < dims_; ++d) requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)] -= task.resreq[d];
+  auto it = std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t);
+  if (it != with_affinity_.end() && *it == t) with_affinity_.erase(it);
+}
+
+}  // namespace vcsched::internal

@@ -1,0 +1,49 @@
+// The Kubernetes-style node view that the predicates and nodeorder plugins share: the
+// pods on each node and their summed requests. It starts from the snapshot's placed
+// pods; only the predicates plugin's event handlers add this session's placements, so
+// (as in Volcano) nodeorder sees them only when predicates is enabled.
+#ifndef VCSCHED_SRC_PLUGINS_NODE_VIEW_H_
+#define VCSCHED_SRC_PLUGINS_NODE_VIEW_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "vcsched/snapshot.h"
+
+namespace vcsched::internal {
+
+class NodeView {
+ public:
+  NodeView() = default;
+  // Places every task that holds a node in `status`/`node`.
+  void Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
+            const std::vector<NodeIndex>& node);
+  void Add(TaskIndex t, NodeIndex n);
+  void Remove(TaskIndex t);
+
+  const std::vector<TaskIndex>& pods(NodeIndex n) const { return pods_[static_cast<size_t>(n)]; }
+  NodeIndex node_of(TaskIndex t) const { return node_of_[static_cast<size_t>(t)]; }
+  int64_t nonzero_cpu(NodeIndex n) const { return nonzero_cpu_[static_cast<size_t>(n)]; }
+  int64_t nonzero_memory(NodeIndex n) const { return nonzero_mem_[static_cast<size_t>(n)]; }
+  // Actual requested amount of dimension `d` on node `n`.
+  int64_t requested(NodeIndex n, int d) const {
+    return requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)];
+  }
+  // Placed pods that carry required or preferred pod (anti-)affinity terms.
+  const std::vector<TaskIndex>& pods_with_affinity() const { return with_affinity_; }
+
+ private:
+  const Snapshot* snap_ = nullptr;
+  int dims_ = 0;
+  std::vector<std::vector<TaskIndex>> pods_;
+  std::vector<NodeIndex> node_of_;
+  std::vector<int32_t> slot_;
+  std::vector<int64_t> nonzero_cpu_, nonzero_mem_, requested_;
+  std::vector<TaskIndex> with_affinity_;
+};
+
+bool HasPodAffinityTerms(const PodSpec& pod);
+
+}  // namespace vcsched::internal
+
+#endif  // VCSCHED_SRC_PLUGINS_NODE_VIEW_H_

@@ -1,0 +1,299 @@
+// nodeorder: Kubernetes score plugins, each 0-100 times its weight, summed
+// (reference §10.9). Scores read the shared node view, with Kubernetes' integer
+// arithmetic and normalisations.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "src/internal/k8s_match.h"
+#include "src/internal/status_macros.h"
+#include "src/plugins/plugins.h"
+#include "src/plugins/topology.h"
+#include "src/session_state.h"
+
+namespace vcsched::internal {
+namespace {
+
+constexpr int64_t kMaxNodeScore = 100;
+
+struct Weights {
+  int64_t least_requested = 1;
+  int64_t most_requested = 0;
+  int64_t balanced = 1;
+  int64_t node_affinity = 2;
+  int64_t pod_affinity = 2;
+  int64_t taint_toleration = 3;
+  int64_t image_locality = 1;
+  int64_t topology_spread = 2;
+};
+
+int64_t LeastRequested(int64_t requested, int64_t capacity) {
+  if (capacity == 0 || requested > capacity) return 0;
+  return (capacity - requested) * kMaxNodeScore / capacity;
+}
+
+int64_t MostRequested(int64_t requested, int64_t capacity) {
+  if (capacity == 0) return 0;
+  requested = std::min(requested, capacity);
+  return requested * kMaxNodeScore / capacity;
+}
+
+class NodeOrderPlugin : public Plugin {
+ public:
+  explicit NodeOrderPlugin(Weights w) : w_(w) {}
+
+  absl::Status OnSessionOpen(Session& ssn) override {
+    ssn_ = &ssn;
+    gpu_dim_ = ssn.snapshot().space().Find("nvidia.com/gpu");
+    ssn.AddBatchNodeOrderFn([this](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
+      Score(t, nodes, scores);
+    });
+    return absl::OkStatus();
+  }
+
+ private:
+  void Score(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
+    const Session::State& s = ssn_->state();
+    const TaskInfo& task = s.task(t);
+    std::vector<int64_t> raw(nodes.size());
+    if (w_.least_requested != 0 || w_.most_requested != 0) {
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        const NodeIndex n = nodes[i];
+        const int64_t cpu_cap = s.allocatable(n, kCpu), mem_cap = s.allocatable(n, kMemory);
+        const int64_t cpu_req = s.node_view.nonzero_cpu(n) + task.nonzero_cpu;
+        const int64_t mem_req = s.node_view.nonzero_memory(n) + task.nonzero_memory;
+        if (w_.least_requested != 0) {
+          scores[i] += static_cast<double>(w_.least_requested *
+                                           Combine(LeastRequested(cpu_req, cpu_cap), cpu_cap,
+                                                   LeastRequested(mem_req, mem_cap), mem_cap));
+        }
+        if (w_.most_requested != 0) {
+          scores[i] += static_cast<double>(w_.most_requested *
+                                           Combine(MostRequested(cpu_req, cpu_cap), cpu_cap,
+                                                   MostRequested(mem_req, mem_cap), mem_cap));
+        }
+      }
+    }
+    if (w_.balanced != 0) {
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        scores[i] += static_cast<double>(w_.balanced * Balanced(task, nodes[i]));
+      }
+    }
+    if (w_.node_affinity != 0 && !task.pod.affinity.preferred_node_terms.empty()) {
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        int64_t sum = 0;
+        for (const PreferredSchedulingTerm& term : task.pod.affinity.preferred_node_terms) {
+          if (term.weight != 0 && MatchNodeSelectorTerm(term.preference, s.node_info(nodes[i]).spec)) {
+            sum += term.weight;
+          }
+        }
+        raw[i] = sum;
+      }
+      NormalizeAndAdd(raw, false, w_.node_affinity, scores);
+    }
+    if (w_.taint_toleration != 0) {
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        int64_t count = 0;
+        for (const Taint& taint : s.node_info(nodes[i]).spec.taints) {
+          if (taint.effect != "PreferNoSchedule") continue;
+          std::vector<Toleration> relevant;
+          for (const Toleration& tol : task.pod.tolerations) {
+            if (tol.effect.empty() || tol.effect == "PreferNoSchedule") relevant.push_back(tol);
+          }
+          if (!ToleratesTaint(relevant, taint)) ++count;
+        }
+        raw[i] = count;
+      }
+      NormalizeAndAdd(raw, true, w_.taint_toleration, scores);
+    }
+    if (w_.pod_affinity != 0) PodAffinityScore(t, nodes, scores);
+    if (w_.topology_spread != 0) TopologySpreadScore(t, nodes, scores);
+  }
+
+  // NodeResourcesFit's weighted average over cpu and memory (weight 1 each); a resource
+  // the node has none of is left out.
+  static int64_t Combine(int64_t cpu_score, int64_t cpu_cap, int64_t mem_score, int64_t mem_cap) {
+    int64_t sum = 0, weights = 0;
+    if (cpu_cap > 0) { sum += cpu_score; ++weights; }
+    if (mem_cap > 0) { sum += mem_score; ++weights; }
+    return weights == 0 ? 0 : sum / weights;
+  }
+
+  int64_t Balanced(const TaskInfo& task, NodeIndex n) const {
+    const Session::State& s = ssn_->state();
+    std::vector<double> fractions;
+    bool requests_any = false;
+    auto add = [&](int d) {
+      const int64_t cap = s.allocatable(n, d);
+      if (task.resreq[d] > 0) requests_any = true;
+      if (cap <= 0) return;
+      const double f = static_cast<double>(s.node_view.requested(n, d) + task.resreq[d]) / static_cast<double>(cap);
+      fractions.push_back(std::min(f, 1.0));
+    };
+    add(kCpu);
+    add(kMemory);
+    if (gpu_dim_ >= 0 && task.resreq[gpu_dim_] > 0) add(gpu_dim_);
+    if (!requests_any || fractions.empty()) return 0;
+    double std_dev = 0;
+    if (fractions.size() == 2) {
+      std_dev = std::fabs(fractions[0] - fractions[1]) / 2;
+    } else if (fractions.size() > 2) {
+      double mean = 0;
+      for (double f : fractions) mean += f;
+      mean /= static_cast<double>(fractions.size());
+      double var = 0;
+      for (double f : fractions) var += (f - mean) * (f - mean);
+      std_dev = std::sqrt(var / static_cast<double>(fractions.size()));
+    }
+    return static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
+  }
+
+  // Kubernetes DefaultNormalizeScore: scale to 0-100 by the maximum; `reverse` turns
+  // high counts into low scores.
+  static void NormalizeAndAdd(const std::vector<int64_t>& raw, bool reverse, int64_t weight,
+                              absl::Span<double> scores) {
+    int64_t max = 0;
+    for (int64_t v : raw) max = std::max(max, v);
+    for (size_t i = 0; i < raw.size(); ++i) {
+      int64_t v = raw[i];
+      if (max == 0) {
+        v = reverse ? kMaxNodeScore : 0;
+      } else {
+        v = kMaxNodeScore * v / max;
+        if (reverse) v = kMaxNodeScore - v;
+      }
+      scores[i] += static_cast<double>(weight * v);
+    }
+  }
+
+  bool SameDomain(const std::string& key, NodeIndex a, NodeIndex b) const {
+    const Session::State& s = ssn_->state();
+    const Labels& la = s.node_info(a).spec.labels;
+    const Labels& lb = s.node_info(b).spec.labels;
+    auto x = la.find(key);
+    auto y = lb.find(key);
+    return x != la.end() && y != lb.end() && x->second == y->second;
+  }
+
+  // InterPodAffinity: preferred terms of the pod against placed pods, and placed pods'
+  // terms against the pod, summed per topology domain, then min-max normalised.
+  void PodAffinityScore(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
+    const Session::State& s = ssn_->state();
+    const PodSpec& pod = s.task(t).pod;
+    const Affinity& a = pod.affinity;
+    const bool own_terms = !a.preferred_pod_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
+    if (!own_terms && s.node_view.pods_with_affinity().empty()) return;
+    std::vector<int64_t> raw(nodes.size(), 0);
+    auto apply = [&](const PodAffinityTerm& term, NodeIndex where, int64_t w) {
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        if (SameDomain(term.topology_key, nodes[i], where)) raw[i] += w;
+      }
+    };
+    if (own_terms) {
+      for (const NodeInfo& ni : s.snapshot->nodes()) {
+        for (TaskIndex other : s.node_view.pods(ni.index)) {
+          if (other == t) continue;
+          const PodSpec& op = s.task(other).pod;
+          for (const auto& wt : a.preferred_pod_affinity) {
+            if (PodMatchesTerm(wt.term, pod, op)) apply(wt.term, ni.index, wt.weight);
+          }
+          for (const auto& wt : a.preferred_pod_anti_affinity) {
+            if (PodMatchesTerm(wt.term, pod, op)) apply(wt.term, ni.index, -wt.weight);
+          }
+        }
+      }
+    }
+    for (TaskIndex other : s.node_view.pods_with_affinity()) {
+      if (other == t) continue;
+      const PodSpec& op = s.task(other).pod;
+      const NodeIndex where = s.node_view.node_of(other);
+      for (const auto& term : op.affinity.required_pod_affinity) {
+        if (PodMatchesTerm(term, op, pod)) apply(term, where, 1);  // hardPodAffinityWeight
+      }
+      for (const auto& wt : op.affinity.preferred_pod_affinity) {
+        if (PodMatchesTerm(wt.term, op, pod)) apply(wt.term, where, wt.weight);
+      }
+      for (const auto& wt : op.affinity.preferred_pod_anti_affinity) {
+        if (PodMatchesTerm(wt.term, op, pod)) apply(wt.term, where, -wt.weight);
+      }
+    }
+    int64_t max = INT64_MIN, min = INT64_MAX;
+    for (int64_t v : raw) {
+      max = std::max(max, v);
+      min = std::min(min, v);
+    }
+    const int64_t diff = max - min;
+    for (size_t i = 0; i < raw.size(); ++i) {
+      int64_t v = 0;
+      if (diff > 0) {
+        v = static_cast<int64_t>(static_cast<double>(kMaxNodeScore) *
+                                 (static_cast<double>(raw[i] - min) / static_cast<double>(diff)));
+      }
+      scores[i] += static_cast<double>(w_.pod_affinity * v);
+    }
+  }
+
+  // PodTopologySpread with ScheduleAnyway constraints (Kubernetes scoring).
+  void TopologySpreadScore(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
+    const Session::State& s = ssn_->state();
+    const PodSpec& pod = s.task(t).pod;
+    std::vector<const TopologySpreadConstraint*> soft;
+    for (const auto& c : pod.topology_spread_constraints) {
+      if (!c.do_not_schedule) soft.push_back(&c);
+    }
+    if (soft.empty()) return;
+    std::vector<double> raw(nodes.size(), 0);
+    std::vector<bool> ignored(nodes.size(), false);
+    for (const TopologySpreadConstraint* c : soft) {
+      const std::map<std::string, int64_t> counts = CountPodsPerDomain(*ssn_, t, *c);
+      const double weight = std::log(static_cast<double>(counts.size()) + 2);
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        const Labels& labels = s.node_info(nodes[i]).spec.labels;
+        auto v = labels.find(c->topology_key);
+        if (v == labels.end()) {
+          ignored[i] = true;
+          continue;
+        }
+        auto cnt = counts.find(v->second);
+        const double count = cnt == counts.end() ? 0 : static_cast<double>(cnt->second);
+        raw[i] += count * weight + static_cast<double>(c->max_skew - 1);
+      }
+    }
+    std::vector<int64_t> rounded(nodes.size());
+    int64_t max = INT64_MIN, min = INT64_MAX;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      rounded[i] = static_cast<int64_t>(std::round(raw[i]));
+      if (ignored[i]) continue;
+      max = std::max(max, rounded[i]);
+      min = std::min(min, rounded[i]);
+    }
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      int64_t v = 0;
+      if (!ignored[i]) {
+        v = max <= 0 ? kMaxNodeScore : kMaxNodeScore * (max + min - rounded[i]) / max;
+      }
+      scores[i] += static_cast<double>(w_.topology_spread * v);
+    }
+  }
+
+  Weights w_;
+  Session* ssn_ = nullptr;
+  int gpu_dim_ = -1;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Plugin>> NewNodeOrderPlugin(const Arguments& args) {
+  Weights w;
+  VCSCHED_ASSIGN_OR_RETURN(w.least_requested, args.GetInt("leastrequested.weight", 1));
+  VCSCHED_ASSIGN_OR_RETURN(w.most_requested, args.GetInt("mostrequested.weight", 0));
+  VCSCHED_ASSIGN_OR_RETURN(w.balanced, args.GetInt("balancedresource.weight", 1));
+  VCSCHED_ASSIGN_OR_RETURN(w.node_affinity, args.GetInt("nodeaffinity.weight", 2));
+  VCSCHED_ASSIGN_OR_RETURN(w.pod_affinity, args.GetInt("podaffinity.weight", 2));
+  VCSCHED_ASSIGN_OR_RETURN(w.taint_toleration, args.GetInt("tainttoleration.weight", 3));
+  VCSCHED_ASSIGN_OR_RETURN(w.image_locality, args.GetInt("imagelocality.weight", 1));
+  VCSCHED_ASSIGN_OR_RETURN(w.topology_spread, args.GetInt("podtopologyspread.weight", 2));
+  return std::unique_ptr<Plugin>(new NodeOrderPlugin(w));
+}
+
+}  // namespace vcsched::internal

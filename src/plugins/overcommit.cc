@@ -1,0 +1,73 @@
+// overcommit: admit PodGroups while the cluster, inflated by a factor, has room for
+// their minResources (reference §10.4).
+#include "absl/strings/str_cat.h"
+#include "src/internal/status_macros.h"
+#include "src/plugins/plugins.h"
+#include "src/session_state.h"
+
+namespace vcsched::internal {
+namespace {
+
+class OvercommitPlugin : public Plugin {
+ public:
+  explicit OvercommitPlugin(double factor) : factor_(factor) {}
+
+  absl::Status OnSessionOpen(Session& ssn) override {
+    const Session::State& s = ssn.state();
+    const int dims = s.dims;
+    idle_.assign(static_cast<size_t>(dims), 0);
+    inqueue_.assign(static_cast<size_t>(dims), 0);
+    for (int d = 0; d < dims; ++d) {
+      idle_[static_cast<size_t>(d)] = static_cast<double>(s.total[d]) * factor_ -
+                                      static_cast<double>(s.used.col(d).sum());
+    }
+    for (const JobInfo& job : s.snapshot->jobs()) {
+      if (job.queue == kNone || !job.has_min_resources) continue;
+      const std::string& phase = ssn.job_phase(job.index);
+      if (phase == "Inqueue") {
+        for (int d = 0; d < dims; ++d) inqueue_[static_cast<size_t>(d)] += static_cast<double>(job.min_resources[d]);
+      } else if (phase == "Running" && AllocatedCount(ssn, job) >= job.pod_group.min_member) {
+        const auto alloc = ssn.job_allocated(job.index);
+        for (int d = 0; d < dims; ++d) {
+          inqueue_[static_cast<size_t>(d)] += static_cast<double>(std::max<int64_t>(job.min_resources[d] - alloc[d], 0));
+        }
+      }
+    }
+    ssn.AddJobEnqueueableFn([this, &s](JobIndex j) {
+      const JobInfo& job = s.job(j);
+      if (!job.has_min_resources) return Vote::kPermit;
+      for (int d = 0; d < s.dims; ++d) {
+        if (d == kPods || job.min_resources[d] <= 0) continue;
+        if (inqueue_[static_cast<size_t>(d)] + static_cast<double>(job.min_resources[d]) > idle_[static_cast<size_t>(d)]) {
+          return Vote::kReject;
+        }
+      }
+      return Vote::kPermit;
+    });
+    ssn.AddJobEnqueuedFn([this, &s](JobIndex j) {
+      const JobInfo& job = s.job(j);
+      if (!job.has_min_resources) return;
+      for (int d = 0; d < s.dims; ++d) inqueue_[static_cast<size_t>(d)] += static_cast<double>(job.min_resources[d]);
+    });
+    return absl::OkStatus();
+  }
+
+  static int32_t AllocatedCount(const Session& ssn, const JobInfo& job) {
+    return ssn.job_count(job.index, TaskStatus::kBound) + ssn.job_count(job.index, TaskStatus::kBinding) +
+           ssn.job_count(job.index, TaskStatus::kRunning) + ssn.job_count(job.index, TaskStatus::kAllocated);
+  }
+
+ private:
+  double factor_;
+  std::vector<double> idle_, inqueue_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Plugin>> NewOvercommitPlugin(const Arguments& args) {
+  VCSCHED_ASSIGN_OR_RETURN(double factor, args.GetFloat("overcommit-factor", 1.2));
+  if (factor < 1.0) factor = 1.2;  // Volcano's rule for a factor below one
+  return std::unique_ptr<Plugin>(new OvercommitPlugin(factor));
+}
+
+}  // namespace vcsched::internal

@@ -1,0 +1,30 @@
+// Factories of the built-in plugins, and their registration.
+#ifndef VCSCHED_SRC_PLUGINS_PLUGINS_H_
+#define VCSCHED_SRC_PLUGINS_PLUGINS_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "vcsched/plugin.h"
+#include "vcsched/registry.h"
+
+namespace vcsched::internal {
+
+absl::StatusOr<std::unique_ptr<Plugin>> NewPriorityPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewGangPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewConformancePlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewOvercommitPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewDrfPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewPredicatesPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewProportionPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewNodeOrderPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewBinpackPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewResourceStrategyFitPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewSlaPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewCapacityPlugin(const Arguments& args);
+
+void RegisterBuiltInPlugins(Registry& registry);
+
+}  // namespace vcsched::internal
+
+#endif  // VCSCHED_SRC_PLUGINS_PLUGINS_H_

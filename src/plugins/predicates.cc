@@ -1,0 +1,204 @@
+// predicates: Kubernetes filters as Volcano's predicates plugin runs them
+// (reference §10.6): pod count, NodeUnschedulable, NodeAffinity, TaintToleration,
+// InterPodAffinity and PodTopologySpread. Its event handlers keep the shared node view
+// current with this session's placements.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "src/internal/k8s_match.h"
+#include "src/internal/status_macros.h"
+#include "src/plugins/plugins.h"
+#include "src/plugins/topology.h"
+#include "src/session_state.h"
+
+namespace vcsched::internal {
+namespace {
+
+class PredicatesPlugin : public Plugin {
+ public:
+  struct Flags {
+    bool node_affinity = true;
+    bool taint_toleration = true;
+    bool pod_affinity = true;
+    bool topology_spread = true;
+  };
+  explicit PredicatesPlugin(Flags flags) : flags_(flags) {}
+
+  absl::Status OnSessionOpen(Session& ssn) override {
+    ssn_ = &ssn;
+    pod_number_ = ssn.InternReason("node(s) pod number exceeded");
+    unschedulable_ = ssn.InternReason("node(s) were unschedulable");
+    affinity_ = ssn.InternReason("node(s) didn't match Pod's node affinity/selector");
+    taint_ = ssn.InternReason("node(s) had untolerated taint(s)");
+    pod_affinity_ = ssn.InternReason("node(s) didn't match pod affinity rules");
+    pod_anti_affinity_ = ssn.InternReason("node(s) didn't match pod anti-affinity rules");
+    existing_anti_ = ssn.InternReason("node(s) didn't satisfy existing pods anti-affinity rules");
+    spread_ = ssn.InternReason("node(s) didn't match pod topology spread constraints");
+    spread_label_ = ssn.InternReason("node(s) didn't match pod topology spread constraints (missing required label)");
+    ssn.AddPredicateFn([this](TaskIndex t, NodeIndex n) { return Filter(t, n); });
+    Session::State& s = ssn.state();
+    ssn.AddEventHandler({[&s](TaskIndex t) { s.node_view.Add(t, s.node[static_cast<size_t>(t)]); },
+                         [&s](TaskIndex t) { s.node_view.Remove(t); }});
+    return absl::OkStatus();
+  }
+
+ private:
+  FitResult Filter(TaskIndex t, NodeIndex n) const {
+    const Session::State& s = ssn_->state();
+    const TaskInfo& task = s.task(t);
+    const NodeSpec& node = s.node_info(n).spec;
+    FitResult result;
+    auto fail = [&](FitCode code, ReasonId reason) {
+      if (result.code == FitCode::kSuccess || code == FitCode::kUnschedulableAndUnresolvable) {
+        result.code = code;
+      }
+      result.reasons.push_back(reason);
+    };
+    // 1. Pod count; evaluation goes on.
+    const int64_t max_pods = s.node_info(n).allocatable[kPods];
+    if (max_pods <= static_cast<int64_t>(s.node_view.pods(n).size())) {
+      fail(FitCode::kUnschedulable, pod_number_);
+    }
+    // 2. Stable filters; stop at an unresolvable one.
+    if (node.unschedulable &&
+        !ToleratesTaint(task.pod.tolerations, {"node.kubernetes.io/unschedulable", "", "NoSchedule"})) {
+      fail(FitCode::kUnschedulableAndUnresolvable, unschedulable_);
+      return result;
+    }
+    if (flags_.node_affinity && !MatchNodeSelectorAndAffinity(task.pod, node)) {
+      fail(FitCode::kUnschedulableAndUnresolvable, affinity_);
+      return result;
+    }
+    if (flags_.taint_toleration) {
+      for (const Taint& taint : node.taints) {
+        if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+        if (!ToleratesTaint(task.pod.tolerations, taint)) {
+          fail(FitCode::kUnschedulableAndUnresolvable, taint_);
+          return result;
+        }
+      }
+    }
+    // 3. Other filters.
+    if (flags_.pod_affinity && !PodAffinityFilter(t, n, fail)) return result;
+    if (flags_.topology_spread) TopologySpreadFilter(t, n, fail);
+    return result;
+  }
+
+  // Returns false when evaluation must stop (an unresolvable failure).
+  template <typename Fail>
+  bool PodAffinityFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
+    const Session::State& s = ssn_->state();
+    const PodSpec& pod = s.task(t).pod;
+    const NodeSpec& node = s.node_info(n).spec;
+    const auto same_domain = [&](const std::string& key, NodeIndex other) {
+      auto a = node.labels.find(key);
+      if (a == node.labels.end()) return false;
+      const Labels& ol = s.node_info(other).spec.labels;
+      auto b = ol.find(key);
+      return b != ol.end() && b->second == a->second;
+    };
+    // Existing pods' required anti-affinity against this pod.
+    for (TaskIndex other : s.node_view.pods_with_affinity()) {
+      if (other == t) continue;
+      const PodSpec& op = s.task(other).pod;
+      for (const PodAffinityTerm& term : op.affinity.required_pod_anti_affinity) {
+        if (PodMatchesTerm(term, op, pod) && same_domain(term.topology_key, s.node_view.node_of(other))) {
+          fail(FitCode::kUnschedulable, existing_anti_);
+          return true;
+        }
+      }
+    }
+    const Affinity& a = pod.affinity;
+    if (a.required_pod_affinity.empty() && a.required_pod_anti_affinity.empty()) return true;
+    const auto& nodes = s.snapshot->nodes();
+    auto any_match = [&](const PodAffinityTerm& term, bool need_same_domain) {
+      for (const NodeInfo& ni : nodes) {
+        if (need_same_domain && !same_domain(term.topology_key, ni.index)) continue;
+        for (TaskIndex other : s.node_view.pods(ni.index)) {
+          if (other != t && PodMatchesTerm(term, pod, s.task(other).pod)) return true;
+        }
+      }
+      return false;
+    };
+    for (const PodAffinityTerm& term : a.required_pod_anti_affinity) {
+      if (any_match(term, true)) {
+        fail(FitCode::kUnschedulable, pod_anti_affinity_);
+        return true;
+      }
+    }
+    if (!a.required_pod_affinity.empty()) {
+      bool all = true, any_exists = false;
+      for (const PodAffinityTerm& term : a.required_pod_affinity) {
+        if (any_match(term, false)) any_exists = true;
+        if (!any_match(term, true)) all = false;
+      }
+      if (!all) {
+        // The first pod of a group that selects itself may go anywhere.
+        bool self = !any_exists;
+        for (const PodAffinityTerm& term : a.required_pod_affinity) {
+          self = self && PodMatchesTerm(term, pod, pod) && node.labels.count(term.topology_key);
+        }
+        if (!self) {
+          fail(FitCode::kUnschedulableAndUnresolvable, pod_affinity_);
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  template <typename Fail>
+  void TopologySpreadFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
+    const Session::State& s = ssn_->state();
+    const PodSpec& pod = s.task(t).pod;
+    const NodeSpec& node = s.node_info(n).spec;
+    for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
+      if (!c.do_not_schedule) continue;
+      auto value = node.labels.find(c.topology_key);
+      if (value == node.labels.end()) {
+        fail(FitCode::kUnschedulableAndUnresolvable, spread_label_);
+        return;
+      }
+      const std::map<std::string, int64_t> counts = CountPodsPerDomain(*ssn_, t, c);
+      int64_t min_count = 0;
+      if (static_cast<int32_t>(counts.size()) >= c.min_domains && !counts.empty()) {
+        min_count = INT64_MAX;
+        for (const auto& [d, cnt] : counts) min_count = std::min(min_count, cnt);
+      }
+      auto here = counts.find(value->second);
+      const int64_t count = here == counts.end() ? 0 : here->second;
+      const int64_t skew = count + (SelfMatches(pod, c) ? 1 : 0) - min_count;
+      if (skew > c.max_skew) {
+        fail(FitCode::kUnschedulable, spread_);
+        return;
+      }
+    }
+  }
+
+  Flags flags_;
+  Session* ssn_ = nullptr;
+  ReasonId pod_number_ = 0, unschedulable_ = 0, affinity_ = 0, taint_ = 0, pod_affinity_ = 0,
+           pod_anti_affinity_ = 0, existing_anti_ = 0, spread_ = 0, spread_label_ = 0;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Plugin>> NewPredicatesPlugin(const Arguments& args) {
+  PredicatesPlugin::Flags f;
+  VCSCHED_ASSIGN_OR_RETURN(f.node_affinity, args.GetBool("predicate.NodeAffinityEnable", true));
+  VCSCHED_ASSIGN_OR_RETURN(f.taint_toleration, args.GetBool("predicate.TaintTolerationEnable", true));
+  VCSCHED_ASSIGN_OR_RETURN(f.pod_affinity, args.GetBool("predicate.PodAffinityEnable", true));
+  VCSCHED_ASSIGN_OR_RETURN(f.topology_spread, args.GetBool("predicate.PodTopologySpreadEnable", true));
+  // Accepted for compatibility; the filters they gate need data a snapshot does not carry
+  // (host ports, volumes, DRA claims) or only change speed (CacheEnable).
+  for (const char* key : {"predicate.NodePortsEnable", "predicate.NodeVolumeLimitsEnable",
+                          "predicate.VolumeZoneEnable", "predicate.VolumeBindingEnable",
+                          "predicate.DynamicResourceAllocationEnable", "predicate.CacheEnable",
+                          "predicate.GPUSharingEnable", "predicate.GPUNumberEnable",
+                          "predicate.ProportionalEnable"}) {
+    VCSCHED_RETURN_IF_ERROR(args.GetBool(key, false).status());
+  }
+  return std::unique_ptr<Plugin>(new PredicatesPlugin(f));
+}
+
+}  // namespace vcsched::internal

@@ -1,0 +1,44 @@
+// priority: higher priority first for jobs and tasks; lower priority may be preempted
+// (reference §10.1).
+#include "src/plugins/plugins.h"
+#include "src/session_state.h"
+
+namespace vcsched::internal {
+namespace {
+
+int Desc(int64_t l, int64_t r) { return l > r ? -1 : (l < r ? 1 : 0); }
+
+class PriorityPlugin : public Plugin {
+ public:
+  absl::Status OnSessionOpen(Session& ssn) override {
+    const Session::State& s = ssn.state();
+    ssn.AddTaskOrderFn([&s](TaskIndex l, TaskIndex r) { return Desc(s.task(l).priority, s.task(r).priority); });
+    ssn.AddJobOrderFn([&s](JobIndex l, JobIndex r) { return Desc(s.job(l).priority, s.job(r).priority); });
+    ssn.AddPreemptableFn([&s](TaskIndex preemptor, absl::Span<const TaskIndex> cands) {
+      const TaskInfo& p = s.task(preemptor);
+      std::vector<TaskIndex> victims;
+      for (TaskIndex c : cands) {
+        const TaskInfo& v = s.task(c);
+        if (v.job != p.job) {
+          if (v.job != kNone && p.job != kNone && s.job(v.job).priority < s.job(p.job).priority) victims.push_back(c);
+        } else if (v.priority < p.priority) {
+          victims.push_back(c);
+        }
+      }
+      return std::make_pair(std::move(victims), Vote::kPermit);
+    });
+    ssn.AddJobStarvingFn([&ssn](JobIndex j) {
+      return ssn.JobReadyTaskNum(j) + ssn.JobWaitingTaskNum(j) <
+             static_cast<int32_t>(ssn.state().job(j).tasks.size());
+    });
+    return absl::OkStatus();
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Plugin>> NewPriorityPlugin(const Arguments&) {
+  return std::unique_ptr<Plugin>(new PriorityPlugin());
+}
+
+}  // namespace vcsched::internal

@@ -1,0 +1,172 @@
+// proportion: weighted water-filling of the cluster into per-queue deserved shares,
+// which order queues, cap allocation and admission, and decide reclaim victims
+// (reference §10.7). Amounts are doubles because deserved shares are fractional.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "src/plugins/plugins.h"
+#include "src/plugins/queue_amounts.h"
+#include "src/session_state.h"
+
+namespace vcsched::internal {
+namespace {
+
+class ProportionPlugin : public Plugin {
+ public:
+  absl::Status OnSessionOpen(Session& ssn) override {
+    Session::State& s = ssn.state();
+    s_ = &s;
+    attrs_ = BuildQueueAmounts(ssn);
+    ComputeDeserved();
+    for (auto& [q, a] : attrs_) a.share = Share(a);
+
+    ssn.AddQueueOrderFn([this](QueueIndex l, QueueIndex r) {
+      const int32_t lp = s_->queue(l).spec.priority, rp = s_->queue(r).spec.priority;
+      if (lp != rp) return lp > rp ? -1 : 1;
+      const double ls = ShareOf(l), rs = ShareOf(r);
+      return ls < rs ? -1 : (ls > rs ? 1 : 0);
+    });
+    ssn.AddOverusedFn([this](QueueIndex q) {
+      const QueueAmounts* a = Find(q);
+      return a != nullptr && AllLessEqual(a->deserved, a->allocated);
+    });
+    ssn.AddAllocatableFn([this](QueueIndex q, TaskIndex t) {
+      const QueueAmounts* a = Find(q);
+      if (a == nullptr || s_->queue(q).spec.state != "Open") return false;
+      return FitsWithDimension(a->allocated, s_->req(t), a->deserved);
+    });
+    ssn.AddPreemptiveFn([this](QueueIndex q, absl::Span<const TaskIndex> tasks) {
+      const QueueAmounts* a = Find(q);
+      if (a == nullptr) return false;
+      Resource sum(s_->dims);
+      for (TaskIndex t : tasks) sum += s_->req(t);
+      return FitsWithDimension(a->allocated, sum.span(), a->deserved);
+    });
+    ssn.AddReclaimableFn([this](TaskIndex, absl::Span<const TaskIndex> cands) {
+      std::map<QueueIndex, Amount> running;
+      std::vector<TaskIndex> victims;
+      for (TaskIndex c : cands) {
+        const JobIndex j = s_->task(c).job;
+        if (j == kNone) continue;
+        const QueueIndex q = s_->job(j).queue;
+        const QueueAmounts* a = Find(q);
+        if (a == nullptr) continue;
+        auto it = running.find(q);
+        if (it == running.end()) it = running.emplace(q, a->allocated).first;
+        if (!AllLessEqual(it->second, a->deserved)) {
+          Sub(it->second, s_->req(c));
+          victims.push_back(c);
+        }
+      }
+      return std::make_pair(std::move(victims), Vote::kPermit);
+    });
+    ssn.AddJobEnqueueableFn([this](JobIndex j) { return Enqueueable(j); });
+    ssn.AddJobEnqueuedFn([this](JobIndex j) {
+      const JobInfo& job = s_->job(j);
+      QueueAmounts* a = Find(job.queue);
+      if (a != nullptr && job.has_min_resources) Add(a->inqueue, job.min_resources.span());
+    });
+    ssn.AddEventHandler({[this](TaskIndex t) { Update(t, true); }, [this](TaskIndex t) { Update(t, false); }});
+    return absl::OkStatus();
+  }
+
+ private:
+  QueueAmounts* Find(QueueIndex q) {
+    auto it = attrs_.find(q);
+    return it == attrs_.end() ? nullptr : &it->second;
+  }
+  const QueueAmounts* Find(QueueIndex q) const {
+    auto it = attrs_.find(q);
+    return it == attrs_.end() ? nullptr : &it->second;
+  }
+  double ShareOf(QueueIndex q) const {
+    const QueueAmounts* a = Find(q);
+    return a == nullptr ? 0 : a->share;
+  }
+
+  // max over the deserved dimensions of allocated/deserved.
+  static double Share(const QueueAmounts& a) {
+    double share = 0;
+    for (size_t d = 0; d < a.deserved.size(); ++d) {
+      if (a.deserved[d] < kEpsilon) continue;
+      share = std::max(share, a.allocated[d] / a.deserved[d]);
+    }
+    return share;
+  }
+
+  Vote Enqueueable(JobIndex j) const {
+    const JobInfo& job = s_->job(j);
+    const QueueAmounts* a = Find(job.queue);
+    if (a == nullptr) return Vote::kPermit;
+    if (s_->queue(job.queue).spec.state != "Open") return Vote::kReject;
+    if (!job.has_min_resources) return Vote::kPermit;
+    for (int d = 0; d < s_->dims; ++d) {
+      if (d == kPods || job.min_resources[d] <= 0) continue;
+      const size_t i = static_cast<size_t>(d);
+      const double need = static_cast<double>(job.min_resources[d]) + a->allocated[i] + a->inqueue[i] - a->elastic[i];
+      if (need > a->real_capability[i]) return Vote::kReject;
+    }
+    return Vote::kPermit;
+  }
+
+  void Update(TaskIndex t, bool allocate) {
+    const JobIndex j = s_->task(t).job;
+    if (j == kNone) return;
+    QueueAmounts* a = Find(s_->job(j).queue);
+    if (a == nullptr) return;
+    if (allocate) Add(a->allocated, s_->req(t));
+    else Sub(a->allocated, s_->req(t));
+    a->share = Share(*a);
+  }
+
+  // Weighted water-filling (reference §10.7, worked example §15 A).
+  void ComputeDeserved() {
+    const int dims = s_->dims;
+    Amount remaining(static_cast<size_t>(dims));
+    for (int d = 0; d < dims; ++d) remaining[static_cast<size_t>(d)] = static_cast<double>(s_->total[d]);
+    std::map<QueueIndex, bool> meet;
+    while (true) {
+      double total_weight = 0;
+      for (const auto& [q, a] : attrs_) {
+        if (!meet[q]) total_weight += static_cast<double>(s_->queue(q).spec.weight);
+      }
+      if (total_weight == 0) break;
+      const Amount old_remaining = remaining;
+      Amount inc(static_cast<size_t>(dims), 0), dec(static_cast<size_t>(dims), 0);
+      for (auto& [q, a] : attrs_) {
+        if (meet[q]) continue;
+        const Amount old = a.deserved;
+        const double w = static_cast<double>(s_->queue(q).spec.weight) / total_weight;
+        for (size_t d = 0; d < a.deserved.size(); ++d) {
+          double v = a.deserved[d] + old_remaining[d] * w;
+          v = std::min(v, a.real_capability[d]);
+          v = std::min(v, a.request[d]);
+          v = std::max(v, a.guarantee[d]);
+          a.deserved[d] = v;
+        }
+        if (AllLessEqual(a.request, a.deserved) || a.deserved == old) meet[q] = true;
+        for (size_t d = 0; d < a.deserved.size(); ++d) {
+          if (a.deserved[d] > old[d]) inc[d] += a.deserved[d] - old[d];
+          else dec[d] += old[d] - a.deserved[d];
+        }
+      }
+      for (size_t d = 0; d < remaining.size(); ++d) {
+        remaining[d] = std::max(remaining[d] + dec[d] - inc[d], 0.0);
+      }
+      if (IsEmptyAmount(remaining) || remaining == old_remaining) break;
+    }
+  }
+
+  Session::State* s_ = nullptr;
+  std::map<QueueIndex, QueueAmounts> attrs_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Plugin>> NewProportionPlugin(const Arguments&) {
+  return std::unique_ptr<Plugin>(new ProportionPlugin());
+}
+
+}  // namespace vcsched::internal

@@ -1,0 +1,112 @@
+#include "src/plugins/queue_amounts.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "src/session_state.h"
+
+namespace vcsched::internal {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+Amount ToAmount(absl::Span<const int64_t> r) {
+  Amount a(r.size());
+  for (size_t d = 0; d < r.size(); ++d) a[d] = r[d] >= kUnlimited ? kInf : static_cast<double>(r[d]);
+  return a;
+}
+
+}  // namespace
+
+bool AllLessEqual(const Amount& a, const Amount& b) {
+  for (size_t d = 0; d < a.size(); ++d) {
+    if (!(a[d] < b[d] || std::abs(a[d] - b[d]) < kEpsilon)) return false;
+  }
+  return true;
+}
+
+bool FitsWithDimension(const Amount& allocated, absl::Span<const int64_t> req, const Amount& limit) {
+  for (size_t d = 0; d < req.size(); ++d) {
+    if (static_cast<int>(d) == kPods || req[d] <= 0) continue;
+    if (allocated[d] + static_cast<double>(req[d]) > limit[d]) return false;
+  }
+  return true;
+}
+
+void Add(Amount& a, absl::Span<const int64_t> r) {
+  for (size_t d = 0; d < a.size(); ++d) a[d] += static_cast<double>(r[d]);
+}
+
+void Sub(Amount& a, absl::Span<const int64_t> r) {
+  for (size_t d = 0; d < a.size(); ++d) a[d] -= static_cast<double>(r[d]);
+}
+
+bool IsEmptyAmount(const Amount& a) {
+  for (size_t d = 0; d < a.size(); ++d) {
+    if (static_cast<int>(d) != kPods && a[d] >= kEpsilon) return false;
+  }
+  return true;
+}
+
+std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
+  const Session::State& s = ssn.state();
+  const size_t dims = static_cast<size_t>(s.dims);
+  Amount total = ToAmount(s.total.span());
+  Amount all_guarantee(dims, 0);
+  for (const QueueInfo& q : s.snapshot->queues()) {
+    for (size_t d = 0; d < dims; ++d) all_guarantee[d] += static_cast<double>(q.guarantee[static_cast<int>(d)]);
+  }
+  std::map<QueueIndex, QueueAmounts> out;
+  for (const JobInfo& job : s.snapshot->jobs()) {
+    if (job.queue == kNone) continue;
+    auto [it, inserted] = out.try_emplace(job.queue);
+    QueueAmounts& a = it->second;
+    if (inserted) {
+      const QueueInfo& q = s.queue(job.queue);
+      a.has_capability = !q.spec.capability.empty();
+      a.capability = ToAmount(q.capability.span());
+      if (a.has_capability) {
+        // An unset or non-positive cpu/memory capability means no limit.
+        if (a.capability[kCpu] <= 0) a.capability[kCpu] = kInf;
+        if (a.capability[kMemory] <= 0) a.capability[kMemory] = kInf;
+      }
+      a.guarantee = ToAmount(q.guarantee.span());
+      a.real_capability.assign(dims, 0);
+      for (size_t d = 0; d < dims; ++d) {
+        a.real_capability[d] = std::max(total[d] - all_guarantee[d], 0.0) + a.guarantee[d];
+        if (a.has_capability) a.real_capability[d] = std::min(a.real_capability[d], a.capability[d]);
+      }
+      a.deserved.assign(dims, 0);
+      a.allocated.assign(dims, 0);
+      a.request.assign(dims, 0);
+      a.inqueue.assign(dims, 0);
+      a.elastic.assign(dims, 0);
+    }
+    const auto job_alloc = ssn.job_allocated(job.index);
+    for (TaskIndex t : job.tasks) {
+      const TaskStatus st = s.status[static_cast<size_t>(t)];
+      if (IsAllocatedStatus(st)) {
+        Add(a.allocated, s.req(t));
+        Add(a.request, s.req(t));
+      } else if (st == TaskStatus::kPending) {
+        Add(a.request, s.req(t));
+      }
+    }
+    const std::string& phase = ssn.job_phase(job.index);
+    if (job.has_min_resources) {
+      int32_t allocated_tasks = 0;
+      for (TaskIndex t : job.tasks) allocated_tasks += IsAllocatedStatus(s.status[static_cast<size_t>(t)]);
+      if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= job.pod_group.min_member)) {
+        for (size_t d = 0; d < dims; ++d) {
+          a.inqueue[d] += static_cast<double>(std::max<int64_t>(job.min_resources[static_cast<int>(d)] - job_alloc[d], 0));
+        }
+      }
+    }
+    for (size_t d = 0; d < dims; ++d) {
+      a.elastic[d] += static_cast<double>(std::max<int64_t>(job_alloc[d] - job.min_resources[static_cast<int>(d)], 0));
+    }
+  }
+  return out;
+}
+
+}  // namespace vcsched::internal

@@ -1,0 +1,146 @@
+#include "vcsched/quantity.h"
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace vcsched {
+namespace {
+
+using int128 = __int128;
+constexpr int128 kInt128Limit = static_cast<int128>(1) << 120;
+
+// A parsed quantity: mantissa * 10^exp10 * 1024^binary_power.
+struct Parsed {
+  int128 mantissa = 0;
+  int exp10 = 0;
+  int binary_power = 0;
+};
+
+absl::Status Invalid(absl::string_view text, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("invalid quantity \"", text, "\"", why));
+}
+
+absl::StatusOr<Parsed> Parse(absl::string_view text) {
+  Parsed p;
+  size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+    negative = text[i] == '-';
+    ++i;
+  }
+  bool digits = false, seen_dot = false;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c >= '0' && c <= '9') {
+      digits = true;
+      if (p.mantissa < kInt128Limit / 10) {
+        p.mantissa = p.mantissa * 10 + (c - '0');
+        if (seen_dot) --p.exp10;
+      } else if (!seen_dot) {
+        ++p.exp10;  // digits beyond precision: the value is out of range anyway
+      }
+    } else if (c == '.' && !seen_dot) {
+      seen_dot = true;
+    } else {
+      break;
+    }
+  }
+  if (!digits) return Invalid(text, "");
+  const absl::string_view suffix = text.substr(i);
+  static const struct { const char* s; int exp10; int bin; } kSuffixes[] = {
+      {"", 0, 0},   {"n", -9, 0}, {"u", -6, 0}, {"m", -3, 0}, {"k", 3, 0},
+      {"M", 6, 0},  {"G", 9, 0},  {"T", 12, 0}, {"P", 15, 0}, {"E", 18, 0},
+      {"Ki", 0, 1}, {"Mi", 0, 2}, {"Gi", 0, 3}, {"Ti", 0, 4}, {"Pi", 0, 5}, {"Ei", 0, 6}};
+  bool matched = false;
+  for (const auto& s : kSuffixes) {
+    if (suffix == s.s) {
+      p.exp10 += s.exp10;
+      p.binary_power = s.bin;
+      matched = true;
+      break;
+    }
+  }
+  if (!matched) {
+    if (suffix.size() >= 2 && (suffix[0] == 'e' || suffix[0] == 'E')) {
+      size_t j = 1;
+      bool neg_exp = false;
+      if (suffix[j] == '+' || suffix[j] == '-') {
+        neg_exp = suffix[j] == '-';
+        ++j;
+      }
+      if (j >= suffix.size()) return Invalid(text, "");
+      int e = 0;
+      for (; j < suffix.size(); ++j) {
+        if (suffix[j] < '0' || suffix[j] > '9') return Invalid(text, "");
+        e = e * 10 + (suffix[j] - '0');
+        if (e > 1000) return Invalid(text, ": exponent out of range");
+      }
+      p.exp10 += neg_exp ? -e : e;
+    } else {
+      return Invalid(text, "");
+    }
+  }
+  if (negative) p.mantissa = -p.mantissa;
+  return p;
+}
+
+// ceil(p * scale) as int64, or an out-of-range error.
+absl::StatusOr<int64_t> Scaled(absl::string_view text, const Parsed& p, int scale_exp10) {
+  int128 num = p.mantissa;
+  for (int b = 0; b < p.binary_power; ++b) {
+    num *= 1024;
+    if (num > kInt128Limit || num < -kInt128Limit) return Invalid(text, ": out of range");
+  }
+  int exp = p.exp10 + scale_exp10;
+  for (; exp > 0; --exp) {
+    if (num == 0) break;
+    num *= 10;
+    if (num > kInt128Limit || num < -kInt128Limit) return Invalid(text, ": out of range");
+  }
+  if (exp < 0) {
+    if (exp < -36) {
+      num = num > 0 ? 1 : 0;  // a positive amount too small to show rounds up to 1
+    } else {
+      int128 den = 1;
+      for (; exp < 0; ++exp) den *= 10;
+      int128 q = num / den;
+      if (num % den != 0 && num > 0) ++q;  // round towards +infinity
+      num = q;
+    }
+  }
+  if (num > INT64_MAX || num < INT64_MIN) return Invalid(text, ": out of range");
+  return static_cast<int64_t>(num);
+}
+
+}  // namespace
+
+absl::StatusOr<int64_t> ParseValue(absl::string_view text) {
+  absl::StatusOr<Parsed> p = Parse(text);
+  if (!p.ok()) return p.status();
+  return Scaled(text, *p, 0);
+}
+
+absl::StatusOr<int64_t> ParseMilliValue(absl::string_view text) {
+  absl::StatusOr<Parsed> p = Parse(text);
+  if (!p.ok()) return p.status();
+  return Scaled(text, *p, 3);
+}
+
+std::string FormatMilli(int64_t milli) {
+  if (milli % 1000 == 0) return absl::StrCat(milli / 1000);
+  return absl::StrCat(milli, "m");
+}
+
+std::string FormatBytes(int64_t bytes) {
+  static const char* kSuffix[] = {"Ei", "Pi", "Ti", "Gi", "Mi", "Ki"};
+  if (bytes == 0) return "0";
+  for (int i = 0; i < 6; ++i) {
+    const int64_t unit = int64_t{1} << (10 * (6 - i));
+    if (bytes % unit == 0) return absl::StrCat(bytes / unit, kSuffix[i]);
+  }
+  return absl::StrCat(bytes);
+}
+
+}  // namespace vcsched

@@ -1,0 +1,141 @@
+#include "vcsched/scheduler.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "src/internal/fit_messages.h"
+#include "src/internal/status_macros.h"
+#include "src/session_state.h"
+
+namespace vcsched {
+namespace {
+
+const Registry& DefaultRegistry() {
+  static const Registry* const kRegistry = new Registry(Registry::BuiltIn());
+  return *kRegistry;
+}
+
+int64_t DefaultNow(const Snapshot& snap) {
+  int64_t now = 0;
+  for (const JobInfo& j : snap.jobs()) now = std::max(now, j.pod_group.creation_time);
+  for (const TaskInfo& t : snap.tasks()) now = std::max(now, t.pod.creation_time);
+  return now;
+}
+
+// PodGroup phase at close (reference §11.1).
+void WritePodGroupStatuses(Session& ssn) {
+  Session::State& s = ssn.state();
+  for (const JobInfo& job : s.snapshot->jobs()) {
+    if (job.queue == kNone) continue;  // not in the session
+    const JobIndex j = job.index;
+    const auto& conds = s.job_conditions[static_cast<size_t>(j)];
+    const bool unsched = std::any_of(conds.begin(), conds.end(), [&](const PodGroupCondition& c) {
+      return c.type == "Unschedulable" && c.status == "True" && c.transition_id == s.session_id;
+    });
+    const int32_t running = ssn.job_count(j, TaskStatus::kRunning);
+    const int32_t failed = ssn.job_count(j, TaskStatus::kFailed);
+    const int32_t succeeded = ssn.job_count(j, TaskStatus::kSucceeded);
+    std::string phase = ssn.job_phase(j);
+    if (running > 0 && unsched) {
+      phase = "Unknown";
+    } else {
+      int32_t releasing_on_node = 0;
+      for (TaskIndex t : job.tasks) {
+        if (s.status[static_cast<size_t>(t)] == TaskStatus::kReleasing && s.node[static_cast<size_t>(t)] != kNone) {
+          ++releasing_on_node;
+        }
+      }
+      const int32_t scheduled = running + ssn.job_count(j, TaskStatus::kBound) + failed + succeeded + releasing_on_node;
+      if (scheduled >= job.pod_group.min_member) {
+        phase = scheduled == failed + succeeded ? "Completed" : "Running";
+      } else if (phase != "Inqueue") {
+        phase = "Pending";
+      }
+    }
+    PodGroupStatus st;
+    st.job = job.key;
+    st.old_phase = job.pod_group.phase.empty() ? "Pending" : job.pod_group.phase;
+    st.phase = phase;
+    st.running = running;
+    st.failed = failed;
+    st.succeeded = succeeded;
+    st.conditions = conds;
+    s.decisions.pod_groups.push_back(std::move(st));
+  }
+}
+
+// Pipelined tasks and the reasons of tasks left pending.
+void WriteTaskOutcomes(Session& ssn) {
+  Session::State& s = ssn.state();
+  for (const TaskInfo& t : s.snapshot->tasks()) {
+    const size_t ti = static_cast<size_t>(t.index);
+    if (t.job == kNone || s.job(t.job).queue == kNone) continue;
+    const TaskStatus st = s.status[ti];
+    if (st == TaskStatus::kPipelined) {
+      s.decisions.pipelined.push_back({t.key, s.node_info(s.node[ti]).spec.name});
+    } else if (st == TaskStatus::kAllocated) {
+      s.decisions.task_reasons.push_back(
+          {t.key, "Schedulable",
+           absl::StrCat("pod can be placed on ", s.node_info(s.node[ti]).spec.name,
+                        " once the gang's minAvailable is met")});
+    } else if (st == TaskStatus::kPending) {
+      if (s.last_txn_status[ti] == TaskStatus::kAllocated && s.last_txn_node[ti] != kNone) {
+        s.decisions.task_reasons.push_back(
+            {t.key, "Schedulable",
+             absl::StrCat("pod fits ", s.node_info(s.last_txn_node[ti]).spec.name,
+                          ", but the gang's minAvailable was not met")});
+      } else {
+        std::string msg = internal::TaskFitErrorText(ssn, t.index);
+        if (msg.empty()) msg = "not scheduled in this session";
+        s.decisions.task_reasons.push_back({t.key, "Unschedulable", std::move(msg)});
+      }
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerConfig& config,
+                                     const RunOptions& options) {
+  const Registry& registry = options.registry != nullptr ? *options.registry : DefaultRegistry();
+  VCSCHED_RETURN_IF_ERROR(registry.ValidateConfig(config));
+  SchedulerConfig cfg = config;
+  cfg.ApplyDefaults();
+  const int64_t now = options.now_seconds != 0 ? options.now_seconds : DefaultNow(snapshot);
+  Session ssn(snapshot, cfg, now, options.session_id);
+  Session::State& s = ssn.state();
+
+  std::vector<std::unique_ptr<Plugin>> plugins;
+  for (size_t ti = 0; ti < cfg.tiers.size(); ++ti) {
+    for (const PluginOption& opt : cfg.tiers[ti].plugins) {
+      VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Plugin> plugin, (*registry.FindPlugin(opt.name))(opt.arguments));
+      s.current_plugin = &opt;
+      s.current_tier = static_cast<int>(ti);
+      const absl::Status st = plugin->OnSessionOpen(ssn);
+      if (!st.ok()) {
+        return absl::Status(st.code(), absl::StrCat("plugin ", opt.name, ": ", st.message()));
+      }
+      plugins.push_back(std::move(plugin));
+    }
+  }
+  s.current_plugin = nullptr;
+
+  for (const std::string& name : cfg.actions) {
+    VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Action> action,
+                             (*registry.FindAction(name))(cfg.ActionArguments(name)));
+    const absl::Status st = action->Execute(ssn);
+    if (!st.ok()) return absl::Status(st.code(), absl::StrCat("action ", name, ": ", st.message()));
+  }
+
+  for (auto& plugin : plugins) plugin->OnSessionClose(ssn);
+  WritePodGroupStatuses(ssn);
+  WriteTaskOutcomes(ssn);
+  Decisions out = std::move(s.decisions);
+  for (const std::string& w : snapshot.warnings()) out.warnings.push_back(w);
+  out.Sort();
+  return out;
+}
+
+}  // namespace vcsched

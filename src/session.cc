@@ -1,0 +1,674 @@
+#include "vcsched/session.h"
+
+#include <algorithm>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "src/session_state.h"
+#include "vcsched/statement.h"
+
+namespace vcsched {
+
+// ---------------------------------------------------------------- State helpers
+
+void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_node) {
+  const size_t ti = static_cast<size_t>(t);
+  const TaskStatus old_status = status[ti];
+  const NodeIndex old_node = node[ti];
+  const absl::Span<const int64_t> r = req(t);
+  if (old_node != kNone && HoldsNode(old_status)) {
+    auto idle_row = MutableRow(idle, old_node);
+    auto used_row = MutableRow(used, old_node);
+    if (old_status == TaskStatus::kPipelined) {
+      auto p = MutableRow(pipelined, old_node);
+      for (int d = 0; d < dims; ++d) p[d] -= r[d];
+    } else {
+      for (int d = 0; d < dims; ++d) {
+        idle_row[d] += r[d];
+        used_row[d] -= r[d];
+      }
+      if (old_status == TaskStatus::kReleasing) {
+        auto rel = MutableRow(releasing, old_node);
+        for (int d = 0; d < dims; ++d) rel[d] -= r[d];
+      }
+    }
+    // Swap-remove from the node's list.
+    auto& list = node_tasks[static_cast<size_t>(old_node)];
+    const int32_t slot = node_slot[ti];
+    const TaskIndex moved = list.back();
+    list[static_cast<size_t>(slot)] = moved;
+    node_slot[static_cast<size_t>(moved)] = slot;
+    list.pop_back();
+    node_slot[ti] = -1;
+  }
+  const TaskInfo& info = task(t);
+  if (info.job != kNone) {
+    auto& counts = job_counts[static_cast<size_t>(info.job)];
+    --counts[static_cast<size_t>(old_status)];
+    ++counts[static_cast<size_t>(new_status)];
+    if (IsAllocatedStatus(old_status) != IsAllocatedStatus(new_status)) {
+      auto a = MutableRow(job_allocated, info.job);
+      const int64_t sign = IsAllocatedStatus(new_status) ? 1 : -1;
+      for (int d = 0; d < dims; ++d) a[d] += sign * r[d];
+    }
+    if (info.best_effort) {
+      job_pending_best_effort[static_cast<size_t>(info.job)] +=
+          (new_status == TaskStatus::kPending) - (old_status == TaskStatus::kPending);
+    }
+  }
+  status[ti] = new_status;
+  node[ti] = new_node;
+  if (new_node != kNone && HoldsNode(new_status)) {
+    if (new_status == TaskStatus::kPipelined) {
+      auto p = MutableRow(pipelined, new_node);
+      for (int d = 0; d < dims; ++d) p[d] += r[d];
+    } else {
+      auto idle_row = MutableRow(idle, new_node);
+      auto used_row = MutableRow(used, new_node);
+      for (int d = 0; d < dims; ++d) {
+        idle_row[d] -= r[d];
+        used_row[d] += r[d];
+      }
+      if (new_status == TaskStatus::kReleasing) {
+        auto rel = MutableRow(releasing, new_node);
+        for (int d = 0; d < dims; ++d) rel[d] += r[d];
+      }
+    }
+    auto& list = node_tasks[static_cast<size_t>(new_node)];
+    node_slot[ti] = static_cast<int32_t>(list.size());
+    list.push_back(t);
+  }
+}
+
+void Session::State::FireAllocate(TaskIndex t) {
+  for (const EventHandler& h : handlers) {
+    if (h.on_allocate) h.on_allocate(t);
+  }
+}
+
+void Session::State::FireDeallocate(TaskIndex t) {
+  for (const EventHandler& h : handlers) {
+    if (h.on_deallocate) h.on_deallocate(t);
+  }
+}
+
+bool Session::State::FitsFutureIdle(absl::Span<const int64_t> r, NodeIndex n) const {
+  const int64_t* i = idle.data() + static_cast<ptrdiff_t>(n) * dims;
+  const int64_t* rel = releasing.data() + static_cast<ptrdiff_t>(n) * dims;
+  const int64_t* p = pipelined.data() + static_cast<ptrdiff_t>(n) * dims;
+  for (int d = 0; d < dims; ++d) {
+    if (d >= kFixedDims && r[d] <= 0) continue;
+    if (r[d] > i[d] + rel[d] - p[d]) return false;
+  }
+  return true;
+}
+
+bool Session::State::FitsIdle(absl::Span<const int64_t> r, NodeIndex n) const {
+  return LessEqual(r, Row(idle, n));
+}
+
+// ---------------------------------------------------------------- construction
+
+Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_t now_seconds,
+                 std::string session_id)
+    : s_(std::make_unique<State>()) {
+  State& s = *s_;
+  s.snapshot = &snapshot;
+  s.config = &config;
+  s.now = now_seconds;
+  s.session_id = std::move(session_id);
+  s.dims = snapshot.dims();
+  s.total = snapshot.total_allocatable();
+  const auto nodes = snapshot.nodes();
+  const auto tasks = snapshot.tasks();
+  const auto jobs = snapshot.jobs();
+  const Eigen::Index n = static_cast<Eigen::Index>(nodes.size());
+  s.allocatable = ResourceMatrix::Zero(n, s.dims);
+  for (const NodeInfo& info : nodes) {
+    for (int d = 0; d < s.dims; ++d) s.allocatable(info.index, d) = info.allocatable[d];
+  }
+  s.idle = s.allocatable;
+  s.used = ResourceMatrix::Zero(n, s.dims);
+  s.releasing = ResourceMatrix::Zero(n, s.dims);
+  s.pipelined = ResourceMatrix::Zero(n, s.dims);
+  s.node_tasks.resize(nodes.size());
+  s.status.assign(tasks.size(), TaskStatus::kPending);
+  s.node.assign(tasks.size(), kNone);
+  s.node_slot.assign(tasks.size(), -1);
+  s.last_txn_node.assign(tasks.size(), kNone);
+  s.last_txn_status.assign(tasks.size(), TaskStatus::kPending);
+  s.fit.resize(tasks.size());
+  s.job_counts.assign(jobs.size(), {});
+  s.job_pending_best_effort.assign(jobs.size(), 0);
+  s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
+  s.job_phase.resize(jobs.size());
+  s.job_conditions.resize(jobs.size());
+  for (const JobInfo& j : jobs) {
+    s.job_phase[static_cast<size_t>(j.index)] = j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase;
+    // Every task starts counted as Pending, then moves to its real status.
+    s.job_counts[static_cast<size_t>(j.index)][static_cast<size_t>(TaskStatus::kPending)] =
+        static_cast<int32_t>(j.tasks.size());
+    for (TaskIndex t : j.tasks) {
+      if (tasks[static_cast<size_t>(t)].best_effort) ++s.job_pending_best_effort[static_cast<size_t>(j.index)];
+    }
+  }
+  for (const TaskInfo& t : tasks) {
+    // Finished pods never hold a node (reference §2.2).
+    s.MoveTask(t.index, t.status, HoldsNode(t.status) ? t.node : kNone);
+  }
+  s.node_view.Init(snapshot, s.status, s.node);
+}
+
+Session::~Session() = default;
+
+// ---------------------------------------------------------------- reads
+
+const Snapshot& Session::snapshot() const { return *s_->snapshot; }
+const SchedulerConfig& Session::config() const { return *s_->config; }
+int Session::dims() const { return s_->dims; }
+int64_t Session::now_seconds() const { return s_->now; }
+const std::string& Session::session_id() const { return s_->session_id; }
+const Resource& Session::total_resource() const { return s_->total; }
+TaskStatus Session::task_status(TaskIndex t) const { return s_->status[static_cast<size_t>(t)]; }
+NodeIndex Session::task_node(TaskIndex t) const { return s_->node[static_cast<size_t>(t)]; }
+absl::Span<const int64_t> Session::task_resreq(TaskIndex t) const { return s_->req(t); }
+absl::Span<const int64_t> Session::node_allocatable(NodeIndex n) const { return Row(s_->allocatable, n); }
+absl::Span<const int64_t> Session::node_idle(NodeIndex n) const { return Row(s_->idle, n); }
+absl::Span<const int64_t> Session::node_used(NodeIndex n) const { return Row(s_->used, n); }
+absl::Span<const int64_t> Session::node_releasing(NodeIndex n) const { return Row(s_->releasing, n); }
+absl::Span<const int64_t> Session::node_pipelined(NodeIndex n) const { return Row(s_->pipelined, n); }
+
+Resource Session::node_future_idle(NodeIndex n) const {
+  Resource r = Resource::FromSpan(node_idle(n));
+  r += node_releasing(n);
+  r -= node_pipelined(n);
+  return r;
+}
+
+std::vector<TaskIndex> Session::node_tasks(NodeIndex n) const {
+  std::vector<TaskIndex> out = s_->node_tasks[static_cast<size_t>(n)];
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+int32_t Session::job_count(JobIndex j, TaskStatus st) const {
+  return s_->job_counts[static_cast<size_t>(j)][static_cast<size_t>(st)];
+}
+absl::Span<const int64_t> Session::job_allocated(JobIndex j) const { return Row(s_->job_allocated, j); }
+
+int32_t Session::JobReadyTaskNum(JobIndex j) const {
+  return job_count(j, TaskStatus::kBound) + job_count(j, TaskStatus::kBinding) +
+         job_count(j, TaskStatus::kRunning) + job_count(j, TaskStatus::kAllocated) +
+         job_count(j, TaskStatus::kSucceeded);
+}
+int32_t Session::JobWaitingTaskNum(JobIndex j) const { return job_count(j, TaskStatus::kPipelined); }
+int32_t Session::JobPendingBestEffortNum(JobIndex j) const {
+  return s_->job_pending_best_effort[static_cast<size_t>(j)];
+}
+int32_t Session::JobValidTaskNum(JobIndex j) const {
+  return job_count(j, TaskStatus::kBound) + job_count(j, TaskStatus::kBinding) +
+         job_count(j, TaskStatus::kRunning) + job_count(j, TaskStatus::kAllocated) +
+         job_count(j, TaskStatus::kSucceeded) + job_count(j, TaskStatus::kPipelined) +
+         job_count(j, TaskStatus::kPending);
+}
+bool Session::JobIsReady(JobIndex j) const {
+  return JobReadyTaskNum(j) + JobPendingBestEffortNum(j) >= s_->job(j).pod_group.min_member;
+}
+bool Session::JobIsPipelined(JobIndex j) const {
+  return JobWaitingTaskNum(j) + JobReadyTaskNum(j) + JobPendingBestEffortNum(j) >=
+         s_->job(j).pod_group.min_member;
+}
+bool Session::JobIsStarving(JobIndex j) const {
+  return JobWaitingTaskNum(j) + JobReadyTaskNum(j) < s_->job(j).pod_group.min_member;
+}
+
+namespace {
+enum class RoleCheck { kValid, kReady, kPipelined };
+
+bool CheckRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
+  const JobInfo& job = s.job(j);
+  if (job.pod_group.min_task_member.empty() ||
+      job.pod_group.min_member < job.task_min_available_total) {
+    return true;
+  }
+  std::map<std::string, int32_t> counts;
+  for (TaskIndex t : job.tasks) {
+    const TaskStatus st = s.status[static_cast<size_t>(t)];
+    bool counted = IsAllocatedStatus(st) || st == TaskStatus::kSucceeded;
+    switch (kind) {
+      case RoleCheck::kValid:
+        counted = counted || st == TaskStatus::kPipelined || st == TaskStatus::kPending;
+        break;
+      case RoleCheck::kReady:
+        counted = counted || (st == TaskStatus::kPending && s.task(t).best_effort);
+        break;
+      case RoleCheck::kPipelined:
+        counted = counted || (st == TaskStatus::kPending && s.task(t).best_effort) ||
+                  st == TaskStatus::kPipelined;
+        break;
+    }
+    if (counted) ++counts[s.task(t).role];
+  }
+  for (const auto& [role, min] : job.pod_group.min_task_member) {
+    if (min > 0 && counts[role] < min) return false;
+  }
+  return true;
+}
+}  // namespace
+
+bool Session::JobCheckTaskValid(JobIndex j) const { return CheckRoles(*s_, j, RoleCheck::kValid); }
+bool Session::JobCheckTaskReady(JobIndex j) const { return CheckRoles(*s_, j, RoleCheck::kReady); }
+bool Session::JobCheckTaskPipelined(JobIndex j) const {
+  return CheckRoles(*s_, j, RoleCheck::kPipelined);
+}
+const std::string& Session::job_phase(JobIndex j) const { return s_->job_phase[static_cast<size_t>(j)]; }
+void Session::SetJobPhase(JobIndex j, std::string phase) {
+  s_->job_phase[static_cast<size_t>(j)] = std::move(phase);
+}
+bool Session::JobIsPending(JobIndex j) const {
+  const std::string& p = job_phase(j);
+  return p.empty() || p == "Pending";
+}
+
+// ---------------------------------------------------------------- registration
+
+namespace {
+template <typename F>
+void AddIf(Session::State& s, Switch sw, std::vector<Registered<F>>& list, F fn) {
+  if (s.current_plugin != nullptr && !s.current_plugin->Enabled(sw)) return;
+  list.push_back({s.current_tier, std::move(fn)});
+}
+template <typename F>
+void AddAlways(Session::State& s, std::vector<Registered<F>>& list, F fn) {
+  list.push_back({s.current_tier, std::move(fn)});
+}
+}  // namespace
+
+void Session::AddJobOrderFn(JobOrderFn fn) { AddIf(*s_, Switch::kJobOrder, s_->job_order, std::move(fn)); }
+void Session::AddTaskOrderFn(TaskOrderFn fn) { AddIf(*s_, Switch::kTaskOrder, s_->task_order, std::move(fn)); }
+void Session::AddQueueOrderFn(QueueOrderFn fn) { AddIf(*s_, Switch::kQueueOrder, s_->queue_order, std::move(fn)); }
+void Session::AddVictimQueueOrderFn(VictimQueueOrderFn fn) { AddAlways(*s_, s_->victim_queue_order, std::move(fn)); }
+void Session::AddJobValidFn(JobValidFn fn) { AddAlways(*s_, s_->job_valid, std::move(fn)); }
+void Session::AddJobReadyFn(JobBoolFn fn) { AddIf(*s_, Switch::kJobReady, s_->job_ready, std::move(fn)); }
+void Session::AddJobPipelinedFn(JobVoteFn fn) { AddIf(*s_, Switch::kJobPipelined, s_->job_pipelined, std::move(fn)); }
+void Session::AddJobStarvingFn(JobBoolFn fn) { AddIf(*s_, Switch::kJobStarving, s_->job_starving, std::move(fn)); }
+void Session::AddJobEnqueueableFn(JobVoteFn fn) { AddIf(*s_, Switch::kJobEnqueued, s_->job_enqueueable, std::move(fn)); }
+void Session::AddJobEnqueuedFn(JobNotifyFn fn) { AddIf(*s_, Switch::kJobEnqueued, s_->job_enqueued, std::move(fn)); }
+void Session::AddAllocatableFn(QueueTaskFn fn) { AddIf(*s_, Switch::kAllocatable, s_->allocatable_fns, std::move(fn)); }
+void Session::AddOverusedFn(QueueFn fn) { AddIf(*s_, Switch::kOverused, s_->overused, std::move(fn)); }
+void Session::AddPreemptiveFn(PreemptiveFn fn) { AddIf(*s_, Switch::kPreemptive, s_->preemptive, std::move(fn)); }
+void Session::AddPrePredicateFn(PrePredicateFn fn) { AddIf(*s_, Switch::kPredicate, s_->pre_predicate, std::move(fn)); }
+void Session::AddPredicateFn(PredicateFn fn) { AddIf(*s_, Switch::kPredicate, s_->predicate, std::move(fn)); }
+void Session::AddNodeOrderFn(NodeOrderFn fn) { AddIf(*s_, Switch::kNodeOrder, s_->node_order, std::move(fn)); }
+void Session::AddBatchNodeOrderFn(BatchNodeOrderFn fn) { AddIf(*s_, Switch::kNodeOrder, s_->batch_node_order, std::move(fn)); }
+void Session::AddPreemptableFn(EvictableFn fn) { AddIf(*s_, Switch::kPreemptable, s_->preemptable, std::move(fn)); }
+void Session::AddReclaimableFn(EvictableFn fn) { AddIf(*s_, Switch::kReclaimable, s_->reclaimable, std::move(fn)); }
+void Session::AddVictimTasksFn(VictimTasksFn fn) { AddIf(*s_, Switch::kVictim, s_->victim_tasks, std::move(fn)); }
+void Session::AddEventHandler(EventHandler handler) { s_->handlers.push_back(std::move(handler)); }
+const PluginOption& Session::current_plugin() const {
+  static const PluginOption* const kNoPlugin = new PluginOption();
+  return s_->current_plugin != nullptr ? *s_->current_plugin : *kNoPlugin;
+}
+
+// ---------------------------------------------------------------- combined questions
+
+int Session::JobOrderCompare(JobIndex l, JobIndex r) const {
+  for (const auto& reg : s_->job_order) {
+    const int c = reg.fn(l, r);
+    if (c != 0) return c;
+  }
+  return 0;
+}
+
+bool Session::JobOrderLess(JobIndex l, JobIndex r) const {
+  const int c = JobOrderCompare(l, r);
+  if (c != 0) return c < 0;
+  const int64_t lt = s_->job(l).pod_group.creation_time, rt = s_->job(r).pod_group.creation_time;
+  if (lt != rt) return lt < rt;
+  return l < r;  // jobs are indexed in "namespace/name" order
+}
+
+bool Session::TaskOrderLess(TaskIndex l, TaskIndex r) const {
+  for (const auto& reg : s_->task_order) {
+    const int c = reg.fn(l, r);
+    if (c != 0) return c < 0;
+  }
+  const TaskInfo& a = s_->task(l);
+  const TaskInfo& b = s_->task(r);
+  if (a.pod_index >= 0 && b.pod_index >= 0 && a.pod_index != b.pod_index) {
+    return a.pod_index < b.pod_index;
+  }
+  if (a.pod.creation_time != b.pod.creation_time) return a.pod.creation_time < b.pod.creation_time;
+  if (a.uid != b.uid) return a.uid < b.uid;
+  return l < r;
+}
+
+bool Session::QueueOrderLess(QueueIndex l, QueueIndex r) const {
+  for (const auto& reg : s_->queue_order) {
+    const int c = reg.fn(l, r);
+    if (c != 0) return c < 0;
+  }
+  const int64_t lt = s_->queue(l).spec.creation_time, rt = s_->queue(r).spec.creation_time;
+  if (lt != rt) return lt < rt;
+  return l < r;
+}
+
+bool Session::VictimQueueOrderLess(QueueIndex l, QueueIndex r, QueueIndex pq) const {
+  for (const auto& reg : s_->victim_queue_order) {
+    const int c = reg.fn(l, r, pq);
+    if (c != 0) return c < 0;
+  }
+  return !QueueOrderLess(l, r);
+}
+
+std::optional<std::pair<std::string, std::string>> Session::JobValid(JobIndex j) const {
+  for (const auto& reg : s_->job_valid) {
+    auto r = reg.fn(j);
+    if (r) return r;
+  }
+  return std::nullopt;
+}
+
+bool Session::JobReady(JobIndex j) const {
+  for (const auto& reg : s_->job_ready) {
+    if (!reg.fn(j)) return false;
+  }
+  return true;
+}
+
+namespace {
+// Votes per tier: a reject ends it false, a tier with a permit ends it true, a tier of
+// abstentions passes to the next; true when every tier abstained.
+bool TierVote(const std::vector<Registered<JobVoteFn>>& regs, JobIndex j) {
+  size_t i = 0;
+  while (i < regs.size()) {
+    const int tier = regs[i].tier;
+    bool permit = false;
+    for (; i < regs.size() && regs[i].tier == tier; ++i) {
+      const Vote v = regs[i].fn(j);
+      if (v == Vote::kReject) return false;
+      if (v == Vote::kPermit) permit = true;
+    }
+    if (permit) return true;
+  }
+  return true;
+}
+}  // namespace
+
+bool Session::JobPipelined(JobIndex j) const { return TierVote(s_->job_pipelined, j); }
+bool Session::JobEnqueueable(JobIndex j) const { return TierVote(s_->job_enqueueable, j); }
+
+bool Session::JobStarving(JobIndex j) const {
+  const auto& regs = s_->job_starving;
+  if (regs.empty()) return false;
+  const int tier = regs.front().tier;
+  for (const auto& reg : regs) {
+    if (reg.tier != tier) break;
+    if (!reg.fn(j)) return false;
+  }
+  return true;
+}
+
+void Session::JobEnqueued(JobIndex j) {
+  for (const auto& reg : s_->job_enqueued) reg.fn(j);
+}
+
+bool Session::Allocatable(QueueIndex q, TaskIndex t) const {
+  for (const auto& reg : s_->allocatable_fns) {
+    if (!reg.fn(q, t)) return false;
+  }
+  return true;
+}
+
+bool Session::Overused(QueueIndex q) const {
+  for (const auto& reg : s_->overused) {
+    if (reg.fn(q)) return true;
+  }
+  return false;
+}
+
+bool Session::Preemptive(QueueIndex q, absl::Span<const TaskIndex> tasks) const {
+  for (const auto& reg : s_->preemptive) {
+    if (!reg.fn(q, tasks)) return false;
+  }
+  return true;
+}
+
+FitResult Session::PrePredicate(TaskIndex t) const {
+  for (const auto& reg : s_->pre_predicate) {
+    FitResult r = reg.fn(t);
+    if (!r.ok()) return r;
+  }
+  return FitResult::Success();
+}
+
+FitResult Session::Predicate(TaskIndex t, NodeIndex n) const {
+  for (const auto& reg : s_->predicate) {
+    FitResult r = reg.fn(t, n);
+    if (!r.ok()) return r;
+  }
+  return FitResult::Success();
+}
+
+bool Session::HasNodeOrderFns() const {
+  return !s_->node_order.empty() || !s_->batch_node_order.empty();
+}
+
+void Session::ScoreNodes(TaskIndex t, absl::Span<const NodeIndex> nodes,
+                         absl::Span<double> scores) const {
+  std::fill(scores.begin(), scores.end(), 0.0);
+  for (const auto& reg : s_->node_order) {
+    for (size_t i = 0; i < nodes.size(); ++i) scores[i] += reg.fn(t, nodes[i]);
+  }
+  for (const auto& reg : s_->batch_node_order) reg.fn(t, nodes, scores);
+}
+
+namespace {
+std::vector<TaskIndex> IntersectVictims(const std::vector<Registered<EvictableFn>>& regs,
+                                        TaskIndex preemptor,
+                                        absl::Span<const TaskIndex> candidates) {
+  size_t i = 0;
+  while (i < regs.size()) {
+    const int tier = regs[i].tier;
+    std::optional<std::vector<TaskIndex>> victims;
+    for (; i < regs.size() && regs[i].tier == tier; ++i) {
+      auto [cand, vote] = regs[i].fn(preemptor, candidates);
+      if (vote == Vote::kAbstain) continue;
+      if (cand.empty()) {
+        victims.reset();
+        while (i < regs.size() && regs[i].tier == tier) ++i;  // abandon this tier
+        break;
+      }
+      if (!victims) {
+        victims = std::move(cand);
+      } else {
+        std::vector<TaskIndex> kept;
+        for (TaskIndex v : *victims) {
+          if (std::find(cand.begin(), cand.end(), v) != cand.end()) kept.push_back(v);
+        }
+        if (kept.empty()) victims.reset();
+        else victims = std::move(kept);
+      }
+    }
+    if (victims) return *victims;
+  }
+  return {};
+}
+}  // namespace
+
+std::vector<TaskIndex> Session::Preemptable(TaskIndex preemptor,
+                                            absl::Span<const TaskIndex> candidates) const {
+  return IntersectVictims(s_->preemptable, preemptor, candidates);
+}
+
+std::vector<TaskIndex> Session::Reclaimable(TaskIndex reclaimer,
+                                            absl::Span<const TaskIndex> candidates) const {
+  return IntersectVictims(s_->reclaimable, reclaimer, candidates);
+}
+
+std::vector<TaskIndex> Session::VictimTasks(absl::Span<const TaskIndex> candidates) const {
+  const auto& regs = s_->victim_tasks;
+  size_t i = 0;
+  while (i < regs.size()) {
+    const int tier = regs[i].tier;
+    std::vector<TaskIndex> all;
+    for (; i < regs.size() && regs[i].tier == tier; ++i) {
+      for (TaskIndex t : regs[i].fn(candidates)) {
+        if (std::find(all.begin(), all.end(), t) == all.end()) all.push_back(t);
+      }
+    }
+    if (!all.empty()) return all;
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------- direct changes
+
+absl::Status Session::Allocate(TaskIndex t, NodeIndex n) {
+  State& s = *s_;
+  if (s.status[static_cast<size_t>(t)] != TaskStatus::kPending) {
+    return absl::FailedPreconditionError(absl::StrCat("task ", s.task(t).key, " is not pending"));
+  }
+  s.MoveTask(t, TaskStatus::kAllocated, n);
+  s.FireAllocate(t);
+  const JobIndex j = s.task(t).job;
+  if (j != kNone && JobReady(j)) {
+    for (TaskIndex other : s.job(j).tasks) {
+      if (s.status[static_cast<size_t>(other)] != TaskStatus::kAllocated) continue;
+      s.MoveTask(other, TaskStatus::kBinding, s.node[static_cast<size_t>(other)]);
+      s.decisions.binds.push_back({s.task(other).key, s.node_info(s.node[static_cast<size_t>(other)]).spec.name});
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Session::Evict(TaskIndex t, absl::string_view action, absl::string_view reason) {
+  State& s = *s_;
+  const TaskStatus st = s.status[static_cast<size_t>(t)];
+  if (st != TaskStatus::kRunning && st != TaskStatus::kBound) {
+    return absl::FailedPreconditionError(absl::StrCat("task ", s.task(t).key, " is not running"));
+  }
+  s.MoveTask(t, TaskStatus::kReleasing, s.node[static_cast<size_t>(t)]);
+  s.FireDeallocate(t);
+  s.decisions.evictions.push_back({s.task(t).key, std::string(action), "", std::string(reason)});
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------- reasons
+
+ReasonId Session::InternReason(absl::string_view text) {
+  auto it = s_->reason_ids.find(text);
+  if (it != s_->reason_ids.end()) return it->second;
+  const ReasonId id = static_cast<ReasonId>(s_->reasons.size());
+  s_->reasons.emplace_back(text);
+  s_->reason_ids.emplace(std::string(text), id);
+  return id;
+}
+
+const std::string& Session::ReasonText(ReasonId id) const { return s_->reasons[static_cast<size_t>(id)]; }
+
+void Session::RecordFitError(TaskIndex t, NodeIndex n, const FitResult& result) {
+  (void)n;
+  TaskFitErrors& f = s_->fit[static_cast<size_t>(t)];
+  ++f.nodes;
+  for (ReasonId r : result.reasons) ++f.reason_counts[r];
+}
+
+void Session::RecordTaskError(TaskIndex t, absl::string_view message) {
+  s_->fit[static_cast<size_t>(t)].messages.emplace_back(message);
+}
+
+bool Session::TaskHasFitErrors(TaskIndex t) const { return !s_->fit[static_cast<size_t>(t)].empty(); }
+
+void Session::AddWarning(std::string warning) { s_->decisions.warnings.push_back(std::move(warning)); }
+
+// ---------------------------------------------------------------- Statement
+
+absl::Status Statement::Allocate(TaskIndex t, NodeIndex n) {
+  Session::State& s = ssn_->state();
+  const TaskStatus prev = s.status[static_cast<size_t>(t)];
+  if (prev != TaskStatus::kPending) {
+    return absl::FailedPreconditionError(absl::StrCat("task ", s.task(t).key, " is not pending"));
+  }
+  s.MoveTask(t, TaskStatus::kAllocated, n);
+  s.FireAllocate(t);
+  ops_.push_back({OpKind::kAllocate, t, n, prev, kNone, "", ""});
+  return absl::OkStatus();
+}
+
+absl::Status Statement::Pipeline(TaskIndex t, NodeIndex n, bool eviction_occurred) {
+  (void)eviction_occurred;
+  Session::State& s = ssn_->state();
+  const TaskStatus prev = s.status[static_cast<size_t>(t)];
+  if (prev != TaskStatus::kPending) {
+    return absl::FailedPreconditionError(absl::StrCat("task ", s.task(t).key, " is not pending"));
+  }
+  s.MoveTask(t, TaskStatus::kPipelined, n);
+  s.FireAllocate(t);
+  ops_.push_back({OpKind::kPipeline, t, n, prev, kNone, "", ""});
+  return absl::OkStatus();
+}
+
+absl::Status Statement::Evict(TaskIndex victim, absl::string_view action, TaskIndex preemptor,
+                              absl::string_view reason) {
+  Session::State& s = ssn_->state();
+  const TaskStatus prev = s.status[static_cast<size_t>(victim)];
+  if (prev != TaskStatus::kRunning && prev != TaskStatus::kBound) {
+    return absl::FailedPreconditionError(absl::StrCat("task ", s.task(victim).key, " is not running"));
+  }
+  const NodeIndex n = s.node[static_cast<size_t>(victim)];
+  s.MoveTask(victim, TaskStatus::kReleasing, n);
+  s.FireDeallocate(victim);
+  ops_.push_back({OpKind::kEvict, victim, n, prev, preemptor, std::string(action), std::string(reason)});
+  return absl::OkStatus();
+}
+
+void Statement::Merge(Statement& other) {
+  for (Op& op : other.ops_) ops_.push_back(std::move(op));
+  other.ops_.clear();
+}
+
+void Statement::Commit() {
+  Session::State& s = ssn_->state();
+  for (const Op& op : ops_) {
+    switch (op.kind) {
+      case OpKind::kAllocate:
+        if (s.status[static_cast<size_t>(op.task)] != TaskStatus::kAllocated) break;
+        s.MoveTask(op.task, TaskStatus::kBinding, op.node);
+        s.decisions.binds.push_back({s.task(op.task).key, s.node_info(op.node).spec.name});
+        break;
+      case OpKind::kPipeline:
+        break;
+      case OpKind::kEvict:
+        s.decisions.evictions.push_back({s.task(op.task).key, op.action,
+                                         op.preemptor == kNone ? "" : s.task(op.preemptor).key,
+                                         op.reason});
+        break;
+    }
+  }
+  ops_.clear();
+}
+
+void Statement::Discard() {
+  Session::State& s = ssn_->state();
+  for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
+    const Op& op = *it;
+    const size_t ti = static_cast<size_t>(op.task);
+    s.last_txn_node[ti] = s.node[ti];
+    s.last_txn_status[ti] = s.status[ti];
+    switch (op.kind) {
+      case OpKind::kEvict:
+        s.MoveTask(op.task, TaskStatus::kRunning, op.node);
+        s.FireAllocate(op.task);
+        break;
+      case OpKind::kAllocate:
+      case OpKind::kPipeline:
+        s.MoveTask(op.task, TaskStatus::kPending, kNone);
+        s.FireDeallocate(op.task);
+        break;
+    }
+  }
+  ops_.clear();
+}
+
+}  // namespace vcsched

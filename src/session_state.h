@@ -1,0 +1,127 @@
+// The mutable state of a Session. Internal: built-in actions and plugins read it
+// directly; host code goes through session.h.
+#ifndef VCSCHED_SRC_SESSION_STATE_H_
+#define VCSCHED_SRC_SESSION_STATE_H_
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "absl/container/flat_hash_map.h"
+#include "src/plugins/node_view.h"
+#include "vcsched/session.h"
+
+namespace vcsched {
+
+// Nodes (or jobs) x dimensions, row-major so a row is one contiguous resource vector.
+using ResourceMatrix = Eigen::Array<int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+inline absl::Span<const int64_t> Row(const ResourceMatrix& m, int32_t i) {
+  return absl::Span<const int64_t>(m.data() + static_cast<ptrdiff_t>(i) * m.cols(),
+                                   static_cast<size_t>(m.cols()));
+}
+inline absl::Span<int64_t> MutableRow(ResourceMatrix& m, int32_t i) {
+  return absl::Span<int64_t>(m.data() + static_cast<ptrdiff_t>(i) * m.cols(),
+                             static_cast<size_t>(m.cols()));
+}
+
+template <typename F>
+struct Registered {
+  int tier;
+  F fn;
+};
+
+// Fit errors of one task: how many nodes reported each reason.
+struct TaskFitErrors {
+  std::map<ReasonId, int32_t> reason_counts;
+  int32_t nodes = 0;
+  std::vector<std::string> messages;  // task-level reasons (pre-predicate, quota, ...)
+  bool empty() const { return nodes == 0 && messages.empty(); }
+};
+
+struct Session::State {
+  const Snapshot* snapshot = nullptr;
+  const SchedulerConfig* config = nullptr;
+  int64_t now = 0;
+  std::string session_id;
+  int dims = 0;
+  Resource total;
+
+  // Tasks.
+  std::vector<TaskStatus> status;
+  std::vector<NodeIndex> node;
+  std::vector<int32_t> node_slot;  // position in node_tasks[node], -1 when off any node
+  std::vector<NodeIndex> last_txn_node;  // placement undone by a Discard (gang message)
+  std::vector<TaskStatus> last_txn_status;
+  std::vector<TaskFitErrors> fit;
+
+  // Nodes.
+  ResourceMatrix allocatable, idle, used, releasing, pipelined;
+  std::vector<std::vector<TaskIndex>> node_tasks;
+
+  // Jobs.
+  std::vector<std::array<int32_t, kTaskStatusCount>> job_counts;
+  std::vector<int32_t> job_pending_best_effort;
+  ResourceMatrix job_allocated;
+  std::vector<std::string> job_phase;
+  std::vector<std::vector<PodGroupCondition>> job_conditions;  // written this session
+
+  // Callbacks, with the tier they were registered in.
+  std::vector<Registered<JobOrderFn>> job_order;
+  std::vector<Registered<TaskOrderFn>> task_order;
+  std::vector<Registered<QueueOrderFn>> queue_order;
+  std::vector<Registered<VictimQueueOrderFn>> victim_queue_order;
+  std::vector<Registered<JobValidFn>> job_valid;
+  std::vector<Registered<JobBoolFn>> job_ready;
+  std::vector<Registered<JobVoteFn>> job_pipelined;
+  std::vector<Registered<JobBoolFn>> job_starving;
+  std::vector<Registered<JobVoteFn>> job_enqueueable;
+  std::vector<Registered<JobNotifyFn>> job_enqueued;
+  std::vector<Registered<QueueTaskFn>> allocatable_fns;
+  std::vector<Registered<QueueFn>> overused;
+  std::vector<Registered<PreemptiveFn>> preemptive;
+  std::vector<Registered<PrePredicateFn>> pre_predicate;
+  std::vector<Registered<PredicateFn>> predicate;
+  std::vector<Registered<NodeOrderFn>> node_order;
+  std::vector<Registered<BatchNodeOrderFn>> batch_node_order;
+  std::vector<Registered<EvictableFn>> preemptable;
+  std::vector<Registered<EvictableFn>> reclaimable;
+  std::vector<Registered<VictimTasksFn>> victim_tasks;
+  std::vector<EventHandler> handlers;
+  const PluginOption* current_plugin = nullptr;
+  int current_tier = 0;
+
+  // The Kubernetes node view (predicates, nodeorder).
+  internal::NodeView node_view;
+
+  // Reasons and results.
+  std::vector<std::string> reasons;
+  absl::flat_hash_map<std::string, ReasonId> reason_ids;
+  Decisions decisions;
+
+  const TaskInfo& task(TaskIndex t) const { return snapshot->tasks()[static_cast<size_t>(t)]; }
+  const JobInfo& job(JobIndex j) const { return snapshot->jobs()[static_cast<size_t>(j)]; }
+  const NodeInfo& node_info(NodeIndex n) const { return snapshot->nodes()[static_cast<size_t>(n)]; }
+  const QueueInfo& queue(QueueIndex q) const { return snapshot->queues()[static_cast<size_t>(q)]; }
+  absl::Span<const int64_t> req(TaskIndex t) const { return task(t).resreq.span(); }
+
+  // Moves a task to a new status and node, keeping node, job and list accounting.
+  void MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_node);
+  void FireAllocate(TaskIndex t);
+  void FireDeallocate(TaskIndex t);
+  // True when FutureIdle(n) >= req on every requested dimension.
+  bool FitsFutureIdle(absl::Span<const int64_t> req, NodeIndex n) const;
+  bool FitsIdle(absl::Span<const int64_t> req, NodeIndex n) const;
+};
+
+// Statuses whose task holds resources on its node.
+inline bool HoldsNode(TaskStatus s) {
+  return s != TaskStatus::kPending && s != TaskStatus::kSucceeded && s != TaskStatus::kFailed;
+}
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_SRC_SESSION_STATE_H_

@@ -1,0 +1,451 @@
+#include "vcsched/snapshot.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "src/snapshot_impl.h"
+#include "vcsched/arguments.h"
+
+namespace vcsched {
+
+const char* TaskStatusName(TaskStatus s) {
+  static const char* kNames[kTaskStatusCount] = {"Pending", "Allocated", "Pipelined",
+                                                 "Binding", "Bound",     "Running",
+                                                 "Releasing", "Succeeded", "Failed",
+                                                 "Unknown"};
+  return kNames[static_cast<int>(s)];
+}
+
+bool IsAllocatedStatus(TaskStatus s) {
+  return s == TaskStatus::kBound || s == TaskStatus::kBinding || s == TaskStatus::kRunning ||
+         s == TaskStatus::kAllocated;
+}
+
+Snapshot::Snapshot() : impl_(std::make_shared<Impl>()) {}
+Snapshot::Snapshot(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+const ResourceSpace& Snapshot::space() const { return impl_->space; }
+absl::Span<const NodeInfo> Snapshot::nodes() const { return impl_->nodes; }
+absl::Span<const TaskInfo> Snapshot::tasks() const { return impl_->tasks; }
+absl::Span<const JobInfo> Snapshot::jobs() const { return impl_->jobs; }
+absl::Span<const QueueInfo> Snapshot::queues() const { return impl_->queues; }
+absl::Span<const PriorityClassSpec> Snapshot::priority_classes() const {
+  return impl_->priority_classes;
+}
+const Resource& Snapshot::total_allocatable() const { return impl_->total; }
+const std::vector<std::string>& Snapshot::warnings() const { return impl_->warnings; }
+
+namespace {
+template <typename M>
+std::optional<int32_t> Lookup(const M& m, absl::string_view key) {
+  auto it = m.find(key);
+  if (it == m.end()) return std::nullopt;
+  return it->second;
+}
+}  // namespace
+
+std::optional<NodeIndex> Snapshot::FindNode(absl::string_view n) const { return Lookup(impl_->node_by_name, n); }
+std::optional<QueueIndex> Snapshot::FindQueue(absl::string_view n) const { return Lookup(impl_->queue_by_name, n); }
+std::optional<JobIndex> Snapshot::FindJob(absl::string_view k) const { return Lookup(impl_->job_by_key, k); }
+std::optional<TaskIndex> Snapshot::FindTask(absl::string_view k) const { return Lookup(impl_->task_by_key, k); }
+std::optional<int32_t> Snapshot::PriorityClassValue(absl::string_view name) const {
+  auto i = Lookup(impl_->pc_by_name, name);
+  if (!i) return std::nullopt;
+  return impl_->priority_classes[static_cast<size_t>(*i)].value;
+}
+
+struct SnapshotBuilder::State {
+  SnapshotOptions options;
+  std::vector<NodeSpec> nodes;
+  std::vector<PodSpec> pods;
+  std::vector<PodGroupSpec> pod_groups;
+  std::vector<QueueSpec> queues;
+  std::vector<PriorityClassSpec> priority_classes;
+  std::vector<std::string> warnings;
+};
+
+SnapshotBuilder::SnapshotBuilder(SnapshotOptions options) : state_(std::make_unique<State>()) {
+  state_->options = std::move(options);
+}
+SnapshotBuilder::~SnapshotBuilder() = default;
+SnapshotBuilder::SnapshotBuilder(SnapshotBuilder&&) noexcept = default;
+SnapshotBuilder& SnapshotBuilder::operator=(SnapshotBuilder&&) noexcept = default;
+void SnapshotBuilder::AddNode(NodeSpec n) { state_->nodes.push_back(std::move(n)); }
+void SnapshotBuilder::AddPod(PodSpec p) { state_->pods.push_back(std::move(p)); }
+void SnapshotBuilder::AddPodGroup(PodGroupSpec g) { state_->pod_groups.push_back(std::move(g)); }
+void SnapshotBuilder::AddQueue(QueueSpec q) { state_->queues.push_back(std::move(q)); }
+void SnapshotBuilder::AddPriorityClass(PriorityClassSpec c) {
+  state_->priority_classes.push_back(std::move(c));
+}
+void SnapshotBuilder::AddWarning(std::string w) { state_->warnings.push_back(std::move(w)); }
+
+namespace {
+
+constexpr absl::string_view kGroupAnnotation = "scheduling.k8s.io/group-name";
+
+Resource ToResource(const ResourceSpace& space, const ResourceList& list, int64_t missing) {
+  Resource r = Resource::Filled(space.size(), missing);
+  for (const auto& [name, v] : list) {
+    const int d = space.Find(name);
+    if (d >= 0) r[d] = v;
+  }
+  return r;
+}
+
+// Volcano HEAD's request: containers summed, init containers folded in with sidecars,
+// overhead added, one pod slot.
+Resource PodRequest(const ResourceSpace& space, const PodSpec& pod) {
+  Resource sum(space.size()), sidecars(space.size()), init_max(space.size());
+  for (const Container& c : pod.containers) sum += ToResource(space, c.requests, 0);
+  for (const Container& c : pod.init_containers) {
+    const Resource req = ToResource(space, c.requests, 0);
+    if (c.restartable) {
+      sum += req;
+      sidecars += req;
+    } else {
+      init_max = Max(init_max.span(), (req + sidecars).span());
+    }
+  }
+  Resource r = Max(sum.span(), init_max.span());
+  r += ToResource(space, pod.overhead, 0);
+  r[kPods] = 1;
+  return r;
+}
+
+// kube-scheduler's non-zero request: 100m cpu / 200Mi memory for a container that names none.
+std::pair<int64_t, int64_t> NonZeroRequest(const PodSpec& pod) {
+  auto one = [](const Container& c) {
+    auto cpu = c.requests.find("cpu");
+    auto mem = c.requests.find("memory");
+    return std::make_pair(cpu == c.requests.end() ? int64_t{100} : cpu->second,
+                          mem == c.requests.end() ? int64_t{200} * 1024 * 1024 : mem->second);
+  };
+  int64_t cpu = 0, mem = 0;
+  for (const Container& c : pod.containers) {
+    auto [a, b] = one(c);
+    cpu += a;
+    mem += b;
+  }
+  for (const Container& c : pod.init_containers) {
+    auto [a, b] = one(c);
+    cpu = std::max(cpu, a);
+    mem = std::max(mem, b);
+  }
+  return {cpu, mem};
+}
+
+TaskStatus StatusOf(const PodSpec& pod) {
+  if (pod.phase == "Running") return pod.deleting ? TaskStatus::kReleasing : TaskStatus::kRunning;
+  if (pod.phase == "Pending") {
+    if (pod.deleting) return TaskStatus::kReleasing;
+    return pod.node_name.empty() ? TaskStatus::kPending : TaskStatus::kBound;
+  }
+  if (pod.phase == "Succeeded") return TaskStatus::kSucceeded;
+  if (pod.phase == "Failed") return TaskStatus::kFailed;
+  return TaskStatus::kUnknown;
+}
+
+// Annotation first, then label, as Volcano reads volcano.sh/* switches.
+const std::string* AnnotationOrLabel(const Labels& annotations, const Labels& labels,
+                                     absl::string_view key) {
+  auto it = annotations.find(std::string(key));
+  if (it != annotations.end()) return &it->second;
+  it = labels.find(std::string(key));
+  if (it != labels.end()) return &it->second;
+  return nullptr;
+}
+
+bool ParseGoBool(const std::string& s, bool* out) {
+  if (s == "1" || s == "t" || s == "T" || s == "true" || s == "TRUE" || s == "True") { *out = true; return true; }
+  if (s == "0" || s == "f" || s == "F" || s == "false" || s == "FALSE" || s == "False") { *out = false; return true; }
+  return false;
+}
+
+bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> allowed) {
+  for (absl::string_view a : allowed) if (p == a) return true;
+  return false;
+}
+
+}  // namespace
+
+absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
+  State& s = *state_;
+  std::vector<std::string> errors;
+  auto impl = std::make_shared<Snapshot::Impl>();
+  impl->warnings = std::move(s.warnings);
+
+  // Names and duplicates.
+  auto check_names = [&](const char* kind, auto& items, auto key_of) {
+    std::map<std::string, int> seen;
+    for (const auto& item : items) {
+      const std::string key = key_of(item);
+      if (item.name.empty()) {
+        errors.push_back(absl::StrCat(kind, ": metadata.name: must not be empty"));
+      } else if (++seen[key] == 2) {
+        errors.push_back(absl::StrCat(kind, " \"", key, "\": metadata.name: duplicate name"));
+      }
+    }
+  };
+  check_names("Node", s.nodes, [](const NodeSpec& n) { return n.name; });
+  check_names("Queue", s.queues, [](const QueueSpec& q) { return q.name; });
+  check_names("PriorityClass", s.priority_classes, [](const PriorityClassSpec& p) { return p.name; });
+  check_names("Pod", s.pods, [](const PodSpec& p) { return absl::StrCat(p.namespace_, "/", p.name); });
+  check_names("PodGroup", s.pod_groups,
+              [](const PodGroupSpec& p) { return absl::StrCat(p.namespace_, "/", p.name); });
+  for (const PodGroupSpec& g : s.pod_groups) {
+    const std::string key = absl::StrCat(g.namespace_, "/", g.name);
+    if (g.min_member < 0) errors.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minMember: must not be negative, got ", g.min_member));
+    if (!ValidPhase(g.phase, {"Pending", "Inqueue", "Running", "Unknown", "Completed", ""})) {
+      errors.push_back(absl::StrCat("PodGroup \"", key, "\": status.phase: unknown phase \"", g.phase, "\""));
+    }
+    for (const auto& [role, n] : g.min_task_member) {
+      if (n < 0) errors.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minTaskMember.", role, ": must not be negative"));
+    }
+  }
+  for (const QueueSpec& q : s.queues) {
+    if (q.weight < 0) errors.push_back(absl::StrCat("Queue \"", q.name, "\": spec.weight: must not be negative, got ", q.weight));
+  }
+  for (const PodSpec& p : s.pods) {
+    if (!ValidPhase(p.phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"})) {
+      errors.push_back(absl::StrCat("Pod \"", p.namespace_, "/", p.name, "\": status.phase: unknown phase \"", p.phase, "\""));
+    }
+  }
+  if (!errors.empty()) {
+    std::sort(errors.begin(), errors.end());
+    errors.erase(std::unique(errors.begin(), errors.end()), errors.end());
+    return absl::InvalidArgumentError(absl::StrJoin(errors, "\n"));
+  }
+
+  // Priority classes first: pods and groups read them.
+  std::sort(s.priority_classes.begin(), s.priority_classes.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  impl->priority_classes = s.priority_classes;
+  std::optional<int32_t> global_default;
+  for (size_t i = 0; i < impl->priority_classes.size(); ++i) {
+    impl->pc_by_name[impl->priority_classes[i].name] = static_cast<int32_t>(i);
+    if (impl->priority_classes[i].global_default && !global_default) {
+      global_default = impl->priority_classes[i].value;
+    }
+  }
+
+  // Plain pods get the PodGroup Volcano's controller would create (lifecycle.md §9).
+  auto ours = [&](const PodSpec& p) {
+    if (p.scheduler_name.empty()) return s.options.schedule_empty_scheduler_name;
+    return std::find(s.options.scheduler_names.begin(), s.options.scheduler_names.end(),
+                     p.scheduler_name) != s.options.scheduler_names.end();
+  };
+  if (s.options.implicit_pod_groups) {
+    std::map<std::string, size_t> implicit;  // key -> index in pod_groups
+    for (PodSpec& p : s.pods) {
+      if (!ours(p) || p.annotations.count(std::string(kGroupAnnotation))) continue;
+      const std::string owner = !p.controller_uid.empty() ? p.controller_uid
+                                : (p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid);
+      const std::string name = absl::StrCat("podgroup-", owner);
+      p.annotations[std::string(kGroupAnnotation)] = name;
+      const std::string key = absl::StrCat(p.namespace_, "/", name);
+      if (implicit.count(key)) continue;
+      PodGroupSpec g;
+      g.name = name;
+      g.namespace_ = p.namespace_;
+      g.creation_time = p.creation_time;
+      g.min_member = 1;
+      g.priority_class_name = p.priority_class_name;
+      auto q = p.annotations.find("scheduling.volcano.sh/queue-name");
+      if (q != p.annotations.end()) g.queue = q->second;
+      for (const char* k : {"volcano.sh/preemptable", "volcano.sh/cooldown-time",
+                            "volcano.sh/jdb-min-available", "volcano.sh/jdb-max-unavailable"}) {
+        auto a = p.annotations.find(k);
+        if (a != p.annotations.end()) g.annotations[k] = a->second;
+      }
+      ResourceList min;  // the pod's request x minMember(1)
+      for (const Container& c : p.containers) {
+        for (const auto& [n, v] : c.requests) min[n] += v;
+      }
+      g.min_resources = min;
+      implicit[key] = s.pod_groups.size();
+      s.pod_groups.push_back(std::move(g));
+    }
+  }
+
+  // The resource space: every name seen anywhere.
+  std::vector<std::string> scalars;
+  auto collect = [&](const ResourceList& l) {
+    for (const auto& [n, v] : l) {
+      if (ClassifyResourceName(n) == ResourceKind::kScalar) scalars.push_back(n);
+    }
+  };
+  for (const NodeSpec& n : s.nodes) collect(n.allocatable);
+  for (const PodSpec& p : s.pods) {
+    for (const Container& c : p.containers) collect(c.requests);
+    for (const Container& c : p.init_containers) collect(c.requests);
+    collect(p.overhead);
+  }
+  for (const PodGroupSpec& g : s.pod_groups) if (g.min_resources) collect(*g.min_resources);
+  for (const QueueSpec& q : s.queues) {
+    collect(q.capability);
+    collect(q.guarantee);
+    collect(q.deserved);
+  }
+  impl->space = ResourceSpace(std::move(scalars));
+  const ResourceSpace& space = impl->space;
+  const int dims = space.size();
+
+  // Nodes.
+  std::sort(s.nodes.begin(), s.nodes.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  impl->total = Resource(dims);
+  for (NodeSpec& n : s.nodes) {
+    NodeInfo info;
+    info.index = static_cast<NodeIndex>(impl->nodes.size());
+    info.allocatable = ToResource(space, n.allocatable, 0);
+    info.spec = std::move(n);
+    impl->total += info.allocatable;
+    impl->node_by_name[info.spec.name] = info.index;
+    impl->nodes.push_back(std::move(info));
+  }
+
+  // Queues, with the default and root queues Volcano creates.
+  auto has_queue = [&](const std::string& name) {
+    return std::any_of(s.queues.begin(), s.queues.end(), [&](const QueueSpec& q) { return q.name == name; });
+  };
+  std::set<std::string> synthesized;
+  for (const std::string& name : {s.options.default_queue, std::string("root")}) {
+    if (has_queue(name)) continue;
+    QueueSpec q;
+    q.name = name;
+    q.reclaimable = name != "root";
+    synthesized.insert(name);
+    s.queues.push_back(std::move(q));
+  }
+  std::sort(s.queues.begin(), s.queues.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  for (QueueSpec& q : s.queues) {
+    QueueInfo info;
+    info.index = static_cast<QueueIndex>(impl->queues.size());
+    info.capability = ToResource(space, q.capability, kUnlimited);
+    info.guarantee = ToResource(space, q.guarantee, 0);
+    info.deserved = ToResource(space, q.deserved, 0);
+    info.deserved_set = !q.deserved.empty();
+    info.synthesized = synthesized.count(q.name) > 0;
+    info.spec = std::move(q);
+    impl->queue_by_name[info.spec.name] = info.index;
+    impl->queues.push_back(std::move(info));
+  }
+  for (QueueInfo& q : impl->queues) {
+    if (q.spec.name == "root") continue;
+    const std::string parent = q.spec.parent.empty() ? "root" : q.spec.parent;
+    auto p = Lookup(impl->queue_by_name, parent);
+    if (!p) {
+      impl->warnings.push_back(absl::StrCat("Queue \"", q.spec.name, "\": spec.parent: queue \"", parent, "\" not found"));
+    } else {
+      q.parent = *p;
+    }
+  }
+
+  // Jobs.
+  std::sort(s.pod_groups.begin(), s.pod_groups.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.namespace_, a.name) < std::tie(b.namespace_, b.name);
+  });
+  for (PodGroupSpec& g : s.pod_groups) {
+    JobInfo job;
+    job.index = static_cast<JobIndex>(impl->jobs.size());
+    job.key = absl::StrCat(g.namespace_, "/", g.name);
+    const std::string queue = g.queue.empty() ? s.options.default_queue : g.queue;
+    if (auto q = Lookup(impl->queue_by_name, queue)) {
+      job.queue = *q;
+    } else {
+      impl->warnings.push_back(absl::StrCat("PodGroup \"", job.key, "\": spec.queue: queue \"", queue,
+                                            "\" not found; the job is not scheduled"));
+    }
+    if (auto v = g.priority_class_name.empty() ? std::nullopt : Lookup(impl->pc_by_name, g.priority_class_name)) {
+      job.priority = impl->priority_classes[static_cast<size_t>(*v)].value;
+    } else {
+      job.priority = global_default.value_or(0);
+    }
+    if (const std::string* v = AnnotationOrLabel(g.annotations, g.labels, "volcano.sh/preemptable")) {
+      bool b = false;
+      job.preemptable = ParseGoBool(*v, &b) && b;
+    }
+    const std::string* wait = AnnotationOrLabel(g.annotations, {}, "volcano.sh/sla-waiting-time");
+    if (wait == nullptr) wait = AnnotationOrLabel(g.annotations, {}, "sla-waiting-time");
+    if (wait != nullptr) {
+      absl::StatusOr<int64_t> d = ParseGoDurationSeconds(*wait);
+      if (d.ok()) job.waiting_time_seconds = *d;
+      else impl->warnings.push_back(absl::StrCat("PodGroup \"", job.key, "\": metadata.annotations: ", d.status().message()));
+    }
+    job.has_min_resources = g.min_resources.has_value();
+    job.min_resources = job.has_min_resources ? ToResource(space, *g.min_resources, 0) : Resource(dims);
+    for (const auto& [role, n] : g.min_task_member) job.task_min_available_total += n;
+    job.pod_group = std::move(g);
+    impl->job_by_key[job.key] = job.index;
+    impl->jobs.push_back(std::move(job));
+  }
+
+  // Tasks.
+  std::sort(s.pods.begin(), s.pods.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.namespace_, a.name) < std::tie(b.namespace_, b.name);
+  });
+  for (PodSpec& p : s.pods) {
+    TaskInfo t;
+    t.key = absl::StrCat(p.namespace_, "/", p.name);
+    const bool mine = ours(p);
+    if (!mine && p.node_name.empty()) continue;  // another scheduler's pending pod: invisible
+    t.index = static_cast<TaskIndex>(impl->tasks.size());
+    t.uid = p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid;
+    t.status = StatusOf(p);
+    if (!p.node_name.empty()) {
+      if (auto n = Lookup(impl->node_by_name, p.node_name)) {
+        t.node = *n;
+      } else {
+        impl->warnings.push_back(absl::StrCat("Pod \"", t.key, "\": spec.nodeName: node \"", p.node_name,
+                                              "\" not found; its resources are not counted"));
+      }
+    }
+    t.resreq = PodRequest(space, p);
+    std::tie(t.nonzero_cpu, t.nonzero_memory) = NonZeroRequest(p);
+    t.best_effort = t.resreq.IsEmpty();
+    if (p.priority) {
+      t.priority = *p.priority;
+    } else if (auto v = p.priority_class_name.empty() ? std::nullopt : Lookup(impl->pc_by_name, p.priority_class_name)) {
+      t.priority = impl->priority_classes[static_cast<size_t>(*v)].value;  // admission fills it
+    }
+    auto tp = p.annotations.find("volcano.sh/task-priority");
+    if (tp != p.annotations.end()) {
+      int32_t v = 0;
+      if (absl::SimpleAtoi(tp->second, &v)) t.priority = v;
+    }
+    if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/preemptable")) {
+      bool b = false;
+      t.preemptable = ParseGoBool(*v, &b) && b;
+    }
+    if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/task-spec")) t.role = *v;
+    std::vector<absl::string_view> parts = absl::StrSplit(p.name, '-');
+    int64_t idx = 0;
+    if (parts.size() >= 3 && absl::SimpleAtoi(parts.back(), &idx)) t.pod_index = idx;
+    if (mine) {
+      auto g = p.annotations.find(std::string(kGroupAnnotation));
+      if (g != p.annotations.end()) {
+        const std::string jkey = absl::StrCat(p.namespace_, "/", g->second);
+        if (auto j = Lookup(impl->job_by_key, jkey)) {
+          t.job = *j;
+        } else {
+          impl->warnings.push_back(absl::StrCat("Pod \"", t.key, "\": annotation ", kGroupAnnotation, ": PodGroup \"",
+                                                jkey, "\" not found; the pod is not scheduled"));
+        }
+      }
+    }
+    t.pod = std::move(p);
+    impl->task_by_key[t.key] = t.index;
+    if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
+    impl->tasks.push_back(std::move(t));
+  }
+  std::sort(impl->warnings.begin(), impl->warnings.end());
+  state_ = std::make_unique<State>();
+  return Snapshot(std::move(impl));
+}
+
+}  // namespace vcsched

@@ -1,0 +1,28 @@
+// The frozen data behind a Snapshot. Internal to the library.
+#ifndef VCSCHED_SRC_SNAPSHOT_IMPL_H_
+#define VCSCHED_SRC_SNAPSHOT_IMPL_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "vcsched/snapshot.h"
+
+namespace vcsched {
+
+struct Snapshot::Impl {
+  ResourceSpace space;
+  std::vector<NodeInfo> nodes;
+  std::vector<TaskInfo> tasks;
+  std::vector<JobInfo> jobs;
+  std::vector<QueueInfo> queues;
+  std::vector<PriorityClassSpec> priority_classes;
+  Resource total;
+  std::map<std::string, int32_t, std::less<>> node_by_name, queue_by_name, job_by_key,
+      task_by_key, pc_by_name;
+  std::vector<std::string> warnings;
+};
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_SRC_SNAPSHOT_IMPL_H_

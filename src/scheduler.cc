@@ -88,7 +88,9 @@ void WriteTaskOutcomes(Session& ssn) {
                           ", but the gang's minAvailable was not met")});
       } else {
         std::string msg = internal::TaskFitErrorText(ssn, t.index);
-        if (msg.empty()) msg = "not scheduled in this session";
+        if (msg.empty()) msg = s.fit[ti].not_tried;
+        if (msg.empty()) msg = ssn.JobIsPending(t.job) ? "the PodGroup is not admitted (still Pending)"
+                                                       : "not tried in this session";
         s.decisions.task_reasons.push_back({t.key, "Unschedulable", std::move(msg)});
       }
     }

@@ -38,7 +38,10 @@ struct Registered {
 struct TaskFitErrors {
   std::map<ReasonId, int32_t> reason_counts;
   int32_t nodes = 0;
-  std::vector<std::string> messages;  // task-level reasons (pre-predicate, quota, ...)
+  std::vector<std::string> messages;  // task-level reasons (pre-predicate, error cache)
+  // Why the task was not tried at all (queue quota). Volcano records nothing here; it
+  // is reported in the task's reason but kept out of the gang condition message.
+  std::string not_tried;
   bool empty() const { return nodes == 0 && messages.empty(); }
 };
 

@@ -77,7 +77,12 @@ class AllocateAction : public Action {
     while (!heap.empty()) {
       const TaskIndex t = heap.Pop();
       const TaskInfo& info = s.task(t);
-      if (!ssn.Allocatable(job.queue, t)) continue;
+      if (!ssn.Allocatable(job.queue, t)) {
+        s.fit[static_cast<size_t>(t)].not_tried =
+            absl::StrCat("queue ", s.queue(job.queue).spec.name,
+                         " cannot take the task now: its share or capability would be exceeded, or it is not open");
+        continue;
+      }
       if (info.pod.scheduling_gated) continue;
       if (error_cache_ && !info.role.empty() && failed_roles.count(info.role)) {
         ssn.RecordTaskError(t, absl::StrCat("Task ", info.pod.name, " with role spec ", info.role,

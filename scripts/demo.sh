@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The main job on a bundled example: install what is missing, build, and schedule
+# examples/quickstart.yaml (or the scenario files given as arguments).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+if [ $# -eq 0 ]; then set -- examples/quickstart.yaml; fi
+build/vcsched schedule "$@"

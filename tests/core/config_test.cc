@@ -1,0 +1,79 @@
+#include <catch2/catch.hpp>
+
+#include "vcsched/config.h"
+#include "vcsched/registry.h"
+
+namespace vcsched {
+namespace {
+
+TEST_CASE("Config: switches keep Volcano's spellings", "[core][config]") {
+  CHECK(std::string(SwitchKey(Switch::kOverused)) == "enabledOverused");
+  CHECK(std::string(SwitchKey(Switch::kJobOrder)) == "enableJobOrder");
+  CHECK(*SwitchFromKey("enabledClusterOrder") == Switch::kClusterOrder);
+  CHECK_FALSE(SwitchFromKey("enableOverused").has_value());
+}
+
+TEST_CASE("Config: unset switches default on, except hierarchy and cluster order", "[core][config]") {
+  PluginOption p;
+  CHECK(p.Enabled(Switch::kPreemptable));
+  CHECK_FALSE(p.Enabled(Switch::kHierarchy));
+  CHECK_FALSE(p.Enabled(Switch::kClusterOrder));
+  p.switches[static_cast<size_t>(Switch::kPreemptable)] = false;
+  CHECK_FALSE(p.Enabled(Switch::kPreemptable));
+}
+
+TEST_CASE("Config: the built-in default equals Volcano's", "[core][config]") {
+  const SchedulerConfig c = DefaultSchedulerConfig();
+  CHECK(c.actions == std::vector<std::string>{"enqueue", "allocate", "backfill"});
+  REQUIRE(c.tiers.size() == 2);
+  std::vector<std::string> t1, t2;
+  for (const auto& p : c.tiers[0].plugins) t1.push_back(p.name);
+  for (const auto& p : c.tiers[1].plugins) t2.push_back(p.name);
+  CHECK(t1 == std::vector<std::string>{"priority", "gang", "conformance"});
+  CHECK(t2 == std::vector<std::string>{"overcommit", "drf", "predicates", "proportion", "nodeorder"});
+  CHECK(Registry::BuiltIn().ValidateConfig(c).ok());
+}
+
+TEST_CASE("Config: action lists are split and trimmed", "[core][config]") {
+  CHECK(*ParseActionList(" enqueue,allocate , backfill") == std::vector<std::string>{"enqueue", "allocate", "backfill"});
+  CHECK_FALSE(ParseActionList("enqueue,,allocate").ok());
+}
+
+TEST_CASE("Config: validation names unknown plugins, actions and bad arguments", "[core][config]") {
+  const Registry reg = Registry::BuiltIn();
+  SchedulerConfig c = DefaultSchedulerConfig();
+  SECTION("unknown plugin") {
+    c.tiers[1].plugins[2].name = "gangg";
+    const absl::Status s = reg.ValidateConfig(c);
+    CHECK(s.code() == absl::StatusCode::kInvalidArgument);
+    CHECK_THAT(std::string(s.message()), Catch::Contains("tiers[1].plugins[2]: unknown plugin \"gangg\""));
+  }
+  SECTION("unknown action") {
+    c.actions.push_back("allocat");
+    CHECK_THAT(std::string(reg.ValidateConfig(c).message()), Catch::Contains("unknown action \"allocat\""));
+  }
+  SECTION("wrongly typed argument") {
+    c.tiers[1].plugins[4].arguments.Set("leastrequested.weight", ArgValue::Scalar("heavy"));
+    CHECK_THAT(std::string(reg.ValidateConfig(c).message()),
+               Catch::Contains("argument \"leastrequested.weight\": expected an integer, got \"heavy\""));
+  }
+  SECTION("quoted integer") {
+    c.tiers[1].plugins[4].arguments.Set("leastrequested.weight", ArgValue::Scalar("2", true));
+    CHECK_FALSE(reg.ValidateConfig(c).ok());
+  }
+}
+
+TEST_CASE("Config: arguments read Volcano's types", "[core][config]") {
+  Arguments a;
+  a.Set("f", ArgValue::Scalar("2"));
+  a.Set("b", ArgValue::Scalar("T"));
+  CHECK(*a.GetFloat("f", 0) == 2.0);
+  CHECK(*a.GetBool("b", false));
+  CHECK(*a.GetInt("missing", 7) == 7);
+  CHECK(*ParseGoDurationSeconds("1h30m") == 5400);
+  CHECK(*ParseGoDurationSeconds("3m") == 180);
+  CHECK_FALSE(ParseGoDurationSeconds("3 minutes").ok());
+}
+
+}  // namespace
+}  // namespace vcsched

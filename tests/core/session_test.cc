@@ -1,0 +1,182 @@
+#include <catch2/catch.hpp>
+
+#include "src/session_state.h"
+#include "tests/testing/builders.h"
+#include "vcsched/session.h"
+#include "vcsched/statement.h"
+
+namespace vcsched {
+namespace {
+
+using testing::MakeNode;
+using testing::MakePod;
+using testing::MakePodGroup;
+
+Snapshot TwoNodeCluster() {
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=4,memory=4Gi,pods=10"));
+  b.AddNode(MakeNode("n2", "cpu=4,memory=4Gi,pods=10"));
+  b.AddPodGroup(MakePodGroup("ns/a", 2));
+  b.AddPodGroup(MakePodGroup("ns/b", 1));
+  b.AddPod(MakePod("ns/a-0", "a", "cpu=1,memory=1Gi"));
+  b.AddPod(MakePod("ns/a-1", "a", "cpu=1,memory=1Gi"));
+  b.AddPod(MakePod("ns/b-0", "b", "cpu=2", "n1", "Running"));
+  return *std::move(b).Build();
+}
+
+void InTier(Session& ssn, int tier) { ssn.state().current_tier = tier; }
+
+TEST_CASE("Session: order functions take the first non-zero opinion across tiers", "[core][session]") {
+  const Snapshot snap = TwoNodeCluster();
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  Session ssn(snap, cfg, 0, "s");
+  CHECK(ssn.JobOrderLess(0, 1));  // fallback: "ns/a" before "ns/b"
+  InTier(ssn, 0);
+  ssn.AddJobOrderFn([](JobIndex, JobIndex) { return 0; });
+  InTier(ssn, 1);
+  ssn.AddJobOrderFn([](JobIndex l, JobIndex r) { return l > r ? -1 : (l < r ? 1 : 0); });
+  CHECK(ssn.JobOrderLess(1, 0));
+  CHECK(ssn.JobOrderCompare(0, 1) == 1);
+}
+
+TEST_CASE("Session: pipelined votes decide per tier", "[core][session]") {
+  const Snapshot snap = TwoNodeCluster();
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  SECTION("all abstain means true") {
+    Session ssn(snap, cfg, 0, "s");
+    ssn.AddJobPipelinedFn([](JobIndex) { return Vote::kAbstain; });
+    CHECK(ssn.JobPipelined(0));
+  }
+  SECTION("a permit in an earlier tier hides a later reject") {
+    Session ssn(snap, cfg, 0, "s");
+    InTier(ssn, 0);
+    ssn.AddJobPipelinedFn([](JobIndex) { return Vote::kPermit; });
+    InTier(ssn, 1);
+    ssn.AddJobPipelinedFn([](JobIndex) { return Vote::kReject; });
+    CHECK(ssn.JobPipelined(0));
+  }
+  SECTION("a reject in the same tier wins over a permit") {
+    Session ssn(snap, cfg, 0, "s");
+    ssn.AddJobPipelinedFn([](JobIndex) { return Vote::kPermit; });
+    ssn.AddJobPipelinedFn([](JobIndex) { return Vote::kReject; });
+    CHECK_FALSE(ssn.JobPipelined(0));
+  }
+}
+
+TEST_CASE("Session: starving is decided by the first tier that registered", "[core][session]") {
+  const Snapshot snap = TwoNodeCluster();
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  Session ssn(snap, cfg, 0, "s");
+  CHECK_FALSE(ssn.JobStarving(0));
+  InTier(ssn, 1);
+  ssn.AddJobStarvingFn([](JobIndex) { return true; });
+  CHECK(ssn.JobStarving(0));
+  InTier(ssn, 2);
+  ssn.AddJobStarvingFn([](JobIndex) { return false; });
+  CHECK(ssn.JobStarving(0));
+}
+
+TEST_CASE("Session: victims intersect within a tier and an empty answer passes to the next", "[core][session]") {
+  const Snapshot snap = TwoNodeCluster();
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  const std::vector<TaskIndex> cands = {0, 1, 2};
+  auto returns = [](std::vector<TaskIndex> v) {
+    return [v](TaskIndex, absl::Span<const TaskIndex>) { return std::make_pair(v, Vote::kPermit); };
+  };
+  SECTION("intersection keeps the first plugin's order") {
+    Session ssn(snap, cfg, 0, "s");
+    ssn.AddPreemptableFn(returns({2, 1, 0}));
+    ssn.AddPreemptableFn(returns({0, 2}));
+    CHECK(ssn.Preemptable(0, cands) == std::vector<TaskIndex>{2, 0});
+  }
+  SECTION("an empty answer abandons the tier") {
+    Session ssn(snap, cfg, 0, "s");
+    InTier(ssn, 0);
+    ssn.AddPreemptableFn(returns({}));
+    ssn.AddPreemptableFn(returns({1}));
+    InTier(ssn, 1);
+    ssn.AddPreemptableFn(returns({2}));
+    CHECK(ssn.Preemptable(0, cands) == std::vector<TaskIndex>{2});
+  }
+  SECTION("an empty intersection lets the next plugin start over") {
+    Session ssn(snap, cfg, 0, "s");
+    ssn.AddPreemptableFn(returns({0}));
+    ssn.AddPreemptableFn(returns({1}));
+    ssn.AddPreemptableFn(returns({2}));
+    CHECK(ssn.Preemptable(0, cands) == std::vector<TaskIndex>{2});
+  }
+  SECTION("abstentions are skipped") {
+    Session ssn(snap, cfg, 0, "s");
+    ssn.AddPreemptableFn([](TaskIndex, absl::Span<const TaskIndex>) {
+      return std::make_pair(std::vector<TaskIndex>{}, Vote::kAbstain);
+    });
+    ssn.AddPreemptableFn(returns({1}));
+    CHECK(ssn.Preemptable(0, cands) == std::vector<TaskIndex>{1});
+  }
+}
+
+TEST_CASE("Session: node accounting follows task status", "[core][session]") {
+  const Snapshot snap = TwoNodeCluster();
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  Session ssn(snap, cfg, 0, "s");
+  CHECK(ssn.node_idle(0)[kCpu] == 2000);
+  CHECK(ssn.node_used(0)[kPods] == 1);
+  CHECK(ssn.JobReadyTaskNum(1) == 1);
+  Statement st(ssn);
+  REQUIRE(st.Evict(2, "preempt", 0, "test").ok());
+  CHECK(ssn.node_releasing(0)[kCpu] == 2000);
+  CHECK(ssn.node_future_idle(0)[kCpu] == 4000);
+  REQUIRE(st.Pipeline(0, 0, true).ok());
+  CHECK(ssn.node_pipelined(0)[kCpu] == 1000);
+  CHECK(ssn.node_future_idle(0)[kCpu] == 3000);
+  CHECK(ssn.JobWaitingTaskNum(0) == 1);
+}
+
+TEST_CASE("Statement: discard restores the session exactly", "[core][statement]") {
+  const Snapshot snap = TwoNodeCluster();
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  Session ssn(snap, cfg, 0, "s");
+  int allocs = 0, deallocs = 0;
+  ssn.AddEventHandler({[&](TaskIndex) { ++allocs; }, [&](TaskIndex) { ++deallocs; }});
+  const ResourceMatrix idle = ssn.state().idle, used = ssn.state().used, rel = ssn.state().releasing;
+  const auto counts = ssn.state().job_counts;
+  Statement st(ssn);
+  REQUIRE(st.Allocate(0, 1).ok());
+  REQUIRE(st.Pipeline(1, 0, false).ok());
+  REQUIRE(st.Evict(2, "preempt", 1, "x").ok());
+  CHECK(ssn.task_status(0) == TaskStatus::kAllocated);
+  CHECK_FALSE(st.Allocate(0, 1).ok());  // not pending any more
+  st.Discard();
+  CHECK((ssn.state().idle == idle).all());
+  CHECK((ssn.state().used == used).all());
+  CHECK((ssn.state().releasing == rel).all());
+  CHECK((ssn.state().pipelined == 0).all());
+  CHECK(ssn.state().job_counts == counts);
+  CHECK(ssn.task_status(0) == TaskStatus::kPending);
+  CHECK(ssn.task_node(0) == kNone);
+  CHECK(ssn.task_status(2) == TaskStatus::kRunning);
+  CHECK(allocs == 3);
+  CHECK(deallocs == 3);
+  CHECK(ssn.state().last_txn_status[0] == TaskStatus::kAllocated);
+  CHECK(ssn.state().decisions.binds.empty());
+  CHECK(ssn.state().decisions.evictions.empty());
+}
+
+TEST_CASE("Statement: commit turns allocations into binds and evictions into evictions", "[core][statement]") {
+  const Snapshot snap = TwoNodeCluster();
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  Session ssn(snap, cfg, 0, "s");
+  Statement st(ssn);
+  REQUIRE(st.Allocate(0, 1).ok());
+  REQUIRE(st.Evict(2, "preempt", 1, "for a-1").ok());
+  st.Commit();
+  CHECK(ssn.task_status(0) == TaskStatus::kBinding);
+  REQUIRE(ssn.state().decisions.binds.size() == 1);
+  CHECK(ssn.state().decisions.binds[0].node == "n2");
+  REQUIRE(ssn.state().decisions.evictions.size() == 1);
+  CHECK(ssn.state().decisions.evictions[0].preemptor == "ns/a-1");
+  CHECK(st.empty());
+}
+
+}  // namespace
+}  // namespace vcsched

@@ -1,0 +1,152 @@
+#include <catch2/catch.hpp>
+
+#include "tests/testing/builders.h"
+#include "vcsched/snapshot.h"
+
+namespace vcsched {
+namespace {
+
+using testing::MakeNode;
+using testing::MakePod;
+using testing::MakePodGroup;
+using testing::MakeQueue;
+
+TEST_CASE("Snapshot: indices follow name order whatever the insertion order", "[core][snapshot]") {
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n2", "cpu=1,pods=10"));
+  b.AddNode(MakeNode("n1", "cpu=2,pods=10"));
+  b.AddPodGroup(MakePodGroup("ns/pg", 1));
+  b.AddPod(MakePod("ns/p-b", "pg", "cpu=1"));
+  b.AddPod(MakePod("ns/p-a", "pg", "cpu=1"));
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE(s.ok());
+  CHECK(s->nodes()[0].spec.name == "n1");
+  CHECK(s->tasks()[0].key == "ns/p-a");
+  CHECK(*s->FindNode("n2") == 1);
+  CHECK(s->total_allocatable()[kCpu] == 3000);
+  REQUIRE(s->jobs().size() == 1);
+  CHECK(s->jobs()[0].tasks == std::vector<TaskIndex>{0, 1});
+}
+
+TEST_CASE("Snapshot: duplicate and empty names are errors naming the object", "[core][snapshot]") {
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=1"));
+  b.AddNode(MakeNode("n1", "cpu=1"));
+  b.AddQueue(MakeQueue(""));
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.status().code() == absl::StatusCode::kInvalidArgument);
+  const std::string msg(s.status().message());
+  CHECK_THAT(msg, Catch::Contains("Node \"n1\": metadata.name: duplicate name"));
+  CHECK_THAT(msg, Catch::Contains("Queue: metadata.name: must not be empty"));
+}
+
+TEST_CASE("Snapshot: dangling references are tolerated with warnings", "[core][snapshot]") {
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=4,pods=10"));
+  b.AddPodGroup(MakePodGroup("ns/pg", 1, "missing-queue"));
+  b.AddPod(MakePod("ns/p1", "pg", "cpu=1"));
+  b.AddPod(MakePod("ns/p2", "no-such-group", "cpu=1"));
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE(s.ok());
+  CHECK(s->jobs()[0].queue == kNone);
+  CHECK(s->tasks()[1].job == kNone);
+  REQUIRE(s->warnings().size() == 2);
+  CHECK_THAT(s->warnings()[0], Catch::Contains("PodGroup \"ns/no-such-group\" not found"));
+  CHECK_THAT(s->warnings()[1], Catch::Contains("spec.queue: queue \"missing-queue\" not found"));
+}
+
+TEST_CASE("Snapshot: default and root queues are created when missing", "[core][snapshot]") {
+  SnapshotBuilder b;
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE(s.ok());
+  REQUIRE(s->queues().size() == 2);
+  CHECK(s->queues()[0].spec.name == "default");
+  CHECK(s->queues()[0].spec.reclaimable);
+  CHECK(s->queues()[1].spec.name == "root");
+  CHECK_FALSE(s->queues()[1].spec.reclaimable);
+}
+
+TEST_CASE("Snapshot: a plain pod gets the implicit PodGroup of its owner", "[core][snapshot]") {
+  SnapshotBuilder b;
+  PodSpec p1 = MakePod("ns/web-1", "", "cpu=1");
+  p1.controller_uid = "rs-uid";
+  PodSpec p2 = MakePod("ns/web-2", "", "cpu=1");
+  p2.controller_uid = "rs-uid";
+  PodSpec lone = MakePod("ns/lone", "", "cpu=500m");
+  lone.uid = "lone-uid";
+  lone.annotations["scheduling.volcano.sh/queue-name"] = "q1";
+  b.AddPod(p1);
+  b.AddPod(p2);
+  b.AddPod(lone);
+  b.AddQueue(MakeQueue("q1"));
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE(s.ok());
+  REQUIRE(s->jobs().size() == 2);
+  const JobInfo& lone_job = s->jobs()[*s->FindJob("ns/podgroup-lone-uid")];
+  CHECK(lone_job.pod_group.min_member == 1);
+  CHECK(lone_job.pod_group.phase == "Pending");
+  CHECK(s->queues()[lone_job.queue].spec.name == "q1");
+  CHECK(lone_job.min_resources[kCpu] == 500);
+  CHECK(s->jobs()[*s->FindJob("ns/podgroup-rs-uid")].tasks.size() == 2);
+}
+
+TEST_CASE("Snapshot: a task's request folds init containers and sidecars", "[core][snapshot]") {
+  PodSpec p = MakePod("ns/p", "pg", "cpu=1,memory=1Gi");
+  Container init;
+  init.requests = testing::Res("cpu=3");
+  Container sidecar;
+  sidecar.requests = testing::Res("cpu=500m");
+  sidecar.restartable = true;
+  p.init_containers = {sidecar, init};
+  p.overhead = testing::Res("cpu=100m");
+  SnapshotBuilder b;
+  b.AddPodGroup(MakePodGroup("ns/pg", 1));
+  b.AddPod(p);
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE(s.ok());
+  const TaskInfo& t = s->tasks()[0];
+  // containers 1 + sidecar 0.5 = 1.5; init 3 + sidecar 0.5 = 3.5; max 3.5; + overhead 0.1.
+  CHECK(t.resreq[kCpu] == 3600);
+  CHECK(t.resreq[kMemory] == int64_t{1} << 30);
+  CHECK(t.resreq[kPods] == 1);
+  CHECK_FALSE(t.best_effort);
+}
+
+TEST_CASE("Snapshot: task status follows Volcano's pod mapping", "[core][snapshot]") {
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=4,pods=10"));
+  b.AddPodGroup(MakePodGroup("ns/pg", 1));
+  b.AddPod(MakePod("ns/a", "pg", "cpu=1", "n1", "Pending"));
+  b.AddPod(MakePod("ns/b", "pg", "cpu=1", "n1", "Running"));
+  PodSpec c = MakePod("ns/c", "pg", "cpu=1", "n1", "Running");
+  c.deleting = true;
+  b.AddPod(c);
+  b.AddPod(MakePod("ns/d", "pg", "cpu=1", "", "Succeeded"));
+  b.AddPod(MakePod("ns/e", "pg", ""));
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE(s.ok());
+  CHECK(s->tasks()[0].status == TaskStatus::kBound);
+  CHECK(s->tasks()[1].status == TaskStatus::kRunning);
+  CHECK(s->tasks()[2].status == TaskStatus::kReleasing);
+  CHECK(s->tasks()[3].status == TaskStatus::kSucceeded);
+  CHECK(s->tasks()[4].status == TaskStatus::kPending);
+  CHECK(s->tasks()[4].best_effort);
+}
+
+TEST_CASE("Snapshot: job priority comes from the PodGroup's class or the global default", "[core][snapshot]") {
+  SnapshotBuilder b;
+  b.AddPriorityClass({"high", 1000, false, ""});
+  b.AddPriorityClass({"base", 7, true, ""});
+  PodGroupSpec a = MakePodGroup("ns/a", 1);
+  a.priority_class_name = "high";
+  b.AddPodGroup(a);
+  b.AddPodGroup(MakePodGroup("ns/b", 1));
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE(s.ok());
+  CHECK(s->jobs()[0].priority == 1000);
+  CHECK(s->jobs()[1].priority == 7);
+}
+
+}  // namespace
+}  // namespace vcsched

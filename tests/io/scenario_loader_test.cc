@@ -1,0 +1,230 @@
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "tests/testing/builders.h"
+#include "vcsched/io/scenario.h"
+
+namespace vcsched {
+namespace {
+
+std::string ReadData(const std::string& rel) {
+  std::ifstream in(std::string(VCSCHED_TEST_DATA_DIR) + "/" + rel);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+absl::Status LoadError(const std::string& yaml) {
+  absl::StatusOr<Scenario> sc = LoadScenario({{"bad.yaml", yaml}});
+  return sc.ok() ? absl::OkStatus() : sc.status();
+}
+
+TEST_CASE("Loader: errors name source, document, line, object and field", "[io][loader]") {
+  const absl::Status s = LoadError(R"(apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p1, namespace: c1}
+spec:
+  containers:
+  - resources:
+      requests:
+        cpu: 12x
+)");
+  REQUIRE(s.code() == absl::StatusCode::kInvalidArgument);
+  CHECK(std::string(s.message()) ==
+        "bad.yaml: document 2, line 13:14: Pod \"c1/p1\": spec.containers[0].resources.requests.cpu: "
+        "invalid quantity \"12x\"");
+}
+
+TEST_CASE("Loader: every error of a file is reported", "[io][loader]") {
+  const absl::Status s = LoadError(R"(apiVersion: v1
+kind: Nod
+metadata: {name: n1}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: pg}
+spec: {minMember: many}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: q}
+spec: {weight: 1, capability: {memory: -1Gi}}
+)");
+  const std::string msg(s.message());
+  CHECK_THAT(msg, Catch::Contains("document 1, line 2:7: kind: unknown kind \"Nod\""));
+  CHECK_THAT(msg, Catch::Contains("PodGroup \"default/pg\": spec.minMember: expected an integer, got \"many\""));
+  CHECK_THAT(msg, Catch::Contains("Queue \"q\": spec.capability.memory: quantity \"-1Gi\" must not be negative"));
+}
+
+TEST_CASE("Loader: malformed YAML is an error with its position", "[io][loader]") {
+  const absl::Status s = LoadError("apiVersion: v1\nkind: Node\nmetadata: {name: [n1\n");
+  CHECK(s.code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(s.message()), Catch::Contains("bad.yaml: line"));
+  CHECK_THAT(std::string(s.message()), Catch::Contains("invalid YAML"));
+}
+
+TEST_CASE("Loader: wrong shapes are errors, not crashes", "[io][loader]") {
+  for (const char* doc : {"- a\n- b\n", "kind: Pod\napiVersion: v1\nmetadata: 3\n",
+                          "kind: Pod\napiVersion: v1\nspec: {containers: {a: 1}}\n",
+                          "kind: Node\napiVersion: v1\nmetadata: {name: n}\nspec: {taints: [{effect: Sometimes}]}\n",
+                          "kind: Pod\napiVersion: batch/v1\nmetadata: {name: p}\n", "just a string\n"}) {
+    CAPTURE(doc);
+    CHECK(LoadError(doc).code() == absl::StatusCode::kInvalidArgument);
+  }
+}
+
+TEST_CASE("Loader: duplicate objects are errors unless the same object was printed twice", "[io][loader]") {
+  const std::string node = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n";
+  CHECK_THAT(std::string(LoadError(node + "---\n" + node).message()), Catch::Contains("duplicate name"));
+  const std::string v1 = "apiVersion: v1\nkind: Node\nmetadata: {name: n1, uid: u1, resourceVersion: \"5\"}\n"
+                         "status: {allocatable: {cpu: \"1\"}}\n";
+  const std::string v2 = "apiVersion: v1\nkind: Node\nmetadata: {name: n1, uid: u1, resourceVersion: \"9\"}\n"
+                         "status: {allocatable: {cpu: \"2\"}}\n";
+  absl::StatusOr<Scenario> sc = LoadScenario({{"x.yaml", v2 + "---\n" + v1}});
+  REQUIRE(sc.ok());
+  CHECK(sc->snapshot.nodes()[0].allocatable[kCpu] == 2000);
+  REQUIRE(sc->warnings.size() == 1);
+  CHECK_THAT(sc->warnings[0], Catch::Contains("printed twice"));
+}
+
+TEST_CASE("Loader: a List is read item by item", "[io][loader]") {
+  absl::StatusOr<Scenario> sc = LoadScenario({{"list.yaml", R"(apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata: {name: a}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: b}
+)"}});
+  REQUIRE(sc.ok());
+  CHECK(sc->snapshot.nodes().size() == 2);
+}
+
+TEST_CASE("Loader: Kubernetes defaults apply", "[io][loader]") {
+  absl::StatusOr<Scenario> sc = LoadScenario({{"d.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: p, annotations: {scheduling.k8s.io/group-name: pg}}
+spec:
+  schedulerName: volcano
+  containers: [{name: c, resources: {limits: {cpu: "2", memory: 1Gi}}}]
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: Queue
+metadata: {name: q}
+)"}});
+  REQUIRE(sc.ok());
+  const TaskInfo& t = sc->snapshot.tasks()[0];
+  CHECK(t.key == "default/p");
+  CHECK(t.resreq[kCpu] == 2000);  // requests default to limits
+  CHECK(sc->snapshot.queues()[*sc->snapshot.FindQueue("q")].spec.state == "Open");
+}
+
+TEST_CASE("Loader: fields that would change a decision but are not modelled are warned about", "[io][loader]") {
+  absl::StatusOr<Scenario> sc = LoadScenario({{"w.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  schedulerName: volcano
+  containers: [{name: c, ports: [{containerPort: 80, hostPort: 80}]}]
+  volumes: [{name: v, persistentVolumeClaim: {claimName: data}}]
+)"}});
+  REQUIRE(sc.ok());
+  REQUIRE(sc->warnings.size() == 2);
+  CHECK_THAT(sc->warnings[0], Catch::Contains("hostPort"));
+  CHECK_THAT(sc->warnings[1], Catch::Contains("persistentVolumeClaim"));
+}
+
+TEST_CASE("Loader: every real cluster dump loads", "[io][loader][dumps]") {
+  const char* file = GENERATE("azureml-aks-blog-2022.yaml", "kuberay-volcano-2022.yaml",
+                              "openshift-mustgather-gcp-nodes-2022.yaml", "ray-doc-rayjob-2025.yaml",
+                              "volcano-pr1040-kind-2020.yaml");
+  DYNAMIC_SECTION(file) {
+    const std::string text = ReadData(std::string("real-dumps/") + file);
+    REQUIRE_FALSE(text.empty());
+    absl::StatusOr<Scenario> sc = LoadScenario({{file, text}});
+    INFO((sc.ok() ? "" : std::string(sc.status().message())));
+    REQUIRE(sc.ok());
+    CHECK(RunSession(sc->snapshot, DefaultSchedulerConfig()).ok());
+  }
+}
+
+TEST_CASE("Loader: the openshift nodes keep their scalars and taints", "[io][loader][dumps]") {
+  absl::StatusOr<Scenario> sc =
+      LoadScenario({{"o.yaml", ReadData("real-dumps/openshift-mustgather-gcp-nodes-2022.yaml")}});
+  REQUIRE(sc.ok());
+  const Snapshot& s = sc->snapshot;
+  REQUIRE(s.nodes().size() == 2);
+  CHECK(s.nodes()[0].allocatable[kCpu] == 3500);
+  CHECK(s.nodes()[0].spec.taints.size() == 1);
+  CHECK(s.space().Find("hugepages-1Gi") >= 0);
+  CHECK(s.space().Find("attachable-volumes-gce-pd") >= 0);
+}
+
+TEST_CASE("Config loader: Volcano's shipped files and the seeds' file load", "[io][config]") {
+  const char* file = GENERATE("volcano-scheduler.conf", "volcano-scheduler-ci.conf", "004-scheduler-config.conf");
+  DYNAMIC_SECTION(file) {
+    absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({file, ReadData(std::string("scheduler-config/") + file)});
+    INFO((c.ok() ? "" : std::string(c.status().message())));
+    REQUIRE(c.ok());
+    CHECK(c->tiers.size() == 2);
+    CHECK_FALSE(c->tiers[0].plugins[1].Enabled(Switch::kPreemptable));  // gang: enablePreemptable false
+    CHECK(c->tiers[0].plugins[1].Enabled(Switch::kJobReady));
+  }
+}
+
+TEST_CASE("Config loader: misspelt switches and bad shapes are errors", "[io][config]") {
+  absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({"c.conf", R"(actions: "allocate"
+tiers:
+- plugins:
+  - name: gang
+    enableJobReadyy: true
+  - name: drf
+    enablePreemptable: maybe
+)"});
+  REQUIRE_FALSE(c.ok());
+  CHECK_THAT(std::string(c.status().message()), Catch::Contains("tiers[0].plugins[0].enableJobReadyy: unknown plugin switch"));
+  CHECK_THAT(std::string(c.status().message()), Catch::Contains("enablePreemptable: expected true or false"));
+}
+
+TEST_CASE("Config loader: a scheduler ConfigMap is unwrapped", "[io][config]") {
+  absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({"cm.yaml", R"(apiVersion: v1
+kind: ConfigMap
+metadata: {name: volcano-scheduler-configmap}
+data:
+  volcano-scheduler.conf: |
+    actions: "enqueue, allocate"
+    tiers:
+    - plugins:
+      - name: gang
+)"});
+  REQUIRE(c.ok());
+  CHECK(c->actions == std::vector<std::string>{"enqueue", "allocate"});
+}
+
+TEST_CASE("Expectation: differences are described", "[io][expectation]") {
+  Expectation e;
+  e.has_binds = true;
+  e.binds["ns/a"] = {"n1", "n2"};
+  e.evictions = std::vector<std::string>{"ns/v"};
+  e.pod_group_phases["ns/pg"] = "Running";
+  Decisions d;
+  d.binds = {{"ns/a", "n3"}, {"ns/b", "n1"}};
+  const std::vector<std::string> diffs = CompareWithExpectation(d, e);
+  REQUIRE(diffs.size() == 4);
+  CHECK(diffs[0] == "bind ns/a: expected one of [n1, n2], got n3");
+  CHECK(diffs[1] == "bind ns/b: expected no bind, got n1");
+  CHECK(diffs[2] == "evictions: expected [ns/v], got []");
+  CHECK_THAT(diffs[3], Catch::Contains("podGroupPhases ns/pg"));
+}
+
+}  // namespace
+}  // namespace vcsched

@@ -7,6 +7,9 @@ void RegisterBuiltInActions(Registry& r) {
   (void)r.RegisterAction("enqueue", NewEnqueueAction);
   (void)r.RegisterAction("allocate", NewAllocateAction);
   (void)r.RegisterAction("backfill", NewBackfillAction);
+  (void)r.RegisterAction("preempt", NewPreemptAction);
+  (void)r.RegisterAction("reclaim", NewReclaimAction);
+  (void)r.RegisterAction("shuffle", NewShuffleAction);
 }
 
 }  // namespace vcsched::internal

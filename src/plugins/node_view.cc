@@ -22,6 +22,8 @@ void NodeView::Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
   node_of_.assign(status.size(), kNone);
   slot_.assign(status.size(), -1);
   with_affinity_.clear();
+  log_.clear();
+  initialized_ = false;
   for (size_t t = 0; t < status.size(); ++t) {
     const TaskStatus s = status[t];
     if (node[t] == kNone || s == TaskStatus::kPending || s == TaskStatus::kSucceeded ||
@@ -30,11 +32,28 @@ void NodeView::Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
     }
     Add(static_cast<TaskIndex>(t), node[t]);
   }
+  initialized_ = true;
+}
+
+std::vector<NodeView::Placement> NodeView::AsOf(int64_t seq) const {
+  std::vector<NodeIndex> where(node_of_);
+  if (seq >= 0) {
+    for (int64_t i = static_cast<int64_t>(log_.size()) - 1; i >= seq; --i) {
+      const Change& c = log_[static_cast<size_t>(i)];
+      where[static_cast<size_t>(c.task)] = c.added ? kNone : c.node;
+    }
+  }
+  std::vector<Placement> out;
+  for (size_t t = 0; t < where.size(); ++t) {
+    if (where[t] != kNone) out.push_back({static_cast<TaskIndex>(t), where[t]});
+  }
+  return out;
 }
 
 void NodeView::Add(TaskIndex t, NodeIndex n) {
   const size_t ti = static_cast<size_t>(t);
   if (node_of_[ti] != kNone) Remove(t);
+  if (initialized_) log_.push_back({t, n, true});
   const TaskInfo& task = snap_->tasks()[ti];
   auto& list = pods_[static_cast<size_t>(n)];
   slot_[ti] = static_cast<int32_t>(list.size());
@@ -52,6 +71,7 @@ void NodeView::Remove(TaskIndex t) {
   const size_t ti = static_cast<size_t>(t);
   const NodeIndex n = node_of_[ti];
   if (n == kNone) return;
+  if (initialized_) log_.push_back({t, n, false});
   const TaskInfo& task = snap_->tasks()[ti];
   auto& list = pods_[static_cast<size_t>(n)];
   const int32_t slot = slot_[ti];

@@ -32,6 +32,18 @@ class NodeView {
   // Placed pods that carry required or preferred pod (anti-)affinity terms.
   const std::vector<TaskIndex>& pods_with_affinity() const { return with_affinity_; }
 
+  // Every Add/Remove is logged; seq() is the log's length. Kubernetes filters compute
+  // their pod-affinity state once per task (PreFilter), so the filters read the view as
+  // it was at that point: AsOf(seq) undoes the changes logged since.
+  int64_t seq() const { return static_cast<int64_t>(log_.size()); }
+  struct Placement {
+    TaskIndex task;
+    NodeIndex node;
+  };
+  // The pods placed at log position `seq` (all of them, on every node), in no
+  // particular order. seq < 0 means now.
+  std::vector<Placement> AsOf(int64_t seq) const;
+
  private:
   const Snapshot* snap_ = nullptr;
   int dims_ = 0;
@@ -40,6 +52,13 @@ class NodeView {
   std::vector<int32_t> slot_;
   std::vector<int64_t> nonzero_cpu_, nonzero_mem_, requested_;
   std::vector<TaskIndex> with_affinity_;
+  struct Change {
+    TaskIndex task;
+    NodeIndex node;
+    bool added;
+  };
+  std::vector<Change> log_;
+  bool initialized_ = false;
 };
 
 bool HasPodAffinityTerms(const PodSpec& pod);

@@ -244,8 +244,9 @@ class NodeOrderPlugin : public Plugin {
     if (soft.empty()) return;
     std::vector<double> raw(nodes.size(), 0);
     std::vector<bool> ignored(nodes.size(), false);
+    const std::vector<NodeView::Placement> placed = s.node_view.AsOf(-1);
     for (const TopologySpreadConstraint* c : soft) {
-      const std::map<std::string, int64_t> counts = CountPodsPerDomain(*ssn_, t, *c);
+      const std::map<std::string, int64_t> counts = CountPodsPerDomain(*ssn_, t, *c, placed);
       const double weight = std::log(static_cast<double>(counts.size()) + 2);
       for (size_t i = 0; i < nodes.size(); ++i) {
         const Labels& labels = s.node_info(nodes[i]).spec.labels;

@@ -35,6 +35,13 @@ class PredicatesPlugin : public Plugin {
     existing_anti_ = ssn.InternReason("node(s) didn't satisfy existing pods anti-affinity rules");
     spread_ = ssn.InternReason("node(s) didn't match pod topology spread constraints");
     spread_label_ = ssn.InternReason("node(s) didn't match pod topology spread constraints (missing required label)");
+    prefilter_seq_.assign(ssn.snapshot().tasks().size(), -1);
+    // The affinity and spread filters see the pods as they were when the task's
+    // PreFilter ran, as Kubernetes' cycle state does.
+    ssn.AddPrePredicateFn([this](TaskIndex t) {
+      prefilter_seq_[static_cast<size_t>(t)] = ssn_->state().node_view.seq();
+      return FitResult::Success();
+    });
     ssn.AddPredicateFn([this](TaskIndex t, NodeIndex n) { return Filter(t, n); });
     Session::State& s = ssn.state();
     ssn.AddEventHandler({[&s](TaskIndex t) { s.node_view.Add(t, s.node[static_cast<size_t>(t)]); },
@@ -84,6 +91,19 @@ class PredicatesPlugin : public Plugin {
     return result;
   }
 
+  // The pods placed when `t`'s PreFilter ran (cached across the nodes of one pass).
+  const std::vector<NodeView::Placement>& Placements(TaskIndex t) const {
+    const int64_t seq = prefilter_seq_[static_cast<size_t>(t)];
+    const int64_t now = ssn_->state().node_view.seq();
+    if (cache_task_ != t || cache_seq_ != seq || cache_now_ != now) {
+      cache_ = ssn_->state().node_view.AsOf(seq);
+      cache_task_ = t;
+      cache_seq_ = seq;
+      cache_now_ = now;
+    }
+    return cache_;
+  }
+
   // Returns false when evaluation must stop (an unresolvable failure).
   template <typename Fail>
   bool PodAffinityFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
@@ -97,26 +117,26 @@ class PredicatesPlugin : public Plugin {
       auto b = ol.find(key);
       return b != ol.end() && b->second == a->second;
     };
+    const Affinity& a = pod.affinity;
+    const bool own_terms = !a.required_pod_affinity.empty() || !a.required_pod_anti_affinity.empty();
+    if (!own_terms && s.node_view.pods_with_affinity().empty()) return true;
+    const std::vector<NodeView::Placement>& placed = Placements(t);
     // Existing pods' required anti-affinity against this pod.
-    for (TaskIndex other : s.node_view.pods_with_affinity()) {
-      if (other == t) continue;
-      const PodSpec& op = s.task(other).pod;
+    for (const NodeView::Placement& p : placed) {
+      if (p.task == t) continue;
+      const PodSpec& op = s.task(p.task).pod;
       for (const PodAffinityTerm& term : op.affinity.required_pod_anti_affinity) {
-        if (PodMatchesTerm(term, op, pod) && same_domain(term.topology_key, s.node_view.node_of(other))) {
+        if (PodMatchesTerm(term, op, pod) && same_domain(term.topology_key, p.node)) {
           fail(FitCode::kUnschedulable, existing_anti_);
           return true;
         }
       }
     }
-    const Affinity& a = pod.affinity;
-    if (a.required_pod_affinity.empty() && a.required_pod_anti_affinity.empty()) return true;
-    const auto& nodes = s.snapshot->nodes();
+    if (!own_terms) return true;
     auto any_match = [&](const PodAffinityTerm& term, bool need_same_domain) {
-      for (const NodeInfo& ni : nodes) {
-        if (need_same_domain && !same_domain(term.topology_key, ni.index)) continue;
-        for (TaskIndex other : s.node_view.pods(ni.index)) {
-          if (other != t && PodMatchesTerm(term, pod, s.task(other).pod)) return true;
-        }
+      for (const NodeView::Placement& p : placed) {
+        if (p.task == t || (need_same_domain && !same_domain(term.topology_key, p.node))) continue;
+        if (PodMatchesTerm(term, pod, s.task(p.task).pod)) return true;
       }
       return false;
     };
@@ -159,7 +179,7 @@ class PredicatesPlugin : public Plugin {
         fail(FitCode::kUnschedulableAndUnresolvable, spread_label_);
         return;
       }
-      const std::map<std::string, int64_t> counts = CountPodsPerDomain(*ssn_, t, c);
+      const std::map<std::string, int64_t> counts = CountPodsPerDomain(*ssn_, t, c, Placements(t));
       int64_t min_count = 0;
       if (static_cast<int32_t>(counts.size()) >= c.min_domains && !counts.empty()) {
         min_count = INT64_MAX;
@@ -177,6 +197,10 @@ class PredicatesPlugin : public Plugin {
 
   Flags flags_;
   Session* ssn_ = nullptr;
+  std::vector<int64_t> prefilter_seq_;
+  mutable std::vector<NodeView::Placement> cache_;
+  mutable TaskIndex cache_task_ = kNone;
+  mutable int64_t cache_seq_ = -2, cache_now_ = -2;
   ReasonId pod_number_ = 0, unschedulable_ = 0, affinity_ = 0, taint_ = 0, pod_affinity_ = 0,
            pod_anti_affinity_ = 0, existing_anti_ = 0, spread_ = 0, spread_label_ = 0;
 };

@@ -6,19 +6,23 @@
 namespace vcsched::internal {
 
 std::map<std::string, int64_t> CountPodsPerDomain(const Session& ssn, TaskIndex t,
-                                                  const TopologySpreadConstraint& c) {
+                                                  const TopologySpreadConstraint& c,
+                                                  const std::vector<NodeView::Placement>& placements) {
   const Session::State& s = ssn.state();
   const PodSpec& pod = s.task(t).pod;
   std::map<std::string, int64_t> counts;
+  std::vector<const std::string*> domain(s.snapshot->nodes().size(), nullptr);
   for (const NodeInfo& node : s.snapshot->nodes()) {
     auto key = node.spec.labels.find(c.topology_key);
     if (key == node.spec.labels.end() || !MatchNodeSelectorAndAffinity(pod, node.spec)) continue;
-    int64_t& count = counts[key->second];
-    for (TaskIndex other : s.node_view.pods(node.index)) {
-      const PodSpec& op = s.task(other).pod;
-      if (other == t || op.namespace_ != pod.namespace_) continue;
-      if (MatchLabelSelector(c.label_selector, op.labels)) ++count;
-    }
+    counts[key->second];  // every eligible domain is present, even with no pods
+    domain[static_cast<size_t>(node.index)] = &key->second;
+  }
+  for (const NodeView::Placement& p : placements) {
+    const std::string* d = domain[static_cast<size_t>(p.node)];
+    if (d == nullptr || p.task == t) continue;
+    const PodSpec& op = s.task(p.task).pod;
+    if (op.namespace_ == pod.namespace_ && MatchLabelSelector(c.label_selector, op.labels)) ++counts[*d];
   }
   return counts;
 }

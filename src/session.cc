@@ -305,6 +305,38 @@ void Session::AddPreemptableFn(EvictableFn fn) { AddIf(*s_, Switch::kPreemptable
 void Session::AddReclaimableFn(EvictableFn fn) { AddIf(*s_, Switch::kReclaimable, s_->reclaimable, std::move(fn)); }
 void Session::AddVictimTasksFn(VictimTasksFn fn) { AddIf(*s_, Switch::kVictim, s_->victim_tasks, std::move(fn)); }
 void Session::AddEventHandler(EventHandler handler) { s_->handlers.push_back(std::move(handler)); }
+
+namespace {
+bool SimulatesRemoval(const Session::State& s) {
+  return s.current_plugin == nullptr || s.current_plugin->Enabled(Switch::kPreemptable) ||
+         s.current_plugin->Enabled(Switch::kAllocatable);
+}
+}  // namespace
+
+void Session::AddSimulateAllocatableFn(SimulateAllocatableFn fn) {
+  if (s_->current_plugin != nullptr && !s_->current_plugin->Enabled(Switch::kAllocatable)) return;
+  s_->simulate_allocatable.push_back({s_->current_tier, std::move(fn), SimulatesRemoval(*s_)});
+}
+
+void Session::AddSimulatePredicateFn(SimulatePredicateFn fn) {
+  if (s_->current_plugin != nullptr && !s_->current_plugin->Enabled(Switch::kPredicate)) return;
+  s_->simulate_predicate.push_back({s_->current_tier, std::move(fn), SimulatesRemoval(*s_)});
+}
+
+bool Session::SimulateAllocatable(QueueIndex q, TaskIndex t, absl::Span<const TaskIndex> removed) const {
+  for (const auto& reg : s_->simulate_allocatable) {
+    if (!reg.fn(q, t, reg.simulates_removal ? removed : absl::Span<const TaskIndex>())) return false;
+  }
+  return true;
+}
+
+FitResult Session::SimulatePredicate(TaskIndex t, NodeIndex n, absl::Span<const TaskIndex> removed) const {
+  for (const auto& reg : s_->simulate_predicate) {
+    FitResult r = reg.fn(t, n, reg.simulates_removal ? removed : absl::Span<const TaskIndex>());
+    if (!r.ok()) return r;
+  }
+  return FitResult::Success();
+}
 const PluginOption& Session::current_plugin() const {
   static const PluginOption* const kNoPlugin = new PluginOption();
   return s_->current_plugin != nullptr ? *s_->current_plugin : *kNoPlugin;

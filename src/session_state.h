@@ -32,6 +32,7 @@ template <typename F>
 struct Registered {
   int tier;
   F fn;
+  bool simulates_removal = true;  // simulate hooks: the plugin models removed victims
 };
 
 // Fit errors of one task: how many nodes reported each reason.
@@ -93,6 +94,8 @@ struct Session::State {
   std::vector<Registered<EvictableFn>> preemptable;
   std::vector<Registered<EvictableFn>> reclaimable;
   std::vector<Registered<VictimTasksFn>> victim_tasks;
+  std::vector<Registered<SimulateAllocatableFn>> simulate_allocatable;
+  std::vector<Registered<SimulatePredicateFn>> simulate_predicate;
   std::vector<EventHandler> handlers;
   const PluginOption* current_plugin = nullptr;
   int current_tier = 0;

@@ -56,6 +56,15 @@ using EvictableFn = std::function<std::pair<std::vector<TaskIndex>, Vote>(
     TaskIndex preemptor, absl::Span<const TaskIndex> candidates)>;
 using VictimTasksFn = std::function<std::vector<TaskIndex>(absl::Span<const TaskIndex>)>;
 
+// Dry-run hooks for topology-aware preemption: the same question as Allocatable /
+// Predicate, asked as if `removed` (victims on the node) were gone. A plugin whose
+// enablePreemptable and enabledAllocatable are both off does not simulate removals
+// and is handed an empty list (Volcano gates SimulateRemoveTask so).
+using SimulateAllocatableFn =
+    std::function<bool(QueueIndex, TaskIndex, absl::Span<const TaskIndex> removed)>;
+using SimulatePredicateFn =
+    std::function<FitResult(TaskIndex, NodeIndex, absl::Span<const TaskIndex> removed)>;
+
 struct EventHandler {
   std::function<void(TaskIndex)> on_allocate;    // allocated, pipelined, eviction undone
   std::function<void(TaskIndex)> on_deallocate;  // evicted, allocation undone
@@ -135,6 +144,8 @@ class Session {
   void AddPreemptableFn(EvictableFn fn);
   void AddReclaimableFn(EvictableFn fn);
   void AddVictimTasksFn(VictimTasksFn fn);
+  void AddSimulateAllocatableFn(SimulateAllocatableFn fn);  // gated by enabledAllocatable
+  void AddSimulatePredicateFn(SimulatePredicateFn fn);      // gated by enablePredicate
   void AddEventHandler(EventHandler handler);  // not gated
   // The plugin whose OnSessionOpen is running (its switches and arguments).
   const PluginOption& current_plugin() const;
@@ -162,6 +173,8 @@ class Session {
   bool Preemptive(QueueIndex q, absl::Span<const TaskIndex> tasks) const;  // AND
   FitResult PrePredicate(TaskIndex t) const;       // first failure
   FitResult Predicate(TaskIndex t, NodeIndex n) const;  // first failure
+  bool SimulateAllocatable(QueueIndex q, TaskIndex t, absl::Span<const TaskIndex> removed) const;  // AND
+  FitResult SimulatePredicate(TaskIndex t, NodeIndex n, absl::Span<const TaskIndex> removed) const;
   bool HasNodeOrderFns() const;
   // Sum of every registered scorer for each node of `nodes`, written to `scores`.
   void ScoreNodes(TaskIndex t, absl::Span<const NodeIndex> nodes,

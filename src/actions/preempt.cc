@@ -1,7 +1,9 @@
 // preempt: inside one queue, starving jobs evict lower-priority work (between jobs, then
 // between tasks of one job); the preemptor is pipelined, not bound (reference §9.4).
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "src/actions/actions.h"
@@ -14,8 +16,23 @@ namespace {
 
 using VictimFilter = std::function<bool(TaskIndex)>;
 
+struct TopologyLimits {
+  bool enabled = false;
+  int64_t min_percentage = 10;
+  int64_t min_absolute = 1;
+  int64_t max_absolute = 100;
+};
+
+// A dry-run eviction plan for one node.
+struct Candidate {
+  NodeIndex node = kNone;
+  std::vector<TaskIndex> victims;
+};
+
 class PreemptAction : public Action {
  public:
+  explicit PreemptAction(TopologyLimits limits) : limits_(limits) {}
+
   absl::Status Execute(Session& ssn) override {
     Session::State& s = ssn.state();
     auto queues = QueueHeap(ssn);
@@ -47,7 +64,7 @@ class PreemptAction : public Action {
         auto& heap = tasks.at(pj);
         while (ssn.JobStarving(pj) && !heap.empty()) {
           const TaskIndex p = heap.Pop();
-          VCSCHED_RETURN_IF_ERROR(PreemptOne(ssn, stmt, p, [&, p, pj](TaskIndex v) {
+          VCSCHED_RETURN_IF_ERROR(PreemptOne(ssn, stmt, p, limits_, [&, p, pj](TaskIndex v) {
                                     const JobIndex vj = s.task(v).job;
                                     return Eligible(ssn, p, v) && vj != kNone && s.job(vj).queue == q && vj != pj;
                                   }).status());
@@ -68,7 +85,7 @@ class PreemptAction : public Action {
           const TaskIndex p = heap.Pop();
           Statement stmt(ssn);
           VCSCHED_ASSIGN_OR_RETURN(const bool assigned,
-                                   PreemptOne(ssn, stmt, p, [&, p, j](TaskIndex v) {
+                                   PreemptOne(ssn, stmt, p, limits_, [&, p, j](TaskIndex v) {
                                      return Eligible(ssn, p, v) && s.task(v).job == j;
                                    }));
           stmt.Commit();
@@ -92,7 +109,8 @@ class PreemptAction : public Action {
   }
 
   // Tries to make room for `p` on one node; true when `p` was pipelined there.
-  static absl::StatusOr<bool> PreemptOne(Session& ssn, Statement& stmt, TaskIndex p, const VictimFilter& filter) {
+  static absl::StatusOr<bool> PreemptOne(Session& ssn, Statement& stmt, TaskIndex p, const TopologyLimits& limits,
+                                         const VictimFilter& filter) {
     Session::State& s = ssn.state();
     const TaskInfo& task = s.task(p);
     if (task.pod.preemption_policy == "Never") return false;
@@ -112,6 +130,7 @@ class PreemptAction : public Action {
     }
     if (!ssn.PrePredicate(p).ok()) return false;
     std::vector<NodeIndex> nodes = PreemptCandidateNodes(ssn, p);
+    if (limits.enabled) return TopologyAwarePreempt(ssn, stmt, p, nodes, limits, filter);
     std::vector<double> scores(nodes.size());
     ssn.ScoreNodes(p, nodes, absl::MakeSpan(scores));
     std::vector<size_t> order(nodes.size());
@@ -147,18 +166,132 @@ class PreemptAction : public Action {
     }
     return false;
   }
+  // Kubernetes-style preemption (enableTopologyAwarePreemption): dry-run victim
+  // selection on a sample of nodes (from the first, where Volcano starts at a random
+  // offset), keep the smallest victim set per node by reprieving victims, then pick the
+  // node whose victims matter least.
+  static absl::StatusOr<bool> TopologyAwarePreempt(Session& ssn, Statement& stmt, TaskIndex p,
+                                                   const std::vector<NodeIndex>& nodes, const TopologyLimits& limits,
+                                                   const VictimFilter& filter) {
+    const Session::State& s = ssn.state();
+    const TaskInfo& task = s.task(p);
+    const QueueIndex pq = task.job == kNone ? kNone : s.job(task.job).queue;
+    const int64_t n = static_cast<int64_t>(nodes.size());
+    int64_t wanted = std::clamp(n * limits.min_percentage / 100, limits.min_absolute, limits.max_absolute);
+    wanted = std::min(wanted, n);
+    std::vector<Candidate> candidates;
+    for (NodeIndex node : nodes) {
+      if (static_cast<int64_t>(candidates.size()) >= wanted) break;
+      if (auto c = SelectVictimsOnNode(ssn, p, pq, node, filter)) candidates.push_back(*std::move(c));
+    }
+    if (candidates.empty()) return false;
+    const Candidate& best = PickCandidate(s, candidates);
+    Statement tmp(ssn);
+    for (TaskIndex v : best.victims) {
+      VCSCHED_RETURN_IF_ERROR(tmp.Evict(v, "preempt", p, absl::StrCat("preempted for ", task.key)));
+    }
+    const FitResult final_check = ssn.Predicate(p, best.node);
+    if (!final_check.ok() && final_check.code != FitCode::kUnschedulable) {
+      tmp.Discard();
+      return false;
+    }
+    VCSCHED_RETURN_IF_ERROR(tmp.Pipeline(p, best.node, true));
+    stmt.Merge(tmp);
+    return true;
+  }
+
+  static std::optional<Candidate> SelectVictimsOnNode(Session& ssn, TaskIndex p, QueueIndex pq, NodeIndex node,
+                                                      const VictimFilter& filter) {
+    const Session::State& s = ssn.state();
+    std::vector<TaskIndex> cands;
+    for (TaskIndex v : ssn.node_tasks(node)) {
+      if (filter(v)) cands.push_back(v);
+    }
+    std::vector<TaskIndex> all = ssn.Preemptable(p, cands);
+    if (!ValidateVictims(ssn, p, node, all)) return std::nullopt;
+    all = InVictimOrder(ssn, p, std::move(all));
+    std::vector<TaskIndex> removed;
+    auto fits = [&] {
+      if (pq == kNone || !ssn.SimulateAllocatable(pq, p, removed)) return false;
+      Resource future = ssn.node_future_idle(node);
+      for (TaskIndex v : removed) future += s.req(v);
+      if (!LessEqual(s.req(p), future.span())) return false;
+      return ssn.SimulatePredicate(p, node, removed).ok();
+    };
+    for (TaskIndex v : all) {
+      removed.push_back(v);
+      if (fits()) break;
+    }
+    if (removed.empty()) {
+      if (!fits()) return std::nullopt;
+      return Candidate{node, {}};
+    }
+    if (!ssn.SimulatePredicate(p, node, removed).ok()) return std::nullopt;
+    // Reprieve, highest priority first: put each back; keep it only if `p` still fits.
+    std::vector<TaskIndex> potential = removed;
+    std::vector<TaskIndex> victims;
+    for (auto it = potential.rbegin(); it != potential.rend(); ++it) {
+      removed.erase(std::find(removed.begin(), removed.end(), *it));
+      if (!fits()) {
+        removed.push_back(*it);
+        victims.push_back(*it);
+      }
+    }
+    return Candidate{node, std::move(victims)};
+  }
+
+  // Kubernetes' pickOneNodeForPreemption: lowest highest-victim priority, then lowest
+  // priority sum, then fewest victims; the first such node otherwise (start times are
+  // not modelled).
+  static const Candidate& PickCandidate(const Session::State& s, const std::vector<Candidate>& cs) {
+    auto pod_priority = [&](TaskIndex t) -> int64_t {
+      const auto& prio = s.task(t).pod.priority;
+      return prio ? *prio : 0;
+    };
+    std::vector<size_t> pool(cs.size());
+    for (size_t i = 0; i < pool.size(); ++i) pool[i] = i;
+    const std::vector<std::function<int64_t(const Candidate&)>> scores = {
+        [&](const Candidate& c) { return c.victims.empty() ? int64_t{0} : -pod_priority(c.victims.front()); },
+        [&](const Candidate& c) {
+          int64_t sum = 0;
+          for (TaskIndex v : c.victims) sum += pod_priority(v) + (int64_t{1} << 31);
+          return -sum;
+        },
+        [&](const Candidate& c) { return -static_cast<int64_t>(c.victims.size()); },
+    };
+    for (const auto& score : scores) {
+      int64_t best = INT64_MIN;
+      std::vector<size_t> kept;
+      for (size_t i : pool) {
+        const int64_t v = score(cs[i]);
+        if (v > best) {
+          best = v;
+          kept.clear();
+        }
+        if (v == best) kept.push_back(i);
+      }
+      pool = kept;
+      if (pool.size() == 1) break;
+    }
+    return cs[pool.front()];
+  }
+
+  TopologyLimits limits_;
 };
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Action>> NewPreemptAction(const Arguments& args) {
   VCSCHED_RETURN_IF_ERROR(args.GetBool("predicateErrorCacheEnable", true).status());
-  VCSCHED_RETURN_IF_ERROR(args.GetBool("enableTopologyAwarePreemption", false).status());
-  VCSCHED_RETURN_IF_ERROR(args.GetInt("topologyAwarePreemptWorkerNum", 16).status());
-  VCSCHED_RETURN_IF_ERROR(args.GetInt("minCandidateNodesPercentage", 10).status());
-  VCSCHED_RETURN_IF_ERROR(args.GetInt("minCandidateNodesAbsolute", 1).status());
-  VCSCHED_RETURN_IF_ERROR(args.GetInt("maxCandidateNodesAbsolute", 100).status());
-  return std::unique_ptr<Action>(new PreemptAction());
+  TopologyLimits limits;
+  VCSCHED_ASSIGN_OR_RETURN(limits.enabled, args.GetBool("enableTopologyAwarePreemption", false));
+  VCSCHED_RETURN_IF_ERROR(args.GetInt("topologyAwarePreemptWorkerNum", 16).status());  // threads: not used
+  VCSCHED_ASSIGN_OR_RETURN(limits.min_percentage, args.GetInt("minCandidateNodesPercentage", 10));
+  VCSCHED_ASSIGN_OR_RETURN(limits.min_absolute, args.GetInt("minCandidateNodesAbsolute", 1));
+  VCSCHED_ASSIGN_OR_RETURN(limits.max_absolute, args.GetInt("maxCandidateNodesAbsolute", 100));
+  if (limits.min_absolute < 1) limits.min_absolute = 1;
+  if (limits.max_absolute < limits.min_absolute) limits.max_absolute = limits.min_absolute;
+  return std::unique_ptr<Action>(new PreemptAction(limits));
 }
 
 }  // namespace vcsched::internal

@@ -16,6 +16,7 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("binpack", NewBinpackPlugin);
   (void)r.RegisterPlugin("resource-strategy-fit", NewResourceStrategyFitPlugin);
   (void)r.RegisterPlugin("sla", NewSlaPlugin);
+  (void)r.RegisterPlugin("capacity", NewCapacityPlugin);
 }
 
 }  // namespace vcsched::internal

@@ -43,6 +43,26 @@ class PredicatesPlugin : public Plugin {
       return FitResult::Success();
     });
     ssn.AddPredicateFn([this](TaskIndex t, NodeIndex n) { return Filter(t, n); });
+    // Topology-aware preemption's dry run: only inter-pod affinity is re-checked, on the
+    // PreFilter-time view without the simulated victims.
+    ssn.AddSimulatePredicateFn([this](TaskIndex t, NodeIndex n, absl::Span<const TaskIndex> removed) {
+      FitResult result;
+      if (!flags_.pod_affinity) return result;
+      std::vector<NodeView::Placement> placed = Placements(t);
+      if (!removed.empty()) {
+        placed.erase(std::remove_if(placed.begin(), placed.end(),
+                                    [&](const NodeView::Placement& p) {
+                                      return std::find(removed.begin(), removed.end(), p.task) != removed.end();
+                                    }),
+                     placed.end());
+      }
+      auto fail = [&](FitCode code, ReasonId reason) {
+        if (result.code == FitCode::kSuccess || code == FitCode::kUnschedulableAndUnresolvable) result.code = code;
+        result.reasons.push_back(reason);
+      };
+      PodAffinityFilter(t, n, placed, fail);
+      return result;
+    });
     Session::State& s = ssn.state();
     ssn.AddEventHandler({[&s](TaskIndex t) { s.node_view.Add(t, s.node[static_cast<size_t>(t)]); },
                          [&s](TaskIndex t) { s.node_view.Remove(t); }});
@@ -86,7 +106,7 @@ class PredicatesPlugin : public Plugin {
       }
     }
     // 3. Other filters.
-    if (flags_.pod_affinity && !PodAffinityFilter(t, n, fail)) return result;
+    if (flags_.pod_affinity && !PodAffinityFilter(t, n, Placements(t), fail)) return result;
     if (flags_.topology_spread) TopologySpreadFilter(t, n, fail);
     return result;
   }
@@ -106,7 +126,8 @@ class PredicatesPlugin : public Plugin {
 
   // Returns false when evaluation must stop (an unresolvable failure).
   template <typename Fail>
-  bool PodAffinityFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
+  bool PodAffinityFilter(TaskIndex t, NodeIndex n, const std::vector<NodeView::Placement>& placed,
+                         Fail& fail) const {
     const Session::State& s = ssn_->state();
     const PodSpec& pod = s.task(t).pod;
     const NodeSpec& node = s.node_info(n).spec;
@@ -120,7 +141,6 @@ class PredicatesPlugin : public Plugin {
     const Affinity& a = pod.affinity;
     const bool own_terms = !a.required_pod_affinity.empty() || !a.required_pod_anti_affinity.empty();
     if (!own_terms && s.node_view.pods_with_affinity().empty()) return true;
-    const std::vector<NodeView::Placement>& placed = Placements(t);
     // Existing pods' required anti-affinity against this pod.
     for (const NodeView::Placement& p : placed) {
       if (p.task == t) continue;

@@ -37,6 +37,16 @@ class ProportionPlugin : public Plugin {
       if (a == nullptr || s_->queue(q).spec.state != "Open") return false;
       return FitsWithDimension(a->allocated, s_->req(t), a->deserved);
     });
+    ssn.AddSimulateAllocatableFn([this](QueueIndex q, TaskIndex t, absl::Span<const TaskIndex> removed) {
+      const QueueAmounts* a = Find(q);
+      if (a == nullptr || s_->queue(q).spec.state != "Open") return false;
+      Amount allocated = a->allocated;
+      for (TaskIndex v : removed) {
+        const JobIndex vj = s_->task(v).job;
+        if (vj != kNone && s_->job(vj).queue == q) Sub(allocated, s_->req(v));
+      }
+      return FitsWithDimension(allocated, s_->req(t), a->deserved);
+    });
     ssn.AddPreemptiveFn([this](QueueIndex q, absl::Span<const TaskIndex> tasks) {
       const QueueAmounts* a = Find(q);
       if (a == nullptr) return false;

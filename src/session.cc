@@ -305,6 +305,7 @@ void Session::AddPreemptableFn(EvictableFn fn) { AddIf(*s_, Switch::kPreemptable
 void Session::AddReclaimableFn(EvictableFn fn) { AddIf(*s_, Switch::kReclaimable, s_->reclaimable, std::move(fn)); }
 void Session::AddVictimTasksFn(VictimTasksFn fn) { AddIf(*s_, Switch::kVictim, s_->victim_tasks, std::move(fn)); }
 void Session::AddEventHandler(EventHandler handler) { s_->handlers.push_back(std::move(handler)); }
+void Session::AddUnifiedEvictableFn(UnifiedEvictableFn fn) { AddAlways(*s_, s_->unified_evictable, std::move(fn)); }
 
 namespace {
 bool SimulatesRemoval(const Session::State& s) {
@@ -496,15 +497,14 @@ void Session::ScoreNodes(TaskIndex t, absl::Span<const NodeIndex> nodes,
 }
 
 namespace {
-std::vector<TaskIndex> IntersectVictims(const std::vector<Registered<EvictableFn>>& regs,
-                                        TaskIndex preemptor,
-                                        absl::Span<const TaskIndex> candidates) {
+template <typename F, typename Call>
+std::vector<TaskIndex> IntersectVictims(const std::vector<Registered<F>>& regs, Call call) {
   size_t i = 0;
   while (i < regs.size()) {
     const int tier = regs[i].tier;
     std::optional<std::vector<TaskIndex>> victims;
     for (; i < regs.size() && regs[i].tier == tier; ++i) {
-      auto [cand, vote] = regs[i].fn(preemptor, candidates);
+      auto [cand, vote] = call(regs[i].fn);
       if (vote == Vote::kAbstain) continue;
       if (cand.empty()) {
         victims.reset();
@@ -530,12 +530,18 @@ std::vector<TaskIndex> IntersectVictims(const std::vector<Registered<EvictableFn
 
 std::vector<TaskIndex> Session::Preemptable(TaskIndex preemptor,
                                             absl::Span<const TaskIndex> candidates) const {
-  return IntersectVictims(s_->preemptable, preemptor, candidates);
+  return IntersectVictims(s_->preemptable, [&](const EvictableFn& f) { return f(preemptor, candidates); });
 }
 
 std::vector<TaskIndex> Session::Reclaimable(TaskIndex reclaimer,
                                             absl::Span<const TaskIndex> candidates) const {
-  return IntersectVictims(s_->reclaimable, reclaimer, candidates);
+  return IntersectVictims(s_->reclaimable, [&](const EvictableFn& f) { return f(reclaimer, candidates); });
+}
+
+std::vector<TaskIndex> Session::UnifiedEvictable(EvictionKind kind, JobIndex preemptor,
+                                                 absl::Span<const TaskIndex> candidates) const {
+  return IntersectVictims(s_->unified_evictable,
+                          [&](const UnifiedEvictableFn& f) { return f(kind, preemptor, candidates); });
 }
 
 std::vector<TaskIndex> Session::VictimTasks(absl::Span<const TaskIndex> candidates) const {

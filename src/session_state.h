@@ -94,6 +94,7 @@ struct Session::State {
   std::vector<Registered<EvictableFn>> preemptable;
   std::vector<Registered<EvictableFn>> reclaimable;
   std::vector<Registered<VictimTasksFn>> victim_tasks;
+  std::vector<Registered<UnifiedEvictableFn>> unified_evictable;
   std::vector<Registered<SimulateAllocatableFn>> simulate_allocatable;
   std::vector<Registered<SimulatePredicateFn>> simulate_predicate;
   std::vector<EventHandler> handlers;

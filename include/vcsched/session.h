@@ -54,6 +54,11 @@ using BatchNodeOrderFn = std::function<void(TaskIndex, absl::Span<const NodeInde
 // `preemptor`, and the plugin's vote (abstain: no opinion).
 using EvictableFn = std::function<std::pair<std::vector<TaskIndex>, Vote>(
     TaskIndex preemptor, absl::Span<const TaskIndex> candidates)>;
+// What a gang-aware eviction (gangpreempt, gangreclaim) is for.
+enum class EvictionKind { kGangPreempt, kGangReclaim };
+// UnifiedEvictable: the subset of `candidates` that may be evicted for job `preemptor`.
+using UnifiedEvictableFn = std::function<std::pair<std::vector<TaskIndex>, Vote>(
+    EvictionKind kind, JobIndex preemptor, absl::Span<const TaskIndex> candidates)>;
 using VictimTasksFn = std::function<std::vector<TaskIndex>(absl::Span<const TaskIndex>)>;
 
 // Dry-run hooks for topology-aware preemption: the same question as Allocatable /
@@ -144,6 +149,7 @@ class Session {
   void AddPreemptableFn(EvictableFn fn);
   void AddReclaimableFn(EvictableFn fn);
   void AddVictimTasksFn(VictimTasksFn fn);
+  void AddUnifiedEvictableFn(UnifiedEvictableFn fn);  // not gated
   void AddSimulateAllocatableFn(SimulateAllocatableFn fn);  // gated by enabledAllocatable
   void AddSimulatePredicateFn(SimulatePredicateFn fn);      // gated by enablePredicate
   void AddEventHandler(EventHandler handler);  // not gated
@@ -184,6 +190,9 @@ class Session {
                                      absl::Span<const TaskIndex> candidates) const;
   std::vector<TaskIndex> Reclaimable(TaskIndex reclaimer,
                                      absl::Span<const TaskIndex> candidates) const;
+  // Per-tier intersection, as Preemptable.
+  std::vector<TaskIndex> UnifiedEvictable(EvictionKind kind, JobIndex preemptor,
+                                          absl::Span<const TaskIndex> candidates) const;
   // First tier with a non-empty union.
   std::vector<TaskIndex> VictimTasks(absl::Span<const TaskIndex> candidates) const;
 

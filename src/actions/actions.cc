@@ -10,6 +10,8 @@ void RegisterBuiltInActions(Registry& r) {
   (void)r.RegisterAction("preempt", NewPreemptAction);
   (void)r.RegisterAction("reclaim", NewReclaimAction);
   (void)r.RegisterAction("shuffle", NewShuffleAction);
+  (void)r.RegisterAction("gangpreempt", NewGangPreemptAction);
+  (void)r.RegisterAction("gangreclaim", NewGangReclaimAction);
 }
 
 }  // namespace vcsched::internal

@@ -16,6 +16,8 @@ absl::StatusOr<std::unique_ptr<Action>> NewBackfillAction(const Arguments& args)
 absl::StatusOr<std::unique_ptr<Action>> NewPreemptAction(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Action>> NewReclaimAction(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Action>> NewShuffleAction(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Action>> NewGangPreemptAction(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Action>> NewGangReclaimAction(const Arguments& args);
 
 void RegisterBuiltInActions(Registry& registry);
 

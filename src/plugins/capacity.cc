@@ -58,6 +58,9 @@ class CapacityPlugin : public Plugin {
       return Reclaimable(reclaimer, cands);
     });
     ssn.AddPreemptiveFn([this](QueueIndex q, absl::Span<const TaskIndex> tasks) { return Preemptive(q, tasks); });
+    ssn.AddUnifiedEvictableFn([this](EvictionKind kind, JobIndex, absl::Span<const TaskIndex> cands) {
+      return UnifiedEvictable(kind, cands);
+    });
     ssn.AddAllocatableFn([this](QueueIndex q, TaskIndex t) { return Allocatable(q, t); });
     ssn.AddSimulateAllocatableFn([this](QueueIndex q, TaskIndex t, absl::Span<const TaskIndex> removed) {
       if (!ready_ || Find(q) == nullptr || (hierarchy_ && !IsLeaf(q))) return false;
@@ -509,6 +512,37 @@ class CapacityPlugin : public Plugin {
       Sub(allocated, vreq);
       for (QueueIndex anc : checked) Sub(allocation(anc), vreq);
       victims.push_back(v);
+    }
+    return {victims, Vote::kPermit};
+  }
+
+  // gangpreempt: every candidate; gangreclaim: guarantee and deserved checks per victim
+  // queue, without the dimension-intersection skip of task-level reclaim.
+  std::pair<std::vector<TaskIndex>, Vote> UnifiedEvictable(EvictionKind kind, absl::Span<const TaskIndex> cands) const {
+    if (kind == EvictionKind::kGangPreempt) return {std::vector<TaskIndex>(cands.begin(), cands.end()), Vote::kPermit};
+    std::vector<TaskIndex> victims;
+    if (!ready_) return {victims, Vote::kReject};
+    std::map<QueueIndex, Amount> allocations;
+    for (TaskIndex v : cands) {
+      const JobIndex vj = s_->task(v).job;
+      if (vj == kNone) continue;
+      const CapacityQueue* a = Find(s_->job(vj).queue);
+      if (a == nullptr) continue;
+      auto it = allocations.find(a->index);
+      if (it == allocations.end()) it = allocations.emplace(a->index, a->allocated).first;
+      Amount& allocated = it->second;
+      const auto vreq = s_->req(v);
+      bool keeps_guarantee = true;
+      for (size_t d = 0; d < dims_; ++d) {
+        if (d >= static_cast<size_t>(kFixedDims) && a->guarantee[d] <= 0) continue;
+        const double after = allocated[d] - static_cast<double>(vreq[d]);
+        if (!(a->guarantee[d] < after || std::abs(a->guarantee[d] - after) < kEpsilon)) keeps_guarantee = false;
+      }
+      if (!keeps_guarantee) continue;
+      if (!Intersects(vreq, a->deserved) || ExceedsOnRelevant(allocated, *a, vreq)) {
+        Sub(allocated, vreq);
+        victims.push_back(v);
+      }
     }
     return {victims, Vote::kPermit};
   }

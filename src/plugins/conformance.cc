@@ -23,6 +23,9 @@ class ConformancePlugin : public Plugin {
     };
     ssn.AddPreemptableFn(filter);
     ssn.AddReclaimableFn(filter);
+    ssn.AddUnifiedEvictableFn([filter](EvictionKind, JobIndex, absl::Span<const TaskIndex> cands) {
+      return filter(kNone, cands);
+    });
     return absl::OkStatus();
   }
 };

@@ -52,6 +52,10 @@ class GangPlugin : public Plugin {
       return std::make_pair(std::move(victims), Vote::kPermit);
     };
     ssn.AddPreemptableFn(keep_gangs);
+    // Bundles already keep gangs whole; gang permits every candidate there.
+    ssn.AddUnifiedEvictableFn([](EvictionKind, JobIndex, absl::Span<const TaskIndex> cands) {
+      return std::make_pair(std::vector<TaskIndex>(cands.begin(), cands.end()), Vote::kPermit);
+    });
     ssn.AddReclaimableFn(keep_gangs);
     return absl::OkStatus();
   }

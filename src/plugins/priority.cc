@@ -27,6 +27,16 @@ class PriorityPlugin : public Plugin {
       }
       return std::make_pair(std::move(victims), Vote::kPermit);
     });
+    ssn.AddUnifiedEvictableFn([&s](EvictionKind kind, JobIndex pj, absl::Span<const TaskIndex> cands) {
+      std::vector<TaskIndex> out;
+      for (TaskIndex c : cands) {
+        const JobIndex vj = s.task(c).job;
+        if (kind == EvictionKind::kGangReclaim || (vj != kNone && s.job(vj).priority < s.job(pj).priority)) {
+          out.push_back(c);
+        }
+      }
+      return std::make_pair(std::move(out), Vote::kPermit);
+    });
     ssn.AddJobStarvingFn([&ssn](JobIndex j) {
       return ssn.JobReadyTaskNum(j) + ssn.JobWaitingTaskNum(j) <
              static_cast<int32_t>(ssn.state().job(j).tasks.size());

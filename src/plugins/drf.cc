@@ -3,6 +3,7 @@
 #include <map>
 
 #include "src/internal/status_macros.h"
+#include "src/plugins/hdrf.h"
 #include "src/plugins/plugins.h"
 #include "src/session_state.h"
 
@@ -45,6 +46,16 @@ class DrfPlugin : public Plugin {
       }
       return std::make_pair(std::move(victims), Vote::kPermit);
     });
+    if (ssn.current_plugin().Enabled(Switch::kHierarchy)) {
+      tree_ = std::make_unique<HdrfTree>(ssn, allocated_);
+      ssn.AddQueueOrderFn([this](QueueIndex l, QueueIndex r) {
+        const double c = tree_->CompareQueues(l, r);
+        return c < 0 ? -1 : (c > 0 ? 1 : 0);
+      });
+      ssn.AddReclaimableFn([this](TaskIndex reclaimer, absl::Span<const TaskIndex> cands) {
+        return HierarchicalReclaimable(reclaimer, cands);
+      });
+    }
     ssn.AddEventHandler({[this](TaskIndex t) { Update(t, 1); }, [this](TaskIndex t) { Update(t, -1); }});
     return absl::OkStatus();
   }
@@ -66,11 +77,34 @@ class DrfPlugin : public Plugin {
     if (sign > 0) a += s_->req(t);
     else a -= s_->req(t);
     share_[static_cast<size_t>(j)] = Share(a.span());
+    if (tree_) tree_->Update(allocated_);
+  }
+
+  // A reclaimee is a victim when, with the reclaimer's task added and the reclaimee's
+  // removed, the reclaimer's queue ranks first. Each reclaimee is judged on its own.
+  std::pair<std::vector<TaskIndex>, Vote> HierarchicalReclaimable(TaskIndex reclaimer,
+                                                                 absl::Span<const TaskIndex> cands) const {
+    std::vector<TaskIndex> victims;
+    const JobIndex lj = s_->task(reclaimer).job;
+    if (lj == kNone || s_->job(lj).queue == kNone) return {victims, Vote::kPermit};
+    std::vector<Resource> alloc = allocated_;
+    alloc[static_cast<size_t>(lj)] += s_->req(reclaimer);
+    HdrfTree tree = *tree_;
+    for (TaskIndex v : cands) {
+      const JobIndex rj = s_->task(v).job;
+      if (rj == kNone || s_->job(rj).queue == kNone) continue;
+      alloc[static_cast<size_t>(rj)] -= s_->req(v);
+      tree.Update(alloc);
+      if (tree.CompareQueues(s_->job(lj).queue, s_->job(rj).queue) < 0) victims.push_back(v);
+      alloc[static_cast<size_t>(rj)] += s_->req(v);
+    }
+    return {victims, Vote::kPermit};
   }
 
   Session::State* s_ = nullptr;
   std::vector<Resource> allocated_;
   std::vector<double> share_;
+  std::unique_ptr<HdrfTree> tree_;
 };
 
 }  // namespace

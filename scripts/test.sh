@@ -9,3 +9,6 @@ echo "== ctest"
 (cd build && ctest --output-on-failure -j2)
 echo "== conformance (tests/conformance and the examples)"
 build/vcsched conformance tests/conformance examples
+echo "== pytest (Debian's /usr/bin/python3)"
+PYTHONPATH="$PWD/build/python" VCSCHED_REPO="$PWD" VCSCHED_CLI="$PWD/build/vcsched" \
+  /usr/bin/python3 -m pytest -q -p no:cacheprovider bindings/python/tests

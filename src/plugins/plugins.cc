@@ -17,6 +17,7 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("resource-strategy-fit", NewResourceStrategyFitPlugin);
   (void)r.RegisterPlugin("sla", NewSlaPlugin);
   (void)r.RegisterPlugin("capacity", NewCapacityPlugin);
+  (void)r.RegisterPlugin("network-topology-aware", NewNetworkTopologyPlugin);
 }
 
 }  // namespace vcsched::internal

@@ -22,6 +22,7 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewBinpackPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewResourceStrategyFitPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewSlaPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewCapacityPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewNetworkTopologyPlugin(const Arguments& args);
 
 void RegisterBuiltInPlugins(Registry& registry);
 

@@ -77,3 +77,19 @@ TEST_CASE("Config: arguments read Volcano's types", "[core][config]") {
 
 }  // namespace
 }  // namespace vcsched
+
+namespace vcsched {
+namespace {
+
+TEST_CASE("Config: hierarchical drf and proportion may not share a tier", "[core][config]") {
+  SchedulerConfig c = DefaultSchedulerConfig();
+  c.tiers[1].plugins[1].switches[static_cast<size_t>(Switch::kHierarchy)] = true;  // drf
+  const absl::Status s = Registry::BuiltIn().ValidateConfig(c);
+  CHECK(s.code() == absl::StatusCode::kInvalidArgument);
+  CHECK_THAT(std::string(s.message()), Catch::Contains("cannot be used together with proportion"));
+  c.tiers[1].plugins.erase(c.tiers[1].plugins.begin() + 3);  // drop proportion
+  CHECK(Registry::BuiltIn().ValidateConfig(c).ok());
+}
+
+}  // namespace
+}  // namespace vcsched

@@ -178,6 +178,7 @@ TEST_CASE("Config loader: Volcano's shipped files and the seeds' file load", "[i
     CHECK(c->tiers.size() == 2);
     CHECK_FALSE(c->tiers[0].plugins[1].Enabled(Switch::kPreemptable));  // gang: enablePreemptable false
     CHECK(c->tiers[0].plugins[1].Enabled(Switch::kJobReady));
+    CHECK(Registry::BuiltIn().ValidateConfig(*c).ok());  // every plugin and action is known
   }
 }
 

@@ -1,0 +1,488 @@
+// The thin C++ layer of the Python package: loaders, one session, decisions, and
+// host-defined plugins written in Python. The pure-Python package `vcsched` is the
+// public face; see vcsched/__init__.py.
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "vcsched/io/format.h"
+#include "vcsched/io/scenario.h"
+#include "vcsched/vcsched.h"
+
+namespace py = pybind11;
+
+namespace vcsched::python {
+namespace {
+
+// Bad input (kInvalidArgument and friends) -> vcsched.Error, a ValueError.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct NotFound : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void Raise(const absl::Status& s) {
+  const std::string msg(s.message());
+  switch (s.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+      throw InputError(msg);
+    case absl::StatusCode::kNotFound:
+      throw NotFound(msg);
+    default:
+      throw std::runtime_error(msg);
+  }
+}
+
+template <typename T>
+T Unwrap(absl::StatusOr<T> v) {
+  if (!v.ok()) Raise(v.status());
+  return *std::move(v);
+}
+
+// A Python object with any of predicate / node_order / job_order / task_order.
+// Callbacks run with the GIL re-acquired; the first exception is kept and ends the
+// session with that exception.
+struct PythonPluginSpec {
+  py::object factory;  // called with the plugin's arguments (a dict) to make the object
+};
+
+struct CallbackFailure {
+  std::mutex mu;
+  bool failed = false;
+  py::object type, value, traceback;
+};
+
+class TaskRef {
+ public:
+  TaskRef(const Snapshot* s, TaskIndex t, const Session* ssn) : s_(s), t_(t), ssn_(ssn) {}
+  const TaskInfo& info() const { return s_->tasks()[static_cast<size_t>(t_)]; }
+  std::string key() const { return info().key; }
+  std::string name() const { return info().pod.name; }
+  std::string ns() const { return info().pod.namespace_; }
+  Labels labels() const { return info().pod.labels; }
+  Labels annotations() const { return info().pod.annotations; }
+  int32_t priority() const { return info().priority; }
+  std::string job() const { return info().job == kNone ? "" : s_->jobs()[static_cast<size_t>(info().job)].key; }
+  std::map<std::string, int64_t> request() const {
+    std::map<std::string, int64_t> out;
+    for (int d = 0; d < s_->dims(); ++d) {
+      if (info().resreq[d] != 0) out[s_->space().name(d)] = info().resreq[d];
+    }
+    return out;
+  }
+  std::string status() const { return TaskStatusName(ssn_ ? ssn_->task_status(t_) : info().status); }
+
+ private:
+  const Snapshot* s_;
+  TaskIndex t_;
+  const Session* ssn_;
+};
+
+class NodeRef {
+ public:
+  NodeRef(const Snapshot* s, NodeIndex n, const Session* ssn) : s_(s), n_(n), ssn_(ssn) {}
+  std::string name() const { return s_->nodes()[static_cast<size_t>(n_)].spec.name; }
+  Labels labels() const { return s_->nodes()[static_cast<size_t>(n_)].spec.labels; }
+  std::map<std::string, int64_t> ToMap(absl::Span<const int64_t> v) const {
+    std::map<std::string, int64_t> out;
+    for (int d = 0; d < s_->dims(); ++d) out[s_->space().name(d)] = v[static_cast<size_t>(d)];
+    return out;
+  }
+  std::map<std::string, int64_t> allocatable() const { return ToMap(s_->nodes()[static_cast<size_t>(n_)].allocatable.span()); }
+  std::map<std::string, int64_t> idle() const { return ToMap(ssn_->node_idle(n_)); }
+  std::map<std::string, int64_t> used() const { return ToMap(ssn_->node_used(n_)); }
+
+ private:
+  const Snapshot* s_;
+  NodeIndex n_;
+  const Session* ssn_;
+};
+
+class JobRef {
+ public:
+  JobRef(const Snapshot* s, JobIndex j) : s_(s), j_(j) {}
+  const JobInfo& info() const { return s_->jobs()[static_cast<size_t>(j_)]; }
+  std::string key() const { return info().key; }
+  std::string queue() const { return info().queue == kNone ? "" : s_->queues()[static_cast<size_t>(info().queue)].spec.name; }
+  int32_t priority() const { return info().priority; }
+  int32_t min_member() const { return info().pod_group.min_member; }
+  Labels annotations() const { return info().pod_group.annotations; }
+
+ private:
+  const Snapshot* s_;
+  JobIndex j_;
+};
+
+class PythonPlugin : public Plugin {
+ public:
+  PythonPlugin(py::object impl, std::shared_ptr<CallbackFailure> failure)
+      : impl_(std::move(impl)), failure_(std::move(failure)) {}
+  ~PythonPlugin() override {
+    py::gil_scoped_acquire gil;
+    impl_ = py::object();
+  }
+
+  absl::Status OnSessionOpen(Session& ssn) override {
+    py::gil_scoped_acquire gil;
+    const Snapshot* snap = &ssn.snapshot();
+    const Session* s = &ssn;
+    const ReasonId rejected = ssn.InternReason("node(s) rejected by a host plugin");
+    if (py::hasattr(impl_, "predicate")) {
+      ssn.AddPredicateFn([this, snap, s, rejected, &ssn](TaskIndex t, NodeIndex n) -> FitResult {
+        py::gil_scoped_acquire gil;
+        if (Failed()) return FitResult::Success();
+        try {
+          py::object r = impl_.attr("predicate")(TaskRef(snap, t, s), NodeRef(snap, n, s));
+          if (py::isinstance<py::tuple>(r)) {
+            py::tuple tup = r.cast<py::tuple>();
+            if (tup.size() >= 1 && tup[0].cast<bool>()) return FitResult::Success();
+            const std::string why = tup.size() >= 2 ? py::str(tup[1]).cast<std::string>() : "";
+            return FitResult::Fail(FitCode::kUnschedulable, why.empty() ? rejected : ssn.InternReason(why));
+          }
+          return r.cast<bool>() ? FitResult::Success() : FitResult::Fail(FitCode::kUnschedulable, rejected);
+        } catch (py::error_already_set& e) {
+          Record(e);
+        } catch (const py::cast_error& e) {
+          RecordMessage(std::string("predicate must return a bool or (bool, reason): ") + e.what());
+        }
+        return FitResult::Success();
+      });
+    }
+    if (py::hasattr(impl_, "node_order")) {
+      ssn.AddNodeOrderFn([this, snap, s](TaskIndex t, NodeIndex n) -> double {
+        py::gil_scoped_acquire gil;
+        if (Failed()) return 0;
+        try {
+          return impl_.attr("node_order")(TaskRef(snap, t, s), NodeRef(snap, n, s)).cast<double>();
+        } catch (py::error_already_set& e) {
+          Record(e);
+        } catch (const py::cast_error& e) {
+          RecordMessage(std::string("node_order must return a number: ") + e.what());
+        }
+        return 0;
+      });
+    }
+    if (py::hasattr(impl_, "job_order")) {
+      ssn.AddJobOrderFn([this, snap](JobIndex l, JobIndex r) -> int {
+        py::gil_scoped_acquire gil;
+        if (Failed()) return 0;
+        try {
+          return impl_.attr("job_order")(JobRef(snap, l), JobRef(snap, r)).cast<int>();
+        } catch (py::error_already_set& e) {
+          Record(e);
+        } catch (const py::cast_error& e) {
+          RecordMessage(std::string("job_order must return an int: ") + e.what());
+        }
+        return 0;
+      });
+    }
+    if (py::hasattr(impl_, "task_order")) {
+      ssn.AddTaskOrderFn([this, snap, s](TaskIndex l, TaskIndex r) -> int {
+        py::gil_scoped_acquire gil;
+        if (Failed()) return 0;
+        try {
+          return impl_.attr("task_order")(TaskRef(snap, l, s), TaskRef(snap, r, s)).cast<int>();
+        } catch (py::error_already_set& e) {
+          Record(e);
+        } catch (const py::cast_error& e) {
+          RecordMessage(std::string("task_order must return an int: ") + e.what());
+        }
+        return 0;
+      });
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool Failed() {
+    std::lock_guard<std::mutex> lock(failure_->mu);
+    return failure_->failed;
+  }
+  void Record(py::error_already_set& e) {
+    std::lock_guard<std::mutex> lock(failure_->mu);
+    if (failure_->failed) return;
+    failure_->failed = true;
+    failure_->type = e.type();
+    failure_->value = e.value();
+    failure_->traceback = e.trace();
+  }
+  void RecordMessage(const std::string& msg) {
+    std::lock_guard<std::mutex> lock(failure_->mu);
+    if (failure_->failed) return;
+    failure_->failed = true;
+    failure_->type = py::reinterpret_borrow<py::object>(PyExc_TypeError);
+    failure_->value = py::str(msg);
+  }
+
+  py::object impl_;
+  std::shared_ptr<CallbackFailure> failure_;
+};
+
+// The Arguments of a plugin as a Python dict of strings / nested dicts / lists.
+py::object ArgsToPython(const ArgValue& v) {
+  if (v.kind == ArgValue::Kind::kScalar) return py::str(v.scalar);
+  if (v.kind == ArgValue::Kind::kList) {
+    py::list out;
+    for (const ArgValue& x : v.list) out.append(ArgsToPython(x));
+    return out;
+  }
+  py::dict out;
+  for (const auto& [k, x] : v.map) out[py::str(k)] = ArgsToPython(x);
+  return out;
+}
+
+Decisions Schedule(const Snapshot& snap, const SchedulerConfig& config, int64_t now,
+                   const std::map<std::string, py::object>& plugins) {
+  Registry registry = Registry::BuiltIn();
+  auto failure = std::make_shared<CallbackFailure>();
+  for (const auto& [name, factory] : plugins) {
+    const absl::Status st = registry.RegisterPlugin(
+        name, [factory = factory, failure](const Arguments& args) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+          py::gil_scoped_acquire gil;
+          try {
+            py::object impl = factory(ArgsToPython(args.root()));
+            return std::unique_ptr<Plugin>(new PythonPlugin(std::move(impl), failure));
+          } catch (py::error_already_set& e) {
+            return absl::InvalidArgumentError(std::string("host plugin: ") + e.what());
+          }
+        });
+    if (!st.ok()) Raise(st);
+  }
+  RunOptions opts;
+  opts.registry = &registry;
+  opts.now_seconds = now;
+  absl::StatusOr<Decisions> d;
+  {
+    py::gil_scoped_release release;
+    d = RunSession(snap, config, opts);
+  }
+  if (failure->failed) {
+    PyErr_Restore(failure->type.release().ptr(), failure->value.release().ptr(), failure->traceback.release().ptr());
+    throw py::error_already_set();
+  }
+  return Unwrap(std::move(d));
+}
+
+py::array_t<int64_t> Matrix(const std::vector<std::vector<int64_t>>& rows, size_t cols) {
+  py::array_t<int64_t> out({rows.size(), cols});
+  auto m = out.mutable_unchecked<2>();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (size_t j = 0; j < cols; ++j) m(static_cast<py::ssize_t>(i), static_cast<py::ssize_t>(j)) = rows[i][j];
+  }
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_vcsched, m) {
+  m.doc() = "C++ core of vcsched (use the vcsched package)";
+  py::register_exception<InputError>(m, "Error", PyExc_ValueError);
+  py::register_exception<NotFound>(m, "NotFoundError", PyExc_KeyError);
+
+  py::class_<SchedulerConfig>(m, "SchedulerConfig")
+      .def_property_readonly("actions", [](const SchedulerConfig& c) { return c.actions; })
+      .def_property_readonly("plugins",
+                             [](const SchedulerConfig& c) {
+                               std::vector<std::vector<std::string>> out;
+                               for (const Tier& t : c.tiers) {
+                                 out.emplace_back();
+                                 for (const PluginOption& p : t.plugins) out.back().push_back(p.name);
+                               }
+                               return out;
+                             })
+      .def("to_yaml", &SchedulerConfig::ToYaml);
+
+  py::class_<Snapshot>(m, "Snapshot")
+      .def_property_readonly("resource_names",
+                             [](const Snapshot& s) {
+                               std::vector<std::string> out;
+                               for (int d = 0; d < s.dims(); ++d) out.push_back(s.space().name(d));
+                               return out;
+                             })
+      .def_property_readonly("node_names",
+                             [](const Snapshot& s) {
+                               std::vector<std::string> out;
+                               for (const NodeInfo& n : s.nodes()) out.push_back(n.spec.name);
+                               return out;
+                             })
+      .def_property_readonly("queue_names",
+                             [](const Snapshot& s) {
+                               std::vector<std::string> out;
+                               for (const QueueInfo& q : s.queues()) out.push_back(q.spec.name);
+                               return out;
+                             })
+      .def_property_readonly("pod_keys",
+                             [](const Snapshot& s) {
+                               std::vector<std::string> out;
+                               for (const TaskInfo& t : s.tasks()) out.push_back(t.key);
+                               return out;
+                             })
+      .def_property_readonly("job_keys",
+                             [](const Snapshot& s) {
+                               std::vector<std::string> out;
+                               for (const JobInfo& j : s.jobs()) out.push_back(j.key);
+                               return out;
+                             })
+      .def_property_readonly("warnings", &Snapshot::warnings)
+      .def("node_allocatable",
+           [](const Snapshot& s) {
+             std::vector<std::vector<int64_t>> rows;
+             for (const NodeInfo& n : s.nodes()) rows.emplace_back(n.allocatable.span().begin(), n.allocatable.span().end());
+             return Matrix(rows, static_cast<size_t>(s.dims()));
+           })
+      .def("pod_requests",
+           [](const Snapshot& s) {
+             std::vector<std::vector<int64_t>> rows;
+             for (const TaskInfo& t : s.tasks()) rows.emplace_back(t.resreq.span().begin(), t.resreq.span().end());
+             return Matrix(rows, static_cast<size_t>(s.dims()));
+           })
+      .def("pod_nodes",
+           [](const Snapshot& s) {
+             std::vector<std::string> out;
+             for (const TaskInfo& t : s.tasks()) {
+               out.push_back(t.node == kNone || t.status == TaskStatus::kSucceeded || t.status == TaskStatus::kFailed
+                                 ? ""
+                                 : s.nodes()[static_cast<size_t>(t.node)].spec.name);
+             }
+             return out;
+           })
+      .def("pod_queues", [](const Snapshot& s) {
+        std::vector<std::string> out;
+        for (const TaskInfo& t : s.tasks()) {
+          const JobInfo* j = t.job == kNone ? nullptr : &s.jobs()[static_cast<size_t>(t.job)];
+          out.push_back(j == nullptr || j->queue == kNone ? "" : s.queues()[static_cast<size_t>(j->queue)].spec.name);
+        }
+        return out;
+      });
+
+  py::class_<TaskRef>(m, "TaskRef")
+      .def_property_readonly("key", &TaskRef::key)
+      .def_property_readonly("name", &TaskRef::name)
+      .def_property_readonly("namespace", &TaskRef::ns)
+      .def_property_readonly("labels", &TaskRef::labels)
+      .def_property_readonly("annotations", &TaskRef::annotations)
+      .def_property_readonly("priority", &TaskRef::priority)
+      .def_property_readonly("job", &TaskRef::job)
+      .def_property_readonly("request", &TaskRef::request)
+      .def_property_readonly("status", &TaskRef::status)
+      .def("__repr__", [](const TaskRef& t) { return "<Task " + t.key() + ">"; });
+  py::class_<NodeRef>(m, "NodeRef")
+      .def_property_readonly("name", &NodeRef::name)
+      .def_property_readonly("labels", &NodeRef::labels)
+      .def_property_readonly("allocatable", &NodeRef::allocatable)
+      .def_property_readonly("idle", &NodeRef::idle)
+      .def_property_readonly("used", &NodeRef::used)
+      .def("__repr__", [](const NodeRef& n) { return "<Node " + n.name() + ">"; });
+  py::class_<JobRef>(m, "JobRef")
+      .def_property_readonly("key", &JobRef::key)
+      .def_property_readonly("queue", &JobRef::queue)
+      .def_property_readonly("priority", &JobRef::priority)
+      .def_property_readonly("min_member", &JobRef::min_member)
+      .def_property_readonly("annotations", &JobRef::annotations)
+      .def("__repr__", [](const JobRef& j) { return "<Job " + j.key() + ">"; });
+
+  py::class_<Decisions>(m, "Decisions")
+      .def_property_readonly("binds",
+                             [](const Decisions& d) {
+                               std::vector<std::pair<std::string, std::string>> out;
+                               for (const Bind& b : d.binds) out.emplace_back(b.task, b.node);
+                               return out;
+                             })
+      .def_property_readonly("pipelined",
+                             [](const Decisions& d) {
+                               std::vector<std::pair<std::string, std::string>> out;
+                               for (const Pipelined& p : d.pipelined) out.emplace_back(p.task, p.node);
+                               return out;
+                             })
+      .def_property_readonly("evictions",
+                             [](const Decisions& d) {
+                               std::vector<std::tuple<std::string, std::string, std::string, std::string>> out;
+                               for (const Eviction& e : d.evictions) out.emplace_back(e.task, e.action, e.preemptor, e.reason);
+                               return out;
+                             })
+      .def_property_readonly("pod_groups",
+                             [](const Decisions& d) {
+                               py::list out;
+                               for (const PodGroupStatus& g : d.pod_groups) {
+                                 py::list conds;
+                                 for (const PodGroupCondition& c : g.conditions) {
+                                   py::dict cd;
+                                   cd["type"] = c.type;
+                                   cd["status"] = c.status;
+                                   cd["reason"] = c.reason;
+                                   cd["message"] = c.message;
+                                   cd["transitionID"] = c.transition_id;
+                                   conds.append(cd);
+                                 }
+                                 py::dict gd;
+                                 gd["podGroup"] = g.job;
+                                 gd["oldPhase"] = g.old_phase;
+                                 gd["phase"] = g.phase;
+                                 gd["running"] = g.running;
+                                 gd["succeeded"] = g.succeeded;
+                                 gd["failed"] = g.failed;
+                                 gd["conditions"] = conds;
+                                 out.append(gd);
+                               }
+                               return out;
+                             })
+      .def_property_readonly("task_reasons",
+                             [](const Decisions& d) {
+                               std::vector<std::tuple<std::string, std::string, std::string>> out;
+                               for (const TaskReason& r : d.task_reasons) out.emplace_back(r.task, r.reason, r.message);
+                               return out;
+                             })
+      .def_property_readonly("warnings", [](const Decisions& d) { return d.warnings; })
+      .def("to_text", [](const Decisions& d) { return DecisionsToText(d); })
+      .def("to_json", [](const Decisions& d) { return DecisionsToJson(d); })
+      .def("to_manifests", [](const Decisions& d) { return DecisionsToManifests(d); });
+
+  py::class_<Expectation>(m, "Expectation");
+
+  m.def("load_scenario",
+        [](const std::vector<std::pair<std::string, std::string>>& sources) {
+          std::vector<ScenarioSource> src;
+          for (const auto& [name, text] : sources) src.push_back({name, text});
+          Scenario sc;
+          {
+            py::gil_scoped_release release;
+            absl::StatusOr<Scenario> r = LoadScenario(src);
+            if (!r.ok()) {
+              py::gil_scoped_acquire gil;
+              Raise(r.status());
+            }
+            sc = *std::move(r);
+          }
+          py::dict out;
+          out["snapshot"] = sc.snapshot;
+          out["config"] = sc.config ? py::cast(*sc.config) : py::none();
+          out["expectation"] = sc.expectation ? py::cast(*sc.expectation) : py::none();
+          out["warnings"] = sc.warnings;
+          return out;
+        },
+        py::arg("sources"), "Loads scenario documents: a list of (name, text) pairs.");
+  m.def("load_config",
+        [](const std::string& name, const std::string& text) { return Unwrap(LoadSchedulerConfig({name, text})); },
+        py::arg("name"), py::arg("text"));
+  m.def("default_config", &DefaultSchedulerConfig);
+  m.def("compare", &CompareWithExpectation, py::arg("decisions"), py::arg("expectation"));
+  m.def("schedule", &Schedule, py::arg("snapshot"), py::arg("config"), py::arg("now") = 0,
+        py::arg("plugins") = std::map<std::string, py::object>{});
+  m.def("parse_quantity",
+        [](const std::string& text, bool milli) { return Unwrap(milli ? ParseMilliValue(text) : ParseValue(text)); },
+        py::arg("text"), py::arg("milli") = false);
+  m.def("builtin_plugins", [] { return Registry::BuiltIn().PluginNames(); });
+  m.def("builtin_actions", [] { return Registry::BuiltIn().ActionNames(); });
+}
+
+}  // namespace vcsched::python

@@ -1,0 +1,72 @@
+"""Bad input becomes vcsched.Error with the library's message; nothing crashes."""
+import pytest
+
+import vcsched
+
+
+def test_error_is_a_value_error():
+    assert issubclass(vcsched.Error, ValueError)
+    assert issubclass(vcsched.NotFoundError, KeyError)
+
+
+def test_bad_quantity_names_the_object_and_field():
+    b = vcsched.SnapshotBuilder()
+    b.add_pod("p", namespace="ns", requests={"cpu": "12x"})
+    with pytest.raises(vcsched.Error) as e:
+        b.build()
+    msg = str(e.value)
+    assert 'Pod "ns/p"' in msg and "spec.containers[0].resources.requests.cpu" in msg and '"12x"' in msg
+
+
+def test_duplicate_names_are_rejected():
+    b = vcsched.SnapshotBuilder()
+    b.add_node("n1").add_node("n1")
+    with pytest.raises(vcsched.Error, match="duplicate name"):
+        b.build()
+
+
+def test_malformed_yaml_and_unknown_kinds():
+    with pytest.raises(vcsched.Error, match="invalid YAML"):
+        vcsched.load_scenario("kind: Node\nmetadata: {name: [oops\n")
+    with pytest.raises(vcsched.Error, match='unknown kind "Nod"'):
+        vcsched.load_scenario("apiVersion: v1\nkind: Nod\nmetadata: {name: n}\n")
+
+
+def test_bad_configurations():
+    with pytest.raises(vcsched.Error, match='unknown plugin "gangg"'):
+        vcsched.schedule(vcsched.SnapshotBuilder().build(),
+                         {"actions": "allocate", "tiers": [{"plugins": [{"name": "gangg"}]}]})
+    with pytest.raises(vcsched.Error, match='unknown action "allocat"'):
+        vcsched.schedule(vcsched.SnapshotBuilder().build(), {"actions": "allocat", "tiers": []})
+    with pytest.raises(vcsched.Error, match="expected an integer"):
+        vcsched.schedule(vcsched.SnapshotBuilder().build(),
+                         {"actions": "allocate",
+                          "tiers": [{"plugins": [{"name": "nodeorder", "arguments": {"leastrequested.weight": "x"}}]}]})
+    with pytest.raises(vcsched.Error, match="unknown plugin switch"):
+        vcsched.load_config({"actions": "allocate", "tiers": [{"plugins": [{"name": "gang", "enableJobReadyy": True}]}]})
+
+
+def test_wrong_python_types_are_type_errors():
+    with pytest.raises(TypeError):
+        vcsched.SnapshotBuilder().add_node(42)
+    with pytest.raises(TypeError):
+        vcsched.schedule("not a snapshot")
+    with pytest.raises(TypeError):
+        vcsched.load_scenario(42)
+    with pytest.raises(vcsched.Error):
+        vcsched.SnapshotBuilder().add({"no": "kind"})
+    with pytest.raises(vcsched.Error):
+        vcsched.parse_quantity("lots")
+
+
+@pytest.mark.parametrize("text", [
+    "", "---\n---\n", "- 1\n- 2\n", "a: [1, 2\n", "\x00\x01", "kind: Pod\napiVersion: v1\nspec: 3\n",
+    "kind: Pod\napiVersion: v1\nmetadata: {name: p}\nspec: {containers: [{resources: {requests: {cpu: -1}}}]}\n",
+    "[" * 1000, "kind: Queue\napiVersion: scheduling.volcano.sh/v1beta1\nmetadata: {name: q}\nspec: {weight: -3}\n",
+])
+def test_garbage_never_crashes(text):
+    try:
+        sc = vcsched.load_scenario(text)
+    except vcsched.Error:
+        return
+    vcsched.schedule(sc)

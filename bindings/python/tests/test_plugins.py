@@ -1,0 +1,105 @@
+"""Host-defined plugins written in Python."""
+import pytest
+
+import vcsched
+
+
+def cluster():
+    b = vcsched.SnapshotBuilder()
+    for n in ("n1", "n2", "n3"):
+        b.add_node(n, allocatable={"cpu": "4", "memory": "8Gi", "pods": "110"}, labels={"rack": n})
+    b.add_pod_group("g", namespace="ns", min_member=1)
+    b.add_pod("p", namespace="ns", group="g", requests={"cpu": "1"}, annotations={"want-rack": "n3"})
+    return b.build()
+
+
+def config_with(name):
+    return {"actions": "allocate", "tiers": [{"plugins": [{"name": "predicates"}, {"name": "nodeorder"}]},
+                                             {"plugins": [{"name": name, "arguments": {"bonus": 1000}}]}]}
+
+
+class RackPreference:
+    def __init__(self, args):
+        self.bonus = float(args.get("bonus", 100))
+
+    def node_order(self, task, node):
+        return self.bonus if node.labels.get("rack") == task.annotations.get("want-rack") else 0.0
+
+
+class AvoidN1:
+    def predicate(self, task, node):
+        return (node.name != "n1", "rack n1 is draining")
+
+
+def test_default_decision_without_a_plugin():
+    assert vcsched.schedule(cluster()).binds == {"ns/p": "n1"}
+
+
+def test_node_order_plugin_changes_the_decision():
+    vcsched.register_plugin("rack-preference", RackPreference)
+    try:
+        assert "rack-preference" in vcsched.registered_plugins()
+        d = vcsched.schedule(cluster(), config_with("rack-preference"))
+        assert d.binds == {"ns/p": "n3"}
+    finally:
+        vcsched.unregister_plugin("rack-preference")
+    with pytest.raises(vcsched.Error, match="unknown plugin"):
+        vcsched.schedule(cluster(), config_with("rack-preference"))
+
+
+def test_predicate_plugin_with_a_reason_per_call():
+    d = vcsched.schedule(cluster(), config_with("avoid-n1"), plugins={"avoid-n1": AvoidN1})
+    assert d.binds == {"ns/p": "n2"}
+
+
+def test_predicate_reasons_reach_the_decisions():
+    class Nowhere:
+        def predicate(self, task, node):
+            return (False, "no rack is good enough")
+    d = vcsched.schedule(cluster(), config_with("nowhere"), plugins={"nowhere": Nowhere})
+    assert d.binds == {}
+    assert "3 no rack is good enough" in d.reasons["ns/p"]
+
+
+def test_order_plugins_are_called_with_job_and_task_views():
+    seen = []
+
+    class Orders:
+        def job_order(self, a, b):
+            seen.append((a.key, b.key, a.queue, a.min_member))
+            return 0
+
+        def task_order(self, a, b):
+            seen.append((a.key, b.key, a.status, a.request.get("cpu")))
+            return 0
+
+    b = vcsched.SnapshotBuilder()
+    b.add_node("n1", allocatable={"cpu": "8", "pods": "110"})
+    for g in ("a", "b"):
+        b.add_pod_group(g, namespace="ns", min_member=1)
+        for i in range(2):
+            b.add_pod(f"{g}-x-{i}", namespace="ns", group=g, requests={"cpu": "1"})
+    vcsched.schedule(b.build(), config_with("orders"), plugins={"orders": Orders})
+    assert any(s[0].startswith("ns/a") and s[2] == "default" for s in seen)
+    assert any(s[2] == "Pending" and s[3] == 1000 for s in seen)
+
+
+def test_exceptions_in_callbacks_surface_as_the_session_error():
+    class Broken:
+        def node_order(self, task, node):
+            raise ZeroDivisionError("plugin bug")
+    with pytest.raises(ZeroDivisionError, match="plugin bug"):
+        vcsched.schedule(cluster(), config_with("broken"), plugins={"broken": Broken})
+
+
+def test_wrong_return_types_are_type_errors():
+    class Wrong:
+        def node_order(self, task, node):
+            return "high"
+    with pytest.raises(TypeError, match="node_order must return a number"):
+        vcsched.schedule(cluster(), config_with("wrong"), plugins={"wrong": Wrong})
+
+
+def test_a_plugin_cannot_shadow_a_built_in():
+    with pytest.raises(vcsched.Error, match="built-in"):
+        vcsched.register_plugin("gang", RackPreference)

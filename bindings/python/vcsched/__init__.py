@@ -1,0 +1,521 @@
+"""vcsched: Volcano's scheduling decisions, deterministic and fast, from Python.
+
+Build a cluster snapshot (from Kubernetes-shaped dicts, keyword arguments or a scenario
+file), run one scheduling session, and read the decisions::
+
+    import vcsched
+    b = vcsched.SnapshotBuilder()
+    b.add_node("n1", allocatable={"cpu": "32", "memory": "256Gi", "pods": "110"})
+    b.add_pod_group("train", namespace="ml", min_member=2)
+    for i in range(2):
+        b.add_pod(f"train-{i}", namespace="ml", group="train", requests={"cpu": "4"})
+    decisions = vcsched.schedule(b.build())
+    decisions.binds   # {"ml/train-0": "n1", "ml/train-1": "n1"}
+
+Bad input raises :class:`vcsched.Error` (a ValueError) with a message that names the
+document, object and field.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _vcsched
+
+__all__ = [
+    "Error", "NotFoundError", "Snapshot", "SnapshotBuilder", "SchedulerConfig", "Scenario",
+    "Decisions", "Eviction", "PodGroupStatus", "Usage", "Scheduler", "load_scenario",
+    "load_config", "default_config", "schedule", "register_plugin", "unregister_plugin",
+    "registered_plugins", "parse_quantity", "builtin_plugins", "builtin_actions",
+]
+
+Error = _vcsched.Error
+"""Raised for bad input (malformed YAML, invalid quantities, unknown plugins, ...)."""
+NotFoundError = _vcsched.NotFoundError
+"""Raised when a named thing does not exist (a KeyError)."""
+
+SchedulerConfig = _vcsched.SchedulerConfig
+"""A Volcano scheduler configuration (actions and tiers of plugins)."""
+
+PathOrText = Union[str, os.PathLike]
+
+
+def _read(path_or_text: PathOrText) -> Tuple[str, str]:
+    """(name, text) of a path, or of literal text when it is not an existing file."""
+    if isinstance(path_or_text, os.PathLike):
+        path = os.fspath(path_or_text)
+        with open(path, "r", encoding="utf-8") as f:
+            return path, f.read()
+    if not isinstance(path_or_text, str):
+        raise TypeError(f"expected a path or YAML text, got {type(path_or_text).__name__}")
+    if "\n" not in path_or_text and len(path_or_text) < 4096 and os.path.isfile(path_or_text):
+        with open(path_or_text, "r", encoding="utf-8") as f:
+            return path_or_text, f.read()
+    return "<text>", path_or_text
+
+
+class Snapshot:
+    """An immutable cluster: nodes, pods, pod groups, queues, priority classes."""
+
+    def __init__(self, impl: "_vcsched.Snapshot") -> None:
+        self._impl = impl
+
+    @property
+    def nodes(self) -> List[str]:
+        """Node names, in the canonical (name) order."""
+        return list(self._impl.node_names)
+
+    @property
+    def pods(self) -> List[str]:
+        """Pod keys "namespace/name", in the canonical order."""
+        return list(self._impl.pod_keys)
+
+    @property
+    def pod_groups(self) -> List[str]:
+        return list(self._impl.job_keys)
+
+    @property
+    def queues(self) -> List[str]:
+        return list(self._impl.queue_names)
+
+    @property
+    def resources(self) -> List[str]:
+        """Resource dimensions: cpu (milli), memory (bytes), pods, then scalars (milli)."""
+        return list(self._impl.resource_names)
+
+    @property
+    def warnings(self) -> List[str]:
+        return list(self._impl.warnings)
+
+    def node_allocatable(self):
+        """A numpy array (nodes x resources) of allocatable amounts in stored units."""
+        return self._impl.node_allocatable()
+
+    def __repr__(self) -> str:
+        return (f"<vcsched.Snapshot nodes={len(self._impl.node_names)} pods={len(self._impl.pod_keys)} "
+                f"pod_groups={len(self._impl.job_keys)} queues={len(self._impl.queue_names)}>")
+
+
+def _meta(name: str, namespace: Optional[str] = None, labels=None, annotations=None) -> Dict[str, Any]:
+    meta: Dict[str, Any] = {"name": name}
+    if namespace is not None:
+        meta["namespace"] = namespace
+    if labels:
+        meta["labels"] = dict(labels)
+    if annotations:
+        meta["annotations"] = dict(annotations)
+    return meta
+
+
+def _quantities(values: Optional[Mapping[str, Any]]) -> Dict[str, str]:
+    return {str(k): str(v) for k, v in (values or {}).items()}
+
+
+def _name_or_object(obj: Any, name: str) -> Tuple[Optional[Mapping[str, Any]], str]:
+    """add_*("n1", ...) names the object; add_*({...}) passes a whole manifest."""
+    if isinstance(obj, str):
+        return None, obj
+    return obj, name
+
+
+class SnapshotBuilder:
+    """Collects Kubernetes-shaped objects, then :meth:`build` validates and freezes them.
+
+    Every ``add_*`` method takes either a dict in Kubernetes shape (exactly what
+    ``yaml.safe_load`` of a manifest gives) or keyword arguments.
+    """
+
+    def __init__(self) -> None:
+        self._docs: List[Tuple[str, Dict[str, Any]]] = []
+
+    def __repr__(self) -> str:
+        return f"<vcsched.SnapshotBuilder objects={len(self._docs)}>"
+
+    def _add(self, kind: str, api: str, obj: Optional[Mapping[str, Any]], built: Dict[str, Any]) -> "SnapshotBuilder":
+        if obj is not None and not isinstance(obj, str):
+            if not isinstance(obj, Mapping):
+                raise TypeError(f"add_{kind.lower()}: expected a dict, got {type(obj).__name__}")
+            doc = dict(obj)
+            doc.setdefault("apiVersion", api)
+            doc.setdefault("kind", kind)
+        else:
+            doc = {"apiVersion": api, "kind": kind, **built}
+        self._docs.append((f"{kind}[{len(self._docs)}]", doc))
+        return self
+
+    def add(self, obj: Mapping[str, Any]) -> "SnapshotBuilder":
+        """Adds any supported object (its ``kind`` decides), or a ``kind: List``."""
+        if not isinstance(obj, Mapping) or "kind" not in obj:
+            raise Error("add: expected a Kubernetes object with a kind")
+        self._docs.append((f"{obj['kind']}[{len(self._docs)}]", dict(obj)))
+        return self
+
+    def add_node(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
+                 allocatable: Optional[Mapping[str, Any]] = None, labels=None, taints=None,
+                 unschedulable: bool = False) -> "SnapshotBuilder":
+        obj, name = _name_or_object(obj, name)
+        spec: Dict[str, Any] = {}
+        if taints:
+            spec["taints"] = [dict(t) for t in taints]
+        if unschedulable:
+            spec["unschedulable"] = True
+        return self._add("Node", "v1", obj, {"metadata": _meta(name, labels=labels), "spec": spec,
+                                              "status": {"allocatable": _quantities(allocatable)}})
+
+    def add_pod(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, namespace: str = "default",
+                group: Optional[str] = None, requests: Optional[Mapping[str, Any]] = None, node: Optional[str] = None,
+                phase: Optional[str] = None, priority: Optional[int] = None, labels=None, annotations=None,
+                node_selector=None, tolerations=None, affinity=None, scheduler_name: str = "volcano",
+                uid: Optional[str] = None) -> "SnapshotBuilder":
+        obj, name = _name_or_object(obj, name)
+        annotations = dict(annotations or {})
+        if group:
+            annotations["scheduling.k8s.io/group-name"] = group
+        meta = _meta(name, namespace, labels, annotations)
+        if uid:
+            meta["uid"] = uid
+        spec: Dict[str, Any] = {"schedulerName": scheduler_name,
+                                "containers": [{"name": "main", "resources": {"requests": _quantities(requests)}}]}
+        if node:
+            spec["nodeName"] = node
+        if priority is not None:
+            spec["priority"] = int(priority)
+        if node_selector:
+            spec["nodeSelector"] = dict(node_selector)
+        if tolerations:
+            spec["tolerations"] = [dict(t) for t in tolerations]
+        if affinity:
+            spec["affinity"] = dict(affinity)
+        status = {"phase": phase or ("Running" if node else "Pending")}
+        return self._add("Pod", "v1", obj, {"metadata": meta, "spec": spec, "status": status})
+
+    def add_pod_group(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
+                      namespace: str = "default", min_member: int = 1, queue: Optional[str] = None,
+                      phase: str = "Inqueue", min_resources: Optional[Mapping[str, Any]] = None,
+                      priority_class_name: Optional[str] = None, annotations=None) -> "SnapshotBuilder":
+        obj, name = _name_or_object(obj, name)
+        spec: Dict[str, Any] = {"minMember": int(min_member)}
+        if queue:
+            spec["queue"] = queue
+        if min_resources is not None:
+            spec["minResources"] = _quantities(min_resources)
+        if priority_class_name:
+            spec["priorityClassName"] = priority_class_name
+        return self._add("PodGroup", "scheduling.volcano.sh/v1beta1", obj,
+                         {"metadata": _meta(name, namespace, annotations=annotations), "spec": spec,
+                          "status": {"phase": phase}})
+
+    def add_queue(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, weight: int = 1,
+                  capability: Optional[Mapping[str, Any]] = None, guarantee: Optional[Mapping[str, Any]] = None,
+                  deserved: Optional[Mapping[str, Any]] = None, reclaimable: bool = True,
+                  parent: Optional[str] = None, state: str = "Open", priority: int = 0,
+                  annotations=None) -> "SnapshotBuilder":
+        obj, name = _name_or_object(obj, name)
+        spec: Dict[str, Any] = {"weight": int(weight), "reclaimable": bool(reclaimable), "priority": int(priority)}
+        if capability:
+            spec["capability"] = _quantities(capability)
+        if guarantee:
+            spec["guarantee"] = {"resource": _quantities(guarantee)}
+        if deserved:
+            spec["deserved"] = _quantities(deserved)
+        if parent:
+            spec["parent"] = parent
+        return self._add("Queue", "scheduling.volcano.sh/v1beta1", obj,
+                         {"metadata": _meta(name, annotations=annotations), "spec": spec, "status": {"state": state}})
+
+    def add_priority_class(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, value: int = 0,
+                           global_default: bool = False) -> "SnapshotBuilder":
+        obj, name = _name_or_object(obj, name)
+        return self._add("PriorityClass", "scheduling.k8s.io/v1", obj,
+                         {"metadata": _meta(name), "value": int(value), "globalDefault": bool(global_default)})
+
+    def build(self) -> Snapshot:
+        """Validates every object and returns the Snapshot; raises Error on bad input."""
+        try:
+            sources = [(name, json.dumps(doc)) for name, doc in self._docs]
+        except (TypeError, ValueError) as e:
+            raise Error(f"SnapshotBuilder: an object is not JSON-serialisable: {e}") from None
+        loaded = _vcsched.load_scenario(sources)
+        return Snapshot(loaded["snapshot"])
+
+
+@dataclasses.dataclass(frozen=True)
+class Scenario:
+    """A loaded scenario file: the snapshot, its configuration and expectation, if any."""
+    snapshot: Snapshot
+    config: Optional[SchedulerConfig]
+    expectation: Any
+    warnings: List[str]
+
+    def check(self, decisions: "Decisions") -> List[str]:
+        """Differences between `decisions` and the scenario's Expectation ([] = agree)."""
+        if self.expectation is None:
+            raise Error("the scenario has no Expectation document")
+        return list(_vcsched.compare(decisions._impl, self.expectation))
+
+
+def load_scenario(path_or_text: PathOrText) -> Scenario:
+    """Loads a scenario file (scenarios/FORMAT.md) from a path or from YAML text."""
+    name, text = _read(path_or_text)
+    loaded = _vcsched.load_scenario([(name, text)])
+    return Scenario(Snapshot(loaded["snapshot"]), loaded["config"], loaded["expectation"], list(loaded["warnings"]))
+
+
+def load_config(config: Union[PathOrText, Mapping[str, Any]]) -> SchedulerConfig:
+    """Loads a Volcano scheduler configuration from a path, YAML text or a dict."""
+    if isinstance(config, Mapping):
+        return _vcsched.load_config("<dict>", json.dumps(dict(config)))
+    name, text = _read(config)
+    return _vcsched.load_config(name, text)
+
+
+def default_config() -> SchedulerConfig:
+    """Volcano's built-in default configuration."""
+    return _vcsched.default_config()
+
+
+_PLUGINS: Dict[str, Callable[[Dict[str, Any]], Any]] = {}
+
+
+def register_plugin(name: str, factory: Callable[..., Any]) -> None:
+    """Registers a host plugin usable by `name` in a configuration's tiers.
+
+    `factory` is called with the plugin's ``arguments`` (a dict) and returns an object
+    with any of these methods::
+
+        predicate(task, node) -> bool | (bool, reason)
+        node_order(task, node) -> float        # added to the node's score
+        job_order(job_a, job_b) -> int         # <0: a first, >0: b first, 0: no opinion
+        task_order(task_a, task_b) -> int
+
+    A class whose constructor takes the arguments dict (or nothing) works as a factory.
+    """
+    if not name or not isinstance(name, str):
+        raise Error("register_plugin: the name must be a non-empty string")
+    if name in _vcsched.builtin_plugins():
+        raise Error(f"register_plugin: \"{name}\" is a built-in plugin")
+
+    def make(args: Dict[str, Any]) -> Any:
+        try:
+            return factory(args)
+        except TypeError:
+            return factory()
+
+    _PLUGINS[name] = make
+
+
+def unregister_plugin(name: str) -> None:
+    _PLUGINS.pop(name, None)
+
+
+def registered_plugins() -> List[str]:
+    return sorted(_PLUGINS)
+
+
+@dataclasses.dataclass(frozen=True)
+class Eviction:
+    pod: str
+    action: str
+    preemptor: str
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True)
+class PodGroupStatus:
+    name: str
+    old_phase: str
+    phase: str
+    running: int
+    succeeded: int
+    failed: int
+    conditions: List[Dict[str, str]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Usage:
+    """Resource use after the session: rows are nodes or queues, columns resources."""
+    names: List[str]
+    resources: List[str]
+    used: Any          # numpy int64 array
+    allocatable: Any   # numpy int64 array (nodes) or None (queues)
+
+
+class Decisions:
+    """What one session decided. Lists are sorted; ``str()`` gives the stable text form."""
+
+    def __init__(self, impl: "_vcsched.Decisions", snapshot: Snapshot) -> None:
+        self._impl = impl
+        self._snapshot = snapshot
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The snapshot the session ran on."""
+        return self._snapshot
+
+    @property
+    def binds(self) -> Dict[str, str]:
+        """Pod "namespace/name" -> node for every new bind."""
+        return dict(self._impl.binds)
+
+    @property
+    def pipelined(self) -> Dict[str, str]:
+        """Pods that wait for resources being released -> the node they wait on."""
+        return dict(self._impl.pipelined)
+
+    @property
+    def evictions(self) -> List[str]:
+        """Pods evicted ("namespace/name")."""
+        return [e[0] for e in self._impl.evictions]
+
+    @property
+    def eviction_details(self) -> List[Eviction]:
+        return [Eviction(*e) for e in self._impl.evictions]
+
+    @property
+    def pod_groups(self) -> List[PodGroupStatus]:
+        return [PodGroupStatus(g["podGroup"], g["oldPhase"], g["phase"], g["running"], g["succeeded"], g["failed"],
+                               list(g["conditions"])) for g in self._impl.pod_groups]
+
+    @property
+    def phases(self) -> Dict[str, str]:
+        """PodGroup "namespace/name" -> phase after the session."""
+        return {g["podGroup"]: g["phase"] for g in self._impl.pod_groups}
+
+    @property
+    def reasons(self) -> Dict[str, str]:
+        """Pending pod -> why it was not placed."""
+        return {t: f"{r}: {m}" for t, r, m in self._impl.task_reasons}
+
+    @property
+    def warnings(self) -> List[str]:
+        return list(self._impl.warnings)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The decisions as plain data (what ``vcsched schedule -o json`` prints)."""
+        return json.loads(self._impl.to_json())
+
+    def to_manifests(self) -> List[Dict[str, Any]]:
+        """v1 Binding and policy/v1 Eviction objects, as dicts."""
+        out: List[Dict[str, Any]] = []
+        for pod, node in self.binds.items():
+            ns, name = pod.split("/", 1)
+            out.append({"apiVersion": "v1", "kind": "Binding", "metadata": {"name": name, "namespace": ns},
+                        "target": {"apiVersion": "v1", "kind": "Node", "name": node}})
+        for pod in self.evictions:
+            ns, name = pod.split("/", 1)
+            out.append({"apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": name, "namespace": ns}})
+        return out
+
+    def _placements(self) -> Dict[str, str]:
+        snap = self._snapshot._impl
+        placed = {k: n for k, n in zip(snap.pod_keys, snap.pod_nodes()) if n}
+        placed.update(self.binds)
+        placed.update(self.pipelined)
+        return placed
+
+    def node_usage(self) -> Usage:
+        """Per node (rows, name order) the requests of pods placed on it after the
+        session (running before, bound or pipelined now; evicted pods still count while
+        they terminate), against allocatable."""
+        import numpy as np
+        snap = self._snapshot._impl
+        req = snap.pod_requests()
+        index = {n: i for i, n in enumerate(snap.node_names)}
+        used = np.zeros((len(index), len(snap.resource_names)), dtype=np.int64)
+        pod_index = {k: i for i, k in enumerate(snap.pod_keys)}
+        for pod, node in self._placements().items():
+            used[index[node]] += req[pod_index[pod]]
+        return Usage(list(snap.node_names), list(snap.resource_names), used, snap.node_allocatable())
+
+    def queue_usage(self) -> Usage:
+        """Per queue (rows, name order) the requests of its pods placed after the session."""
+        import numpy as np
+        snap = self._snapshot._impl
+        req = snap.pod_requests()
+        queues = list(snap.queue_names)
+        index = {q: i for i, q in enumerate(queues)}
+        used = np.zeros((len(queues), len(snap.resource_names)), dtype=np.int64)
+        pod_index = {k: i for i, k in enumerate(snap.pod_keys)}
+        pod_queue = snap.pod_queues()
+        for pod in self._placements():
+            q = pod_queue[pod_index[pod]]
+            if q:
+                used[index[q]] += req[pod_index[pod]]
+        return Usage(queues, list(snap.resource_names), used, None)
+
+    def __str__(self) -> str:
+        return self._impl.to_text()
+
+    def __repr__(self) -> str:
+        return (f"<vcsched.Decisions binds={len(self._impl.binds)} pipelined={len(self._impl.pipelined)} "
+                f"evictions={len(self._impl.evictions)}>")
+
+
+def _as_config(config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]]) -> SchedulerConfig:
+    if config is None:
+        return _vcsched.default_config()
+    if isinstance(config, SchedulerConfig):
+        return config
+    return load_config(config)
+
+
+def schedule(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None,
+             *, now: int = 0, plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Decisions:
+    """Runs one scheduling session and returns its Decisions.
+
+    `config` None means Volcano's default configuration (for a Scenario: its own, else
+    the default). `now` is the session clock in seconds (0: the newest creation time).
+    `plugins` adds host plugins for this call on top of :func:`register_plugin`'s.
+    The GIL is released while the C++ session runs.
+    """
+    if isinstance(snapshot, Scenario):
+        if config is None and snapshot.config is not None:
+            config = snapshot.config
+        snapshot = snapshot.snapshot
+    if not isinstance(snapshot, Snapshot):
+        raise TypeError(f"schedule: expected a Snapshot, got {type(snapshot).__name__}")
+    all_plugins = dict(_PLUGINS)
+    for name, factory in (plugins or {}).items():
+        all_plugins[name] = (lambda f: (lambda args: _call_factory(f, args)))(factory)
+    impl = _vcsched.schedule(snapshot._impl, _as_config(config), int(now), all_plugins)
+    return Decisions(impl, snapshot)
+
+
+def _call_factory(factory: Callable[..., Any], args: Dict[str, Any]) -> Any:
+    try:
+        return factory(args)
+    except TypeError:
+        return factory()
+
+
+class Scheduler:
+    """A configuration and host plugins, reused across sessions."""
+
+    def __init__(self, config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None, *,
+                 plugins: Optional[Mapping[str, Callable[..., Any]]] = None, now: int = 0) -> None:
+        self.config = _as_config(config)
+        self.plugins = dict(plugins or {})
+        self.now = now
+
+    def schedule(self, snapshot: Union[Snapshot, Scenario]) -> Decisions:
+        if isinstance(snapshot, Scenario):
+            snapshot = snapshot.snapshot
+        return schedule(snapshot, self.config, now=self.now, plugins=self.plugins)
+
+    def __repr__(self) -> str:
+        return f"<vcsched.Scheduler actions={list(self.config.actions)}>"
+
+
+def parse_quantity(text: str, *, milli: bool = False) -> int:
+    """A Kubernetes quantity as an int: whole units, or thousandths with milli=True."""
+    return _vcsched.parse_quantity(text, milli)
+
+
+def builtin_plugins() -> List[str]:
+    return list(_vcsched.builtin_plugins())
+
+
+def builtin_actions() -> List[str]:
+    return list(_vcsched.builtin_actions())

@@ -46,7 +46,13 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
           if (!kv.second.IsNull() && !kv.second.IsMap()) {
             r.Fail(kv.second, absl::StrCat(pf, ".arguments"), absl::StrCat("expected a map, got ", Describe(kv.second)));
           } else if (kv.second.IsMap()) {
-            opt.arguments = Arguments(ToArgValue(kv.second));
+            ArgValue args;
+            int64_t budget = 100000;
+            if (!ToArgValue(kv.second, &args, &budget)) {
+              r.Fail(kv.second, absl::StrCat(pf, ".arguments"), "too large (more than 100000 values, aliases included)");
+            } else {
+              opt.arguments = Arguments(std::move(args));
+            }
           }
           continue;
         }
@@ -70,7 +76,15 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
     ac.name = r.String(confs[i], "name", absl::StrCat(f, ".name")).value_or("");
     if (ac.name.empty()) r.Fail(confs[i], absl::StrCat(f, ".name"), "is required");
     const YAML::Node args = r.Map(confs[i], "arguments", absl::StrCat(f, ".arguments"));
-    if (args.IsDefined()) ac.arguments = Arguments(ToArgValue(args));
+    if (args.IsDefined()) {
+      ArgValue value;
+      int64_t budget = 100000;
+      if (!ToArgValue(args, &value, &budget)) {
+        r.Fail(args, absl::StrCat(f, ".arguments"), "too large (more than 100000 values, aliases included)");
+      } else {
+        ac.arguments = Arguments(std::move(value));
+      }
+    }
     c.configurations.push_back(std::move(ac));
   }
   c.ApplyDefaults();

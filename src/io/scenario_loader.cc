@@ -198,6 +198,10 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
                                          options.max_bytes));
       continue;
     }
+    if (const int64_t bad = io_internal::FirstInvalidUtf8(src.text); bad >= 0) {
+      diag.errors.push_back(absl::StrCat(src.name, ": invalid UTF-8 at byte ", bad));
+      continue;
+    }
     const int depth = io_internal::EstimateNestingDepth(src.text);
     if (depth > options.max_depth) {
       diag.errors.push_back(absl::StrCat(src.name, ": nesting depth ", depth, " exceeds the limit of ", options.max_depth));
@@ -256,6 +260,13 @@ absl::StatusOr<Scenario> LoadScenario(const std::vector<ScenarioSource>& sources
 absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source) {
   Diagnostics diag;
   std::optional<SchedulerConfig> config;
+  if (const int64_t bad = io_internal::FirstInvalidUtf8(source.text); bad >= 0) {
+    return absl::InvalidArgumentError(absl::StrCat(source.name, ": invalid UTF-8 at byte ", bad));
+  }
+  if (source.text.size() > (size_t{16} << 20)) {
+    return absl::InvalidArgumentError(absl::StrCat(source.name, ": a scheduler configuration of ", source.text.size(),
+                                                   " bytes exceeds the limit of 16 MiB"));
+  }
   try {
     if (io_internal::EstimateNestingDepth(source.text) > 200) {
       return absl::InvalidArgumentError(absl::StrCat(source.name, ": nesting too deep"));

@@ -146,21 +146,56 @@ int64_t ObjectReader::Time(const YAML::Node& parent, const char* key, absl::stri
   return absl::ToUnixSeconds(t);
 }
 
-ArgValue ToArgValue(const YAML::Node& node) {
-  ArgValue v;
+bool ToArgValue(const YAML::Node& node, ArgValue* out, int64_t* budget) {
+  if (--*budget < 0) return false;
+  ArgValue& v = *out;
   if (node.IsMap()) {
     v.kind = ArgValue::Kind::kMap;
     for (const auto& kv : node) {
-      v.map.emplace_back(kv.first.IsScalar() ? kv.first.Scalar() : "", ToArgValue(kv.second));
+      ArgValue child;
+      if (!ToArgValue(kv.second, &child, budget)) return false;
+      v.map.emplace_back(kv.first.IsScalar() ? kv.first.Scalar() : "", std::move(child));
     }
   } else if (node.IsSequence()) {
     v.kind = ArgValue::Kind::kList;
-    for (const auto& item : node) v.list.push_back(ToArgValue(item));
+    for (const auto& item : node) {
+      ArgValue child;
+      if (!ToArgValue(item, &child, budget)) return false;
+      v.list.push_back(std::move(child));
+    }
   } else if (node.IsScalar()) {
     v.scalar = node.Scalar();
     v.quoted = node.Tag() == "!";  // yaml-cpp tags quoted scalars "!"
   }
-  return v;
+  return true;
+}
+
+int64_t FirstInvalidUtf8(absl::string_view text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  size_t i = 0;
+  while (i < n) {
+    const unsigned char c = p[i];
+    size_t len = 0;
+    uint32_t cp = 0;
+    if (c < 0x80) { ++i; continue; }
+    if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
+    else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
+    else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
+    else return static_cast<int64_t>(i);
+    if (i + len > n) return static_cast<int64_t>(i);
+    for (size_t k = 1; k < len; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) return static_cast<int64_t>(i);
+      cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are invalid.
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
+      return static_cast<int64_t>(i);
+    }
+    i += len;
+  }
+  return -1;
 }
 
 int EstimateNestingDepth(absl::string_view text) {

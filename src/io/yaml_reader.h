@@ -63,8 +63,11 @@ YAML::Node Get(const YAML::Node& parent, const char* key);
 std::string Position(const YAML::Node& node);
 // The scalar text of a node, or "<map>" / "<list>".
 std::string Describe(const YAML::Node& node);
-// A plugin/action `arguments` tree.
-ArgValue ToArgValue(const YAML::Node& node);
+// A plugin/action `arguments` tree. `budget` bounds the nodes visited (aliases can make
+// a small document expand exponentially); false when it ran out.
+bool ToArgValue(const YAML::Node& node, ArgValue* out, int64_t* budget);
+// Byte offset of the first invalid UTF-8 sequence, or -1.
+int64_t FirstInvalidUtf8(absl::string_view text);
 // Deepest collection nesting of `text`, counted from indentation and brackets; used to
 // refuse pathological input before yaml-cpp recurses into it.
 int EstimateNestingDepth(absl::string_view text);

@@ -1,0 +1,182 @@
+#include "tests/testing/invariants.h"
+
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "src/internal/k8s_match.h"
+
+namespace vcsched::testing {
+namespace {
+
+bool PluginOn(const SchedulerConfig& c, const std::string& name) {
+  for (const Tier& t : c.tiers) {
+    for (const PluginOption& p : t.plugins) {
+      if (p.name == name) return true;
+    }
+  }
+  return false;
+}
+
+bool Holds(const TaskInfo& t) {
+  return t.node != kNone && t.status != TaskStatus::kPending && t.status != TaskStatus::kSucceeded &&
+         t.status != TaskStatus::kFailed;
+}
+
+}  // namespace
+
+std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerConfig& config, const Decisions& d) {
+  std::vector<std::string> bad;
+  const int dims = snap.dims();
+  std::map<std::string, std::string> bound;
+  for (const Bind& b : d.binds) {
+    if (!bound.emplace(b.task, b.node).second) bad.push_back(absl::StrCat("pod bound twice: ", b.task));
+    auto t = snap.FindTask(b.task);
+    auto n = snap.FindNode(b.node);
+    if (!t || !n) {
+      bad.push_back(absl::StrCat("bind of an unknown pod or node: ", b.task, " -> ", b.node));
+      continue;
+    }
+    const TaskInfo& task = snap.tasks()[static_cast<size_t>(*t)];
+    if (task.status != TaskStatus::kPending) bad.push_back(absl::StrCat("bind of a pod that was not pending: ", b.task));
+    if (PluginOn(config, "predicates")) {
+      const NodeSpec& node = snap.nodes()[static_cast<size_t>(*n)].spec;
+      if (!internal::MatchNodeSelectorAndAffinity(task.pod, node)) {
+        bad.push_back(absl::StrCat("bind against node selector/affinity: ", b.task, " -> ", b.node));
+      }
+      if (node.unschedulable &&
+          !internal::ToleratesTaint(task.pod.tolerations, {"node.kubernetes.io/unschedulable", "", "NoSchedule"})) {
+        bad.push_back(absl::StrCat("bind onto an unschedulable node: ", b.task, " -> ", b.node));
+      }
+      for (const Taint& taint : node.taints) {
+        if ((taint.effect == "NoSchedule" || taint.effect == "NoExecute") &&
+            !internal::ToleratesTaint(task.pod.tolerations, taint)) {
+          bad.push_back(absl::StrCat("bind against a taint: ", b.task, " -> ", b.node));
+        }
+      }
+    }
+  }
+  // Node capacity.
+  std::vector<Resource> before(snap.nodes().size(), Resource(dims)), after;
+  for (const TaskInfo& t : snap.tasks()) {
+    if (Holds(t)) before[static_cast<size_t>(t.node)] += t.resreq;
+  }
+  after = before;
+  // Evicted pods are on their way out; backfill may already use their pod slot (the
+  // predicates' pod count no longer sees them), as Volcano does.
+  for (const Eviction& e : d.evictions) {
+    if (auto t = snap.FindTask(e.task); t && Holds(snap.tasks()[static_cast<size_t>(*t)])) {
+      const TaskInfo& task = snap.tasks()[static_cast<size_t>(*t)];
+      after[static_cast<size_t>(task.node)] -= task.resreq;
+    }
+  }
+  for (const Bind& b : d.binds) {
+    auto t = snap.FindTask(b.task);
+    auto n = snap.FindNode(b.node);
+    if (t && n) after[static_cast<size_t>(*n)] += snap.tasks()[static_cast<size_t>(*t)].resreq;
+  }
+  // Pods with requests are bound into idle resources only (allocate never binds onto
+  // resources still being released).
+  std::vector<Resource> requested = before;
+  for (const Bind& b : d.binds) {
+    auto t = snap.FindTask(b.task);
+    auto n = snap.FindNode(b.node);
+    if (t && n && !snap.tasks()[static_cast<size_t>(*t)].best_effort) {
+      requested[static_cast<size_t>(*n)] += snap.tasks()[static_cast<size_t>(*t)].resreq;
+    }
+  }
+  for (const NodeInfo& n : snap.nodes()) {
+    const size_t i = static_cast<size_t>(n.index);
+    if (!LessEqual(before[i].span(), n.allocatable.span())) continue;  // over-committed before
+    if (!LessEqual(requested[i].span(), n.allocatable.span())) {
+      bad.push_back(absl::StrCat("binds of pods with requests exceed idle resources: ", n.spec.name));
+    }
+    if (!LessEqual(after[i].span(), n.allocatable.span())) {
+      bad.push_back(absl::StrCat("node over its allocatable after binds: ", n.spec.name));
+    }
+  }
+  // Gangs: all or nothing.
+  if (PluginOn(config, "gang")) {
+    std::map<JobIndex, int32_t> ready;
+    std::set<JobIndex> got_binds;
+    for (const TaskInfo& t : snap.tasks()) {
+      if (t.job == kNone) continue;
+      // Volcano counts pending best-effort pods as ready (JobInfo.IsReady).
+      if (IsAllocatedStatus(t.status) || t.status == TaskStatus::kSucceeded ||
+          (t.status == TaskStatus::kPending && t.best_effort && !bound.count(t.key))) {
+        ++ready[t.job];
+      }
+      if (bound.count(t.key)) {
+        ++ready[t.job];
+        got_binds.insert(t.job);
+      }
+    }
+    for (JobIndex j : got_binds) {
+      const JobInfo& job = snap.jobs()[static_cast<size_t>(j)];
+      if (ready[j] < job.pod_group.min_member) {
+        bad.push_back(absl::StrCat("gang bound below minMember: ", job.key, " holds ", ready[j], " of ",
+                                   job.pod_group.min_member));
+      }
+    }
+  }
+  // Queue capability.
+  if (PluginOn(config, "proportion") || PluginOn(config, "capacity")) {
+    std::vector<Resource> qbefore(snap.queues().size(), Resource(dims));
+    std::set<QueueIndex> touched;
+    for (const TaskInfo& t : snap.tasks()) {
+      if (t.job == kNone) continue;
+      const QueueIndex q = snap.jobs()[static_cast<size_t>(t.job)].queue;
+      if (q == kNone) continue;
+      if (IsAllocatedStatus(t.status)) qbefore[static_cast<size_t>(q)] += t.resreq;
+    }
+    std::vector<Resource> qafter = qbefore;
+    for (const Bind& b : d.binds) {
+      const TaskInfo& t = snap.tasks()[static_cast<size_t>(*snap.FindTask(b.task))];
+      if (t.job == kNone) continue;
+      const QueueIndex q = snap.jobs()[static_cast<size_t>(t.job)].queue;
+      qafter[static_cast<size_t>(q)] += t.resreq;
+      touched.insert(q);
+    }
+    for (QueueIndex q : touched) {
+      const QueueInfo& info = snap.queues()[static_cast<size_t>(q)];
+      if (info.spec.capability.empty()) continue;
+      for (int dim = 0; dim < dims; ++dim) {
+        if (dim == kPods || info.capability[dim] >= kUnlimited) continue;
+        if ((dim == kCpu || dim == kMemory) && info.capability[dim] <= 0) continue;
+        if (qbefore[static_cast<size_t>(q)][dim] <= info.capability[dim] &&
+            qafter[static_cast<size_t>(q)][dim] > info.capability[dim]) {
+          bad.push_back(absl::StrCat("queue over its capability: ", info.spec.name, " ", snap.space().name(dim)));
+        }
+      }
+    }
+  }
+  // Evictions.
+  std::set<std::string> pipelined;
+  for (const Pipelined& p : d.pipelined) pipelined.insert(p.task);
+  for (const Eviction& e : d.evictions) {
+    auto t = snap.FindTask(e.task);
+    if (!t) {
+      bad.push_back(absl::StrCat("eviction of an unknown pod: ", e.task));
+      continue;
+    }
+    const TaskStatus st = snap.tasks()[static_cast<size_t>(*t)].status;
+    if (st != TaskStatus::kRunning && st != TaskStatus::kBound) {
+      bad.push_back(absl::StrCat("eviction of a pod that was not running: ", e.task));
+    }
+    if (bound.count(e.task) || pipelined.count(e.task)) bad.push_back(absl::StrCat("evicted and placed: ", e.task));
+  }
+  return bad;
+}
+
+std::string SnapshotDigest(const Snapshot& snap) {
+  std::string out;
+  for (const NodeInfo& n : snap.nodes()) absl::StrAppend(&out, n.spec.name, n.allocatable.ToString(snap.space()), ";");
+  for (const TaskInfo& t : snap.tasks()) {
+    absl::StrAppend(&out, t.key, TaskStatusName(t.status), t.node, t.job, t.resreq.ToString(snap.space()), ";");
+  }
+  for (const JobInfo& j : snap.jobs()) absl::StrAppend(&out, j.key, j.pod_group.phase, j.queue, ";");
+  for (const QueueInfo& q : snap.queues()) absl::StrAppend(&out, q.spec.name, q.spec.weight, q.spec.state, ";");
+  return out;
+}
+
+}  // namespace vcsched::testing

@@ -1,0 +1,33 @@
+// Invariants every session must keep, checked after the fact from the snapshot and the
+// decisions alone (property tests and the session fuzzer share them).
+#ifndef VCSCHED_TESTS_TESTING_INVARIANTS_H_
+#define VCSCHED_TESTS_TESTING_INVARIANTS_H_
+
+#include <string>
+#include <vector>
+
+#include "vcsched/config.h"
+#include "vcsched/decisions.h"
+#include "vcsched/snapshot.h"
+
+namespace vcsched::testing {
+
+// Returns one line per violated invariant (empty when all hold):
+//  - binds go to existing nodes, only for pending pods, and at most once per pod;
+//  - per node, pods holding it before, less evicted ones, plus binds fit allocatable,
+//    where the node fitted before the session;
+//  - a bind's node passes nodeSelector / required node affinity / NoSchedule taints /
+//    unschedulable (when predicates is enabled);
+//  - with gang enabled, a job that got binds holds at least minMember afterwards
+//    (pending best-effort pods count, as Volcano's readiness does);
+//  - a queue with a capability, within it before, is within it after (capacity and
+//    proportion bound allocation by it);
+//  - an evicted pod was Running or Bound and is not also bound or pipelined.
+std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerConfig& config, const Decisions& d);
+
+// A digest of the snapshot's visible state, to show a session did not change it.
+std::string SnapshotDigest(const Snapshot& snap);
+
+}  // namespace vcsched::testing
+
+#endif  // VCSCHED_TESTS_TESTING_INVARIANTS_H_

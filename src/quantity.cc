@@ -89,15 +89,16 @@ absl::StatusOr<Parsed> Parse(absl::string_view text) {
 // ceil(p * scale) as int64, or an out-of-range error.
 absl::StatusOr<int64_t> Scaled(absl::string_view text, const Parsed& p, int scale_exp10) {
   int128 num = p.mantissa;
+  // Check before multiplying so the int128 never overflows.
   for (int b = 0; b < p.binary_power; ++b) {
+    if (num > kInt128Limit / 1024 || num < -kInt128Limit / 1024) return Invalid(text, ": out of range");
     num *= 1024;
-    if (num > kInt128Limit || num < -kInt128Limit) return Invalid(text, ": out of range");
   }
   int exp = p.exp10 + scale_exp10;
   for (; exp > 0; --exp) {
     if (num == 0) break;
+    if (num > kInt128Limit / 10 || num < -kInt128Limit / 10) return Invalid(text, ": out of range");
     num *= 10;
-    if (num > kInt128Limit || num < -kInt128Limit) return Invalid(text, ": out of range");
   }
   if (exp < 0) {
     if (exp < -36) {

@@ -41,9 +41,11 @@ std::vector<std::string> CompareWithExpectation(const Decisions& d, const Expect
   if (e.eviction_count && static_cast<int64_t>(evicted.size()) != *e.eviction_count) {
     diffs.push_back(absl::StrCat("evictionCount: expected ", *e.eviction_count, ", got ", evicted.size()));
   }
-  for (const auto& [job, phase] : e.pod_group_phases) {
+  for (const auto& entry : e.pod_group_phases) {
+    const std::string& job = entry.first;
+    const std::string& phase = entry.second;
     auto it = std::find_if(d.pod_groups.begin(), d.pod_groups.end(),
-                           [&](const PodGroupStatus& s) { return s.job == job; });
+                           [&job](const PodGroupStatus& s) { return s.job == job; });
     if (it == d.pod_groups.end()) {
       diffs.push_back(absl::StrCat("podGroupPhases ", job, ": expected ", phase, ", got no such PodGroup in the session"));
     } else if (it->phase != phase) {

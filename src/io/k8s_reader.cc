@@ -1,5 +1,7 @@
 #include "src/io/k8s_reader.h"
 
+#include <algorithm>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
@@ -257,6 +259,10 @@ PodSpec ReadPod(ObjectReader& r, const YAML::Node& doc) {
   }
   const YAML::Node status = r.Map(doc, "status", "status");
   p.phase = r.String(status, "phase", "status.phase").value_or("Pending");
+  static const char* kPodPhases[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
+  if (std::find(std::begin(kPodPhases), std::end(kPodPhases), p.phase) == std::end(kPodPhases)) {
+    r.Fail(Get(status, "phase"), "status.phase", absl::StrCat("unknown phase \"", p.phase, "\""));
+  }
   p.nominated_node_name = r.String(status, "nominatedNodeName", "status.nominatedNodeName").value_or("");
   return p;
 }
@@ -295,6 +301,14 @@ PodGroupSpec ReadPodGroup(ObjectReader& r, const YAML::Node& doc) {
   }
   const YAML::Node status = r.Map(doc, "status", "status");
   g.phase = r.String(status, "phase", "status.phase").value_or("Pending");
+  if (g.min_member < 0) r.Fail(Get(spec, "minMember"), "spec.minMember", "must not be negative");
+  for (const auto& [role, n] : g.min_task_member) {
+    if (n < 0) r.Fail(Get(spec, "minTaskMember"), absl::StrCat("spec.minTaskMember.", role), "must not be negative");
+  }
+  static const char* kPhases[] = {"Pending", "Inqueue", "Running", "Unknown", "Completed"};
+  if (std::find(std::begin(kPhases), std::end(kPhases), g.phase) == std::end(kPhases)) {
+    r.Fail(Get(status, "phase"), "status.phase", absl::StrCat("unknown phase \"", g.phase, "\""));
+  }
   return g;
 }
 
@@ -306,6 +320,7 @@ QueueSpec ReadQueue(ObjectReader& r, const YAML::Node& doc) {
   q.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
   const YAML::Node spec = r.Map(doc, "spec", "spec");
   q.weight = static_cast<int32_t>(r.Int(spec, "weight", "spec.weight").value_or(1));
+  if (q.weight < 0) r.Fail(Get(spec, "weight"), "spec.weight", "must not be negative");
   q.priority = static_cast<int32_t>(r.Int(spec, "priority", "spec.priority").value_or(0));
   q.capability = r.Resources(spec, "capability", "spec.capability");
   const YAML::Node guarantee = r.Map(spec, "guarantee", "spec.guarantee");

@@ -50,6 +50,10 @@ bool NewerOrSame(const std::string& later, const std::string& earlier) {
 template <typename T>
 void Put(std::map<std::string, Seen<T>>& into, const char* kind, const std::string& key, T spec,
          const YAML::Node& doc, const std::string& where, ObjectReader& r, Diagnostics& diag) {
+  if (spec.name.empty()) {
+    r.Fail(Get(doc, "metadata").IsDefined() ? Get(doc, "metadata") : doc, "metadata.name", "must not be empty");
+    return;
+  }
   std::string uid, rv;
   const YAML::Node meta = Get(doc, "metadata");
   if (meta.IsMap()) {
@@ -208,6 +212,10 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
       continue;
     }
     std::vector<YAML::Node> docs;
+    if (std::string why; !io_internal::YamlParsesWithinBudget(src.text, &why)) {
+      diag.errors.push_back(absl::StrCat(src.name, ": invalid YAML: ", why));
+      continue;
+    }
     try {
       docs = YAML::LoadAll(src.text);
     } catch (const YAML::Exception& e) {
@@ -270,6 +278,9 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
   try {
     if (io_internal::EstimateNestingDepth(source.text) > 200) {
       return absl::InvalidArgumentError(absl::StrCat(source.name, ": nesting too deep"));
+    }
+    if (std::string why; !io_internal::YamlParsesWithinBudget(source.text, &why)) {
+      return absl::InvalidArgumentError(absl::StrCat(source.name, ": invalid YAML: ", why));
     }
     std::vector<YAML::Node> docs = YAML::LoadAll(source.text);
     docs.erase(std::remove_if(docs.begin(), docs.end(), [](const YAML::Node& d) { return d.IsNull(); }), docs.end());

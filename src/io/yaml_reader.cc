@@ -6,6 +6,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 
+#include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 namespace vcsched::io_internal {
 
 YAML::Node Get(const YAML::Node& parent, const char* key) {
@@ -166,6 +171,58 @@ bool ToArgValue(const YAML::Node& node, ArgValue* out, int64_t* budget) {
   } else if (node.IsScalar()) {
     v.scalar = node.Scalar();
     v.quoted = node.Tag() == "!";  // yaml-cpp tags quoted scalars "!"
+  }
+  return true;
+}
+
+namespace {
+
+// Counts parser events and stops the parse (by throwing) past a budget.
+class BudgetedEvents : public YAML::EventHandler {
+ public:
+  struct Exhausted {};
+  explicit BudgetedEvents(int64_t budget) : budget_(budget) {}
+  void OnDocumentStart(const YAML::Mark&) override { Spend(); }
+  void OnDocumentEnd() override { Spend(); }
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override { Spend(); }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { Spend(); }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override { Spend(); }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    Spend();
+  }
+  void OnSequenceEnd() override { Spend(); }
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    Spend();
+  }
+  void OnMapEnd() override { Spend(); }
+
+ private:
+  void Spend() {
+    if (--budget_ < 0) throw Exhausted{};
+  }
+  int64_t budget_;
+};
+
+}  // namespace
+
+bool YamlParsesWithinBudget(const std::string& text, std::string* why) {
+  std::istringstream in(text);
+  // Valid YAML cannot produce more than a few events per byte.
+  BudgetedEvents events(static_cast<int64_t>(text.size()) * 8 + 64);
+  try {
+    YAML::Parser parser(in);
+    int64_t documents = 0;
+    while (parser.HandleNextDocument(events)) {
+      if (++documents > static_cast<int64_t>(text.size()) + 1) {
+        *why = "the parser does not advance (malformed input)";
+        return false;
+      }
+    }
+  } catch (const BudgetedEvents::Exhausted&) {
+    *why = "the parser does not advance (malformed input)";
+    return false;
+  } catch (const YAML::Exception&) {
+    return true;  // a plain syntax error; LoadAll reports it with its position
   }
   return true;
 }

@@ -66,6 +66,10 @@ std::string Describe(const YAML::Node& node);
 // A plugin/action `arguments` tree. `budget` bounds the nodes visited (aliases can make
 // a small document expand exponentially); false when it ran out.
 bool ToArgValue(const YAML::Node& node, ArgValue* out, int64_t* budget);
+// Parses `text` once without building nodes, under a budget of documents and events,
+// and returns false (with `why`) when it runs out: yaml-cpp 0.7 loops forever on some
+// malformed input (a document that starts with ','), so LoadAll runs only after this.
+bool YamlParsesWithinBudget(const std::string& text, std::string* why);
 // Byte offset of the first invalid UTF-8 sequence, or -1.
 int64_t FirstInvalidUtf8(absl::string_view text);
 // Deepest collection nesting of `text`, counted from indentation and brackets; used to

@@ -18,8 +18,9 @@ class OvercommitPlugin : public Plugin {
     idle_.assign(static_cast<size_t>(dims), 0);
     inqueue_.assign(static_cast<size_t>(dims), 0);
     for (int d = 0; d < dims; ++d) {
-      idle_[static_cast<size_t>(d)] = static_cast<double>(s.total[d]) * factor_ -
-                                      static_cast<double>(s.used.col(d).sum());
+      int64_t used = 0;  // a loop, not Eigen's col().sum(): no nodes means an empty matrix
+      for (Eigen::Index n = 0; n < s.used.rows(); ++n) used += s.used(n, d);
+      idle_[static_cast<size_t>(d)] = static_cast<double>(s.total[d]) * factor_ - static_cast<double>(used);
     }
     for (const JobInfo& job : s.snapshot->jobs()) {
       if (job.queue == kNone || !job.has_min_resources) continue;

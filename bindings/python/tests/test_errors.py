@@ -70,3 +70,19 @@ def test_garbage_never_crashes(text):
     except vcsched.Error:
         return
     vcsched.schedule(sc)
+
+
+def bad_inputs():
+    import pathlib
+    import os
+    repo = pathlib.Path(os.environ.get("VCSCHED_REPO", pathlib.Path(__file__).resolve().parents[3]))
+    return sorted((repo / "tests" / "bad_inputs").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", bad_inputs(), ids=lambda p: p.name)
+def test_bad_input_corpus(path):
+    expect = path.read_bytes().split(b"\n", 1)[0].decode()[len("# expect: "):]
+    with pytest.raises(vcsched.Error) as e:
+        sc = vcsched.load_scenario(path)
+        vcsched.schedule(sc)
+    assert expect in str(e.value)

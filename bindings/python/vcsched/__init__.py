@@ -42,16 +42,17 @@ SchedulerConfig = _vcsched.SchedulerConfig
 PathOrText = Union[str, os.PathLike]
 
 
-def _read(path_or_text: PathOrText) -> Tuple[str, str]:
-    """(name, text) of a path, or of literal text when it is not an existing file."""
+def _read(path_or_text: PathOrText) -> Tuple[str, Union[str, bytes]]:
+    """(name, content) of a path, or of literal text when it is not an existing file.
+    Files are read as bytes so the library, not Python, judges their encoding."""
     if isinstance(path_or_text, os.PathLike):
         path = os.fspath(path_or_text)
-        with open(path, "r", encoding="utf-8") as f:
+        with open(path, "rb") as f:
             return path, f.read()
     if not isinstance(path_or_text, str):
         raise TypeError(f"expected a path or YAML text, got {type(path_or_text).__name__}")
     if "\n" not in path_or_text and len(path_or_text) < 4096 and os.path.isfile(path_or_text):
-        with open(path_or_text, "r", encoding="utf-8") as f:
+        with open(path_or_text, "rb") as f:
             return path_or_text, f.read()
     return "<text>", path_or_text
 

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan + UBSan) into build-fuzz and runs each
+# for SECONDS (default 20). Seeds: tests/fuzz/corpus/<target>, plus the conformance
+# cases, real dumps and examples for the scenario fuzzer. New inputs found are kept in
+# build-fuzz/corpus/<target>; a crash leaves its input in build-fuzz/crashes and fails.
+#
+#   scripts/fuzz.sh            # 20 s each (what CI runs)
+#   scripts/fuzz.sh 3600       # an hour each
+#   FUZZ_TARGETS="session_fuzz" scripts/fuzz.sh 600
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH="${1:-20}"
+TARGETS="${FUZZ_TARGETS:-quantity_fuzz config_fuzz scenario_fuzz session_fuzz}"
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DVCSCHED_FUZZ=ON -DVCSCHED_BUILD_PYTHON=OFF \
+  -DVCSCHED_BUILD_BENCH=OFF >/dev/null
+ninja -C build-fuzz $TARGETS | grep -v '^\[' || true
+[ -x build-fuzz/tests/fuzz/session_fuzz ] || { echo 'fuzz build failed'; exit 1; }
+mkdir -p build-fuzz/crashes
+status=0
+for t in $TARGETS; do
+  mkdir -p "build-fuzz/corpus/$t"
+  seeds=("tests/fuzz/corpus/$t")
+  if [ "$t" = scenario_fuzz ]; then seeds+=(tests/conformance tests/data/real-dumps examples/queues); fi
+  echo "== $t for ${SECONDS_EACH}s"
+  if ! build-fuzz/tests/fuzz/$t "build-fuzz/corpus/$t" "${seeds[@]}" -max_total_time="$SECONDS_EACH" \
+        -max_len=65536 -rss_limit_mb=2048 -timeout=10 -artifact_prefix=build-fuzz/crashes/ \
+        -print_final_stats=1 2> "build-fuzz/$t.log"; then
+    status=1
+    tail -30 "build-fuzz/$t.log"
+  fi
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "build-fuzz/$t.log" | tr '\n' ' '
+  echo
+done
+exit $status

@@ -1,0 +1,26 @@
+// Fuzzes whole sessions: the input bytes drive the random scenario generator, so the
+// fuzzer explores clusters, queues, gangs and configurations; every session must keep
+// the invariants and be deterministic.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "tests/testing/invariants.h"
+#include "tests/testing/random_scenario.h"
+#include "vcsched/scheduler.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  vcsched::testing::Choices choices(data, size);
+  const vcsched::testing::RandomScenario sc = vcsched::testing::MakeRandomScenario(choices);
+  const vcsched::Snapshot snap = sc.Build();
+  absl::StatusOr<vcsched::Decisions> d = vcsched::RunSession(snap, sc.config);
+  if (!d.ok()) std::abort();  // generated input is always valid
+  const std::vector<std::string> bad = vcsched::testing::CheckInvariants(snap, sc.config, *d);
+  if (!bad.empty()) {
+    std::fprintf(stderr, "invariant violated: %s\n", bad.front().c_str());
+    std::abort();
+  }
+  absl::StatusOr<vcsched::Decisions> again = vcsched::RunSession(sc.Build(size + 1), sc.config);
+  if (!again.ok() || again->ToString() != d->ToString()) std::abort();
+  return 0;
+}

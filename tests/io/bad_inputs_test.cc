@@ -1,0 +1,80 @@
+// Every file of tests/bad_inputs is rejected with the error its first line announces
+// ("# expect: <fragment>"), whether at load or when its configuration is used.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "vcsched/io/scenario.h"
+#include "vcsched/quantity.h"
+#include "vcsched/scheduler.h"
+
+namespace vcsched {
+namespace {
+
+std::string ErrorOf(const std::string& name, const std::string& text, const LoadOptions& opts = {}) {
+  absl::StatusOr<Scenario> sc = LoadScenario({{name, text}}, opts);
+  if (!sc.ok()) return std::string(sc.status().message());
+  if (sc->config) {
+    absl::StatusOr<Decisions> d = RunSession(sc->snapshot, *sc->config);
+    if (!d.ok()) return std::string(d.status().message());
+  }
+  return "";
+}
+
+TEST_CASE("BadInputs: each corpus file is rejected with a clear error", "[io][bad-inputs]") {
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(VCSCHED_TEST_DATA_DIR) + "/../bad_inputs")) {
+    if (e.path().extension() != ".yaml") continue;
+    ++files;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    const std::string text = buf.str();
+    const std::string first = text.substr(0, text.find('\n'));
+    REQUIRE(first.rfind("# expect: ", 0) == 0);
+    const std::string expect = first.substr(10);
+    const std::string err = ErrorOf(e.path().filename().string(), text);
+    INFO(e.path().filename().string());
+    CHECK_THAT(err, Catch::Contains(expect));
+    CHECK_THAT(err, Catch::Contains(e.path().filename().string()) || Catch::Contains("tiers") ||
+                        Catch::Contains("actions["));
+  }
+  CHECK(files >= 20);
+}
+
+TEST_CASE("BadInputs: an input over the size limit is refused before parsing", "[io][bad-inputs]") {
+  LoadOptions opts;
+  opts.max_bytes = 1 << 20;
+  std::string big = "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {";
+  while (big.size() < (2u << 20)) big += "k" + std::to_string(big.size()) + ": v, ";
+  big += "z: v}}\n";
+  CHECK_THAT(ErrorOf("big.yaml", big, opts), Catch::Contains("exceeds the limit of 1048576"));
+}
+
+TEST_CASE("BadInputs: regressions found by the fuzzers", "[io][bad-inputs][fuzz]") {
+  SECTION("a document starting with ',' used to hang yaml-cpp") {
+    CHECK_THAT(std::string(LoadSchedulerConfig({"c.conf", ",iece"}).status().message()),
+               Catch::Contains("invalid YAML"));
+    CHECK_THAT(ErrorOf("s.yaml", ",a"), Catch::Contains("invalid YAML"));
+  }
+  SECTION("a huge binary-suffixed quantity overflowed 128-bit arithmetic") {
+    CHECK_FALSE(ParseValue("55553558888888888888000000288042220047Mi").ok());
+    CHECK_FALSE(ParseMilliValue("9999999999999999999999999999999999Ei").ok());
+  }
+  SECTION("a cluster with no nodes used to index an empty Eigen matrix") {
+    absl::StatusOr<Scenario> sc = LoadScenario({{"empty.yaml", R"(apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: pg}
+spec: {minMember: 1, minResources: {cpu: "1"}}
+)"}});
+    REQUIRE(sc.ok());
+    absl::StatusOr<Decisions> d = RunSession(sc->snapshot, DefaultSchedulerConfig());
+    REQUIRE(d.ok());
+    CHECK(d->binds.empty());
+  }
+}
+
+}  // namespace
+}  // namespace vcsched

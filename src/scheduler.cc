@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/internal/fit_messages.h"
 #include "src/internal/status_macros.h"
+#include "src/plugins/plugins.h"
 #include "src/session_state.h"
 
 namespace vcsched {
@@ -108,14 +109,21 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
   const int64_t now = options.now_seconds != 0 ? options.now_seconds : DefaultNow(snapshot);
   Session ssn(snapshot, cfg, now, options.session_id);
   Session::State& s = ssn.state();
+  s.node_choice_cache = options.node_choice_cache;
 
   std::vector<std::unique_ptr<Plugin>> plugins;
   for (size_t ti = 0; ti < cfg.tiers.size(); ++ti) {
     for (const PluginOption& opt : cfg.tiers[ti].plugins) {
-      VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Plugin> plugin, (*registry.FindPlugin(opt.name))(opt.arguments));
+      const PluginFactory& factory = *registry.FindPlugin(opt.name);
+      VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Plugin> plugin, factory(opt.arguments));
       s.current_plugin = &opt;
       s.current_tier = static_cast<int>(ti);
+      const size_t node_fns = s.predicate.size() + s.node_order.size() + s.batch_node_order.size();
       const absl::Status st = plugin->OnSessionOpen(ssn);
+      if (s.predicate.size() + s.node_order.size() + s.batch_node_order.size() != node_fns &&
+          !internal::IsBuiltInPluginFactory(factory)) {
+        s.host_node_callbacks = true;
+      }
       if (!st.ok()) {
         return absl::Status(st.code(), absl::StrCat("plugin ", opt.name, ": ", st.message()));
       }

@@ -157,6 +157,9 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     s.MoveTask(t.index, t.status, HoldsNode(t.status) ? t.node : kNone);
   }
   s.node_view.Init(snapshot, s.status, s.node);
+  for (const NodeInfo& n : nodes) {
+    for (const Taint& taint : n.spec.taints) s.any_prefer_no_schedule |= taint.effect == "PreferNoSchedule";
+  }
 }
 
 Session::~Session() = default;

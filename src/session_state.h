@@ -101,6 +101,14 @@ struct Session::State {
   const PluginOption* current_plugin = nullptr;
   int current_tier = 0;
 
+  // True when a plugin outside the built-ins registered predicates or node scores; the
+  // node-choice cache (which knows the built-ins are node-local) is then off.
+  bool host_node_callbacks = false;
+  bool node_choice_cache = true;  // RunOptions::node_choice_cache
+  // Some node has a PreferNoSchedule taint (taint-toleration scores then depend on
+  // the candidate set).
+  bool any_prefer_no_schedule = false;
+
   // The Kubernetes node view (predicates, nodeorder).
   internal::NodeView node_view;
 

@@ -443,6 +443,27 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
     impl->tasks.push_back(std::move(t));
   }
+  // Shapes: equivalence classes of tasks for node-choice caching.
+  std::map<std::string, int32_t> shapes;
+  for (TaskInfo& t : impl->tasks) {
+    const PodSpec& p = t.pod;
+    const Affinity& a = p.affinity;
+    const bool unique = a.has_required_node_terms || !a.preferred_node_terms.empty() ||
+                        !a.required_pod_affinity.empty() || !a.preferred_pod_affinity.empty() ||
+                        !a.required_pod_anti_affinity.empty() || !a.preferred_pod_anti_affinity.empty() ||
+                        !p.topology_spread_constraints.empty();
+    std::string key = unique ? absl::StrCat("#", t.index) : "";
+    if (!unique) {
+      for (int d = 0; d < t.resreq.dims(); ++d) absl::StrAppend(&key, t.resreq[d], ",");
+      absl::StrAppend(&key, t.nonzero_cpu, ",", t.nonzero_memory, "|", p.namespace_, "|");
+      for (const auto& [k, v] : p.node_selector) absl::StrAppend(&key, k, "=", v, ";");
+      key += "|";
+      for (const Toleration& tol : p.tolerations) absl::StrAppend(&key, tol.key, "\x1f", tol.op, "\x1f", tol.value, "\x1f", tol.effect, ";");
+      key += "|";
+      for (const auto& [k, v] : p.labels) absl::StrAppend(&key, k, "=", v, ";");
+    }
+    t.shape = shapes.emplace(std::move(key), static_cast<int32_t>(shapes.size())).first->second;
+  }
   std::sort(impl->warnings.begin(), impl->warnings.end());
   state_ = std::make_unique<State>();
   return Snapshot(std::move(impl));

@@ -26,10 +26,12 @@ std::vector<std::string> CaseFiles() {
 }
 
 // The decisions' text, or the error: either must be reproducible.
-std::string Outcome(const std::string& text) {
+std::string Outcome(const std::string& text, bool cache = true) {
   absl::StatusOr<Scenario> sc = LoadScenario({{"case.yaml", text}});
   if (!sc.ok()) return "load error: " + std::string(sc.status().message());
-  absl::StatusOr<Decisions> d = RunSession(sc->snapshot, sc->config.value_or(DefaultSchedulerConfig()));
+  RunOptions opts;
+  opts.node_choice_cache = cache;
+  absl::StatusOr<Decisions> d = RunSession(sc->snapshot, sc->config.value_or(DefaultSchedulerConfig()), opts);
   if (!d.ok()) return "session error: " + std::string(d.status().message());
   return d->ToString();
 }
@@ -53,6 +55,7 @@ TEST_CASE("Conformance: every case is deterministic, twice and shuffled", "[conf
     CAPTURE(f);
     CHECK(first.rfind("load error", 0) != 0);
     CHECK(Outcome(text) == first);
+    CHECK(Outcome(text, false) == first);
     for (uint32_t seed : {1u, 2u, 3u}) CHECK(Outcome(Shuffled(text, seed)) == first);
   }
 }

@@ -27,6 +27,10 @@ struct RunOptions {
   int64_t now_seconds = 0;
   // Written as the transitionID of PodGroup conditions. Default: "vcsched".
   std::string session_id = "vcsched";
+  // Reuse node feasibility and scores across identical tasks of a job visit (decisions
+  // are the same either way; false evaluates every node for every task, the reference
+  // path tests compare against). Default: true.
+  bool node_choice_cache = true;
 };
 
 // Runs every configured action in order on a session over `snapshot`.

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/actions/actions.h"
 #include "src/actions/helpers.h"
+#include "src/actions/node_choice_cache.h"
 #include "src/internal/status_macros.h"
 
 namespace vcsched::internal {
@@ -74,6 +75,7 @@ class AllocateAction : public Action {
     const JobInfo& job = s.job(j);
     std::set<std::string>& failed_roles = failed_roles_[j];
     FitErrorBuffer errors;
+    cache_.Reset();  // other jobs changed nodes since the last visit
     while (!heap.empty()) {
       const TaskIndex t = heap.Pop();
       const TaskInfo& info = s.task(t);
@@ -96,6 +98,21 @@ class AllocateAction : public Action {
         if (NeedContinueAllocating(ssn, j, failed_roles)) continue;
         break;
       }
+      if (NodeChoiceCache::Usable(ssn, t)) {
+        const NodeIndex best = cache_.Choose(ssn, t);
+        if (best != kNone) {
+          if (s.FitsIdle(s.req(t), best)) {
+            VCSCHED_RETURN_IF_ERROR(stmt.Allocate(t, best));
+          } else {
+            VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best, false));
+          }
+          cache_.Touch(best);
+          if (ssn.JobReady(j)) break;
+          continue;
+        }
+        // No node: the full pass below records why.
+      }
+      cache_.Reset();
       std::vector<NodeIndex> nodes;
       if (!info.pod.nominated_node_name.empty()) {
         if (auto n = s.snapshot->FindNode(info.pod.nominated_node_name); n && s.FitsFutureIdle(s.req(t), *n)) {
@@ -158,6 +175,7 @@ class AllocateAction : public Action {
 
   bool error_cache_;
   std::map<JobIndex, std::set<std::string>> failed_roles_;
+  NodeChoiceCache cache_;
 };
 
 }  // namespace

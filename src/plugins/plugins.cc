@@ -20,4 +20,16 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("network-topology-aware", NewNetworkTopologyPlugin);
 }
 
+bool IsBuiltInPluginFactory(const PluginFactory& factory) {
+  using Fn = absl::StatusOr<std::unique_ptr<Plugin>> (*)(const Arguments&);
+  const Fn* fn = factory.target<Fn>();
+  if (fn == nullptr) return false;
+  for (Fn builtin : {&NewPriorityPlugin, &NewGangPlugin, &NewConformancePlugin, &NewOvercommitPlugin, &NewDrfPlugin,
+                     &NewPredicatesPlugin, &NewProportionPlugin, &NewNodeOrderPlugin, &NewBinpackPlugin,
+                     &NewResourceStrategyFitPlugin, &NewSlaPlugin, &NewCapacityPlugin, &NewNetworkTopologyPlugin}) {
+    if (*fn == builtin) return true;
+  }
+  return false;
+}
+
 }  // namespace vcsched::internal

@@ -106,7 +106,10 @@ class PredicatesPlugin : public Plugin {
       }
     }
     // 3. Other filters.
-    if (flags_.pod_affinity && !PodAffinityFilter(t, n, Placements(t), fail)) return result;
+    if (flags_.pod_affinity && (HasPodAffinityTerms(task.pod) || !s.node_view.pods_with_affinity().empty()) &&
+        !PodAffinityFilter(t, n, Placements(t), fail)) {
+      return result;
+    }
     if (flags_.topology_spread) TopologySpreadFilter(t, n, fail);
     return result;
   }

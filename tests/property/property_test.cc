@@ -35,6 +35,11 @@ TEST_CASE("Property: random sessions keep every invariant and are deterministic"
     absl::StatusOr<Decisions> shuffled = RunSession(sc.Build(seed * 7919), sc.config);
     REQUIRE(shuffled.ok());
     CHECK(shuffled->ToString() == text);
+    RunOptions reference;
+    reference.node_choice_cache = false;  // the optimisation must not change a decision
+    absl::StatusOr<Decisions> uncached = RunSession(snap, sc.config, reference);
+    REQUIRE(uncached.ok());
+    CHECK(uncached->ToString() == text);
   }
   // The generator must exercise every kind of decision, or the test proves little.
   CHECK(sessions == kScenarios);

@@ -7,20 +7,26 @@
 
 namespace vcsched {
 
+namespace {
+// Sorts unless already sorted (decisions are mostly produced in order).
+template <typename T, typename Less>
+void SortIfNeeded(std::vector<T>& v, Less less) {
+  if (!std::is_sorted(v.begin(), v.end(), less)) std::sort(v.begin(), v.end(), less);
+}
+}  // namespace
+
 void Decisions::Sort() {
-  std::sort(binds.begin(), binds.end(), [](const Bind& a, const Bind& b) {
+  SortIfNeeded(binds, [](const Bind& a, const Bind& b) {
     return std::tie(a.task, a.node) < std::tie(b.task, b.node);
   });
-  std::sort(evictions.begin(), evictions.end(), [](const Eviction& a, const Eviction& b) {
+  SortIfNeeded(evictions, [](const Eviction& a, const Eviction& b) {
     return std::tie(a.task, a.action, a.preemptor) < std::tie(b.task, b.action, b.preemptor);
   });
-  std::sort(pipelined.begin(), pipelined.end(), [](const Pipelined& a, const Pipelined& b) {
+  SortIfNeeded(pipelined, [](const Pipelined& a, const Pipelined& b) {
     return std::tie(a.task, a.node) < std::tie(b.task, b.node);
   });
-  std::sort(pod_groups.begin(), pod_groups.end(),
-            [](const PodGroupStatus& a, const PodGroupStatus& b) { return a.job < b.job; });
-  std::sort(task_reasons.begin(), task_reasons.end(),
-            [](const TaskReason& a, const TaskReason& b) { return a.task < b.task; });
+  SortIfNeeded(pod_groups, [](const PodGroupStatus& a, const PodGroupStatus& b) { return a.job < b.job; });
+  SortIfNeeded(task_reasons, [](const TaskReason& a, const TaskReason& b) { return a.task < b.task; });
   std::sort(warnings.begin(), warnings.end());
   warnings.erase(std::unique(warnings.begin(), warnings.end()), warnings.end());
 }

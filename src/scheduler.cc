@@ -70,6 +70,9 @@ void WritePodGroupStatuses(Session& ssn) {
 // Pipelined tasks and the reasons of tasks left pending.
 void WriteTaskOutcomes(Session& ssn) {
   Session::State& s = ssn.state();
+  s.decisions.task_reasons.reserve(s.snapshot->tasks().size());
+  // Identical messages (a job's tasks share them) are built once.
+  std::string last_fit_key, last_fit_text;
   for (const TaskInfo& t : s.snapshot->tasks()) {
     const size_t ti = static_cast<size_t>(t.index);
     if (t.job == kNone || s.job(t.job).queue == kNone) continue;
@@ -88,7 +91,19 @@ void WriteTaskOutcomes(Session& ssn) {
              absl::StrCat("pod fits ", s.node_info(s.last_txn_node[ti]).spec.name,
                           ", but the gang's minAvailable was not met")});
       } else {
-        std::string msg = internal::TaskFitErrorText(ssn, t.index);
+        std::string msg;
+        const TaskFitErrors& f = s.fit[ti];
+        if (f.messages.empty() && f.nodes > 0) {
+          std::string key = std::to_string(f.nodes);
+          for (const auto& [r, c] : f.reason_counts) absl::StrAppend(&key, ",", r, ":", c);
+          if (key != last_fit_key) {
+            last_fit_key = std::move(key);
+            last_fit_text = internal::TaskFitErrorText(ssn, t.index);
+          }
+          msg = last_fit_text;
+        } else {
+          msg = internal::TaskFitErrorText(ssn, t.index);
+        }
         if (msg.empty()) msg = s.fit[ti].not_tried;
         if (msg.empty()) msg = ssn.JobIsPending(t.job) ? "the PodGroup is not admitted (still Pending)"
                                                        : "not tried in this session";

@@ -41,6 +41,8 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
     list.pop_back();
     node_slot[ti] = -1;
   }
+  if (old_node != kNone) node_changes.push_back(old_node);
+  if (new_node != kNone && new_node != old_node) node_changes.push_back(new_node);
   const TaskInfo& info = task(t);
   if (info.job != kNone) {
     auto& counts = job_counts[static_cast<size_t>(info.job)];
@@ -157,6 +159,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     s.MoveTask(t.index, t.status, HoldsNode(t.status) ? t.node : kNone);
   }
   s.node_view.Init(snapshot, s.status, s.node);
+  s.node_changes.clear();  // the initial placement is the baseline, not a change
   for (const NodeInfo& n : nodes) {
     for (const Taint& taint : n.spec.taints) s.any_prefer_no_schedule |= taint.effect == "PreferNoSchedule";
   }

@@ -105,6 +105,8 @@ struct Session::State {
   // node-choice cache (which knows the built-ins are node-local) is then off.
   bool host_node_callbacks = false;
   bool node_choice_cache = true;  // RunOptions::node_choice_cache
+  // Every node whose accounting changed, in order (node-choice caches replay it).
+  std::vector<NodeIndex> node_changes;
   // Some node has a PreferNoSchedule taint (taint-toleration scores then depend on
   // the candidate set).
   bool any_prefer_no_schedule = false;

@@ -75,7 +75,6 @@ class AllocateAction : public Action {
     const JobInfo& job = s.job(j);
     std::set<std::string>& failed_roles = failed_roles_[j];
     FitErrorBuffer errors;
-    cache_.Reset();  // other jobs changed nodes since the last visit
     while (!heap.empty()) {
       const TaskIndex t = heap.Pop();
       const TaskInfo& info = s.task(t);
@@ -106,13 +105,11 @@ class AllocateAction : public Action {
           } else {
             VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best, false));
           }
-          cache_.Touch(best);
           if (ssn.JobReady(j)) break;
           continue;
         }
         // No node: the full pass below records why.
       }
-      cache_.Reset();
       std::vector<NodeIndex> nodes;
       if (!info.pod.nominated_node_name.empty()) {
         if (auto n = s.snapshot->FindNode(info.pod.nominated_node_name); n && s.FitsFutureIdle(s.req(t), *n)) {

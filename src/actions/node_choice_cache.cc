@@ -11,53 +11,56 @@ bool NodeChoiceCache::Usable(const Session& ssn, TaskIndex t) {
          task.pod.topology_spread_constraints.empty() && s.node_view.pods_with_affinity().empty();
 }
 
-void NodeChoiceCache::Refresh(Session& ssn, TaskIndex t, NodeIndex n) {
+void NodeChoiceCache::Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e) {
   const Session::State& s = ssn.state();
   const size_t i = static_cast<size_t>(n);
-  feasible_[i] = s.FitsFutureIdle(s.req(t), n) && ssn.Predicate(t, n).ok();
-  fits_idle_[i] = feasible_[i] && s.FitsIdle(s.req(t), n);
-  if (feasible_[i]) {
+  e.feasible[i] = s.FitsFutureIdle(s.req(t), n) && ssn.Predicate(t, n).ok();
+  e.fits_idle[i] = e.feasible[i] && s.FitsIdle(s.req(t), n);
+  if (e.feasible[i]) {
     const NodeIndex one[] = {n};
-    ssn.ScoreNodes(t, one, absl::MakeSpan(&score_[i], 1));
+    ssn.ScoreNodes(t, one, absl::MakeSpan(&e.score[i], 1));
   }
 }
 
-void NodeChoiceCache::Fill(Session& ssn, TaskIndex t) {
+void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {
   const Session::State& s = ssn.state();
   const size_t n = s.snapshot->nodes().size();
-  feasible_.assign(n, 0);
-  fits_idle_.assign(n, 0);
-  score_.assign(n, 0.0);
+  e.feasible.assign(n, 0);
+  e.fits_idle.assign(n, 0);
+  e.score.assign(n, 0.0);
   std::vector<NodeIndex> feasible;
   feasible.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const NodeIndex node = static_cast<NodeIndex>(i);
     if (!s.FitsFutureIdle(s.req(t), node) || !ssn.Predicate(t, node).ok()) continue;
-    feasible_[i] = 1;
-    fits_idle_[i] = s.FitsIdle(s.req(t), node);
+    e.feasible[i] = 1;
+    e.fits_idle[i] = s.FitsIdle(s.req(t), node);
     feasible.push_back(node);
   }
   std::vector<double> scores(feasible.size());
   ssn.ScoreNodes(t, feasible, absl::MakeSpan(scores));
-  for (size_t k = 0; k < feasible.size(); ++k) score_[static_cast<size_t>(feasible[k])] = scores[k];
-  shape_ = s.task(t).shape;
-  touched_.clear();
+  for (size_t k = 0; k < feasible.size(); ++k) e.score[static_cast<size_t>(feasible[k])] = scores[k];
+  e.log_pos = s.node_changes.size();
 }
 
 NodeIndex NodeChoiceCache::Choose(Session& ssn, TaskIndex t) {
-  if (shape_ != ssn.state().task(t).shape) {
-    Fill(ssn, t);
+  const Session::State& s = ssn.state();
+  auto [it, fresh] = entries_.try_emplace(s.task(t).shape);
+  Entry& e = it->second;
+  const std::vector<NodeIndex>& log = s.node_changes;
+  if (fresh || log.size() - e.log_pos > e.feasible.size() / 4 + 1) {
+    Fill(ssn, t, e);
   } else {
-    for (NodeIndex n : touched_) Refresh(ssn, t, n);
-    touched_.clear();
+    for (size_t k = e.log_pos; k < log.size(); ++k) Refresh(ssn, t, log[k], e);
+    e.log_pos = log.size();
   }
   // Highest score among nodes where the task fits idle resources, else among the rest;
   // ties go to the lower index.
   NodeIndex best_idle = kNone, best_future = kNone;
-  for (size_t i = 0; i < feasible_.size(); ++i) {
-    if (!feasible_[i]) continue;
-    NodeIndex& best = fits_idle_[i] ? best_idle : best_future;
-    if (best == kNone || score_[i] > score_[static_cast<size_t>(best)]) best = static_cast<NodeIndex>(i);
+  for (size_t i = 0; i < e.feasible.size(); ++i) {
+    if (!e.feasible[i]) continue;
+    NodeIndex& best = e.fits_idle[i] ? best_idle : best_future;
+    if (best == kNone || e.score[i] > e.score[static_cast<size_t>(best)]) best = static_cast<NodeIndex>(i);
   }
   return best_idle != kNone ? best_idle : best_future;
 }

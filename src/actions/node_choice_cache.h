@@ -2,12 +2,14 @@
 //
 // For built-in predicates and scores, a task's feasibility and score on a node depend
 // only on its shape and that node's state, so after a placement on node n only n needs
-// another look: the first task of a shape pays for the whole cluster, the rest pay for
-// one node and a scan of cached scores. Decisions are exactly those of the full pass.
+// another look: the first task of a shape pays for the whole cluster, later tasks of the
+// same shape (in any job) replay the session's log of changed nodes and scan cached
+// scores. Decisions are exactly those of the full pass.
 #ifndef VCSCHED_SRC_ACTIONS_NODE_CHOICE_CACHE_H_
 #define VCSCHED_SRC_ACTIONS_NODE_CHOICE_CACHE_H_
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "src/actions/helpers.h"
@@ -23,18 +25,17 @@ class NodeChoiceCache {
   // The best node for `t` (Volcano's gradients: idle fit first, then future idle), or
   // kNone when no node is feasible. REQUIRES: Usable(ssn, t).
   NodeIndex Choose(Session& ssn, TaskIndex t);
-  // The session changed node `n` (a placement); its entry is refreshed on next use.
-  void Touch(NodeIndex n) { touched_.push_back(n); }
-  void Reset() { shape_ = -1; touched_.clear(); }
 
  private:
-  void Fill(Session& ssn, TaskIndex t);
-  void Refresh(Session& ssn, TaskIndex t, NodeIndex n);
+  struct Entry {
+    std::vector<uint8_t> feasible, fits_idle;
+    std::vector<double> score;
+    size_t log_pos = 0;  // position in the session's node-change log when last synced
+  };
+  void Fill(Session& ssn, TaskIndex t, Entry& e);
+  void Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e);
 
-  int32_t shape_ = -1;
-  std::vector<uint8_t> feasible_, fits_idle_;
-  std::vector<double> score_;
-  std::vector<NodeIndex> touched_;
+  std::map<int32_t, Entry> entries_;  // by task shape
 };
 
 }  // namespace vcsched::internal

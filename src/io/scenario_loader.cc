@@ -117,8 +117,9 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
   return e;
 }
 
-void ReadDocument(const YAML::Node& doc, const std::string& where, Collected& c, Diagnostics& diag) {
-  ObjectReader r(&diag, where, "");
+void ReadDocument(const YAML::Node& doc, const std::string& where, int line_offset, Collected& c,
+                  Diagnostics& diag) {
+  ObjectReader r(&diag, where, "", line_offset);
   if (doc.IsNull()) return;  // an empty document between separators
   if (!doc.IsMap()) {
     r.Fail(doc, "", absl::StrCat("expected an object (a map), got ", Describe(doc)));
@@ -141,7 +142,7 @@ void ReadDocument(const YAML::Node& doc, const std::string& where, Collected& c,
   if (kind == "List") {
     const YAML::Node items = r.List(doc, "items", "items");
     for (size_t i = 0; items.IsDefined() && i < items.size(); ++i) {
-      ReadDocument(items[i], absl::StrCat(where, ", items[", i, "]"), c, diag);
+      ReadDocument(items[i], absl::StrCat(where, ", items[", i, "]"), line_offset, c, diag);
     }
     return;
   }
@@ -211,22 +212,37 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
       diag.errors.push_back(absl::StrCat(src.name, ": nesting depth ", depth, " exceeds the limit of ", options.max_depth));
       continue;
     }
-    std::vector<YAML::Node> docs;
-    if (std::string why; !io_internal::YamlParsesWithinBudget(src.text, &why)) {
-      diag.errors.push_back(absl::StrCat(src.name, ": invalid YAML: ", why));
-      continue;
-    }
-    try {
-      docs = YAML::LoadAll(src.text);
-    } catch (const YAML::Exception& e) {
-      diag.errors.push_back(absl::StrCat(src.name, ": line ", e.mark.line + 1, ":", e.mark.column + 1,
-                                         ": invalid YAML: ", e.msg));
-      continue;
-    }
-    for (size_t i = 0; i < docs.size(); ++i) {
-      const std::string where = absl::StrCat(src.name, ": document ", i + 1);
+    // One document at a time: only one yaml-cpp tree is alive, whatever the file size.
+    int index = 0;
+    for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(src.text)) {
+      const std::string text(piece.text);
+      std::string why;
+      YAML::Node doc;
+      bool parsed = false;
+      if (!io_internal::YamlParsesWithinBudget(text, &why)) {
+        diag.errors.push_back(absl::StrCat(src.name, ": line ", piece.first_line + 1, ": invalid YAML: ", why));
+      } else {
+        try {
+          std::vector<YAML::Node> docs = YAML::LoadAll(text);
+          for (const YAML::Node& d : docs) {
+            if (!parsed) {
+              doc = d;
+              parsed = true;
+            } else {
+              ++index;
+              ReadDocument(d, absl::StrCat(src.name, ": document ", index), piece.first_line, c, diag);
+            }
+          }
+        } catch (const YAML::Exception& e) {
+          diag.errors.push_back(absl::StrCat(src.name, ": line ", e.mark.line + 1 + piece.first_line, ":",
+                                             e.mark.column + 1, ": invalid YAML: ", e.msg));
+        }
+      }
+      ++index;
+      if (!parsed) continue;
+      const std::string where = absl::StrCat(src.name, ": document ", index);
       try {
-        ReadDocument(docs[i], where, c, diag);
+        ReadDocument(doc, where, piece.first_line, c, diag);
       } catch (const YAML::Exception& e) {
         diag.errors.push_back(absl::StrCat(where, ": invalid YAML: ", e.msg));
       }

@@ -1,6 +1,7 @@
 #include "src/io/yaml_reader.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -19,11 +20,39 @@ YAML::Node Get(const YAML::Node& parent, const char* key) {
   return child.IsDefined() ? child : YAML::Node(YAML::NodeType::Undefined);
 }
 
-std::string Position(const YAML::Node& node) {
+std::string Position(const YAML::Node& node, int line_offset) {
   if (!node.IsDefined()) return "";
   const YAML::Mark m = node.Mark();
   if (m.line < 0) return "";
-  return absl::StrCat("line ", m.line + 1, ":", m.column + 1);
+  return absl::StrCat("line ", m.line + 1 + line_offset, ":", m.column + 1);
+}
+
+std::vector<DocumentText> SplitDocuments(absl::string_view stream) {
+  std::vector<DocumentText> out;
+  size_t start = 0;
+  int start_line = 0, line = 0;
+  auto marker = [&](size_t pos, char c) {
+    if (stream.size() < pos + 3 || stream[pos] != c || stream[pos + 1] != c || stream[pos + 2] != c) return false;
+    return pos + 3 == stream.size() || stream[pos + 3] == '\n' || stream[pos + 3] == ' ' || stream[pos + 3] == '\t' ||
+           stream[pos + 3] == '\r';
+  };
+  for (size_t pos = 0; pos <= stream.size();) {
+    const size_t eol = std::min(stream.find('\n', pos), stream.size());
+    const bool begin = marker(pos, '-'), end = marker(pos, '.');
+    if ((begin || end) && pos > start) {
+      out.push_back({stream.substr(start, pos - start), start_line});
+    }
+    if (begin || end) {
+      // "---" starts the next document on this line; "..." ends the current one.
+      start = begin ? pos : std::min(eol + 1, stream.size());
+      start_line = begin ? line : line + 1;
+    }
+    if (eol >= stream.size()) break;
+    pos = eol + 1;
+    ++line;
+  }
+  if (start < stream.size()) out.push_back({stream.substr(start), start_line});
+  return out;
 }
 
 std::string Describe(const YAML::Node& node) {
@@ -33,7 +62,7 @@ std::string Describe(const YAML::Node& node) {
 }
 
 void ObjectReader::Fail(const YAML::Node& at, absl::string_view field, absl::string_view message) {
-  std::string pos = Position(at);
+  std::string pos = Position(at, line_offset_);
   diag_->errors.push_back(absl::StrCat(where_, pos.empty() ? "" : ", ", pos, ": ", object_,
                                        object_.empty() ? "" : ": ", field, field.empty() ? "" : ": ", message));
 }

@@ -26,8 +26,10 @@ struct Diagnostics {
 // Reads fields of one object. `where` is "source: document N" and `object` names it.
 class ObjectReader {
  public:
-  ObjectReader(Diagnostics* diag, std::string where, std::string object)
-      : diag_(diag), where_(std::move(where)), object_(std::move(object)) {}
+  // `line_offset` is added to yaml-cpp's line numbers (the document's first line in the
+  // source when documents are parsed one at a time).
+  ObjectReader(Diagnostics* diag, std::string where, std::string object, int line_offset = 0)
+      : diag_(diag), where_(std::move(where)), object_(std::move(object)), line_offset_(line_offset) {}
 
   void set_object(std::string object) { object_ = std::move(object); }
   void Fail(const YAML::Node& at, absl::string_view field, absl::string_view message);
@@ -54,13 +56,22 @@ class ObjectReader {
   Diagnostics* diag_;
   std::string where_;
   std::string object_;
+  int line_offset_;
 };
 
 // parent[key], or a valid undefined node when parent is not a map or lacks the key
 // (yaml-cpp's own lookup returns an invalid node that throws on use).
 YAML::Node Get(const YAML::Node& parent, const char* key);
 // "line 12:5" (1-based) for messages.
-std::string Position(const YAML::Node& node);
+std::string Position(const YAML::Node& node, int line_offset = 0);
+// Splits a multi-document stream at its document markers ("---" or "..." starting a
+// line), so that each document can be parsed, read and dropped in turn. Each piece
+// keeps its first line number (0-based).
+struct DocumentText {
+  absl::string_view text;
+  int first_line;
+};
+std::vector<DocumentText> SplitDocuments(absl::string_view stream);
 // The scalar text of a node, or "<map>" / "<list>".
 std::string Describe(const YAML::Node& node);
 // A plugin/action `arguments` tree. `budget` bounds the nodes visited (aliases can make

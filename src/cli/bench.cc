@@ -16,8 +16,11 @@ namespace vcsched::cli {
 int Bench(const std::vector<std::string>& args) {
   std::string file;
   int repeat = 5;
+  bool reference = false;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--repeat" && i + 1 < args.size()) {
+    if (args[i] == "--reference") {
+      reference = true;
+    } else if (args[i] == "--repeat" && i + 1 < args.size()) {
       if (!absl::SimpleAtoi(args[++i], &repeat) || repeat < 1) {
         std::cerr << "vcsched bench: --repeat takes a positive integer\n";
         return 2;
@@ -48,28 +51,51 @@ int Bench(const std::vector<std::string>& args) {
   }
   const double load_ms = ms(Clock::now() - t0);
   const SchedulerConfig config = sc->config.value_or(DefaultSchedulerConfig());
-  std::vector<double> times;
+  // Sessions alternate between the optimised path and, with --reference, the path that
+  // evaluates every node for every task, so both see the same machine load.
+  std::vector<double> times, reference_times;
   size_t binds = 0, placements = 0;
+  std::string first_text;
   for (int i = 0; i < repeat; ++i) {
-    const auto s = Clock::now();
-    absl::StatusOr<Decisions> d = RunSession(sc->snapshot, config);
-    times.push_back(ms(Clock::now() - s));
-    if (!d.ok()) {
-      std::cerr << "vcsched: " << d.status().message() << "\n";
-      return 1;
+    for (int pass = 0; pass < (reference ? 2 : 1); ++pass) {
+      RunOptions opts;
+      opts.node_choice_cache = pass == 0;
+      const auto s = Clock::now();
+      absl::StatusOr<Decisions> d = RunSession(sc->snapshot, config, opts);
+      (pass == 0 ? times : reference_times).push_back(ms(Clock::now() - s));
+      if (!d.ok()) {
+        std::cerr << "vcsched: " << d.status().message() << "\n";
+        return 1;
+      }
+      if (pass == 0) {
+        binds = d->binds.size();
+        placements = d->binds.size() + d->pipelined.size();
+      }
+      if (reference && i == 0) {
+        const std::string text = d->ToString();
+        if (pass == 0) first_text = text;
+        else if (text != first_text) {
+          std::cerr << "vcsched bench: the reference path decided differently\n";
+          return 1;
+        }
+      }
     }
-    binds = d->binds.size();
-    placements = d->binds.size() + d->pipelined.size();
   }
   std::sort(times.begin(), times.end());
+  std::sort(reference_times.begin(), reference_times.end());
   const double median = times[times.size() / 2];
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
+  std::string extra;
+  if (reference) {
+    const double ref = reference_times[reference_times.size() / 2];
+    extra = absl::StrFormat(", \"reference_session_ms\": %.3f, \"speedup\": %.2f", ref, median > 0 ? ref / median : 0.0);
+  }
   std::cout << absl::StrFormat(
       "{\"file\": \"%s\", \"load_ms\": %.3f, \"session_ms\": %.3f, \"repeat\": %d, \"binds\": %d, "
-      "\"placements_per_s\": %.0f, \"peak_rss_mib\": %.1f}\n",
+      "\"placements_per_s\": %.0f, \"peak_rss_mib\": %.1f%s}\n",
       file, load_ms, median, repeat, binds, median > 0 ? static_cast<double>(placements) / (median / 1000) : 0.0,
-      static_cast<double>(ru.ru_maxrss) / 1024.0);
+      static_cast<double>(ru.ru_maxrss) / 1024.0, extra);
   return 0;
 }
 

@@ -19,8 +19,9 @@ constexpr const char* kUsage = R"(usage:
       SchedulerConfiguration document, else Volcano's default.
   vcsched conformance PATH...
       Run every scenario file under PATH(s) and compare with its Expectation.
-  vcsched bench FILE [--repeat N]
-      Load once, run the session N times, print timings as JSON.
+  vcsched bench FILE [--repeat N] [--reference]
+      Load once, run the session N times, print timings as JSON. --reference also times
+      the path that evaluates every node for every task (and checks it decides alike).
   vcsched help
 )";
 

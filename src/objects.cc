@@ -14,7 +14,7 @@ absl::StatusOr<ResourceList> ParseResourceList(
   for (const auto& [name, text] : quantities) {
     const ResourceKind kind = ClassifyResourceName(name);
     // Every quantity must parse, even one Volcano then ignores.
-    absl::StatusOr<int64_t> value = (kind == ResourceKind::kMemory || kind == ResourceKind::kPods)
+    absl::StatusOr<int64_t> value = (kind == ResourceKind::kMemoryBytes || kind == ResourceKind::kPodCount)
                                         ? ParseValue(text)
                                         : ParseMilliValue(text);
     if (!value.ok()) return absl::InvalidArgumentError(absl::StrCat(name, ": ", value.status().message()));

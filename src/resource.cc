@@ -9,9 +9,9 @@
 namespace vcsched {
 
 ResourceKind ClassifyResourceName(absl::string_view name) {
-  if (name == "cpu") return ResourceKind::kCpu;
-  if (name == "memory") return ResourceKind::kMemory;
-  if (name == "pods") return ResourceKind::kPods;
+  if (name == "cpu") return ResourceKind::kCpuMillis;
+  if (name == "memory") return ResourceKind::kMemoryBytes;
+  if (name == "pods") return ResourceKind::kPodCount;
   if (name == "ephemeral-storage") return ResourceKind::kScalar;
   if (absl::StartsWith(name, "requests.") || absl::StartsWith(name, "limits.") ||
       absl::StartsWith(name, "count/")) {

@@ -160,8 +160,8 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   }
   s.node_view.Init(snapshot, s.status, s.node);
   s.node_changes.clear();  // the initial placement is the baseline, not a change
-  for (const NodeInfo& n : nodes) {
-    for (const Taint& taint : n.spec.taints) s.any_prefer_no_schedule |= taint.effect == "PreferNoSchedule";
+  for (const NodeInfo& node_info : nodes) {
+    for (const Taint& taint : node_info.spec.taints) s.any_prefer_no_schedule |= taint.effect == "PreferNoSchedule";
   }
 }
 

@@ -32,9 +32,9 @@ inline constexpr int64_t kUnlimited = std::numeric_limits<int64_t>::max() / 4;
 
 // How a Kubernetes resource name is stored.
 enum class ResourceKind {
-  kCpu,      // milli-cores
-  kMemory,   // bytes
-  kPods,     // count
+  kCpuMillis,
+  kMemoryBytes,
+  kPodCount,
   kScalar,   // extended/hugepages/attachable-volumes/ephemeral-storage: milli-units
   kIgnored,  // not a resource Volcano tracks (quota names, "requests.cpu", ...)
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <iostream>
 
 #include "absl/strings/numbers.h"
@@ -12,6 +13,20 @@
 #include "vcsched/scheduler.h"
 
 namespace vcsched::cli {
+namespace {
+
+// FNV-1a over the decisions' text: a short fingerprint that tests pin so an optimisation
+// that changes any decision (or its reason) is caught.
+uint64_t Fingerprint(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (const unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace
 
 int Bench(const std::vector<std::string>& args) {
   std::string file;
@@ -56,6 +71,7 @@ int Bench(const std::vector<std::string>& args) {
   std::vector<double> times, reference_times;
   size_t binds = 0, placements = 0;
   std::string first_text;
+  uint64_t digest = 0;
   for (int i = 0; i < repeat; ++i) {
     for (int pass = 0; pass < (reference ? 2 : 1); ++pass) {
       RunOptions opts;
@@ -70,11 +86,12 @@ int Bench(const std::vector<std::string>& args) {
       if (pass == 0) {
         binds = d->binds.size();
         placements = d->binds.size() + d->pipelined.size();
+        if (i == 0) digest = Fingerprint(d->ToString());
       }
       if (reference && i == 0) {
-        const std::string text = d->ToString();
-        if (pass == 0) first_text = text;
-        else if (text != first_text) {
+        const std::string decided = d->ToString();
+        if (pass == 0) first_text = decided;
+        else if (decided != first_text) {
           std::cerr << "vcsched bench: the reference path decided differently\n";
           return 1;
         }
@@ -93,9 +110,9 @@ int Bench(const std::vector<std::string>& args) {
   }
   std::cout << absl::StrFormat(
       "{\"file\": \"%s\", \"load_ms\": %.3f, \"session_ms\": %.3f, \"repeat\": %d, \"binds\": %d, "
-      "\"placements_per_s\": %.0f, \"peak_rss_mib\": %.1f%s}\n",
+      "\"placements_per_s\": %.0f, \"peak_rss_mib\": %.1f, \"decisions_digest\": \"%016x\"%s}\n",
       file, load_ms, median, repeat, binds, median > 0 ? static_cast<double>(placements) / (median / 1000) : 0.0,
-      static_cast<double>(ru.ru_maxrss) / 1024.0, extra);
+      static_cast<double>(ru.ru_maxrss) / 1024.0, digest, extra);
   return 0;
 }
 

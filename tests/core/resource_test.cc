@@ -16,9 +16,9 @@ Resource R(int64_t cpu, int64_t mem, int64_t pods, int64_t gpu) {
 }
 
 TEST_CASE("Resource: classifies names as Volcano does", "[core][resource]") {
-  CHECK(ClassifyResourceName("cpu") == ResourceKind::kCpu);
-  CHECK(ClassifyResourceName("memory") == ResourceKind::kMemory);
-  CHECK(ClassifyResourceName("pods") == ResourceKind::kPods);
+  CHECK(ClassifyResourceName("cpu") == ResourceKind::kCpuMillis);
+  CHECK(ClassifyResourceName("memory") == ResourceKind::kMemoryBytes);
+  CHECK(ClassifyResourceName("pods") == ResourceKind::kPodCount);
   CHECK(ClassifyResourceName("nvidia.com/gpu") == ResourceKind::kScalar);
   CHECK(ClassifyResourceName("hugepages-2Mi") == ResourceKind::kScalar);
   CHECK(ClassifyResourceName("ephemeral-storage") == ResourceKind::kScalar);

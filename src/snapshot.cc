@@ -443,7 +443,9 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
     impl->tasks.push_back(std::move(t));
   }
-  // Shapes: equivalence classes of tasks for node-choice caching.
+  // Shapes: equivalence classes of tasks for node-choice caching. A pod's labels and
+  // namespace matter only to other pods' affinity and spread terms, and the cache is not
+  // used while any placed pod has such terms, so they are not part of the shape.
   std::map<std::string, int32_t> shapes;
   for (TaskInfo& t : impl->tasks) {
     const PodSpec& p = t.pod;
@@ -455,12 +457,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     std::string key = unique ? absl::StrCat("#", t.index) : "";
     if (!unique) {
       for (int d = 0; d < t.resreq.dims(); ++d) absl::StrAppend(&key, t.resreq[d], ",");
-      absl::StrAppend(&key, t.nonzero_cpu, ",", t.nonzero_memory, "|", p.namespace_, "|");
+      absl::StrAppend(&key, t.nonzero_cpu, ",", t.nonzero_memory, "|");
       for (const auto& [k, v] : p.node_selector) absl::StrAppend(&key, k, "=", v, ";");
       key += "|";
       for (const Toleration& tol : p.tolerations) absl::StrAppend(&key, tol.key, "\x1f", tol.op, "\x1f", tol.value, "\x1f", tol.effect, ";");
-      key += "|";
-      for (const auto& [k, v] : p.labels) absl::StrAppend(&key, k, "=", v, ";");
     }
     t.shape = shapes.emplace(std::move(key), static_cast<int32_t>(shapes.size())).first->second;
   }

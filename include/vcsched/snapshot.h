@@ -86,9 +86,9 @@ struct TaskInfo {
   std::string role;          // volcano.sh/task-spec
   int64_t pod_index = -1;    // the number after the last '-', when the name has 3+ parts
   // Tasks with the same shape have the same requests and the same node constraints
-  // (selector, tolerations, labels, namespace) and no pod affinity or spread
-  // constraints, so built-in predicates and scores treat them alike on every node.
-  // A task with affinity or spread constraints has a shape of its own.
+  // (selector, tolerations) and no affinity or spread constraints, so built-in
+  // predicates and scores treat them alike on every node while no placed pod carries
+  // pod-affinity terms. A task with affinity or spread constraints has a shape of its own.
   int32_t shape = 0;
 };
 

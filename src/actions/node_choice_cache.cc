@@ -11,35 +11,59 @@ bool NodeChoiceCache::Usable(const Session& ssn, TaskIndex t) {
          task.pod.topology_spread_constraints.empty() && s.node_view.pods_with_affinity().empty();
 }
 
+NodeIndex NodeChoiceCache::Better(const Entry& e, NodeIndex a, NodeIndex b) {
+  if (b == kNone) return a;
+  if (a == kNone) return b;
+  const uint8_t ra = e.rank[static_cast<size_t>(a)], rb = e.rank[static_cast<size_t>(b)];
+  if (ra != rb) return ra > rb ? a : b;
+  // a always has the lower index here (left subtree), so it keeps ties.
+  return e.score[static_cast<size_t>(b)] > e.score[static_cast<size_t>(a)] ? b : a;
+}
+
+void NodeChoiceCache::BuildTree(Entry& e) {
+  const size_t n = e.rank.size();
+  e.leaves = 1;
+  while (e.leaves < n) e.leaves *= 2;
+  e.tree.assign(2 * e.leaves, kNone);
+  for (size_t i = 0; i < n; ++i) e.tree[e.leaves + i] = static_cast<NodeIndex>(i);
+  for (size_t k = e.leaves - 1; k >= 1; --k) e.tree[k] = Better(e, e.tree[2 * k], e.tree[2 * k + 1]);
+}
+
+void NodeChoiceCache::UpdateTree(Entry& e, NodeIndex n) {
+  for (size_t k = (e.leaves + static_cast<size_t>(n)) / 2; k >= 1; k /= 2) {
+    e.tree[k] = Better(e, e.tree[2 * k], e.tree[2 * k + 1]);
+  }
+}
+
 void NodeChoiceCache::Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e) {
   const Session::State& s = ssn.state();
   const size_t i = static_cast<size_t>(n);
-  e.feasible[i] = s.FitsFutureIdle(s.req(t), n) && ssn.Predicate(t, n).ok();
-  e.fits_idle[i] = e.feasible[i] && s.FitsIdle(s.req(t), n);
-  if (e.feasible[i]) {
+  const bool feasible = s.FitsFutureIdle(s.req(t), n) && ssn.Predicate(t, n).ok();
+  e.rank[i] = !feasible ? 0 : s.FitsIdle(s.req(t), n) ? 2 : 1;
+  if (feasible) {
     const NodeIndex one[] = {n};
     ssn.ScoreNodes(t, one, absl::MakeSpan(&e.score[i], 1));
   }
+  UpdateTree(e, n);
 }
 
 void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {
   const Session::State& s = ssn.state();
   const size_t n = s.snapshot->nodes().size();
-  e.feasible.assign(n, 0);
-  e.fits_idle.assign(n, 0);
+  e.rank.assign(n, 0);
   e.score.assign(n, 0.0);
   std::vector<NodeIndex> feasible;
   feasible.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const NodeIndex node = static_cast<NodeIndex>(i);
     if (!s.FitsFutureIdle(s.req(t), node) || !ssn.Predicate(t, node).ok()) continue;
-    e.feasible[i] = 1;
-    e.fits_idle[i] = s.FitsIdle(s.req(t), node);
+    e.rank[i] = s.FitsIdle(s.req(t), node) ? 2 : 1;
     feasible.push_back(node);
   }
   std::vector<double> scores(feasible.size());
   ssn.ScoreNodes(t, feasible, absl::MakeSpan(scores));
   for (size_t k = 0; k < feasible.size(); ++k) e.score[static_cast<size_t>(feasible[k])] = scores[k];
+  BuildTree(e);
   e.log_pos = s.node_changes.size();
 }
 
@@ -48,21 +72,15 @@ NodeIndex NodeChoiceCache::Choose(Session& ssn, TaskIndex t) {
   auto [it, fresh] = entries_.try_emplace(s.task(t).shape);
   Entry& e = it->second;
   const std::vector<NodeIndex>& log = s.node_changes;
-  if (fresh || log.size() - e.log_pos > e.feasible.size() / 4 + 1) {
+  if (fresh || log.size() - e.log_pos > e.rank.size() / 4 + 1) {
     Fill(ssn, t, e);
   } else {
     for (size_t k = e.log_pos; k < log.size(); ++k) Refresh(ssn, t, log[k], e);
     e.log_pos = log.size();
   }
-  // Highest score among nodes where the task fits idle resources, else among the rest;
-  // ties go to the lower index.
-  NodeIndex best_idle = kNone, best_future = kNone;
-  for (size_t i = 0; i < e.feasible.size(); ++i) {
-    if (!e.feasible[i]) continue;
-    NodeIndex& best = e.fits_idle[i] ? best_idle : best_future;
-    if (best == kNone || e.score[i] > e.score[static_cast<size_t>(best)]) best = static_cast<NodeIndex>(i);
-  }
-  return best_idle != kNone ? best_idle : best_future;
+  if (e.tree.size() < 2) return kNone;
+  const NodeIndex best = e.tree[1];
+  return best != kNone && e.rank[static_cast<size_t>(best)] > 0 ? best : kNone;
 }
 
 }  // namespace vcsched::internal

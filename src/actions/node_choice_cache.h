@@ -4,7 +4,9 @@
 // only on its shape and that node's state, so after a placement on node n only n needs
 // another look: the first task of a shape pays for the whole cluster, later tasks of the
 // same shape (in any job) replay the session's log of changed nodes and scan cached
-// scores. Decisions are exactly those of the full pass.
+// scores. A tournament tree over the nodes keeps the best one at its root, so a placement
+// costs O(changed nodes x log nodes), not a scan. Decisions are exactly those of the full
+// pass.
 #ifndef VCSCHED_SRC_ACTIONS_NODE_CHOICE_CACHE_H_
 #define VCSCHED_SRC_ACTIONS_NODE_CHOICE_CACHE_H_
 
@@ -28,12 +30,21 @@ class NodeChoiceCache {
 
  private:
   struct Entry {
-    std::vector<uint8_t> feasible, fits_idle;
+    // Per node: 2 fits idle resources, 1 fits only future idle, 0 infeasible.
+    std::vector<uint8_t> rank;
     std::vector<double> score;
+    // Tournament tree: leaves at [leaves, 2*leaves) hold node indices (kNone past the
+    // last node); each inner slot holds the better of its two children.
+    std::vector<NodeIndex> tree;
+    size_t leaves = 0;
     size_t log_pos = 0;  // position in the session's node-change log when last synced
   };
   void Fill(Session& ssn, TaskIndex t, Entry& e);
   void Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e);
+  // Volcano's order: idle fit before future fit, then higher score, then lower index.
+  static NodeIndex Better(const Entry& e, NodeIndex a, NodeIndex b);
+  static void BuildTree(Entry& e);
+  static void UpdateTree(Entry& e, NodeIndex n);
 
   std::map<int32_t, Entry> entries_;  // by task shape
 };

@@ -2,6 +2,7 @@
 // (reference §10.9). Scores read the shared node view, with Kubernetes' integer
 // arithmetic and normalisations.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -55,7 +56,6 @@ class NodeOrderPlugin : public Plugin {
   void Score(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
     const Session::State& s = ssn_->state();
     const TaskInfo& task = s.task(t);
-    std::vector<int64_t> raw(nodes.size());
     if (w_.least_requested != 0 || w_.most_requested != 0) {
       for (size_t i = 0; i < nodes.size(); ++i) {
         const NodeIndex n = nodes[i];
@@ -80,6 +80,7 @@ class NodeOrderPlugin : public Plugin {
       }
     }
     if (w_.node_affinity != 0 && !task.pod.affinity.preferred_node_terms.empty()) {
+      std::vector<int64_t> raw(nodes.size());
       for (size_t i = 0; i < nodes.size(); ++i) {
         int64_t sum = 0;
         for (const PreferredSchedulingTerm& term : task.pod.affinity.preferred_node_terms) {
@@ -92,14 +93,15 @@ class NodeOrderPlugin : public Plugin {
       NormalizeAndAdd(raw, false, w_.node_affinity, scores);
     }
     if (w_.taint_toleration != 0) {
+      std::vector<Toleration> relevant;
+      for (const Toleration& tol : task.pod.tolerations) {
+        if (tol.effect.empty() || tol.effect == "PreferNoSchedule") relevant.push_back(tol);
+      }
+      std::vector<int64_t> raw(nodes.size());
       for (size_t i = 0; i < nodes.size(); ++i) {
         int64_t count = 0;
         for (const Taint& taint : s.node_info(nodes[i]).spec.taints) {
           if (taint.effect != "PreferNoSchedule") continue;
-          std::vector<Toleration> relevant;
-          for (const Toleration& tol : task.pod.tolerations) {
-            if (tol.effect.empty() || tol.effect == "PreferNoSchedule") relevant.push_back(tol);
-          }
           if (!ToleratesTaint(relevant, taint)) ++count;
         }
         raw[i] = count;
@@ -121,29 +123,30 @@ class NodeOrderPlugin : public Plugin {
 
   int64_t Balanced(const TaskInfo& task, NodeIndex n) const {
     const Session::State& s = ssn_->state();
-    std::vector<double> fractions;
+    std::array<double, 3> fractions{};  // cpu, memory and at most one gpu: no allocation per node
+    size_t count = 0;
     bool requests_any = false;
     auto add = [&](int d) {
       const int64_t cap = s.allocatable(n, d);
       if (task.resreq[d] > 0) requests_any = true;
       if (cap <= 0) return;
       const double f = static_cast<double>(s.node_view.requested(n, d) + task.resreq[d]) / static_cast<double>(cap);
-      fractions.push_back(std::min(f, 1.0));
+      fractions[count++] = std::min(f, 1.0);
     };
     add(kCpu);
     add(kMemory);
     if (gpu_dim_ >= 0 && task.resreq[gpu_dim_] > 0) add(gpu_dim_);
-    if (!requests_any || fractions.empty()) return 0;
+    if (!requests_any || count == 0) return 0;
     double std_dev = 0;
-    if (fractions.size() == 2) {
+    if (count == 2) {
       std_dev = std::fabs(fractions[0] - fractions[1]) / 2;
-    } else if (fractions.size() > 2) {
+    } else if (count > 2) {
       double mean = 0;
-      for (double f : fractions) mean += f;
-      mean /= static_cast<double>(fractions.size());
+      for (size_t i = 0; i < count; ++i) mean += fractions[i];
+      mean /= static_cast<double>(count);
       double var = 0;
-      for (double f : fractions) var += (f - mean) * (f - mean);
-      std_dev = std::sqrt(var / static_cast<double>(fractions.size()));
+      for (size_t i = 0; i < count; ++i) var += (fractions[i] - mean) * (fractions[i] - mean);
+      std_dev = std::sqrt(var / static_cast<double>(count));
     }
     return static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
   }

@@ -23,22 +23,31 @@ def test_every_conformance_case_matches_the_cli(repo, cli):
         assert str(d) == out, f
 
 
-def big_cluster(nodes=400, jobs=120, replicas=20):
+def big_cluster(nodes, jobs, replicas=20):
+    # Every pod asks for a slightly different cpu amount, so no two share a node-choice
+    # cache entry and the session has real work to do.
     b = vcsched.SnapshotBuilder()
     for n in range(nodes):
         b.add_node(f"node-{n:04d}", allocatable={"cpu": "32", "memory": "128Gi", "pods": "110"})
     for j in range(jobs):
         b.add_pod_group(f"job-{j:04d}", namespace="ns", min_member=replicas)
         for r in range(replicas):
-            b.add_pod(f"job-{j:04d}-w-{r}", namespace="ns", group=f"job-{j:04d}", requests={"cpu": "1", "memory": "1Gi"})
+            cpu = f"{500 + (j * replicas + r) % 997}m"
+            b.add_pod(f"job-{j:04d}-w-{r}", namespace="ns", group=f"job-{j:04d}", requests={"cpu": cpu, "memory": "1Gi"})
     return b.build()
 
 
 def test_the_gil_is_released_during_a_session():
-    snap = big_cluster()
-    start = time.perf_counter()
-    vcsched.schedule(snap)
-    alone = time.perf_counter() - start
+    # Grow the cluster until one session lasts long enough to watch another thread run.
+    jobs = 60
+    while True:
+        snap = big_cluster(400, jobs)
+        start = time.perf_counter()
+        vcsched.schedule(snap)
+        alone = time.perf_counter() - start
+        if alone > 0.1 or jobs >= 960:
+            break
+        jobs *= 2
     ticks = []
     stop = threading.Event()
 

@@ -104,7 +104,10 @@ void WriteTaskOutcomes(Session& ssn) {
         } else {
           msg = internal::TaskFitErrorText(ssn, t.index);
         }
-        if (msg.empty()) msg = s.fit[ti].not_tried;
+        if (msg.empty() && f.refused_by_queue != kNone) {
+          msg = absl::StrCat("queue ", s.queue(f.refused_by_queue).spec.name,
+                             " cannot take the task now: its share or capability would be exceeded, or it is not open");
+        }
         if (msg.empty()) msg = ssn.JobIsPending(t.job) ? "the PodGroup is not admitted (still Pending)"
                                                        : "not tried in this session";
         s.decisions.task_reasons.push_back({t.key, "Unschedulable", std::move(msg)});

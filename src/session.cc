@@ -155,8 +155,10 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     }
   }
   for (const TaskInfo& t : tasks) {
-    // Finished pods never hold a node (reference §2.2).
-    s.MoveTask(t.index, t.status, HoldsNode(t.status) ? t.node : kNone);
+    // Finished pods never hold a node (reference §2.2). A pending task off any node is
+    // where every task starts, so there is nothing to move.
+    const NodeIndex where = HoldsNode(t.status) ? t.node : kNone;
+    if (t.status != TaskStatus::kPending || where != kNone) s.MoveTask(t.index, t.status, where);
   }
   s.node_view.Init(snapshot, s.status, s.node);
   s.node_changes.clear();  // the initial placement is the baseline, not a change

@@ -40,9 +40,10 @@ struct TaskFitErrors {
   std::map<ReasonId, int32_t> reason_counts;
   int32_t nodes = 0;
   std::vector<std::string> messages;  // task-level reasons (pre-predicate, error cache)
-  // Why the task was not tried at all (queue quota). Volcano records nothing here; it
-  // is reported in the task's reason but kept out of the gang condition message.
-  std::string not_tried;
+  // The queue that refused the task before it was tried (quota), or kNone. Volcano
+  // records nothing here; it is reported in the task's reason but kept out of the gang
+  // condition message. An index, not text: over-subscribed sessions refuse most tasks.
+  QueueIndex refused_by_queue = kNone;
   bool empty() const { return nodes == 0 && messages.empty(); }
 };
 

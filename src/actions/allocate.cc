@@ -79,9 +79,7 @@ class AllocateAction : public Action {
       const TaskIndex t = heap.Pop();
       const TaskInfo& info = s.task(t);
       if (!ssn.Allocatable(job.queue, t)) {
-        s.fit[static_cast<size_t>(t)].not_tried =
-            absl::StrCat("queue ", s.queue(job.queue).spec.name,
-                         " cannot take the task now: its share or capability would be exceeded, or it is not open");
+        s.fit[static_cast<size_t>(t)].refused_by_queue = job.queue;
         continue;
       }
       if (info.pod.scheduling_gated) continue;

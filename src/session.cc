@@ -116,6 +116,10 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     : s_(std::make_unique<State>()) {
   State& s = *s_;
   s.snapshot = &snapshot;
+  s.tasks = snapshot.tasks();
+  s.jobs = snapshot.jobs();
+  s.nodes = snapshot.nodes();
+  s.queues = snapshot.queues();
   s.config = &config;
   s.now = now_seconds;
   s.session_id = std::move(session_id);

@@ -120,10 +120,16 @@ struct Session::State {
   absl::flat_hash_map<std::string, ReasonId> reason_ids;
   Decisions decisions;
 
-  const TaskInfo& task(TaskIndex t) const { return snapshot->tasks()[static_cast<size_t>(t)]; }
-  const JobInfo& job(JobIndex j) const { return snapshot->jobs()[static_cast<size_t>(j)]; }
-  const NodeInfo& node_info(NodeIndex n) const { return snapshot->nodes()[static_cast<size_t>(n)]; }
-  const QueueInfo& queue(QueueIndex q) const { return snapshot->queues()[static_cast<size_t>(q)]; }
+  // The snapshot's object tables, kept here so the hot paths index them inline.
+  absl::Span<const TaskInfo> tasks;
+  absl::Span<const JobInfo> jobs;
+  absl::Span<const NodeInfo> nodes;
+  absl::Span<const QueueInfo> queues;
+
+  const TaskInfo& task(TaskIndex t) const { return tasks[static_cast<size_t>(t)]; }
+  const JobInfo& job(JobIndex j) const { return jobs[static_cast<size_t>(j)]; }
+  const NodeInfo& node_info(NodeIndex n) const { return nodes[static_cast<size_t>(n)]; }
+  const QueueInfo& queue(QueueIndex q) const { return queues[static_cast<size_t>(q)]; }
   absl::Span<const int64_t> req(TaskIndex t) const { return task(t).resreq.span(); }
 
   // Moves a task to a new status and node, keeping node, job and list accounting.

@@ -2,6 +2,7 @@
 // a gang's placements are committed only once it is ready (reference §9.2).
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -24,7 +25,7 @@ class AllocateAction : public Action {
     const bool has_enqueue = std::find(actions.begin(), actions.end(), "enqueue") != actions.end();
     auto queues = QueueHeap(ssn);
     std::map<QueueIndex, OrderedHeap<JobIndex>> jobs;
-    std::map<JobIndex, OrderedHeap<TaskIndex>> tasks;
+    std::vector<std::optional<OrderedHeap<TaskIndex>>> tasks(s.jobs.size());  // by job
     for (const JobInfo& job : s.snapshot->jobs()) {
       if (job.queue == kNone) continue;
       if (ssn.JobIsPending(job.index)) {
@@ -41,7 +42,7 @@ class AllocateAction : public Action {
         }
       }
       if (heap.empty()) continue;
-      tasks.emplace(job.index, std::move(heap));
+      tasks[static_cast<size_t>(job.index)].emplace(std::move(heap));
       auto [it, inserted] = jobs.try_emplace(job.queue, JobHeap(ssn));
       if (inserted) queues.Push(job.queue);
       it->second.Push(job.index);
@@ -53,7 +54,7 @@ class AllocateAction : public Action {
       auto& job_heap = jobs.at(q);
       if (job_heap.empty()) continue;
       const JobIndex j = job_heap.Pop();
-      auto& task_heap = tasks.at(j);
+      auto& task_heap = *tasks[static_cast<size_t>(j)];
       Statement stmt(ssn);
       VCSCHED_ASSIGN_OR_RETURN(const bool keep, AllocateTasks(ssn, j, task_heap, all_nodes, reasons, stmt));
       if (keep && ssn.JobReady(j)) {
@@ -73,7 +74,6 @@ class AllocateAction : public Action {
                                      Statement& stmt) {
     Session::State& s = ssn.state();
     const JobInfo& job = s.job(j);
-    std::set<std::string>& failed_roles = failed_roles_[j];
     FitErrorBuffer errors;
     while (!heap.empty()) {
       const TaskIndex t = heap.Pop();
@@ -83,7 +83,7 @@ class AllocateAction : public Action {
         continue;
       }
       if (info.pod.scheduling_gated) continue;
-      if (error_cache_ && !info.role.empty() && failed_roles.count(info.role)) {
+      if (error_cache_ && !info.role.empty() && FailedRoles(j).count(info.role)) {
         ssn.RecordTaskError(t, absl::StrCat("Task ", info.pod.name, " with role spec ", info.role,
                                             " has already predicated failed, skip"));
         continue;
@@ -91,8 +91,8 @@ class AllocateAction : public Action {
       const FitResult pre = ssn.PrePredicate(t);
       if (!pre.ok()) {
         for (NodeIndex n : all_nodes) ssn.RecordFitError(t, n, pre);
-        if (!info.role.empty()) failed_roles.insert(info.role);
-        if (NeedContinueAllocating(ssn, j, failed_roles)) continue;
+        if (!info.role.empty()) failed_roles_[j].insert(info.role);
+        if (NeedContinueAllocating(ssn, j, FailedRoles(j))) continue;
         break;
       }
       if (NodeChoiceCache::Usable(ssn, t)) {
@@ -118,8 +118,8 @@ class AllocateAction : public Action {
       if (nodes.empty()) nodes = FeasibleNodes(ssn, t, all_nodes, true, reasons, &errors);
       if (nodes.empty()) {
         errors.Flush(ssn, t);
-        if (!info.role.empty()) failed_roles.insert(info.role);
-        if (NeedContinueAllocating(ssn, j, failed_roles)) continue;
+        if (!info.role.empty()) failed_roles_[j].insert(info.role);
+        if (NeedContinueAllocating(ssn, j, FailedRoles(j))) continue;
         break;
       }
       errors.failures.clear();
@@ -166,6 +166,13 @@ class AllocateAction : public Action {
       if (occupied[role] < m->second) return false;
     }
     return true;
+  }
+
+  // Roles of job j that found no node in this session (an entry only once one fails).
+  const std::set<std::string>& FailedRoles(JobIndex j) const {
+    static const std::set<std::string> kNoRoles;
+    auto it = failed_roles_.find(j);
+    return it == failed_roles_.end() ? kNoRoles : it->second;
   }
 
   bool error_cache_;

@@ -8,7 +8,7 @@
 namespace vcsched {
 namespace {
 
-using int128 = __int128;
+__extension__ typedef __int128 int128;  // GCC and clang; __extension__ keeps -Wpedantic quiet
 constexpr int128 kInt128Limit = static_cast<int128>(1) << 120;
 
 // A parsed quantity: mantissa * 10^exp10 * 1024^binary_power.

@@ -1,6 +1,7 @@
 #include "vcsched/snapshot.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 #include <utility>
@@ -63,7 +64,7 @@ std::optional<int32_t> Snapshot::PriorityClassValue(absl::string_view name) cons
 struct SnapshotBuilder::State {
   SnapshotOptions options;
   std::vector<NodeSpec> nodes;
-  std::vector<PodSpec> pods;
+  std::deque<PodSpec> pods;  // a deque: no 2x slack or reallocation copies of large specs
   std::vector<PodGroupSpec> pod_groups;
   std::vector<QueueSpec> queues;
   std::vector<PriorityClassSpec> priority_classes;
@@ -299,6 +300,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   // Nodes.
   std::sort(s.nodes.begin(), s.nodes.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   impl->total = Resource(dims);
+  impl->nodes.reserve(s.nodes.size());
   for (NodeSpec& n : s.nodes) {
     NodeInfo info;
     info.index = static_cast<NodeIndex>(impl->nodes.size());
@@ -350,6 +352,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   std::sort(s.pod_groups.begin(), s.pod_groups.end(), [](const auto& a, const auto& b) {
     return std::tie(a.namespace_, a.name) < std::tie(b.namespace_, b.name);
   });
+  impl->jobs.reserve(s.pod_groups.size());
   for (PodGroupSpec& g : s.pod_groups) {
     JobInfo job;
     job.index = static_cast<JobIndex>(impl->jobs.size());
@@ -389,6 +392,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   std::sort(s.pods.begin(), s.pods.end(), [](const auto& a, const auto& b) {
     return std::tie(a.namespace_, a.name) < std::tie(b.namespace_, b.name);
   });
+  impl->tasks.reserve(s.pods.size());  // no reallocation of large TaskInfo while filling
   for (PodSpec& p : s.pods) {
     TaskInfo t;
     t.key = absl::StrCat(p.namespace_, "/", p.name);
@@ -443,6 +447,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
     impl->tasks.push_back(std::move(t));
   }
+  std::deque<PodSpec>().swap(s.pods);  // moved-from shells: release them before going on
   // Shapes: equivalence classes of tasks for node-choice caching. A pod's labels and
   // namespace matter only to other pods' affinity and spread terms, and the cache is not
   // used while any placed pod has such terms, so they are not part of the shape.

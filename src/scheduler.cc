@@ -31,7 +31,7 @@ void WritePodGroupStatuses(Session& ssn) {
   for (const JobInfo& job : s.snapshot->jobs()) {
     if (job.queue == kNone) continue;  // not in the session
     const JobIndex j = job.index;
-    const auto& conds = s.job_conditions[static_cast<size_t>(j)];
+    auto& conds = s.job_conditions[static_cast<size_t>(j)];  // moved out below: written last
     const bool unsched = std::any_of(conds.begin(), conds.end(), [&](const PodGroupCondition& c) {
       return c.type == "Unschedulable" && c.status == "True" && c.transition_id == s.session_id;
     });
@@ -62,7 +62,7 @@ void WritePodGroupStatuses(Session& ssn) {
     st.running = running;
     st.failed = failed;
     st.succeeded = succeeded;
-    st.conditions = conds;
+    st.conditions = std::move(conds);
     s.decisions.pod_groups.push_back(std::move(st));
   }
 }

@@ -31,16 +31,7 @@ class GangEvictAction : public Action {
   absl::Status Execute(Session& ssn) override {
     const Session::State& s = ssn.state();
     auto queues = QueueHeap(ssn);
-    std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors;
-    for (const JobInfo& job : s.snapshot->jobs()) {
-      if (job.queue == kNone || ssn.JobIsPending(job.index) || ssn.JobValid(job.index) ||
-          !ssn.JobStarving(job.index)) {
-        continue;
-      }
-      auto [it, inserted] = preemptors.try_emplace(job.queue, JobHeap(ssn));
-      if (inserted) queues.Push(job.queue);
-      it->second.Push(job.index);
-    }
+    std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors = StarvingJobsByQueue(ssn, queues);
     while (!queues.empty()) {
       const QueueIndex q = queues.Pop();
       if (kind_ == EvictionKind::kGangReclaim && ssn.Overused(q)) continue;

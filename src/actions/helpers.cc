@@ -62,4 +62,27 @@ std::vector<NodeIndex> AllNodes(const Session& ssn) {
   return out;
 }
 
+OrderedHeap<TaskIndex> PendingTaskHeap(const Session& ssn, const JobInfo& job) {
+  const Session::State& s = ssn.state();
+  auto heap = TaskHeap(ssn);
+  for (TaskIndex t : job.tasks) {
+    if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !s.task(t).pod.scheduling_gated) heap.Push(t);
+  }
+  return heap;
+}
+
+std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, OrderedHeap<QueueIndex>& queues) {
+  std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors;
+  for (const JobInfo& job : ssn.state().jobs) {
+    if (job.queue == kNone || ssn.JobIsPending(job.index) || ssn.JobValid(job.index) ||
+        !ssn.JobStarving(job.index)) {
+      continue;
+    }
+    auto [it, inserted] = preemptors.try_emplace(job.queue, JobHeap(ssn));
+    if (inserted) queues.Push(job.queue);
+    it->second.Push(job.index);
+  }
+  return preemptors;
+}
+
 }  // namespace vcsched::internal

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "src/session_state.h"
@@ -48,6 +49,14 @@ inline OrderedHeap<TaskIndex> TaskHeap(const Session& ssn) {
 inline OrderedHeap<QueueIndex> QueueHeap(const Session& ssn) {
   return OrderedHeap<QueueIndex>([&ssn](QueueIndex a, QueueIndex b) { return ssn.QueueOrderLess(a, b); });
 }
+
+// The job's pending tasks that are not held back by scheduling gates, in task order:
+// what preempt and reclaim try to place.
+OrderedHeap<TaskIndex> PendingTaskHeap(const Session& ssn, const JobInfo& job);
+
+// Starving jobs of admitted, valid gangs by queue (the preemptors of preempt and
+// gangpreempt); each queue that has one is pushed once onto `queues`.
+std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, OrderedHeap<QueueIndex>& queues);
 
 // Failures collected while looking for nodes; written to the session only when the
 // task ends up with no node, as Volcano does.

@@ -36,7 +36,7 @@ class PreemptAction : public Action {
   absl::Status Execute(Session& ssn) override {
     Session::State& s = ssn.state();
     auto queues = QueueHeap(ssn);
-    std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors;
+    std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors = StarvingJobsByQueue(ssn, queues);
     std::map<QueueIndex, std::vector<JobIndex>> under_request;
     std::map<JobIndex, OrderedHeap<TaskIndex>> tasks;
     for (const JobInfo& job : s.snapshot->jobs()) {
@@ -44,15 +44,8 @@ class PreemptAction : public Action {
           !ssn.JobStarving(job.index)) {
         continue;
       }
-      auto [it, inserted] = preemptors.try_emplace(job.queue, JobHeap(ssn));
-      if (inserted) queues.Push(job.queue);
-      it->second.Push(job.index);
       under_request[job.queue].push_back(job.index);
-      auto heap = TaskHeap(ssn);
-      for (TaskIndex t : job.tasks) {
-        if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !s.task(t).pod.scheduling_gated) heap.Push(t);
-      }
-      tasks.emplace(job.index, std::move(heap));
+      tasks.emplace(job.index, PendingTaskHeap(ssn, job));
     }
     while (!queues.empty()) {
       const QueueIndex q = queues.Pop();

@@ -27,11 +27,7 @@ class ReclaimAction : public Action {
       }
       if (!ssn.JobStarving(job.index)) continue;
       preemptors.try_emplace(job.queue, JobHeap(ssn)).first->second.Push(job.index);
-      auto heap = TaskHeap(ssn);
-      for (TaskIndex t : job.tasks) {
-        if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !s.task(t).pod.scheduling_gated) heap.Push(t);
-      }
-      tasks.emplace(job.index, std::move(heap));
+      tasks.emplace(job.index, PendingTaskHeap(ssn, job));
     }
     while (!queues.empty()) {
       const QueueIndex q = queues.Pop();

@@ -146,6 +146,14 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.fit.resize(tasks.size());
   s.job_counts.assign(jobs.size(), {});
   s.job_pending_best_effort.assign(jobs.size(), 0);
+  s.job_min_member.reserve(jobs.size());
+  s.job_priority.reserve(jobs.size());
+  s.job_creation_time.reserve(jobs.size());
+  for (const JobInfo& j : jobs) {
+    s.job_min_member.push_back(j.pod_group.min_member);
+    s.job_priority.push_back(j.priority);
+    s.job_creation_time.push_back(j.pod_group.creation_time);
+  }
   s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
   s.job_phase.resize(jobs.size());
   s.job_conditions.resize(jobs.size());
@@ -224,14 +232,14 @@ int32_t Session::JobValidTaskNum(JobIndex j) const {
          job_count(j, TaskStatus::kPending);
 }
 bool Session::JobIsReady(JobIndex j) const {
-  return JobReadyTaskNum(j) + JobPendingBestEffortNum(j) >= s_->job(j).pod_group.min_member;
+  return JobReadyTaskNum(j) + JobPendingBestEffortNum(j) >= s_->job_min_member[static_cast<size_t>(j)];
 }
 bool Session::JobIsPipelined(JobIndex j) const {
   return JobWaitingTaskNum(j) + JobReadyTaskNum(j) + JobPendingBestEffortNum(j) >=
          s_->job(j).pod_group.min_member;
 }
 bool Session::JobIsStarving(JobIndex j) const {
-  return JobWaitingTaskNum(j) + JobReadyTaskNum(j) < s_->job(j).pod_group.min_member;
+  return JobWaitingTaskNum(j) + JobReadyTaskNum(j) < s_->job_min_member[static_cast<size_t>(j)];
 }
 
 namespace {
@@ -368,7 +376,8 @@ int Session::JobOrderCompare(JobIndex l, JobIndex r) const {
 bool Session::JobOrderLess(JobIndex l, JobIndex r) const {
   const int c = JobOrderCompare(l, r);
   if (c != 0) return c < 0;
-  const int64_t lt = s_->job(l).pod_group.creation_time, rt = s_->job(r).pod_group.creation_time;
+  const int64_t lt = s_->job_creation_time[static_cast<size_t>(l)];
+  const int64_t rt = s_->job_creation_time[static_cast<size_t>(r)];
   if (lt != rt) return lt < rt;
   return l < r;  // jobs are indexed in "namespace/name" order
 }

@@ -70,6 +70,11 @@ struct Session::State {
   // Jobs.
   std::vector<std::array<int32_t, kTaskStatusCount>> job_counts;
   std::vector<int32_t> job_pending_best_effort;
+  // Dense copies of fields the job-order comparisons read, so a heap of many jobs does
+  // not touch each job's large JobInfo.
+  std::vector<int32_t> job_min_member;
+  std::vector<int32_t> job_priority;
+  std::vector<int64_t> job_creation_time;
   ResourceMatrix job_allocated;
   std::vector<std::string> job_phase;
   std::vector<std::vector<PodGroupCondition>> job_conditions;  // written this session

@@ -188,6 +188,9 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       const std::string key = key_of(item);
       if (item.name.empty()) {
         errors.push_back(absl::StrCat(kind, ": metadata.name: must not be empty"));
+      } else if (item.name.size() > kMaxNameLength) {
+        errors.push_back(absl::StrCat(kind, " \"", key.substr(0, 64), "...\": metadata.name: is ", item.name.size(),
+                                      " characters, over Kubernetes' limit of ", kMaxNameLength));
       } else if (++seen[key] == 2) {
         errors.push_back(absl::StrCat(kind, " \"", key, "\": metadata.name: duplicate name"));
       }

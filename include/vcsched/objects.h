@@ -19,6 +19,10 @@
 
 namespace vcsched {
 
+// Longest object name Kubernetes accepts (a DNS-1123 subdomain); longer names are
+// rejected as input errors.
+inline constexpr size_t kMaxNameLength = 253;
+
 using Labels = std::map<std::string, std::string>;
 // Resource name -> amount in stored units (milli for cpu and scalars, bytes for memory,
 // a count for pods). Names Volcano ignores are not kept.

@@ -54,6 +54,11 @@ void Put(std::map<std::string, Seen<T>>& into, const char* kind, const std::stri
     r.Fail(Get(doc, "metadata").IsDefined() ? Get(doc, "metadata") : doc, "metadata.name", "must not be empty");
     return;
   }
+  if (spec.name.size() > kMaxNameLength) {
+    r.Fail(Get(Get(doc, "metadata"), "name"), "metadata.name",
+           absl::StrCat("is ", spec.name.size(), " characters, over Kubernetes' limit of ", kMaxNameLength));
+    return;
+  }
   std::string uid, rv;
   const YAML::Node meta = Get(doc, "metadata");
   if (meta.IsMap()) {

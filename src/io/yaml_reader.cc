@@ -61,6 +61,16 @@ std::string Describe(const YAML::Node& node) {
   return node.IsMap() ? "a map" : "a list";
 }
 
+void ObjectReader::set_object(std::string object) {
+  constexpr size_t kShown = 120;
+  if (object.size() > 2 * kShown) {
+    const size_t total = object.size();
+    object.resize(kShown);
+    absl::StrAppend(&object, "...(", total, " characters)");
+  }
+  object_ = std::move(object);
+}
+
 void ObjectReader::Fail(const YAML::Node& at, absl::string_view field, absl::string_view message) {
   std::string pos = Position(at, line_offset_);
   diag_->errors.push_back(absl::StrCat(where_, pos.empty() ? "" : ", ", pos, ": ", object_,

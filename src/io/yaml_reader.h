@@ -31,7 +31,9 @@ class ObjectReader {
   ObjectReader(Diagnostics* diag, std::string where, std::string object, int line_offset = 0)
       : diag_(diag), where_(std::move(where)), object_(std::move(object)), line_offset_(line_offset) {}
 
-  void set_object(std::string object) { object_ = std::move(object); }
+  // The object errors are reported against; an absurdly long label (a huge name) is cut
+  // so that messages stay readable.
+  void set_object(std::string object);
   void Fail(const YAML::Node& at, absl::string_view field, absl::string_view message);
   void Warn(absl::string_view field, absl::string_view message);
   size_t error_count() const { return diag_->errors.size(); }

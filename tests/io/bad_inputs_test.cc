@@ -53,6 +53,24 @@ TEST_CASE("BadInputs: an input over the size limit is refused before parsing", "
   CHECK_THAT(ErrorOf("big.yaml", big, opts), Catch::Contains("exceeds the limit of 1048576"));
 }
 
+TEST_CASE("BadInputs: dangling references are warned about and not applied", "[io][bad-inputs]") {
+  std::ifstream in(std::string(VCSCHED_TEST_DATA_DIR) + "/../bad_inputs/warned/dangling-references.yaml");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  absl::StatusOr<Scenario> sc = LoadScenario({{"dangling-references.yaml", buf.str()}});
+  REQUIRE(sc.ok());
+  absl::StatusOr<Decisions> d = RunSession(sc->snapshot, DefaultSchedulerConfig());
+  REQUIRE(d.ok());
+  CHECK(d->binds.empty());
+  CHECK(d->pipelined.empty());
+  const std::vector<std::string>& w = d->warnings;
+  REQUIRE(w.size() == 3);
+  CHECK_THAT(w[0], Catch::Contains("Pod \"ns/p-missing-group\": annotation scheduling.k8s.io/group-name") &&
+                       Catch::Contains("not found"));
+  CHECK_THAT(w[1], Catch::Contains("Pod \"ns/p-missing-node\": spec.nodeName: node \"gone\" not found"));
+  CHECK_THAT(w[2], Catch::Contains("PodGroup \"ns/pg-missing-queue\": spec.queue: queue \"nowhere\" not found"));
+}
+
 TEST_CASE("BadInputs: regressions found by the fuzzers", "[io][bad-inputs][fuzz]") {
   SECTION("a document starting with ',' used to hang yaml-cpp") {
     CHECK_THAT(std::string(LoadSchedulerConfig({"c.conf", ",iece"}).status().message()),

@@ -86,3 +86,11 @@ def test_bad_input_corpus(path):
         sc = vcsched.load_scenario(path)
         vcsched.schedule(sc)
     assert expect in str(e.value)
+
+
+def test_dangling_references_are_warnings_and_place_nothing():
+    path = bad_inputs()[0].parent / "warned" / "dangling-references.yaml"
+    d = vcsched.schedule(vcsched.load_scenario(path))
+    assert d.binds == {} and d.pipelined == {}
+    assert len(d.warnings) == 3
+    assert 'spec.queue: queue "nowhere" not found' in d.warnings[2]

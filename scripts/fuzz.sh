@@ -22,8 +22,10 @@ mkdir -p build-fuzz/crashes
 status=0
 for t in $TARGETS; do
   mkdir -p "build-fuzz/corpus/$t"
-  seeds=("tests/fuzz/corpus/$t")
-  if [ "$t" = scenario_fuzz ]; then seeds+=(tests/conformance tests/data/real-dumps examples/queues); fi
+  seeds=()
+  candidates=("tests/fuzz/corpus/$t")
+  if [ "$t" = scenario_fuzz ]; then candidates+=(tests/conformance tests/data/real-dumps examples/queues); fi
+  for d in "${candidates[@]}"; do [ -d "$d" ] && seeds+=("$d"); done  # git keeps no empty folders
   echo "== $t for ${SECONDS_EACH}s"
   if ! build-fuzz/tests/fuzz/$t "build-fuzz/corpus/$t" "${seeds[@]}" -max_total_time="$SECONDS_EACH" \
         -max_len=65536 -rss_limit_mb=2048 -timeout="$TIMEOUT_EACH" -artifact_prefix=build-fuzz/crashes/ \

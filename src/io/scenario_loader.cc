@@ -258,21 +258,53 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
 
 }  // namespace
 
-absl::StatusOr<Scenario> LoadScenario(const std::vector<ScenarioSource>& sources, const LoadOptions& options) {
-  Collected c;
-  Diagnostics diag;
+namespace {
+
+void ParseAll(const std::vector<ScenarioSource>& sources, const LoadOptions& options, Collected& c,
+              Diagnostics& diag) {
   try {
     ParseSources(sources, options, c, diag).IgnoreError();
   } catch (const std::exception& e) {
     diag.errors.push_back(absl::StrCat("unexpected error while reading: ", e.what()));
   }
+}
+
+absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const LoadOptions& options);
+
+}  // namespace
+
+absl::StatusOr<Scenario> LoadScenario(const std::vector<ScenarioSource>& sources, const LoadOptions& options) {
+  Collected c;
+  Diagnostics diag;
+  ParseAll(sources, options, c, diag);
+  return BuildScenario(c, diag, options);
+}
+
+absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, const LoadOptions& options) {
+  Collected c;
+  Diagnostics diag;
+  ParseAll(sources, options, c, diag);
+  std::vector<ScenarioSource>().swap(sources);  // the text is not needed to build the snapshot
+  return BuildScenario(c, diag, options);
+}
+
+namespace {
+
+absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const LoadOptions& options) {
   if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
   SnapshotBuilder b(options.snapshot);
+  // Each table is released once handed over, so the specs are not held twice while the
+  // snapshot is built.
   for (auto& [k, v] : c.nodes) b.AddNode(std::move(v.spec));
+  c.nodes.clear();
   for (auto& [k, v] : c.pods) b.AddPod(std::move(v.spec));
+  c.pods.clear();
   for (auto& [k, v] : c.pod_groups) b.AddPodGroup(std::move(v.spec));
+  c.pod_groups.clear();
   for (auto& [k, v] : c.queues) b.AddQueue(std::move(v.spec));
+  c.queues.clear();
   for (auto& [k, v] : c.priority_classes) b.AddPriorityClass(std::move(v.spec));
+  c.priority_classes.clear();
   std::sort(diag.warnings.begin(), diag.warnings.end());
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
   for (const std::string& w : diag.warnings) b.AddWarning(w);
@@ -285,6 +317,8 @@ absl::StatusOr<Scenario> LoadScenario(const std::vector<ScenarioSource>& sources
   out.warnings = std::move(diag.warnings);
   return out;
 }
+
+}  // namespace
 
 absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source) {
   Diagnostics diag;

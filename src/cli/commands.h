@@ -11,6 +11,9 @@ namespace vcsched::cli {
 int Schedule(const std::vector<std::string>& args);
 int Conformance(const std::vector<std::string>& args);
 int Bench(const std::vector<std::string>& args);
+int Validate(const std::vector<std::string>& args);
+int Expand(const std::vector<std::string>& args);
+int Job(const std::vector<std::string>& args);
 
 }  // namespace vcsched::cli
 

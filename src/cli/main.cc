@@ -2,6 +2,7 @@
 //
 //   vcsched schedule FILE... [--config CONF] [-o text|yaml|json] [--now SECONDS]
 //   vcsched conformance PATH...
+//   vcsched validate | expand | job   (Volcano Job lifecycle)
 #include <iostream>
 #include <string>
 #include <vector>
@@ -22,6 +23,17 @@ constexpr const char* kUsage = R"(usage:
   vcsched bench FILE [--repeat N] [--reference]
       Load once, run the session N times, print timings as JSON. --reference also times
       the path that evaluates every node for every task (and checks it decides alike).
+  vcsched validate FILE... [--strict] [--cluster QUEUES.yaml]...
+      Volcano's admission for every Job, PodGroup, Queue, CronJob, JobFlow and JobTemplate:
+      every error with its field; exit 1 when any object is rejected. --cluster gives the
+      cluster's queues (job queue rules are then checked); --strict makes Kubernetes
+      pod-template problems errors, as Volcano's webhook does.
+  vcsched expand FILE... [--ssh-key-dir DIR]
+      Every object Volcano's controller creates for each Job, as Kubernetes YAML.
+  vcsched job FILE [--now SECONDS] STEP...
+      Step a Job through its lifecycle; STEP is --sync, --podgroup PHASE,
+      --pod NAME=PHASE[:EXITCODE], --all-pods PHASE, --evict POD, --restart-container POD,
+      --event EVENT[:TASK[:POD]], --command ACTION or --wait SECONDS.
   vcsched help
 )";
 
@@ -39,6 +51,9 @@ int main(int argc, char** argv) {
     if (cmd == "schedule") return vcsched::cli::Schedule(args);
     if (cmd == "conformance") return vcsched::cli::Conformance(args);
     if (cmd == "bench") return vcsched::cli::Bench(args);
+    if (cmd == "validate") return vcsched::cli::Validate(args);
+    if (cmd == "expand") return vcsched::cli::Expand(args);
+    if (cmd == "job") return vcsched::cli::Job(args);
   } catch (const std::exception& e) {
     std::cerr << "vcsched: internal error: " << e.what() << "\n";
     return 3;

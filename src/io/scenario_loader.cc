@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/match.h"
 #include "src/io/config_reader.h"
+#include "src/io/job_documents.h"
 #include "src/io/k8s_reader.h"
 #include "src/io/yaml_reader.h"
 #include "vcsched/io/scenario.h"
@@ -192,8 +193,15 @@ void ReadDocument(const YAML::Node& doc, const std::string& where, int line_offs
     }
     c.expectation = ReadExpectation(r, doc);
   } else if (kind == "Job" && api.rfind("batch.volcano.sh", 0) == 0) {
-    r.set_object(absl::StrCat("Job \"", io_internal::ObjectKey(doc, true), "\""));
-    r.Fail(Get(doc, "kind"), "kind", "Volcano Job expansion is not supported yet (lifecycle work)");
+    const std::string key = io_internal::ObjectKey(doc, true);
+    r.set_object(absl::StrCat("Job \"", key, "\""));
+    for (const YAML::Node& made : io_internal::ExpandJobDocument(doc, r)) {
+      ReadDocument(made, absl::StrCat(where, " (created for Job \"", key, "\")"), line_offset, c, diag);
+    }
+  } else if (kind == "CronJob" || kind == "JobFlow" || kind == "JobTemplate") {
+    diag.warnings.push_back(absl::StrCat(where, ": ", kind, " \"", io_internal::ObjectKey(doc, true),
+                                         "\" creates jobs over time and is not part of a scheduling snapshot; ",
+                                         "see `vcsched validate` and `vcsched expand`"));
   } else if (kind != "Node" && kind != "Pod" && kind != "PodGroup" && kind != "Queue" &&
              kind != "PriorityClass" && kind != "SchedulerConfiguration" && kind != "Expectation") {
     r.Fail(Get(doc, "kind"), "kind", absl::StrCat("unknown kind \"", kind, "\" (apiVersion \"", api, "\")"));

@@ -1,0 +1,79 @@
+// Drives one job through its life: holds its status, its pods, its PodGroup phase, the
+// clock and the delayed (timeout) actions, turns pod changes into the events Volcano's
+// controller sees (§7.1), runs the reducer and applies its commands to the pods. Pure:
+// the host says what happened; the simulator says what the controller would do.
+#ifndef VCSCHED_LIFECYCLE_JOB_SIMULATOR_H_
+#define VCSCHED_LIFECYCLE_JOB_SIMULATOR_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "vcsched/lifecycle/job_state.h"
+
+namespace vcsched {
+
+struct DelayedAction {
+  std::string action;
+  std::string task, pod;
+  int64_t due = 0;
+  std::string cause_event;
+};
+
+struct SimulatorStep {
+  std::string what;   // the input, e.g. "pod j-w-0 -> Failed (exit 137)"
+  JobRequest request;
+  PolicyChoice choice;
+  std::optional<JobStep> executed;  // empty when the action was delayed
+};
+
+class JobSimulator {
+ public:
+  JobSimulator(VolcanoJob job, int64_t now);
+
+  // A first sync of the new job (creates the PodGroup).
+  SimulatorStep Sync();
+  // The scheduler moved the PodGroup (e.g. to Inqueue); the controller syncs.
+  SimulatorStep SetPodGroupPhase(const std::string& phase);
+  // A pod changed phase (Running, Succeeded, Failed with an exit code, Pending).
+  absl::StatusOr<SimulatorStep> SetPodPhase(const std::string& pod, const std::string& phase,
+                                            std::optional<int32_t> exit_code = std::nullopt);
+  // Every current pod to `phase`, one step per pod.
+  std::vector<SimulatorStep> SetAllPods(const std::string& phase);
+  // A pod was deleted from outside (evicted, preempted, node lost): PodEvicted.
+  absl::StatusOr<SimulatorStep> EvictPod(const std::string& pod);
+  // A container restart of a pod; TaskFailed once the task's restarts reach its maxRetry.
+  absl::StatusOr<SimulatorStep> RestartContainer(const std::string& pod);
+  // An event delivered as is (e.g. Unknown for the PodGroup).
+  SimulatorStep Deliver(JobRequest request, std::string what);
+  // A bus Command (AbortJob, ResumeJob, ...).
+  SimulatorStep Command(const std::string& action);
+  // Moves the clock; due delayed actions run, in due order.
+  std::vector<SimulatorStep> Advance(int64_t seconds);
+
+  const JobStatus& status() const { return status_; }
+  const JobWorld& world() const { return world_; }
+  const VolcanoJob& job() const { return job_; }
+  const std::vector<DelayedAction>& delayed() const { return delayed_; }
+  int64_t now() const { return now_; }
+  bool deleted() const { return deleted_; }
+
+ private:
+  SimulatorStep Run(const JobRequest& request, std::string what, const PolicyChoice& choice);
+  void Apply(const JobStep& step);
+  JobPod* FindPod(const std::string& name);
+
+  VolcanoJob job_;
+  JobStatus status_;
+  JobWorld world_;
+  std::vector<DelayedAction> delayed_;
+  std::map<std::string, int32_t> restarts_;  // task -> container restarts of its live pods
+  int64_t now_;
+  bool deleted_ = false;
+};
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_LIFECYCLE_JOB_SIMULATOR_H_

@@ -1,0 +1,44 @@
+// Volcano Queues for admission and the queue controller: the object, its create-time
+// defaults, its validation (including the hierarchy rules) and the queue state machine.
+#ifndef VCSCHED_LIFECYCLE_QUEUE_H_
+#define VCSCHED_LIFECYCLE_QUEUE_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vcsched/lifecycle/findings.h"
+#include "vcsched/lifecycle/job.h"
+#include "vcsched/value.h"
+
+namespace vcsched {
+
+struct VolcanoQueue {
+  ObjectMeta metadata;
+  int32_t weight = 0;
+  std::optional<bool> reclaimable;
+  std::string parent;
+  // Resource name -> quantity text, as written.
+  std::map<std::string, std::string> capability, deserved, guarantee;
+  std::string state;           // status.state; empty is Open
+  int64_t allocated_pods = 0;  // status.allocated.pods
+};
+
+VolcanoQueue ReadQueue(const Value& doc, Findings* findings);
+// Create-time defaults: reclaimable true, weight 1, hierarchy annotations rooted at root.
+void MutateQueue(VolcanoQueue& queue);
+// Create-time validation against the other queues of the cluster (`others` may include
+// `queue` itself; it is skipped by name). max_depth is Volcano's max-queue-depth (5).
+Findings ValidateQueue(const VolcanoQueue& queue, const std::vector<VolcanoQueue>& others, int max_depth = 5);
+// Delete-time rules.
+Findings ValidateQueueDelete(const VolcanoQueue& queue, const std::vector<VolcanoQueue>& others);
+
+// The queue controller's state machine (§11.3). `action` is OpenQueue, CloseQueue or
+// SyncQueue; `has_pod_groups` says whether any PodGroup is in the queue.
+std::string NextQueueState(const std::string& state, const std::string& action, bool has_pod_groups);
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_LIFECYCLE_QUEUE_H_

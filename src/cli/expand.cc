@@ -1,0 +1,71 @@
+// vcsched expand FILE [--ssh-key-dir DIR]
+// Prints, as Kubernetes YAML, every object Volcano's controller creates for each Job of
+// FILE: its PodGroup, the plugins' Service, NetworkPolicy, ConfigMap, Secret, PVCs, and its pods.
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "src/cli/commands.h"
+#include "src/cli/manifest_files.h"
+#include "vcsched/lifecycle/admission.h"
+
+namespace vcsched::cli {
+
+int Expand(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  std::string key_dir;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--ssh-key-dir" && i + 1 < args.size()) key_dir = args[++i];
+    else if (!args[i].empty() && args[i][0] == '-' && args[i] != "-") {
+      std::cerr << "vcsched expand: unknown flag " << args[i] << "\n";
+      return 2;
+    } else files.push_back(args[i]);
+  }
+  if (files.empty()) {
+    std::cerr << "usage: vcsched expand FILE... [--ssh-key-dir DIR]\n";
+    return 2;
+  }
+  absl::StatusOr<std::vector<Manifest>> manifests = ReadManifests(files);
+  if (!manifests.ok()) {
+    std::cerr << manifests.status().message() << "\n";
+    return 1;
+  }
+  ExpandOptions options;
+  options.ssh_keys = CliSshKeys(key_dir);
+  for (const Manifest& m : *manifests) {
+    if (m.kind == "PriorityClass") {
+      const Value* v = m.object.Find("value");
+      const Value* name = FindPath(m.object, "metadata.name");
+      if (v != nullptr && name != nullptr) options.priority_classes[name->text()] = std::atoi(v->text().c_str());
+    }
+  }
+  int jobs = 0, failed = 0;
+  for (const Manifest& m : *manifests) {
+    if (m.kind != "Job" || m.api_version.rfind("batch.volcano.sh/", 0) != 0) continue;
+    ++jobs;
+    Findings f;
+    VolcanoJob job = ReadJob(m.object, &f);
+    AdmissionContext context;
+    MutateJob(job, context);
+    f.Append(ValidateJob(job, context));
+    if (!f.ok()) {
+      std::cerr << FormatFindings(absl::StrCat(m.where, ": Job \"", job.metadata.name, "\""), Findings{f.errors, {}});
+      ++failed;
+      continue;
+    }
+    absl::StatusOr<Expansion> e = ExpandJob(job, options);
+    if (!e.ok()) {
+      std::cerr << m.where << ": Job \"" << job.metadata.name << "\": " << e.status().message() << "\n";
+      ++failed;
+      continue;
+    }
+    std::cout << "# Job " << job.metadata.namespace_ << "/" << job.metadata.name << " (from " << m.where << ")\n"
+              << ToYaml(e->All());
+  }
+  if (jobs == 0) {
+    std::cerr << "vcsched expand: no Volcano Job (batch.volcano.sh) in the input\n";
+    return 1;
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+}  // namespace vcsched::cli

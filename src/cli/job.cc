@@ -1,0 +1,142 @@
+// vcsched job FILE [--now SECONDS] STEP...
+// Steps a Volcano Job through its lifecycle and prints, after each step, the action the
+// controller takes, its commands, and the job's phase and pod counts. Steps, in order:
+//   --sync                   the controller syncs the job
+//   --podgroup PHASE         the scheduler moved the PodGroup (Inqueue, Running, Unknown)
+//   --pod NAME=PHASE[:CODE]  a pod changed phase (Failed with an exit code)
+//   --all-pods PHASE         every current pod to PHASE
+//   --evict NAME             the pod was deleted from outside (PodEvicted)
+//   --restart-container NAME a container of the pod restarted
+//   --event EVENT[:TASK[:POD]]  an event as is
+//   --command ACTION         a bus Command (AbortJob, ResumeJob, ...)
+//   --wait SECONDS           time passes; delayed (timeout) actions run
+#include <iostream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "src/cli/commands.h"
+#include "src/cli/manifest_files.h"
+#include "vcsched/lifecycle/admission.h"
+#include "vcsched/lifecycle/job_simulator.h"
+
+namespace vcsched::cli {
+
+namespace {
+
+void Print(const SimulatorStep& s, const JobSimulator& sim) {
+  std::cout << "[t=" << sim.now() << "] " << s.what << "\n";
+  if (s.request.event != "OutOfSync" || !s.request.action.empty()) {
+    std::cout << "  event: " << s.request.event << (s.choice.matched.empty() ? "" : " (" + s.choice.matched + ")")
+              << "\n";
+  }
+  if (!s.executed) {
+    std::cout << "  action: " << s.choice.action << " delayed " << *s.choice.timeout_seconds << "s\n";
+    return;
+  }
+  std::cout << "  action: " << s.executed->action << "\n";
+  for (const JobCommand& c : s.executed->commands) std::cout << "  command: " << c.kind << " " << c.target << "\n";
+  const JobStatus& st = sim.status();
+  std::cout << "  phase: " << st.phase << "  retry: " << st.retry_count << "  version: " << st.version
+            << "  pods: pending " << st.pending << ", running " << st.running << ", succeeded " << st.succeeded
+            << ", failed " << st.failed << ", terminating " << st.terminating << "\n";
+  if (sim.deleted()) std::cout << "  ttlSecondsAfterFinished reached: the job is deleted\n";
+}
+
+}  // namespace
+
+int Job(const std::vector<std::string>& args) {
+  if (args.empty()) {
+    std::cerr << "usage: vcsched job FILE [--now SECONDS] STEP...   (see `vcsched help`)\n";
+    return 2;
+  }
+  absl::StatusOr<std::vector<Manifest>> manifests = ReadManifests({args[0]});
+  if (!manifests.ok()) {
+    std::cerr << manifests.status().message() << "\n";
+    return 1;
+  }
+  const Manifest* doc = nullptr;
+  for (const Manifest& m : *manifests) {
+    if (m.kind == "Job" && m.api_version.rfind("batch.volcano.sh/", 0) == 0 && doc == nullptr) doc = &m;
+  }
+  if (doc == nullptr) {
+    std::cerr << args[0] << ": no Volcano Job (batch.volcano.sh) in the file\n";
+    return 1;
+  }
+  Findings f;
+  VolcanoJob job = ReadJob(doc->object, &f);
+  AdmissionContext context;
+  MutateJob(job, context);
+  f.Append(ValidateJob(job, context));
+  if (!f.ok()) {
+    std::cerr << FormatFindings(absl::StrCat(doc->where, ": Job \"", job.metadata.name, "\""), Findings{f.errors, {}});
+    return 1;
+  }
+  int64_t now = 0;
+  size_t i = 1;
+  if (i + 1 < args.size() && args[i] == "--now") {
+    if (!absl::SimpleAtoi(args[i + 1], &now)) {
+      std::cerr << "vcsched job: --now expects seconds, got " << args[i + 1] << "\n";
+      return 2;
+    }
+    i += 2;
+  }
+  JobSimulator sim(std::move(job), now);
+  for (; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (flag == "--sync") {
+      Print(sim.Sync(), sim);
+      continue;
+    }
+    if (i + 1 >= args.size()) {
+      std::cerr << "vcsched job: " << flag << " needs a value\n";
+      return 2;
+    }
+    const std::string value = args[++i];
+    absl::StatusOr<SimulatorStep> step = absl::InvalidArgumentError(absl::StrCat("unknown step ", flag));
+    if (flag == "--podgroup") {
+      step = sim.SetPodGroupPhase(value);
+    } else if (flag == "--pod") {
+      std::vector<std::string> kv = absl::StrSplit(value, absl::MaxSplits('=', 1));
+      std::vector<std::string> pc = absl::StrSplit(kv.size() > 1 ? kv[1] : "", absl::MaxSplits(':', 1));
+      std::optional<int32_t> code;
+      if (int32_t c = 0; pc.size() > 1 && absl::SimpleAtoi(pc[1], &c)) code = c;
+      step = kv.size() == 2 ? sim.SetPodPhase(kv[0], pc[0], code)
+                            : absl::InvalidArgumentError("--pod expects NAME=PHASE[:EXITCODE]");
+    } else if (flag == "--all-pods") {
+      for (const SimulatorStep& s : sim.SetAllPods(value)) Print(s, sim);
+      continue;
+    } else if (flag == "--evict") {
+      step = sim.EvictPod(value);
+    } else if (flag == "--restart-container") {
+      step = sim.RestartContainer(value);
+    } else if (flag == "--event") {
+      std::vector<std::string> parts = absl::StrSplit(value, ':');
+      JobRequest r{parts[0], "", parts.size() > 1 ? parts[1] : "", parts.size() > 2 ? parts[2] : "", std::nullopt,
+                   std::nullopt};
+      step = sim.Deliver(r, absl::StrCat("event ", value));
+    } else if (flag == "--command") {
+      step = sim.Command(value);
+    } else if (flag == "--wait") {
+      int64_t secs = 0;
+      if (!absl::SimpleAtoi(value, &secs) || secs < 0) {
+        std::cerr << "vcsched job: --wait expects seconds, got " << value << "\n";
+        return 2;
+      }
+      const std::vector<SimulatorStep> ran = sim.Advance(secs);
+      std::cout << "[t=" << sim.now() << "] waited " << secs << "s\n";
+      for (const SimulatorStep& s : ran) Print(s, sim);
+      continue;
+    }
+    if (!step.ok()) {
+      std::cerr << "vcsched job: " << step.status().message() << "\n";
+      return 2;
+    }
+    Print(*step, sim);
+  }
+  std::cout << "final phase: " << sim.status().phase << "\n";
+  return 0;
+}
+
+}  // namespace vcsched::cli

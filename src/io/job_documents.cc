@@ -1,0 +1,39 @@
+#include "src/io/job_documents.h"
+
+#include "absl/strings/str_cat.h"
+#include "src/io/value_yaml.h"
+#include "vcsched/lifecycle/admission.h"
+#include "vcsched/lifecycle/expand.h"
+
+namespace vcsched::io_internal {
+
+std::vector<YAML::Node> ExpandJobDocument(const YAML::Node& doc, ObjectReader& r) {
+  Value v;
+  int64_t budget = 1 << 22;
+  if (!ToValue(doc, &v, &budget)) {
+    r.Fail(doc, "", "document too large (aliases expand past the limit)");
+    return {};
+  }
+  Findings findings;
+  VolcanoJob job = ReadJob(v, &findings);
+  AdmissionContext context;  // queues are resolved by the snapshot, which warns on unknown ones
+  MutateJob(job, context);
+  findings.Append(ValidateJob(job, context));
+  for (const Violation& e : findings.errors) r.Fail(doc, e.field, e.message);
+  if (!findings.ok()) return {};
+  ExpandOptions options;
+  // The ssh Secret is not part of a scheduling snapshot; its keys are never shown.
+  options.ssh_keys = [](const VolcanoJob&) -> absl::StatusOr<SshKeyPair> {
+    return SshKeyPair{"(not generated for scheduling)", "(not generated for scheduling)"};
+  };
+  absl::StatusOr<Expansion> expanded = ExpandJob(job, options);
+  if (!expanded.ok()) {
+    r.Fail(doc, "spec", expanded.status().message());
+    return {};
+  }
+  std::vector<YAML::Node> out = {ToYamlNode(expanded->pod_group)};
+  for (const Value& pod : expanded->pods) out.push_back(ToYamlNode(pod));
+  return out;
+}
+
+}  // namespace vcsched::io_internal

@@ -1,0 +1,191 @@
+#include "src/io/value_yaml.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "src/io/yaml_reader.h"
+#include "vcsched/io/manifests.h"
+
+namespace vcsched::io_internal {
+
+bool ToValue(const YAML::Node& node, Value* out, int64_t* budget) {
+  if (--*budget < 0) return false;
+  if (node.IsMap()) {
+    *out = Value::Map();
+    for (const auto& kv : node) {
+      Value child;
+      if (!ToValue(kv.second, &child, budget)) return false;
+      out->entries().emplace_back(kv.first.IsScalar() ? kv.first.Scalar() : "", std::move(child));
+    }
+  } else if (node.IsSequence()) {
+    *out = Value::List();
+    for (const auto& item : node) {
+      Value child;
+      if (!ToValue(item, &child, budget)) return false;
+      out->Push(std::move(child));
+    }
+  } else if (node.IsScalar()) {
+    *out = node.Tag() == "!" ? Value::String(node.Scalar()) : Value::Plain(node.Scalar());
+  } else {
+    *out = Value::Null();
+  }
+  return true;
+}
+
+YAML::Node ToYamlNode(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::kNull: return YAML::Node(YAML::NodeType::Null);
+    case Value::Kind::kScalar: {
+      YAML::Node n(v.text());
+      if (v.quoted()) n.SetTag("!");
+      return n;
+    }
+    case Value::Kind::kMap: {
+      YAML::Node n(YAML::NodeType::Map);
+      for (const auto& [k, child] : v.entries()) n[k] = ToYamlNode(child);
+      return n;
+    }
+    case Value::Kind::kList: {
+      YAML::Node n(YAML::NodeType::Sequence);
+      for (const Value& child : v.items()) n.push_back(ToYamlNode(child));
+      return n;
+    }
+  }
+  return YAML::Node();
+}
+
+namespace {
+
+// A string that a YAML reader would take for something else when written plain.
+bool NeedsQuotes(const std::string& s) {
+  if (s.empty()) return true;
+  static const char* kWords[] = {"true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"};
+  const std::string lower = absl::AsciiStrToLower(s);
+  for (const char* w : kWords) {
+    if (lower == w) return true;
+  }
+  double d;
+  return absl::SimpleAtod(s, &d) || s.find_first_of(":#{}[],&*!|>'\"%@`") != std::string::npos ||
+         absl::ascii_isspace(static_cast<unsigned char>(s.front())) || s.front() == '-' || s.front() == '?';
+}
+
+}  // namespace
+
+void EmitValue(YAML::Emitter& out, const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::kNull: out << YAML::Null; break;
+    case Value::Kind::kScalar:
+      if (v.quoted() && v.text().find('\n') != std::string::npos) out << YAML::Literal << v.text();
+      else if (v.quoted() && NeedsQuotes(v.text())) out << YAML::DoubleQuoted << v.text();
+      else out << v.text();
+      break;
+    case Value::Kind::kMap:
+      if (v.size() == 0) {
+        out << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+        break;
+      }
+      out << YAML::BeginMap;
+      for (const auto& [k, child] : v.entries()) {
+        out << YAML::Key;
+        if (NeedsQuotes(k)) out << YAML::DoubleQuoted;
+        out << k << YAML::Value;
+        EmitValue(out, child);
+      }
+      out << YAML::EndMap;
+      break;
+    case Value::Kind::kList:
+      if (v.size() == 0) {
+        out << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+        break;
+      }
+      out << YAML::BeginSeq;
+      for (const Value& child : v.items()) EmitValue(out, child);
+      out << YAML::EndSeq;
+      break;
+  }
+}
+
+}  // namespace vcsched::io_internal
+
+namespace vcsched {
+
+std::string ToYaml(const std::vector<const Value*>& objects) {
+  std::string out;
+  for (const Value* v : objects) {
+    YAML::Emitter e;
+    e.SetIndent(2);
+    e << YAML::BeginDoc;
+    io_internal::EmitValue(e, *v);
+    absl::StrAppend(&out, e.c_str(), "\n");
+  }
+  return out;
+}
+
+namespace {
+
+void Flatten(Value doc, const std::string& where, std::vector<Manifest>& out, std::vector<std::string>& errors) {
+  if (doc.is_null()) return;
+  if (!doc.is_map()) {
+    errors.push_back(absl::StrCat(where, ": expected an object (a map), got ", doc.Describe()));
+    return;
+  }
+  const Value* kind = doc.Find("kind");
+  const Value* api = doc.Find("apiVersion");
+  Manifest m{where, api != nullptr ? api->text() : "", kind != nullptr ? kind->text() : "", Value()};
+  if (m.kind == "List") {
+    Value* items = doc.Find("items");
+    for (size_t i = 0; items != nullptr && i < items->items().size(); ++i) {
+      Flatten(std::move(items->items()[i]), absl::StrCat(where, ", items[", i, "]"), out, errors);
+    }
+    return;
+  }
+  m.object = std::move(doc);
+  out.push_back(std::move(m));
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Manifest>> LoadManifests(const std::vector<ScenarioSource>& sources) {
+  std::vector<Manifest> out;
+  std::vector<std::string> errors;
+  for (const ScenarioSource& src : sources) {
+    if (const int64_t bad = io_internal::FirstInvalidUtf8(src.text); bad >= 0) {
+      errors.push_back(absl::StrCat(src.name, ": invalid UTF-8 at byte ", bad));
+      continue;
+    }
+    if (io_internal::EstimateNestingDepth(src.text) > 200) {
+      errors.push_back(absl::StrCat(src.name, ": nesting too deep"));
+      continue;
+    }
+    int index = 0;
+    for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(src.text)) {
+      const std::string text(piece.text);
+      std::string why;
+      if (!io_internal::YamlParsesWithinBudget(text, &why)) {
+        errors.push_back(absl::StrCat(src.name, ": line ", piece.first_line + 1, ": invalid YAML: ", why));
+        continue;
+      }
+      try {
+        for (const YAML::Node& d : YAML::LoadAll(text)) {
+          ++index;
+          Value v;
+          int64_t budget = 1 << 22;
+          const std::string where = absl::StrCat(src.name, ": document ", index);
+          if (!io_internal::ToValue(d, &v, &budget)) {
+            errors.push_back(absl::StrCat(where, ": document too large (aliases expand past the limit)"));
+            continue;
+          }
+          Flatten(std::move(v), where, out, errors);
+        }
+      } catch (const YAML::Exception& e) {
+        errors.push_back(absl::StrCat(src.name, ": line ", e.mark.line + 1 + piece.first_line, ":", e.mark.column + 1,
+                                      ": invalid YAML: ", e.msg));
+      }
+    }
+  }
+  if (!errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(errors, "\n"));
+  return out;
+}
+
+}  // namespace vcsched

@@ -1,0 +1,19 @@
+// Conversion between yaml-cpp nodes and the library's Value trees.
+#ifndef VCSCHED_SRC_IO_VALUE_YAML_H_
+#define VCSCHED_SRC_IO_VALUE_YAML_H_
+
+#include <yaml-cpp/yaml.h>
+
+#include "vcsched/value.h"
+
+namespace vcsched::io_internal {
+
+// `budget` bounds the nodes visited (aliases can make a small document huge); false when
+// it ran out.
+bool ToValue(const YAML::Node& node, Value* out, int64_t* budget);
+YAML::Node ToYamlNode(const Value& value);
+void EmitValue(YAML::Emitter& out, const Value& value);
+
+}  // namespace vcsched::io_internal
+
+#endif  // VCSCHED_SRC_IO_VALUE_YAML_H_

@@ -1,0 +1,188 @@
+#include "vcsched/lifecycle/job_simulator.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "vcsched/lifecycle/expand.h"
+
+namespace vcsched {
+
+namespace {
+
+bool IsJobLevel(const std::string& a) {
+  return a == "AbortJob" || a == "RestartJob" || a == "TerminateJob" || a == "CompleteJob" || a == "ResumeJob";
+}
+
+}  // namespace
+
+JobSimulator::JobSimulator(VolcanoJob job, int64_t now) : job_(std::move(job)), now_(now) {}
+
+JobPod* JobSimulator::FindPod(const std::string& name) {
+  for (JobPod& p : world_.pods) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+void JobSimulator::Apply(const JobStep& step) {
+  status_ = step.status;
+  for (const JobCommand& c : step.commands) {
+    if (c.kind == "CreatePodGroup") {
+      world_.pod_group_phase = "Pending";
+    } else if (c.kind == "DeletePodGroup") {
+      world_.pod_group_phase.clear();
+    } else if (c.kind == "DeletePod") {
+      const JobPod* p = FindPod(c.target);
+      if (p != nullptr) restarts_.erase(p->task);
+      world_.pods.erase(std::remove_if(world_.pods.begin(), world_.pods.end(),
+                                       [&](const JobPod& q) { return q.name == c.target; }),
+                        world_.pods.end());
+    } else if (c.kind == "CreatePod") {
+      for (const JobTask& t : job_.tasks) {
+        for (int32_t i = 0; i < t.replicas; ++i) {
+          if (PodNameOf(job_, t.name, i) == c.target) world_.pods.push_back({c.target, t.name, i, "Pending", false, false, status_.version});
+        }
+      }
+    }
+  }
+  std::sort(world_.pods.begin(), world_.pods.end(), [](const JobPod& a, const JobPod& b) { return a.name < b.name; });
+  if (DueForTtlDeletion(job_, status_, now_)) deleted_ = true;
+}
+
+SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, const PolicyChoice& choice) {
+  SimulatorStep out{std::move(what), request, choice, std::nullopt};
+  // A non-PodPending event of a pod cancels its delayed PodPending action; PodRunning also
+  // cancels delayed PodFailed/PodEvicted actions of the pod.
+  if (!request.pod.empty() && request.event != "PodPending") {
+    delayed_.erase(std::remove_if(delayed_.begin(), delayed_.end(),
+                                  [&](const DelayedAction& d) {
+                                    return d.pod == request.pod &&
+                                           (d.cause_event == "PodPending" ||
+                                            (request.event == "PodRunning" &&
+                                             (d.cause_event == "PodFailed" || d.cause_event == "PodEvicted")));
+                                  }),
+                   delayed_.end());
+  }
+  if (choice.timeout_seconds) {
+    DelayedAction d{choice.action, request.task, request.pod, now_ + *choice.timeout_seconds, request.event};
+    auto same = std::find_if(delayed_.begin(), delayed_.end(),
+                             [&](const DelayedAction& e) { return e.pod == d.pod && e.task == d.task; });
+    if (same == delayed_.end()) delayed_.push_back(d);
+    else if (same->action != d.action) *same = d;
+    return out;
+  }
+  // Executing an action cancels the delayed actions of the same kind.
+  if (choice.action != "SyncJob") {
+    delayed_.erase(std::remove_if(delayed_.begin(), delayed_.end(),
+                                  [&](const DelayedAction& d) {
+                                    if (IsJobLevel(choice.action)) return IsJobLevel(d.action);
+                                    if (d.action != choice.action) return false;
+                                    return choice.action == "RestartTask" ? d.task == request.task : d.pod == request.pod;
+                                  }),
+                   delayed_.end());
+  }
+  JobStep step = ExecuteAction(job_, status_, world_, choice.action, request, now_);
+  Apply(step);
+  out.executed = std::move(step);
+  return out;
+}
+
+SimulatorStep JobSimulator::Deliver(JobRequest request, std::string what) {
+  const PolicyChoice choice = ChooseAction(job_, status_, request);
+  return Run(request, std::move(what), choice);
+}
+
+SimulatorStep JobSimulator::Sync() { return Deliver({"OutOfSync", "", "", "", std::nullopt, std::nullopt}, "sync"); }
+
+SimulatorStep JobSimulator::SetPodGroupPhase(const std::string& phase) {
+  world_.pod_group_phase = phase;
+  const std::string event = phase == "Unknown" ? "Unknown" : "OutOfSync";
+  return Deliver({event, "", "", "", std::nullopt, std::nullopt}, absl::StrCat("podgroup -> ", phase));
+}
+
+absl::StatusOr<SimulatorStep> JobSimulator::SetPodPhase(const std::string& name, const std::string& phase,
+                                                        std::optional<int32_t> exit_code) {
+  JobPod* p = FindPod(name);
+  if (p == nullptr) return absl::NotFoundError(absl::StrCat("no pod \"", name, "\" in the job (yet)"));
+  static const char* kPhases[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
+  if (std::find(std::begin(kPhases), std::end(kPhases), phase) == std::end(kPhases)) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown pod phase \"", phase, "\""));
+  }
+  p->phase = phase;
+  p->ready = phase == "Running";
+  JobRequest r{"OutOfSync", "", p->task, p->name, std::nullopt, p->version};
+  if (phase == "Failed") {
+    r.event = "PodFailed";
+    r.exit_code = exit_code;
+  } else if (phase == "Running") {
+    r.event = "PodRunning";
+  } else if (phase == "Pending") {
+    r.event = "PodPending";
+  } else if (phase == "Succeeded") {
+    bool all = true;
+    for (const JobPod& q : world_.pods) all = all && (q.task != p->task || q.phase == "Succeeded");
+    const JobTask* t = job_.FindTask(p->task);
+    int32_t n = 0;
+    for (const JobPod& q : world_.pods) n += q.task == p->task;
+    if (all && t != nullptr && n == t->replicas) r.event = "TaskCompleted";
+  }
+  std::string what = absl::StrCat("pod ", name, " -> ", phase);
+  if (exit_code) absl::StrAppend(&what, " (exit code ", *exit_code, ")");
+  return Deliver(r, what);
+}
+
+std::vector<SimulatorStep> JobSimulator::SetAllPods(const std::string& phase) {
+  std::vector<std::string> names;
+  for (const JobPod& p : world_.pods) names.push_back(p.name);
+  std::vector<SimulatorStep> out;
+  for (const std::string& n : names) {
+    if (FindPod(n) == nullptr) continue;  // removed by an earlier step's action
+    absl::StatusOr<SimulatorStep> s = SetPodPhase(n, phase);
+    if (s.ok()) out.push_back(*std::move(s));
+  }
+  return out;
+}
+
+absl::StatusOr<SimulatorStep> JobSimulator::EvictPod(const std::string& name) {
+  JobPod* p = FindPod(name);
+  if (p == nullptr) return absl::NotFoundError(absl::StrCat("no pod \"", name, "\" in the job (yet)"));
+  JobRequest r{"PodEvicted", "", p->task, p->name, std::nullopt, p->version};
+  world_.pods.erase(world_.pods.begin() + (p - world_.pods.data()));
+  return Deliver(r, absl::StrCat("pod ", name, " evicted"));
+}
+
+absl::StatusOr<SimulatorStep> JobSimulator::RestartContainer(const std::string& name) {
+  JobPod* p = FindPod(name);
+  if (p == nullptr) return absl::NotFoundError(absl::StrCat("no pod \"", name, "\" in the job (yet)"));
+  const JobTask* t = job_.FindTask(p->task);
+  int32_t max_retry = t != nullptr && t->max_retry.value_or(0) != 0 ? *t->max_retry : 3;
+  const int32_t n = ++restarts_[p->task];
+  JobRequest r{"OutOfSync", "", p->task, p->name, std::nullopt, p->version};
+  if (max_retry != -1 && n >= max_retry && (p->phase == "Running" || p->phase == "Pending")) r.event = "TaskFailed";
+  return Deliver(r, absl::StrCat("container restart in pod ", name, " (task restarts: ", n, ")"));
+}
+
+SimulatorStep JobSimulator::Command(const std::string& action) {
+  return Deliver({"CommandIssued", action, "", "", std::nullopt, std::nullopt}, absl::StrCat("command ", action));
+}
+
+std::vector<SimulatorStep> JobSimulator::Advance(int64_t seconds) {
+  std::vector<SimulatorStep> out;
+  const int64_t until = now_ + seconds;
+  while (true) {
+    auto next = std::min_element(delayed_.begin(), delayed_.end(),
+                                 [](const DelayedAction& a, const DelayedAction& b) { return a.due < b.due; });
+    if (next == delayed_.end() || next->due > until) break;
+    const DelayedAction d = *next;
+    delayed_.erase(next);
+    now_ = std::max(now_, d.due);
+    JobRequest r{d.cause_event, d.action, d.task, d.pod, std::nullopt, std::nullopt};
+    out.push_back(Run(r, absl::StrCat("timeout: ", d.action, " after ", d.cause_event),
+                      PolicyChoice{d.action, std::nullopt, "delayed policy"}));
+  }
+  now_ = until;
+  if (DueForTtlDeletion(job_, status_, now_)) deleted_ = true;
+  return out;
+}
+
+}  // namespace vcsched

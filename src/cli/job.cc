@@ -37,6 +37,10 @@ void Print(const SimulatorStep& s, const JobSimulator& sim) {
   }
   std::cout << "  action: " << s.executed->action << "\n";
   for (const JobCommand& c : s.executed->commands) std::cout << "  command: " << c.kind << " " << c.target << "\n";
+  for (const JobStep& f : s.follow_ups) {
+    std::cout << "  then (job changed phase, out of sync): SyncJob -> " << f.status.phase << "\n";
+    for (const JobCommand& c : f.commands) std::cout << "    command: " << c.kind << " " << c.target << "\n";
+  }
   const JobStatus& st = sim.status();
   std::cout << "  phase: " << st.phase << "  retry: " << st.retry_count << "  version: " << st.version
             << "  pods: pending " << st.pending << ", running " << st.running << ", succeeded " << st.succeeded

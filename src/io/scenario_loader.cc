@@ -198,6 +198,15 @@ void ReadDocument(const YAML::Node& doc, const std::string& where, int line_offs
     for (const YAML::Node& made : io_internal::ExpandJobDocument(doc, r)) {
       ReadDocument(made, absl::StrCat(where, " (created for Job \"", key, "\")"), line_offset, c, diag);
     }
+  } else if ((kind == "Service" || kind == "ConfigMap" || kind == "Secret" || kind == "PersistentVolumeClaim") &&
+             api == "v1") {
+    // Objects Volcano's job plugins create (`vcsched expand` prints them): nothing here
+    // changes a scheduling decision.
+    diag.warnings.push_back(absl::StrCat(where, ": ", kind, " \"", io_internal::ObjectKey(doc, true),
+                                         "\" is not read by the scheduler; skipped"));
+  } else if (kind == "NetworkPolicy" && api.rfind("networking.k8s.io", 0) == 0) {
+    diag.warnings.push_back(absl::StrCat(where, ": NetworkPolicy \"", io_internal::ObjectKey(doc, true),
+                                         "\" is not read by the scheduler; skipped"));
   } else if (kind == "CronJob" || kind == "JobFlow" || kind == "JobTemplate") {
     diag.warnings.push_back(absl::StrCat(where, ": ", kind, " \"", io_internal::ObjectKey(doc, true),
                                          "\" creates jobs over time and is not part of a scheduling snapshot; ",

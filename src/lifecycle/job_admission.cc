@@ -237,6 +237,10 @@ Findings ValidateJob(const VolcanoJob& job, const AdmissionContext& context) {
     f.Error("metadata.name", absl::StrCat("create job with name ", job.metadata.name, " validate failed ",
                                           GoList(problems)));
   }
+  // The API server's own rule for object names, checked before any webhook runs.
+  for (const std::string& p : Dns1123SubdomainProblems(job.metadata.name)) {
+    f.Error("metadata.name", absl::StrCat("Invalid value: \"", job.metadata.name, "\": ", p));
+  }
   if (job.min_available && job.TotalReplicas() < *job.min_available) {
     f.Error("spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks;");
   }

@@ -81,9 +81,18 @@ SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, con
                                   }),
                    delayed_.end());
   }
+  const std::string before = status_.phase;
   JobStep step = ExecuteAction(job_, status_, world_, choice.action, request, now_);
   Apply(step);
   out.executed = std::move(step);
+  // The status write is an OutOfSync event of its own; bounded, as phases settle fast.
+  std::string last = before;
+  for (int i = 0; i < 8 && status_.phase != last; ++i) {
+    last = status_.phase;
+    JobStep again = ExecuteAction(job_, status_, world_, "SyncJob", JobRequest{"OutOfSync"}, now_);
+    Apply(again);
+    out.follow_ups.push_back(std::move(again));
+  }
   return out;
 }
 

@@ -27,6 +27,9 @@ struct SimulatorStep {
   JobRequest request;
   PolicyChoice choice;
   std::optional<JobStep> executed;  // empty when the action was delayed
+  // A phase change makes the job out of sync: the controller syncs again until the
+  // phase settles. Those syncs, in order.
+  std::vector<JobStep> follow_ups;
 };
 
 class JobSimulator {

@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-20}"
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-10}"
-TARGETS="${FUZZ_TARGETS:-quantity_fuzz config_fuzz scenario_fuzz session_fuzz}"
+TARGETS="${FUZZ_TARGETS:-quantity_fuzz config_fuzz scenario_fuzz session_fuzz job_fuzz}"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DVCSCHED_FUZZ=ON -DVCSCHED_BUILD_PYTHON=OFF \
   -DVCSCHED_BUILD_BENCH=OFF >/dev/null
@@ -25,6 +25,7 @@ for t in $TARGETS; do
   seeds=()
   candidates=("tests/fuzz/corpus/$t")
   if [ "$t" = scenario_fuzz ]; then candidates+=(tests/conformance tests/data/real-dumps examples/queues); fi
+  if [ "$t" = job_fuzz ]; then candidates+=(tests/data/lifecycle); fi
   for d in "${candidates[@]}"; do [ -d "$d" ] && seeds+=("$d"); done  # git keeps no empty folders
   echo "== $t for ${SECONDS_EACH}s"
   if ! build-fuzz/tests/fuzz/$t "build-fuzz/corpus/$t" "${seeds[@]}" -max_total_time="$SECONDS_EACH" \

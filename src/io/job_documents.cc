@@ -9,7 +9,7 @@ namespace vcsched::io_internal {
 
 std::vector<YAML::Node> ExpandJobDocument(const YAML::Node& doc, ObjectReader& r) {
   Value v;
-  int64_t budget = 1 << 22;
+  int64_t budget = 1 << 20;  // nodes per document, aliases expanded
   if (!ToValue(doc, &v, &budget)) {
     r.Fail(doc, "", "document too large (aliases expand past the limit)");
     return {};

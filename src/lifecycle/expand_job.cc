@@ -150,6 +150,10 @@ PodDraft BuildPod(const VolcanoJob& job, const JobTask& t, int32_t index, const 
 }  // namespace
 
 absl::StatusOr<Expansion> ExpandJob(const VolcanoJob& job, const ExpandOptions& options) {
+  if (const int64_t n = job.TotalReplicas(); n > options.max_pods) {
+    return absl::InvalidArgumentError(absl::StrCat("job ", job.metadata.name, " has ", n,
+                                                   " pods, over the expansion limit of ", options.max_pods));
+  }
   Expansion out;
   out.pod_group = BuildPodGroup(job, options);
   for (size_t i = 0; i < job.volumes.size(); ++i) {

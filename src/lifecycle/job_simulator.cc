@@ -50,7 +50,7 @@ void JobSimulator::Apply(const JobStep& step) {
 }
 
 SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, const PolicyChoice& choice) {
-  SimulatorStep out{std::move(what), request, choice, std::nullopt};
+  SimulatorStep out{std::move(what), request, choice, std::nullopt, {}};
   // A non-PodPending event of a pod cancels its delayed PodPending action; PodRunning also
   // cancels delayed PodFailed/PodEvicted actions of the pod.
   if (!request.pod.empty() && request.event != "PodPending") {
@@ -89,7 +89,7 @@ SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, con
   std::string last = before;
   for (int i = 0; i < 8 && status_.phase != last; ++i) {
     last = status_.phase;
-    JobStep again = ExecuteAction(job_, status_, world_, "SyncJob", JobRequest{"OutOfSync"}, now_);
+    JobStep again = ExecuteAction(job_, status_, world_, "SyncJob", JobRequest{"OutOfSync", "", "", "", std::nullopt, std::nullopt}, now_);
     Apply(again);
     out.follow_ups.push_back(std::move(again));
   }
@@ -109,8 +109,9 @@ SimulatorStep JobSimulator::SetPodGroupPhase(const std::string& phase) {
   return Deliver({event, "", "", "", std::nullopt, std::nullopt}, absl::StrCat("podgroup -> ", phase));
 }
 
-absl::StatusOr<SimulatorStep> JobSimulator::SetPodPhase(const std::string& name, const std::string& phase,
+absl::StatusOr<SimulatorStep> JobSimulator::SetPodPhase(const std::string& pod_name, const std::string& phase,
                                                         std::optional<int32_t> exit_code) {
+  const std::string name = pod_name;  // the caller's string may live in a pod this step removes
   JobPod* p = FindPod(name);
   if (p == nullptr) return absl::NotFoundError(absl::StrCat("no pod \"", name, "\" in the job (yet)"));
   static const char* kPhases[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
@@ -152,7 +153,8 @@ std::vector<SimulatorStep> JobSimulator::SetAllPods(const std::string& phase) {
   return out;
 }
 
-absl::StatusOr<SimulatorStep> JobSimulator::EvictPod(const std::string& name) {
+absl::StatusOr<SimulatorStep> JobSimulator::EvictPod(const std::string& pod_name) {
+  const std::string name = pod_name;  // the caller's string may live in the pod removed here
   JobPod* p = FindPod(name);
   if (p == nullptr) return absl::NotFoundError(absl::StrCat("no pod \"", name, "\" in the job (yet)"));
   JobRequest r{"PodEvicted", "", p->task, p->name, std::nullopt, p->version};
@@ -160,7 +162,8 @@ absl::StatusOr<SimulatorStep> JobSimulator::EvictPod(const std::string& name) {
   return Deliver(r, absl::StrCat("pod ", name, " evicted"));
 }
 
-absl::StatusOr<SimulatorStep> JobSimulator::RestartContainer(const std::string& name) {
+absl::StatusOr<SimulatorStep> JobSimulator::RestartContainer(const std::string& pod_name) {
+  const std::string name = pod_name;  // the caller's string may live in a pod this step removes
   JobPod* p = FindPod(name);
   if (p == nullptr) return absl::NotFoundError(absl::StrCat("no pod \"", name, "\" in the job (yet)"));
   const JobTask* t = job_.FindTask(p->task);

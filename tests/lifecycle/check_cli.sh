@@ -32,7 +32,10 @@ check "expand refuses an invalid job" 1 "duplicated task name" -- \
   "$vcsched" expand "$data/volcano-examples/invalid_jobs/duplicatedTaskName-webhook-deny.yaml"
 check "job: PodEvicted restarts the job" 0 "action: RestartJob" -- "$vcsched" job "$data/volcano-examples/job.yaml" \
   --sync --podgroup Inqueue --all-pods Running --evict test-job-default-nginx-0
-check "job: exit code 137 restarts (seed behaviour) and TaskCompleted completes" 0 "final phase: Completed" -- \
+check "job: exit code 137 (OOM) restarts the job, as the seeds rely on" 0 "event: PodFailed \(job policy 1\)" -- \
+  "$vcsched" job "$data/seed-examples/004-job-genome-analysis.yaml" --sync --podgroup Inqueue --all-pods Running \
+  --pod genome-analysis-compute-3=Failed:137
+check "job: TaskCompleted completes the job" 0 "final phase: Completed" -- \
   "$vcsched" job "$data/seed-examples/000-job-distributed-mnist.yaml" --sync --podgroup Inqueue --all-pods Running \
   --pod distributed-mnist-worker-0=Succeeded --pod distributed-mnist-worker-1=Succeeded --all-pods Succeeded
 check "job: a bad step is an error" 2 "no pod" -- "$vcsched" job "$data/volcano-examples/job.yaml" --pod nosuch=Running

@@ -108,6 +108,23 @@ TEST_CASE("CronJob sync: start, Forbid, Replace, deadline and history") {
   CHECK(trimmed.status.last_successful_time == 777);
 }
 
+TEST_CASE("CronJob sync after a long outage starts only the most recent run") {
+  VolcanoCronJob c = ExampleCron();
+  c.starting_deadline_seconds.reset();
+  c.schedule = "* * * * *";
+  const int64_t created = Utc(2020, 1, 1, 0, 0);
+  const int64_t now = Utc(2026, 11, 29, 10, 7) + 5;
+  CronSyncResult r = SyncCronJob(c, created, {}, {}, now);
+  REQUIRE(r.scheduled_time.has_value());
+  CHECK(*r.scheduled_time == Utc(2026, 11, 29, 10, 7));
+  CHECK(r.notes.at(0).find("too many missed start times") == 0);
+  c.schedule = "@every 1h";
+  r = SyncCronJob(c, created, {}, {}, now);
+  CHECK(*r.scheduled_time == created + (now - created) / 3600 * 3600);
+  c.schedule = "0 0 30 2 *";  // never happens
+  CHECK(SyncCronJob(c, created, {}, {}, now).create_job.is_null());
+}
+
 TEST_CASE("JobFlow: DAG admission and which jobs start") {
   Findings f;
   VolcanoJobFlow flow = ReadJobFlow(Manifests(LifecycleData("volcano-examples/jobflow/JobFlow.yaml")).at(0).object, &f);

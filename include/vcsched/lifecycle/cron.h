@@ -26,6 +26,9 @@ class CronSchedule {
   static absl::StatusOr<CronSchedule> Parse(const std::string& text);
   // The first activation strictly after `t`, in `zone`; nullopt when none within 5 years.
   std::optional<absl::Time> Next(absl::Time t, absl::TimeZone zone) const;
+  // An @every schedule: activations every interval_seconds() from a starting time.
+  bool is_interval() const { return every_seconds_ > 0; }
+  int64_t interval_seconds() const { return every_seconds_; }
 
  private:
   uint64_t minutes_ = 0;  // bit sets

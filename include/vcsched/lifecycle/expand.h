@@ -38,6 +38,9 @@ struct ExpandOptions {
   // Only pods of these tasks are created (dependsOn not yet met for the others); empty
   // means every task.
   std::vector<std::string> only_tasks;
+  // Largest number of pods a job may expand to; a larger job is an error rather than an
+  // allocation the host did not expect. Default: 100,000.
+  int64_t max_pods = 100000;
 };
 
 struct Expansion {

@@ -1,0 +1,96 @@
+// Fuzzes the Job lifecycle: manifests are read, admitted (Job, CronJob, JobFlow, Queue,
+// PodGroup), valid jobs expanded twice (identical output required) and driven through a
+// few lifecycle steps; every status must stay consistent.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "vcsched/io/manifests.h"
+#include "vcsched/lifecycle/admission.h"
+#include "vcsched/lifecycle/cron.h"
+#include "vcsched/lifecycle/expand.h"
+#include "vcsched/lifecycle/job_simulator.h"
+#include "vcsched/lifecycle/jobflow.h"
+
+namespace {
+
+using namespace vcsched;
+
+void Require(bool ok) {
+  if (!ok) std::abort();
+}
+
+void CheckStatus(const JobSimulator& sim) {
+  const JobStatus& s = sim.status();
+  Require(s.pending >= 0 && s.running >= 0 && s.succeeded >= 0 && s.failed >= 0 && s.terminating >= 0);
+  bool known = false;
+  for (const std::string& p : JobPhases()) known = known || p == s.phase;
+  Require(known);
+  Require(static_cast<int64_t>(sim.world().pods.size()) <= sim.job().TotalReplicas());
+}
+
+void Drive(const VolcanoJob& job) {
+  if (job.TotalReplicas() > 200) return;
+  JobSimulator sim(job, 1000);
+  sim.Sync();
+  CheckStatus(sim);
+  sim.SetPodGroupPhase("Inqueue");
+  CheckStatus(sim);
+  sim.SetAllPods("Running");
+  CheckStatus(sim);
+  if (!sim.world().pods.empty()) {
+    (void)sim.SetPodPhase(sim.world().pods[0].name, "Failed", 137);
+    CheckStatus(sim);
+  }
+  if (!sim.world().pods.empty()) {
+    (void)sim.EvictPod(sim.world().pods.back().name);
+    CheckStatus(sim);
+  }
+  sim.Advance(3600);
+  sim.SetAllPods("Succeeded");
+  CheckStatus(sim);
+  sim.Command("AbortJob");
+  sim.Command("ResumeJob");
+  CheckStatus(sim);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  absl::StatusOr<std::vector<Manifest>> manifests = LoadManifests({{"fuzz.yaml", text}});
+  if (!manifests.ok()) return 0;
+  ExpandOptions options;
+  options.max_pods = 200;
+  options.ssh_keys = [](const VolcanoJob&) -> absl::StatusOr<SshKeyPair> { return SshKeyPair{"k", "p"}; };
+  for (const Manifest& m : *manifests) {
+    Findings f;
+    if (m.kind == "Job") {
+      VolcanoJob job = ReadJob(m.object, &f);
+      MutateJob(job, {});
+      f.Append(ValidateJob(job, {}));
+      if (!f.ok()) continue;
+      absl::StatusOr<Expansion> a = ExpandJob(job, options), b = ExpandJob(job, options);
+      Require(a.ok() == b.ok());
+      if (!a.ok()) continue;
+      Require(ToYaml(a->All()) == ToYaml(b->All()));
+      Require(static_cast<int64_t>(a->pods.size()) == job.TotalReplicas());
+      Drive(job);
+    } else if (m.kind == "CronJob") {
+      VolcanoCronJob c = ReadCronJob(m.object, &f);
+      if (!f.ok() || !ValidateCronJob(c).ok()) continue;
+      CronSyncResult r = SyncCronJob(c, 0, {}, {}, 1800000000);
+      Require(r.create_job.is_null() || r.scheduled_time.has_value());
+    } else if (m.kind == "JobFlow") {
+      VolcanoJobFlow flow = ReadJobFlow(m.object, &f);
+      if (ValidateJobFlow(flow).ok()) (void)SyncJobFlow(flow, "", {}, {});
+    } else if (m.kind == "Queue") {
+      VolcanoQueue q = ReadQueue(m.object, &f);
+      MutateQueue(q);
+      (void)ValidateQueue(q, {q});
+    } else if (m.kind == "PodGroup") {
+      (void)ValidatePodGroup(m.object, {});
+    }
+  }
+  return 0;
+}

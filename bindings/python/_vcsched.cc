@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "bindings/python/status_errors.h"
 #include "vcsched/io/format.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/vcsched.h"
@@ -19,35 +20,6 @@ namespace py = pybind11;
 
 namespace vcsched::python {
 namespace {
-
-// Bad input (kInvalidArgument and friends) -> vcsched.Error, a ValueError.
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-struct NotFound : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-[[noreturn]] void Raise(const absl::Status& s) {
-  const std::string msg(s.message());
-  switch (s.code()) {
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kAlreadyExists:
-    case absl::StatusCode::kFailedPrecondition:
-    case absl::StatusCode::kOutOfRange:
-      throw InputError(msg);
-    case absl::StatusCode::kNotFound:
-      throw NotFound(msg);
-    default:
-      throw std::runtime_error(msg);
-  }
-}
-
-template <typename T>
-T Unwrap(absl::StatusOr<T> v) {
-  if (!v.ok()) Raise(v.status());
-  return *std::move(v);
-}
 
 // A Python object with any of predicate / node_order / job_order / task_order.
 // Callbacks run with the GIL re-acquired; the first exception is kept and ends the
@@ -288,6 +260,7 @@ PYBIND11_MODULE(_vcsched, m) {
   m.doc() = "C++ core of vcsched (use the vcsched package)";
   py::register_exception<InputError>(m, "Error", PyExc_ValueError);
   py::register_exception<NotFound>(m, "NotFoundError", PyExc_KeyError);
+  RegisterLifecycle(m);
 
   py::class_<SchedulerConfig>(m, "SchedulerConfig")
       .def_property_readonly("actions", [](const SchedulerConfig& c) { return c.actions; })

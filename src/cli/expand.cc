@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/cli/commands.h"
 #include "src/cli/manifest_files.h"
-#include "vcsched/lifecycle/admission.h"
+#include "vcsched/lifecycle/admit.h"
 
 namespace vcsched::cli {
 
@@ -43,10 +43,7 @@ int Expand(const std::vector<std::string>& args) {
     if (m.kind != "Job" || m.api_version.rfind("batch.volcano.sh/", 0) != 0) continue;
     ++jobs;
     Findings f;
-    VolcanoJob job = ReadJob(m.object, &f);
-    AdmissionContext context;
-    MutateJob(job, context);
-    f.Append(ValidateJob(job, context));
+    const VolcanoJob job = AdmitJobDocument(m.object, {}, &f);
     if (!f.ok()) {
       std::cerr << FormatFindings(absl::StrCat(m.where, ": Job \"", job.metadata.name, "\""), Findings{f.errors, {}});
       ++failed;

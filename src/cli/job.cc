@@ -18,7 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "src/cli/commands.h"
 #include "src/cli/manifest_files.h"
-#include "vcsched/lifecycle/admission.h"
+#include "vcsched/lifecycle/admit.h"
 #include "vcsched/lifecycle/job_simulator.h"
 
 namespace vcsched::cli {
@@ -69,10 +69,7 @@ int Job(const std::vector<std::string>& args) {
     return 1;
   }
   Findings f;
-  VolcanoJob job = ReadJob(doc->object, &f);
-  AdmissionContext context;
-  MutateJob(job, context);
-  f.Append(ValidateJob(job, context));
+  VolcanoJob job = AdmitJobDocument(doc->object, {}, &f);
   if (!f.ok()) {
     std::cerr << FormatFindings(absl::StrCat(doc->where, ": Job \"", job.metadata.name, "\""), Findings{f.errors, {}});
     return 1;

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/io/value_yaml.h"
-#include "vcsched/lifecycle/admission.h"
+#include "vcsched/lifecycle/admit.h"
 #include "vcsched/lifecycle/expand.h"
 
 namespace vcsched::io_internal {
@@ -15,10 +15,8 @@ std::vector<YAML::Node> ExpandJobDocument(const YAML::Node& doc, ObjectReader& r
     return {};
   }
   Findings findings;
-  VolcanoJob job = ReadJob(v, &findings);
-  AdmissionContext context;  // queues are resolved by the snapshot, which warns on unknown ones
-  MutateJob(job, context);
-  findings.Append(ValidateJob(job, context));
+  // Queues are resolved by the snapshot, which warns on unknown ones.
+  const VolcanoJob job = AdmitJobDocument(v, {}, &findings);
   for (const Violation& e : findings.errors) r.Fail(doc, e.field, e.message);
   if (!findings.ok()) return {};
   ExpandOptions options;

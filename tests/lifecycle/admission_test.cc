@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/lifecycle/test_manifests.h"
-#include "vcsched/lifecycle/admission.h"
+#include "vcsched/lifecycle/admit.h"
 #include "vcsched/lifecycle/cron.h"
 #include "vcsched/lifecycle/jobflow.h"
 
@@ -14,9 +14,7 @@ using testing::Manifests;
 
 Findings AdmitJob(const Value& doc, const AdmissionContext& context = {}) {
   Findings f;
-  VolcanoJob job = ReadJob(doc, &f);
-  MutateJob(job, context);
-  f.Append(ValidateJob(job, context));
+  AdmitJobDocument(doc, context, &f);
   return f;
 }
 
@@ -54,35 +52,19 @@ TEST_CASE("every valid Volcano object in the examples and the seeds is accepted"
   for (const std::string& dir : {"volcano-examples", "seed-examples"}) {
     for (const std::string& file : testing::YamlFiles(dir)) {
       if (file.find("invalid_jobs") != std::string::npos) continue;
-      std::vector<Manifest> all = Manifests(file);
-      std::vector<VolcanoQueue> queues;
+      const std::vector<Manifest> all = Manifests(file);
+      std::vector<const Value*> queue_objects;
       for (const Manifest& m : all) {
-        if (m.kind != "Queue") continue;
-        Findings ignored;
-        queues.push_back(ReadQueue(m.object, &ignored));
-        MutateQueue(queues.back());
+        if (m.kind == "Queue") queue_objects.push_back(&m.object);
       }
+      const std::vector<VolcanoQueue> queues = ClusterQueues(queue_objects);
       for (const Manifest& m : all) {
         INFO(m.where << " " << m.kind);
-        Findings f;
-        if (m.kind == "Job" && m.api_version.rfind("batch.volcano.sh", 0) == 0) {
-          f = AdmitJob(m.object);
-        } else if (m.kind == "Queue") {
-          VolcanoQueue q = ReadQueue(m.object, &f);
-          MutateQueue(q);
-          f.Append(ValidateQueue(q, queues));
-        } else if (m.kind == "CronJob") {
-          f.Append(ValidateCronJob(ReadCronJob(m.object, &f)));
-        } else if (m.kind == "JobFlow") {
-          f.Append(ValidateJobFlow(ReadJobFlow(m.object, &f)));
-        } else if (m.kind == "PodGroup") {
-          f.Append(ValidatePodGroup(m.object, {}));
-        } else {
-          continue;
-        }
+        const std::optional<Findings> f = AdmitObject(m.api_version, m.kind, m.object, {}, queues);
+        if (!f) continue;
         ++checked;
-        for (const Violation& v : f.errors) UNSCOPED_INFO(v.field << ": " << v.message);
-        CHECK(f.ok());
+        for (const Violation& v : f->errors) UNSCOPED_INFO(v.field << ": " << v.message);
+        CHECK(f->ok());
       }
     }
   }

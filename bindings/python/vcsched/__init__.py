@@ -29,6 +29,8 @@ __all__ = [
     "Decisions", "Eviction", "PodGroupStatus", "Usage", "Scheduler", "load_scenario",
     "load_config", "default_config", "schedule", "register_plugin", "unregister_plugin",
     "registered_plugins", "parse_quantity", "builtin_plugins", "builtin_actions",
+    # The Job lifecycle (vcsched.lifecycle)
+    "AdmissionResult", "validate", "expand", "JobSimulator", "cron_next",
 ]
 
 Error = _vcsched.Error
@@ -520,3 +522,6 @@ def builtin_plugins() -> List[str]:
 
 def builtin_actions() -> List[str]:
     return list(_vcsched.builtin_actions())
+
+
+from .lifecycle import AdmissionResult, JobSimulator, cron_next, expand, validate  # noqa: E402

@@ -1,0 +1,34 @@
+// Admission of any Volcano object by its kind: what `vcsched validate`, the Python
+// package and the scenario loader run on each manifest.
+#ifndef VCSCHED_LIFECYCLE_ADMIT_H_
+#define VCSCHED_LIFECYCLE_ADMIT_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vcsched/lifecycle/admission.h"
+#include "vcsched/lifecycle/cron.h"
+#include "vcsched/value.h"
+
+namespace vcsched {
+
+// Reads a Job document, applies the create-time defaults and validates it; all
+// findings (reading and admission) go to `findings`.
+VolcanoJob AdmitJobDocument(const Value& doc, const AdmissionContext& context, Findings* findings);
+
+// Admission of one object: Job, CronJob, JobTemplate (batch/flow.volcano.sh), Queue,
+// PodGroup (scheduling.volcano.sh or the older scheduling.incubator.k8s.io), JobFlow.
+// `queues` are every queue the object is judged against (the cluster's and its
+// neighbours'). nullopt for objects admission does not cover.
+std::optional<Findings> AdmitObject(const std::string& api_version, const std::string& kind, const Value& object,
+                                    const AdmissionContext& context, const std::vector<VolcanoQueue>& queues,
+                                    const TimeZoneResolver& zones = nullptr);
+
+// The cluster's queues as admission sees them: Volcano's own root and default, then
+// those of `queue_objects` (Queue documents), later ones replacing earlier of a name.
+std::vector<VolcanoQueue> ClusterQueues(const std::vector<const Value*>& queue_objects);
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_LIFECYCLE_ADMIT_H_

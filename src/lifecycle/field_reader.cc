@@ -84,24 +84,23 @@ std::map<std::string, std::string> FieldReader::StringMap(const Value& parent, a
   return out;
 }
 
-const Value* FieldReader::Map(const Value& parent, absl::string_view key, const std::string& path) {
+const Value* FieldReader::Shaped(const Value& parent, absl::string_view key, const std::string& path,
+                                 Value::Kind kind, const char* what) {
   const Value* v = Present(parent, key);
   if (v == nullptr) return nullptr;
-  if (!v->is_map()) {
-    Fail(Join(path, key), absl::StrCat("expected a map, got ", v->Describe()));
+  if (v->kind() != kind) {
+    Fail(Join(path, key), absl::StrCat("expected ", what, ", got ", v->Describe()));
     return nullptr;
   }
   return v;
 }
 
+const Value* FieldReader::Map(const Value& parent, absl::string_view key, const std::string& path) {
+  return Shaped(parent, key, path, Value::Kind::kMap, "a map");
+}
+
 const Value* FieldReader::List(const Value& parent, absl::string_view key, const std::string& path) {
-  const Value* v = Present(parent, key);
-  if (v == nullptr) return nullptr;
-  if (!v->is_list()) {
-    Fail(Join(path, key), absl::StrCat("expected a list, got ", v->Describe()));
-    return nullptr;
-  }
-  return v;
+  return Shaped(parent, key, path, Value::Kind::kList, "a list");
 }
 
 }  // namespace vcsched::lifecycle_internal

@@ -16,6 +16,11 @@
 
 namespace vcsched::lifecycle_internal {
 
+// "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
+std::string Join(const std::string& path, absl::string_view key);
+// "spec.tasks" + 2 -> "spec.tasks[2]".
+std::string Index(const std::string& path, size_t i);
+
 class FieldReader {
  public:
   explicit FieldReader(Findings* findings) : findings_(findings) {}
@@ -31,16 +36,26 @@ class FieldReader {
   const Value* Map(const Value& parent, absl::string_view key, const std::string& path);
   const Value* List(const Value& parent, absl::string_view key, const std::string& path);
 
+  // Calls f(item, item_path) for each map in the list at `key`; other items are errors.
+  template <typename F>
+  void ForEachMap(const Value& parent, absl::string_view key, const std::string& path, F&& f) {
+    const Value* list = List(parent, key, path);
+    for (size_t i = 0; list != nullptr && i < list->items().size(); ++i) {
+      const Value& item = list->items()[i];
+      const std::string at = Index(Join(path, key), i);
+      if (item.is_map()) f(item, at);
+      else Fail(at, "expected a map, got " + item.Describe());
+    }
+  }
+
   void Fail(const std::string& path, std::string message) { findings_->Error(path, std::move(message)); }
 
  private:
+  const Value* Shaped(const Value& parent, absl::string_view key, const std::string& path, Value::Kind kind,
+                      const char* what);
+
   Findings* findings_;
 };
-
-// "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
-std::string Join(const std::string& path, absl::string_view key);
-// "spec.tasks" + 2 -> "spec.tasks[2]".
-std::string Index(const std::string& path, size_t i);
 
 }  // namespace vcsched::lifecycle_internal
 

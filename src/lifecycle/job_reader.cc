@@ -129,15 +129,7 @@ namespace {
 
 std::vector<LifecyclePolicy> ReadPolicies(FieldReader& r, const Value& parent, const std::string& path) {
   std::vector<LifecyclePolicy> out;
-  const Value* list = r.List(parent, "policies", path);
-  if (list == nullptr) return out;
-  for (size_t i = 0; i < list->items().size(); ++i) {
-    const Value& item = list->items()[i];
-    const std::string at = Index(Join(path, "policies"), i);
-    if (!item.is_map()) {
-      r.Fail(at, absl::StrCat("expected a map, got ", item.Describe()));
-      continue;
-    }
+  r.ForEachMap(parent, "policies", path, [&](const Value& item, const std::string& at) {
     LifecyclePolicy p;
     if (auto e = r.String(item, "event", at)) p.events.push_back(*e);
     for (std::string& e : r.Strings(item, "events", at)) p.events.push_back(std::move(e));
@@ -149,7 +141,7 @@ std::vector<LifecyclePolicy> ReadPolicies(FieldReader& r, const Value& parent, c
       else r.Fail(Join(at, "timeout"), absl::StrCat("expected a duration such as \"10m\", got \"", *t, "\""));
     }
     out.push_back(std::move(p));
-  }
+  });
   return out;
 }
 
@@ -204,17 +196,7 @@ VolcanoJob ReadJobSpec(const Value& spec, const std::string& path, ObjectMeta me
   j.scheduler_name = r.String(spec, "schedulerName", path).value_or("");
   j.min_available = r.Int32(spec, "minAvailable", path);
   j.min_success = r.Int32(spec, "minSuccess", path);
-  if (const Value* tasks = r.List(spec, "tasks", path)) {
-    for (size_t i = 0; i < tasks->items().size(); ++i) {
-      const Value& item = tasks->items()[i];
-      const std::string at = Index(Join(path, "tasks"), i);
-      if (!item.is_map()) {
-        r.Fail(at, absl::StrCat("expected a map, got ", item.Describe()));
-        continue;
-      }
-      j.tasks.push_back(ReadTask(r, item, at));
-    }
-  }
+  r.ForEachMap(spec, "tasks", path, [&](const Value& item, const std::string& at) { j.tasks.push_back(ReadTask(r, item, at)); });
   j.policies = ReadPolicies(r, spec, path);
   if (const Value* plugins = r.Map(spec, "plugins", path)) {
     for (const auto& [name, args] : plugins->entries()) {
@@ -225,21 +207,13 @@ VolcanoJob ReadJobSpec(const Value& spec, const std::string& path, ObjectMeta me
   j.max_retry = r.Int32(spec, "maxRetry", path);
   j.ttl_seconds_after_finished = r.Int32(spec, "ttlSecondsAfterFinished", path);
   j.priority_class_name = r.String(spec, "priorityClassName", path).value_or("");
-  if (const Value* vols = r.List(spec, "volumes", path)) {
-    for (size_t i = 0; i < vols->items().size(); ++i) {
-      const Value& item = vols->items()[i];
-      const std::string at = Index(Join(path, "volumes"), i);
-      if (!item.is_map()) {
-        r.Fail(at, absl::StrCat("expected a map, got ", item.Describe()));
-        continue;
-      }
-      JobVolume v;
-      v.mount_path = r.String(item, "mountPath", at).value_or("");
-      v.volume_claim_name = r.String(item, "volumeClaimName", at).value_or("");
-      if (const Value* c = r.Map(item, "volumeClaim", at)) v.volume_claim = *c;
-      j.volumes.push_back(std::move(v));
-    }
-  }
+  r.ForEachMap(spec, "volumes", path, [&](const Value& item, const std::string& at) {
+    JobVolume v;
+    v.mount_path = r.String(item, "mountPath", at).value_or("");
+    v.volume_claim_name = r.String(item, "volumeClaimName", at).value_or("");
+    if (const Value* c = r.Map(item, "volumeClaim", at)) v.volume_claim = *c;
+    j.volumes.push_back(std::move(v));
+  });
   if (const Value* nt = r.Map(spec, "networkTopology", path)) j.network_topology = *nt;
   return j;
 }

@@ -21,16 +21,12 @@ VolcanoJobFlow ReadJobFlow(const Value& doc, Findings* findings) {
   const Value* spec = r.Map(doc, "spec", "");
   if (spec == nullptr) return f;
   f.job_retain_policy = r.String(*spec, "jobRetainPolicy", "spec").value_or("retain");
-  if (const Value* flows = r.List(*spec, "flows", "spec")) {
-    for (size_t i = 0; i < flows->items().size(); ++i) {
-      const Value& item = flows->items()[i];
-      const std::string at = Index("spec.flows", i);
-      FlowStep s;
-      s.name = r.String(item, "name", at).value_or("");
-      if (const Value* dep = r.Map(item, "dependsOn", at)) s.targets = r.Strings(*dep, "targets", Join(at, "dependsOn"));
-      f.flows.push_back(std::move(s));
-    }
-  }
+  r.ForEachMap(*spec, "flows", "spec", [&](const Value& item, const std::string& at) {
+    FlowStep s;
+    s.name = r.String(item, "name", at).value_or("");
+    if (const Value* dep = r.Map(item, "dependsOn", at)) s.targets = r.Strings(*dep, "targets", Join(at, "dependsOn"));
+    f.flows.push_back(std::move(s));
+  });
   return f;
 }
 

@@ -23,11 +23,12 @@ constexpr const char* kUsage = R"(usage:
   vcsched bench FILE [--repeat N] [--reference]
       Load once, run the session N times, print timings as JSON. --reference also times
       the path that evaluates every node for every task (and checks it decides alike).
-  vcsched validate FILE... [--strict] [--cluster QUEUES.yaml]...
-      Volcano's admission for every Job, PodGroup, Queue, CronJob, JobFlow and JobTemplate:
-      every error with its field; exit 1 when any object is rejected. --cluster gives the
-      cluster's queues (job queue rules are then checked); --strict makes Kubernetes
-      pod-template problems errors, as Volcano's webhook does.
+  vcsched validate FILE... [--strict] [--cluster QUEUES.yaml]... [--old OLD.yaml]...
+      Volcano's admission for every Job, PodGroup, Queue, CronJob, JobFlow, JobTemplate
+      and Pod: every error with its field; exit 1 when any object is rejected. --cluster
+      gives the cluster's queues (job queue rules are then checked); --strict makes
+      Kubernetes pod-template problems errors, as Volcano's webhook does; a Job also in an
+      --old file is judged as an update of it.
   vcsched expand FILE... [--ssh-key-dir DIR]
       Every object Volcano's controller creates for each Job, as Kubernetes YAML.
   vcsched job FILE [--now SECONDS] STEP...

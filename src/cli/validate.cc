@@ -1,6 +1,8 @@
-// vcsched validate FILE... [--strict] [--cluster FILE]...
-// Runs Volcano's admission on every Job, PodGroup, Queue, CronJob, JobFlow and
-// JobTemplate of the files; prints every finding; exits 1 when any object is rejected.
+// vcsched validate FILE... [--strict] [--cluster FILE]... [--old FILE]...
+// Runs Volcano's admission on every Job, PodGroup, Queue, CronJob, JobFlow, JobTemplate
+// and Volcano Pod of the files; prints every finding; exits 1 when any object is
+// rejected. A Job also found (same namespace/name) in an --old file is judged as an
+// update of it.
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
@@ -25,16 +27,32 @@ std::vector<const Value*> QueueObjects(const std::vector<Manifest>& manifests) {
   return out;
 }
 
+std::string Key(const Value& object) {
+  const Value* ns = FindPath(object, "metadata.namespace");
+  const Value* name = FindPath(object, "metadata.name");
+  return absl::StrCat(ns != nullptr ? ns->text() : "default", "/", name != nullptr ? name->text() : "");
+}
+
+// The object of the same kind and namespace/name among `old`, if any.
+const Value* FindSame(const std::vector<Manifest>& old, const Manifest& m) {
+  for (const Manifest& o : old) {
+    if (o.kind == m.kind && Key(o.object) == Key(m.object)) return &o.object;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 int Validate(const std::vector<std::string>& args) {
-  std::vector<std::string> files, cluster_files;
+  std::vector<std::string> files, cluster_files, old_files;
   AdmissionContext context;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--strict") {
       context.strict_pod_templates = true;
     } else if (args[i] == "--cluster" && i + 1 < args.size()) {
       cluster_files.push_back(args[++i]);
+    } else if (args[i] == "--old" && i + 1 < args.size()) {
+      old_files.push_back(args[++i]);
     } else if (!args[i].empty() && args[i][0] == '-' && args[i] != "-") {
       std::cerr << "vcsched validate: unknown flag " << args[i] << "\n";
       return 2;
@@ -43,12 +61,13 @@ int Validate(const std::vector<std::string>& args) {
     }
   }
   if (files.empty()) {
-    std::cerr << "usage: vcsched validate FILE... [--strict] [--cluster QUEUES.yaml]...\n";
+    std::cerr << "usage: vcsched validate FILE... [--strict] [--cluster QUEUES.yaml]... [--old OLD.yaml]...\n";
     return 2;
   }
   absl::StatusOr<std::vector<Manifest>> manifests = ReadManifests(files);
   absl::StatusOr<std::vector<Manifest>> cluster = ReadManifests(cluster_files);
-  for (const absl::Status& s : {manifests.status(), cluster.status()}) {
+  absl::StatusOr<std::vector<Manifest>> old = ReadManifests(old_files);
+  for (const absl::Status& s : {manifests.status(), cluster.status(), old.status()}) {
     if (!s.ok()) {
       std::cerr << s.message() << "\n";
       return 1;
@@ -61,13 +80,17 @@ int Validate(const std::vector<std::string>& args) {
   const std::vector<VolcanoQueue> queues = ClusterQueues(queue_objects);
   int rejected = 0, accepted = 0, skipped = 0;
   for (const Manifest& m : *manifests) {
-    const std::optional<Findings> f = AdmitObject(m.api_version, m.kind, m.object, context, queues, SystemTimeZones());
+    const Value* earlier = m.kind == "Job" ? FindSame(*old, m) : nullptr;
+    const std::optional<Findings> f = earlier != nullptr
+                                          ? AdmitJobUpdate(*earlier, m.object)
+                                          : AdmitObject(m.api_version, m.kind, m.object, context, queues, SystemTimeZones());
     if (!f) {
       ++skipped;
       std::cout << Label(m) << ": skipped (not a Volcano object)\n";
       continue;
     }
-    std::cout << Label(m) << ": " << (f->ok() ? "accepted" : "REJECTED") << "\n";
+    std::cout << Label(m) << (earlier != nullptr ? " (update)" : "") << ": " << (f->ok() ? "accepted" : "REJECTED")
+              << "\n";
     for (const Violation& v : f->errors) std::cout << "  error: " << (v.field.empty() ? "" : v.field + ": ") << v.message << "\n";
     for (const Violation& v : f->warnings) std::cout << "  warning: " << (v.field.empty() ? "" : v.field + ": ") << v.message << "\n";
     (f->ok() ? accepted : rejected)++;

@@ -22,6 +22,14 @@ VolcanoJob AdmitJobDocument(const Value& doc, const AdmissionContext& context, F
   return job;
 }
 
+Findings AdmitJobUpdate(const Value& old_doc, const Value& new_doc) {
+  Findings f;
+  const VolcanoJob old_job = ReadJob(old_doc, &f);
+  const VolcanoJob new_job = ReadJob(new_doc, &f);
+  if (f.ok()) f.Append(ValidateJobUpdate(old_job, new_job));
+  return f;
+}
+
 std::optional<Findings> AdmitObject(const std::string& api_version, const std::string& kind, const Value& object,
                                     const AdmissionContext& context, const std::vector<VolcanoQueue>& queues,
                                     const TimeZoneResolver& zones) {
@@ -40,6 +48,8 @@ std::optional<Findings> AdmitObject(const std::string& api_version, const std::s
     f.Append(ValidateQueue(q, queues));
   } else if (kind == "PodGroup" && sched) {
     f.Append(ValidatePodGroup(object, context));
+  } else if (kind == "Pod" && api_version == "v1") {
+    f.Append(ValidatePod(object, context));
   } else if (kind == "JobFlow" && flow) {
     VolcanoJobFlow jf = ReadJobFlow(object, &f);
     f.Append(ValidateJobFlow(jf));

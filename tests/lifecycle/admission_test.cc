@@ -232,6 +232,64 @@ status: {state: Sleeping}
   CHECK(NextQueueState("Unknown", "SyncQueue", true) == "Unknown");
 }
 
+TEST_CASE("job updates may change only minAvailable, replicas and priorityClassName") {
+  const std::string base = R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: u}
+spec:
+  minAvailable: 2
+  priorityClassName: low
+  tasks:
+  - {name: t, replicas: 2, template: {spec: {containers: [{name: c, image: i}]}}}
+)";
+  const Value old_doc = ManifestFromText(base).at(0).object;
+  auto update = [&](const std::string& from, const std::string& to) {
+    std::string text = base;
+    text.replace(text.find(from), from.size(), to);
+    return AdmitJobUpdate(old_doc, ManifestFromText(text).at(0).object);
+  };
+  CHECK(update("replicas: 2", "replicas: 5").ok());
+  CHECK(update("priorityClassName: low", "priorityClassName: high").ok());
+  CHECK(HasError(update("image: i", "image: j"), "spec", "job updates may not change fields other than"));
+  CHECK(HasError(update("minAvailable: 2", "minAvailable: 3"), "spec.minAvailable",
+                 "job 'minAvailable' must not be greater than total replicas"));
+  CHECK(HasError(update("replicas: 2", "replicas: -1"), "spec.tasks[0].replicas", "'replicas' must be >= 0 in task: t"));
+  CHECK(HasError(update("  - {name: t", "  - {name: x, replicas: 1, template: {}}\n  - {name: t"), "spec.tasks",
+                 "job updates may not add or remove tasks"));
+}
+
+TEST_CASE("pod and PodGroup admission") {
+  const auto pod = [](const std::string& annotations) {
+    return ManifestFromText("{apiVersion: v1, kind: Pod, metadata: {name: p, annotations: " + annotations +
+                            "}, spec: {schedulerName: volcano, containers: [{name: c, image: i}]}}")
+        .at(0)
+        .object;
+  };
+  CHECK(ValidatePod(pod("{volcano.sh/jdb-min-available: \"2\"}"), {}).ok());
+  CHECK(ValidatePod(pod("{volcano.sh/jdb-max-unavailable: \"30%\"}"), {}).ok());
+  CHECK(HasError(ValidatePod(pod("{volcano.sh/jdb-max-unavailable: \"100%\"}"), {}),
+                 "metadata.annotations.volcano.sh/jdb-max-unavailable", "between 1% and 99%"));
+  CHECK(HasError(ValidatePod(pod("{volcano.sh/jdb-min-available: \"1\", volcano.sh/jdb-max-unavailable: \"1\"}"), {}),
+                 "metadata.annotations", "not allow configure multiple annotations"));
+  Value other = pod("{volcano.sh/jdb-min-available: \"0\"}");
+  other["spec"].Set("schedulerName", Value::String("default-scheduler"));
+  CHECK(ValidatePod(other, {}).ok());  // not Volcano's pod
+
+  Value pg = ManifestFromText("{apiVersion: scheduling.volcano.sh/v1beta1, kind: PodGroup, metadata: {name: g}, "
+                              "spec: {minMember: 1, queue: default, networkTopology: {mode: hard, "
+                              "highestTierAllowed: 1, highestTierName: x}}}")
+                 .at(0)
+                 .object;
+  MutatePodGroup(pg, {{"scheduling.volcano.sh/queue-name", "team-a"}});
+  CHECK(FindPath(pg, "spec.queue")->text() == "team-a");
+  AdmissionContext cluster;
+  cluster.queues = ClusterQueues({});
+  const Findings f = ValidatePodGroup(pg, cluster);
+  CHECK(HasError(f, "spec.queue", "unable to find queue"));
+  CHECK(HasError(f, "spec.networkTopology", "must not specify 'highestTierAllowed' and 'highestTierName'"));
+}
+
 TEST_CASE("names follow Kubernetes' rules") {
   CHECK(QualifiedNameProblems("job-task-0").empty());
   CHECK_FALSE(QualifiedNameProblems(std::string(64, 'a')).empty());

@@ -23,6 +23,9 @@ check "validate --strict rejects a template without containers" 1 "spec.tasks\[1
   "$vcsched" validate --strict "$data/seed-examples/000-job-distributed-mnist.yaml"
 check "validate --cluster checks the job's queue" 1 "unable to find job queue" -- \
   "$vcsched" validate --cluster "$data/seed-examples/000-queues-weighted.yaml" "$data/seed-examples/004-job-ci-pipeline.yaml"
+sed 's/maxRetry: 5/maxRetry: 7/' "$data/volcano-examples/job.yaml" > "${TMPDIR:-/tmp}/vcsched-job-update.yaml"
+check "validate --old judges an update" 1 "job updates may not change fields other than" -- \
+  "$vcsched" validate --old "$data/volcano-examples/job.yaml" "${TMPDIR:-/tmp}/vcsched-job-update.yaml"
 check "expand prints the hosts file" 0 "default-nginx.host: \|" -- "$vcsched" expand "$data/volcano-examples/job-plugin.yaml"
 check "expand prints the ssh Secret" 0 "name: test-job-plugin-ssh" -- "$vcsched" expand "$data/volcano-examples/job-plugin.yaml"
 check "expand output loads back as a scenario" 0 "summary: 3 binds" -- bash -c \

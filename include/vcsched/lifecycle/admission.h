@@ -46,6 +46,13 @@ Findings ValidatePolicies(const std::vector<LifecyclePolicy>& policies, const st
 
 // PodGroup admission (create): the queue exists and is Open, networkTopology tiers.
 Findings ValidatePodGroup(const Value& pod_group, const AdmissionContext& context);
+// PodGroup create-time default: a group left in the `default` queue goes to the queue
+// its namespace names in the annotation `scheduling.volcano.sh/queue-name`.
+void MutatePodGroup(Value& pod_group, const std::map<std::string, std::string>& namespace_annotations);
+// Pod admission for pods of Volcano's schedulers: the disruption-budget annotations
+// `volcano.sh/jdb-min-available` / `-max-unavailable` (one of them; a positive integer
+// or 1%–99%).
+Findings ValidatePod(const Value& pod, const AdmissionContext& context);
 
 }  // namespace vcsched
 

@@ -17,8 +17,12 @@ namespace vcsched {
 // findings (reading and admission) go to `findings`.
 VolcanoJob AdmitJobDocument(const Value& doc, const AdmissionContext& context, Findings* findings);
 
+// Update-time admission of a Job: `new_doc` replacing `old_doc` (both read as given;
+// defaults are not applied on update).
+Findings AdmitJobUpdate(const Value& old_doc, const Value& new_doc);
+
 // Admission of one object: Job, CronJob, JobTemplate (batch/flow.volcano.sh), Queue,
-// PodGroup (scheduling.volcano.sh or the older scheduling.incubator.k8s.io), JobFlow.
+// PodGroup (scheduling.volcano.sh or the older scheduling.incubator.k8s.io), JobFlow, Pod.
 // `queues` are every queue the object is judged against (the cluster's and its
 // neighbours'). nullopt for objects admission does not cover.
 std::optional<Findings> AdmitObject(const std::string& api_version, const std::string& kind, const Value& object,

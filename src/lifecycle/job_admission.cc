@@ -189,13 +189,12 @@ Findings ValidatePolicies(const std::vector<LifecyclePolicy>& policies, const st
 Findings ValidateJob(const VolcanoJob& job, const AdmissionContext& context) {
   Findings f;
   if (job.tasks.empty()) {
+    // Volcano stops here and at the mpi rule; the other findings are reported as well.
     f.Error("spec.tasks", "No task specified in job spec");
-    return f;
   }
   if (const auto* mpi = job.PluginArguments("mpi")) {
     if (job.FindTask(lifecycle_internal::PluginFlag(*mpi, "master", "master")) == nullptr) {
       f.Error("spec.plugins.mpi", "The specified mpi master task was not found");
-      return f;
     }
   }
   if (BothTiers(job.network_topology)) {
@@ -219,6 +218,11 @@ Findings ValidateJob(const VolcanoJob& job, const AdmissionContext& context) {
     if (t.min_available && *t.min_available > t.replicas) {
       f.Error(Join(at, "minAvailable"), absl::StrCat("'minAvailable' is greater than 'replicas' in task: ", t.name,
                                                     ", job: ", job.metadata.name, ";"));
+    }
+    // Pod names are `<job>-<task>-<index>`: a task name must be a DNS-1123 label for
+    // them to be valid object names (Volcano v1.7 checked this directly).
+    for (const std::string& p : Dns1123LabelProblems(t.name)) {
+      f.Error(Join(at, "name"), absl::StrCat("Invalid value: \"", t.name, "\": ", p));
     }
     if (!names.insert(t.name).second) {
       f.Error(Join(at, "name"), absl::StrCat("duplicated task name ", t.name, ";"));

@@ -89,6 +89,62 @@ TEST_CASE("every phase x action of the transition table") {
   }
 }
 
+TEST_CASE("every event x phase, through the policies of a job") {
+  const VolcanoJob job = JobFrom(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: j}
+spec:
+  minAvailable: 3
+  policies:
+  - {event: PodEvicted, action: RestartJob}
+  - {event: PodFailed, action: AbortJob}
+  - {event: Unknown, action: TerminateJob}
+  - {event: JobUpdated, action: ResumeJob}
+  tasks:
+  - name: w
+    replicas: 3
+    template: {spec: {containers: [{name: c, image: i}]}}
+    policies:
+    - {event: TaskCompleted, action: CompleteJob}
+    - {event: TaskFailed, action: RestartTask}
+    - {event: PodPending, action: RestartPod, timeout: 1m}
+)");
+  const std::vector<std::string> events = {"PodEvicted", "PodFailed",  "Unknown",   "JobUpdated",    "TaskCompleted",
+                                           "TaskFailed", "PodPending", "OutOfSync", "CommandIssued", "PodRunning"};
+  // The phase after each event; PodPending's action is delayed, so nothing changes yet.
+  const std::map<std::string, std::vector<std::string>> expected = {
+      {"Pending", {"Restarting", "Aborting", "Terminating", "Running", "Completing", "Restarting", "Pending",
+                   "Running", "Running", "Running"}},
+      {"Running", {"Restarting", "Aborting", "Terminating", "Running", "Completing", "Restarting", "Running",
+                   "Running", "Running", "Running"}},
+      {"Restarting", {"Restarting", "Restarting", "Restarting", "Restarting", "Restarting", "Restarting",
+                      "Restarting", "Pending", "Pending", "Pending"}},
+      {"Aborting", {"Aborting", "Aborting", "Aborting", "Restarting", "Aborting", "Aborting", "Aborting", "Aborting",
+                    "Aborting", "Aborting"}},
+      {"Aborted", {"Aborted", "Aborted", "Aborted", "Restarting", "Aborted", "Aborted", "Aborted", "Aborted",
+                   "Aborted", "Aborted"}},
+      {"Completing", std::vector<std::string>(10, "Completing")},
+      {"Terminating", std::vector<std::string>(10, "Terminating")},
+      {"Completed", std::vector<std::string>(10, "Completed")},
+      {"Terminated", std::vector<std::string>(10, "Terminated")},
+      {"Failed", std::vector<std::string>(10, "Failed")},
+  };
+  for (const std::string& phase : JobPhases()) {
+    for (size_t e = 0; e < events.size(); ++e) {
+      INFO(phase << " x " << events[e]);
+      JobStatus s;
+      s.phase = phase;
+      s.min_available = 3;
+      const JobRequest r{events[e], "", "w", "j-w-1", std::nullopt, 0};
+      const PolicyChoice choice = ChooseAction(job, s, r);
+      const std::string after =
+          choice.timeout_seconds ? phase : ExecuteAction(job, s, RunningPods(), choice.action, r, 7).status.phase;
+      CHECK(after == expected.at(phase)[e]);
+    }
+  }
+}
+
 TEST_CASE("what each kill deletes, and the retry counter") {
   const VolcanoJob job = JobFrom(kThreePods);
   JobStatus s;

@@ -79,6 +79,14 @@ SnapshotBuilder::SnapshotBuilder(SnapshotBuilder&&) noexcept = default;
 SnapshotBuilder& SnapshotBuilder::operator=(SnapshotBuilder&&) noexcept = default;
 void SnapshotBuilder::AddNode(NodeSpec n) { state_->nodes.push_back(std::move(n)); }
 void SnapshotBuilder::AddPod(PodSpec p) { state_->pods.push_back(std::move(p)); }
+void SnapshotBuilder::AddPods(std::deque<PodSpec>&& pods) {
+  if (state_->pods.empty()) {
+    state_->pods.swap(pods);
+  } else {
+    for (PodSpec& p : pods) state_->pods.push_back(std::move(p));
+  }
+  std::deque<PodSpec>().swap(pods);
+}
 void SnapshotBuilder::AddPodGroup(PodGroupSpec g) { state_->pod_groups.push_back(std::move(g)); }
 void SnapshotBuilder::AddQueue(QueueSpec q) { state_->queues.push_back(std::move(q)); }
 void SnapshotBuilder::AddPriorityClass(PriorityClassSpec c) {
@@ -310,7 +318,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     info.allocatable = ToResource(space, n.allocatable, 0);
     info.spec = std::move(n);
     impl->total += info.allocatable;
-    impl->node_by_name[info.spec.name] = info.index;
+    impl->node_by_name.emplace_hint(impl->node_by_name.end(), info.spec.name, info.index);  // sorted
     impl->nodes.push_back(std::move(info));
   }
 
@@ -387,16 +395,22 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     job.min_resources = job.has_min_resources ? ToResource(space, *g.min_resources, 0) : Resource(dims);
     for (const auto& [role, n] : g.min_task_member) job.task_min_available_total += n;
     job.pod_group = std::move(g);
-    impl->job_by_key[job.key] = job.index;
+    impl->job_by_key.emplace_hint(impl->job_by_key.end(), job.key, job.index);  // keys arrive sorted
     impl->jobs.push_back(std::move(job));
   }
 
   // Tasks.
-  std::sort(s.pods.begin(), s.pods.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.namespace_, a.name) < std::tie(b.namespace_, b.name);
+  // Sorted through pointers: moving whole specs around in a sort costs more than the
+  // rest of the build.
+  std::vector<PodSpec*> pod_order;
+  pod_order.reserve(s.pods.size());
+  for (PodSpec& p : s.pods) pod_order.push_back(&p);
+  std::sort(pod_order.begin(), pod_order.end(), [](const PodSpec* a, const PodSpec* b) {
+    return std::tie(a->namespace_, a->name) < std::tie(b->namespace_, b->name);
   });
   impl->tasks.reserve(s.pods.size());  // no reallocation of large TaskInfo while filling
-  for (PodSpec& p : s.pods) {
+  for (PodSpec* pod : pod_order) {
+    PodSpec& p = *pod;
     TaskInfo t;
     t.key = absl::StrCat(p.namespace_, "/", p.name);
     const bool mine = ours(p);
@@ -446,7 +460,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       }
     }
     t.pod = std::move(p);
-    impl->task_by_key[t.key] = t.index;
+    impl->task_by_key.emplace_hint(impl->task_by_key.end(), t.key, t.index);  // keys arrive sorted
     if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
     impl->tasks.push_back(std::move(t));
   }

@@ -14,6 +14,7 @@
 #define VCSCHED_SNAPSHOT_H_
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -159,6 +160,8 @@ class SnapshotBuilder {
 
   void AddNode(NodeSpec node);
   void AddPod(PodSpec pod);
+  // Many pods at once; the deque is taken over whole when no pod was added before.
+  void AddPods(std::deque<PodSpec>&& pods);
   void AddPodGroup(PodGroupSpec pod_group);
   void AddQueue(QueueSpec queue);
   void AddPriorityClass(PriorityClassSpec priority_class);

@@ -24,11 +24,11 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
   } else {
     r.Fail(body, "actions", "is required");
   }
-  const YAML::Node tiers = r.List(body, "tiers", "tiers");
+  const YAML::Node tiers = r.List(body, "tiers", "tiers").yaml();
   for (size_t ti = 0; tiers.IsDefined() && ti < tiers.size(); ++ti) {
     const std::string tf = absl::StrCat("tiers[", ti, "]");
     Tier tier;
-    const YAML::Node plugins = r.List(tiers[ti], "plugins", absl::StrCat(tf, ".plugins"));
+    const YAML::Node plugins = r.List(tiers[ti], "plugins", absl::StrCat(tf, ".plugins")).yaml();
     for (size_t pi = 0; plugins.IsDefined() && pi < plugins.size(); ++pi) {
       const YAML::Node p = plugins[pi];
       const std::string pf = absl::StrCat(tf, ".plugins[", pi, "]");
@@ -69,13 +69,13 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
     }
     c.tiers.push_back(std::move(tier));
   }
-  const YAML::Node confs = r.List(body, "configurations", "configurations");
+  const YAML::Node confs = r.List(body, "configurations", "configurations").yaml();
   for (size_t i = 0; confs.IsDefined() && i < confs.size(); ++i) {
     const std::string f = absl::StrCat("configurations[", i, "]");
     ActionConfiguration ac;
     ac.name = r.String(confs[i], "name", absl::StrCat(f, ".name")).value_or("");
     if (ac.name.empty()) r.Fail(confs[i], absl::StrCat(f, ".name"), "is required");
-    const YAML::Node args = r.Map(confs[i], "arguments", absl::StrCat(f, ".arguments"));
+    const YAML::Node args = r.Map(confs[i], "arguments", absl::StrCat(f, ".arguments")).yaml();
     if (args.IsDefined()) {
       ArgValue value;
       int64_t budget = 100000;

@@ -10,9 +10,9 @@ namespace {
 
 std::string At(absl::string_view field, size_t i) { return absl::StrCat(field, "[", i, "]"); }
 
-std::vector<std::string> StringList(ObjectReader& r, const YAML::Node& parent, const char* key, absl::string_view field) {
+std::vector<std::string> StringList(ObjectReader& r, const DocNode& parent, const char* key, absl::string_view field) {
   std::vector<std::string> out;
-  const YAML::Node l = r.List(parent, key, field);
+  const DocNode l = r.List(parent, key, field);
   if (!l.IsDefined()) return out;
   for (size_t i = 0; i < l.size(); ++i) {
     if (!l[i].IsScalar()) {
@@ -24,10 +24,10 @@ std::vector<std::string> StringList(ObjectReader& r, const YAML::Node& parent, c
   return out;
 }
 
-std::vector<LabelSelectorRequirement> Requirements(ObjectReader& r, const YAML::Node& parent, const char* key,
+std::vector<LabelSelectorRequirement> Requirements(ObjectReader& r, const DocNode& parent, const char* key,
                                                    absl::string_view field) {
   std::vector<LabelSelectorRequirement> out;
-  const YAML::Node l = r.List(parent, key, field);
+  const DocNode l = r.List(parent, key, field);
   if (!l.IsDefined()) return out;
   for (size_t i = 0; i < l.size(); ++i) {
     const std::string f = At(field, i);
@@ -48,103 +48,103 @@ std::vector<LabelSelectorRequirement> Requirements(ObjectReader& r, const YAML::
   return out;
 }
 
-LabelSelector Selector(ObjectReader& r, const YAML::Node& node, absl::string_view field) {
+LabelSelector Selector(ObjectReader& r, const DocNode& node, absl::string_view field) {
   LabelSelector s;
   s.match_labels = r.StringMap(node, "matchLabels", absl::StrCat(field, ".matchLabels"));
   s.match_expressions = Requirements(r, node, "matchExpressions", absl::StrCat(field, ".matchExpressions"));
   return s;
 }
 
-NodeSelectorTerm Term(ObjectReader& r, const YAML::Node& node, absl::string_view field) {
+NodeSelectorTerm Term(ObjectReader& r, const DocNode& node, absl::string_view field) {
   NodeSelectorTerm t;
   t.match_expressions = Requirements(r, node, "matchExpressions", absl::StrCat(field, ".matchExpressions"));
   t.match_fields = Requirements(r, node, "matchFields", absl::StrCat(field, ".matchFields"));
   return t;
 }
 
-PodAffinityTerm PodTerm(ObjectReader& r, const YAML::Node& node, absl::string_view field) {
+PodAffinityTerm PodTerm(ObjectReader& r, const DocNode& node, absl::string_view field) {
   PodAffinityTerm t;
-  const YAML::Node sel = r.Map(node, "labelSelector", absl::StrCat(field, ".labelSelector"));
+  const DocNode sel = r.Map(node, "labelSelector", absl::StrCat(field, ".labelSelector"));
   t.has_label_selector = sel.IsDefined();
   if (sel.IsDefined()) t.label_selector = Selector(r, sel, absl::StrCat(field, ".labelSelector"));
   t.namespaces = StringList(r, node, "namespaces", absl::StrCat(field, ".namespaces"));
-  const YAML::Node ns = r.Map(node, "namespaceSelector", absl::StrCat(field, ".namespaceSelector"));
+  const DocNode ns = r.Map(node, "namespaceSelector", absl::StrCat(field, ".namespaceSelector"));
   if (ns.IsDefined()) t.namespace_selector = Selector(r, ns, absl::StrCat(field, ".namespaceSelector"));
   t.topology_key = r.String(node, "topologyKey", absl::StrCat(field, ".topologyKey")).value_or("");
   if (t.topology_key.empty()) r.Fail(node, absl::StrCat(field, ".topologyKey"), "must not be empty");
   return t;
 }
 
-void PodTerms(ObjectReader& r, const YAML::Node& parent, absl::string_view field,
+void PodTerms(ObjectReader& r, const DocNode& parent, absl::string_view field,
               std::vector<PodAffinityTerm>* required, std::vector<WeightedPodAffinityTerm>* preferred) {
   const std::string req_f = absl::StrCat(field, ".requiredDuringSchedulingIgnoredDuringExecution");
-  const YAML::Node req = r.List(parent, "requiredDuringSchedulingIgnoredDuringExecution", req_f);
+  const DocNode req = r.List(parent, "requiredDuringSchedulingIgnoredDuringExecution", req_f);
   for (size_t i = 0; req.IsDefined() && i < req.size(); ++i) required->push_back(PodTerm(r, req[i], At(req_f, i)));
   const std::string pref_f = absl::StrCat(field, ".preferredDuringSchedulingIgnoredDuringExecution");
-  const YAML::Node pref = r.List(parent, "preferredDuringSchedulingIgnoredDuringExecution", pref_f);
+  const DocNode pref = r.List(parent, "preferredDuringSchedulingIgnoredDuringExecution", pref_f);
   for (size_t i = 0; pref.IsDefined() && i < pref.size(); ++i) {
     WeightedPodAffinityTerm w;
     w.weight = static_cast<int32_t>(r.Int(pref[i], "weight", absl::StrCat(At(pref_f, i), ".weight")).value_or(0));
-    const YAML::Node term = r.Map(pref[i], "podAffinityTerm", absl::StrCat(At(pref_f, i), ".podAffinityTerm"));
+    const DocNode term = r.Map(pref[i], "podAffinityTerm", absl::StrCat(At(pref_f, i), ".podAffinityTerm"));
     if (term.IsDefined()) w.term = PodTerm(r, term, absl::StrCat(At(pref_f, i), ".podAffinityTerm"));
     preferred->push_back(std::move(w));
   }
 }
 
-Affinity ReadAffinity(ObjectReader& r, const YAML::Node& spec) {
+Affinity ReadAffinity(ObjectReader& r, const DocNode& spec) {
   Affinity a;
-  const YAML::Node aff = r.Map(spec, "affinity", "spec.affinity");
+  const DocNode aff = r.Map(spec, "affinity", "spec.affinity");
   if (!aff.IsDefined()) return a;
-  const YAML::Node na = r.Map(aff, "nodeAffinity", "spec.affinity.nodeAffinity");
+  const DocNode na = r.Map(aff, "nodeAffinity", "spec.affinity.nodeAffinity");
   if (na.IsDefined()) {
     const std::string rf = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution";
-    const YAML::Node req = r.Map(na, "requiredDuringSchedulingIgnoredDuringExecution", rf);
+    const DocNode req = r.Map(na, "requiredDuringSchedulingIgnoredDuringExecution", rf);
     if (req.IsDefined()) {
       a.has_required_node_terms = true;
-      const YAML::Node terms = r.List(req, "nodeSelectorTerms", absl::StrCat(rf, ".nodeSelectorTerms"));
+      const DocNode terms = r.List(req, "nodeSelectorTerms", absl::StrCat(rf, ".nodeSelectorTerms"));
       for (size_t i = 0; terms.IsDefined() && i < terms.size(); ++i) {
         a.required_node_terms.push_back(Term(r, terms[i], At(absl::StrCat(rf, ".nodeSelectorTerms"), i)));
       }
     }
     const std::string pf = "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution";
-    const YAML::Node pref = r.List(na, "preferredDuringSchedulingIgnoredDuringExecution", pf);
+    const DocNode pref = r.List(na, "preferredDuringSchedulingIgnoredDuringExecution", pf);
     for (size_t i = 0; pref.IsDefined() && i < pref.size(); ++i) {
       PreferredSchedulingTerm t;
       t.weight = static_cast<int32_t>(r.Int(pref[i], "weight", absl::StrCat(At(pf, i), ".weight")).value_or(0));
-      const YAML::Node p = r.Map(pref[i], "preference", absl::StrCat(At(pf, i), ".preference"));
+      const DocNode p = r.Map(pref[i], "preference", absl::StrCat(At(pf, i), ".preference"));
       if (p.IsDefined()) t.preference = Term(r, p, absl::StrCat(At(pf, i), ".preference"));
       a.preferred_node_terms.push_back(std::move(t));
     }
   }
-  const YAML::Node pa = r.Map(aff, "podAffinity", "spec.affinity.podAffinity");
+  const DocNode pa = r.Map(aff, "podAffinity", "spec.affinity.podAffinity");
   if (pa.IsDefined()) PodTerms(r, pa, "spec.affinity.podAffinity", &a.required_pod_affinity, &a.preferred_pod_affinity);
-  const YAML::Node paa = r.Map(aff, "podAntiAffinity", "spec.affinity.podAntiAffinity");
+  const DocNode paa = r.Map(aff, "podAntiAffinity", "spec.affinity.podAntiAffinity");
   if (paa.IsDefined()) {
     PodTerms(r, paa, "spec.affinity.podAntiAffinity", &a.required_pod_anti_affinity, &a.preferred_pod_anti_affinity);
   }
   return a;
 }
 
-std::vector<Container> Containers(ObjectReader& r, const YAML::Node& spec, const char* key, bool init) {
+std::vector<Container> Containers(ObjectReader& r, const DocNode& spec, const char* key, bool init) {
   std::vector<Container> out;
   const std::string field = absl::StrCat("spec.", key);
-  const YAML::Node l = r.List(spec, key, field);
+  const DocNode l = r.List(spec, key, field);
   for (size_t i = 0; l.IsDefined() && i < l.size(); ++i) {
     const std::string f = At(field, i);
     Container c;
     c.name = r.String(l[i], "name", absl::StrCat(f, ".name")).value_or("");
-    const YAML::Node res = r.Map(l[i], "resources", absl::StrCat(f, ".resources"));
+    const DocNode res = r.Map(l[i], "resources", absl::StrCat(f, ".resources"));
     c.requests = r.Resources(res, "requests", absl::StrCat(f, ".resources.requests"));
     // The API server defaults a missing request to the limit.
     const ResourceList limits = r.Resources(res, "limits", absl::StrCat(f, ".resources.limits"));
     for (const auto& [name, v] : limits) c.requests.emplace(name, v);
-    if (res.IsDefined() && Get(res, "claims").IsDefined()) {
+    if (res.IsDefined() && res.Get("claims").IsDefined()) {
       r.Warn(absl::StrCat(f, ".resources.claims"), "dynamic resource claims are not modelled");
     }
     if (init) c.restartable = r.String(l[i], "restartPolicy", absl::StrCat(f, ".restartPolicy")).value_or("") == "Always";
-    const YAML::Node ports = r.List(l[i], "ports", absl::StrCat(f, ".ports"));
+    const DocNode ports = r.List(l[i], "ports", absl::StrCat(f, ".ports"));
     for (size_t p = 0; ports.IsDefined() && p < ports.size(); ++p) {
-      if (ports[p].IsMap() && Get(ports[p], "hostPort").IsDefined()) {
+      if (ports[p].IsMap() && ports[p].Get("hostPort").IsDefined()) {
         r.Warn(absl::StrCat(At(absl::StrCat(f, ".ports"), p), ".hostPort"), "host ports are not checked (NodePorts filter)");
       }
     }
@@ -155,24 +155,24 @@ std::vector<Container> Containers(ObjectReader& r, const YAML::Node& spec, const
 
 }  // namespace
 
-std::string ObjectKey(const YAML::Node& doc, bool namespaced) {
-  const YAML::Node meta = doc.IsMap() ? Get(doc, "metadata") : YAML::Node();
+std::string ObjectKey(const DocNode& doc, bool namespaced) {
+  const DocNode meta = doc.Get("metadata");
   std::string name, ns = "default";
   if (meta.IsDefined() && meta.IsMap()) {
-    if (Get(meta, "name").IsDefined() && Get(meta, "name").IsScalar()) name = Get(meta, "name").Scalar();
-    if (Get(meta, "namespace").IsDefined() && Get(meta, "namespace").IsScalar()) ns = Get(meta, "namespace").Scalar();
+    if (meta.Get("name").IsDefined() && meta.Get("name").IsScalar()) name = meta.Get("name").Scalar();
+    if (meta.Get("namespace").IsDefined() && meta.Get("namespace").IsScalar()) ns = meta.Get("namespace").Scalar();
   }
   return namespaced ? absl::StrCat(ns, "/", name) : name;
 }
 
-NodeSpec ReadNode(ObjectReader& r, const YAML::Node& doc) {
+NodeSpec ReadNode(ObjectReader& r, const DocNode& doc) {
   NodeSpec n;
-  const YAML::Node meta = r.Map(doc, "metadata", "metadata");
+  const DocNode meta = r.Map(doc, "metadata", "metadata");
   n.name = r.String(meta, "name", "metadata.name").value_or("");
   n.labels = r.StringMap(meta, "labels", "metadata.labels");
-  const YAML::Node spec = r.Map(doc, "spec", "spec");
+  const DocNode spec = r.Map(doc, "spec", "spec");
   n.unschedulable = r.Bool(spec, "unschedulable", "spec.unschedulable").value_or(false);
-  const YAML::Node taints = r.List(spec, "taints", "spec.taints");
+  const DocNode taints = r.List(spec, "taints", "spec.taints");
   for (size_t i = 0; taints.IsDefined() && i < taints.size(); ++i) {
     const std::string f = At("spec.taints", i);
     Taint t;
@@ -184,30 +184,30 @@ NodeSpec ReadNode(ObjectReader& r, const YAML::Node& doc) {
     }
     n.taints.push_back(std::move(t));
   }
-  const YAML::Node status = r.Map(doc, "status", "status");
-  const bool has_alloc = status.IsDefined() && Get(status, "allocatable").IsDefined() && !Get(status, "allocatable").IsNull();
+  const DocNode status = r.Map(doc, "status", "status");
+  const bool has_alloc = status.IsDefined() && status.Get("allocatable").IsDefined() && !status.Get("allocatable").IsNull();
   n.allocatable = has_alloc ? r.Resources(status, "allocatable", "status.allocatable")
                             : r.Resources(status, "capacity", "status.capacity");
   return n;
 }
 
-PodSpec ReadPod(ObjectReader& r, const YAML::Node& doc) {
+PodSpec ReadPod(ObjectReader& r, const DocNode& doc) {
   PodSpec p;
-  const YAML::Node meta = r.Map(doc, "metadata", "metadata");
+  const DocNode meta = r.Map(doc, "metadata", "metadata");
   p.name = r.String(meta, "name", "metadata.name").value_or("");
   p.namespace_ = r.String(meta, "namespace", "metadata.namespace").value_or("default");
   p.uid = r.String(meta, "uid", "metadata.uid").value_or("");
   p.labels = r.StringMap(meta, "labels", "metadata.labels");
   p.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
   p.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
-  p.deleting = meta.IsDefined() && Get(meta, "deletionTimestamp").IsDefined() && !Get(meta, "deletionTimestamp").IsNull();
-  const YAML::Node owners = r.List(meta, "ownerReferences", "metadata.ownerReferences");
+  p.deleting = meta.IsDefined() && meta.Get("deletionTimestamp").IsDefined() && !meta.Get("deletionTimestamp").IsNull();
+  const DocNode owners = r.List(meta, "ownerReferences", "metadata.ownerReferences");
   for (size_t i = 0; owners.IsDefined() && i < owners.size(); ++i) {
     if (r.Bool(owners[i], "controller", At("metadata.ownerReferences", i) + ".controller").value_or(false)) {
       p.controller_uid = r.String(owners[i], "uid", At("metadata.ownerReferences", i) + ".uid").value_or("");
     }
   }
-  const YAML::Node spec = r.Map(doc, "spec", "spec");
+  const DocNode spec = r.Map(doc, "spec", "spec");
   p.scheduler_name = r.String(spec, "schedulerName", "spec.schedulerName").value_or("");
   p.node_name = r.String(spec, "nodeName", "spec.nodeName").value_or("");
   if (auto v = r.Int(spec, "priority", "spec.priority")) p.priority = static_cast<int32_t>(*v);
@@ -215,7 +215,7 @@ PodSpec ReadPod(ObjectReader& r, const YAML::Node& doc) {
   p.preemption_policy = r.String(spec, "preemptionPolicy", "spec.preemptionPolicy").value_or("");
   p.node_selector = r.StringMap(spec, "nodeSelector", "spec.nodeSelector");
   p.affinity = ReadAffinity(r, spec);
-  const YAML::Node tols = r.List(spec, "tolerations", "spec.tolerations");
+  const DocNode tols = r.List(spec, "tolerations", "spec.tolerations");
   for (size_t i = 0; tols.IsDefined() && i < tols.size(); ++i) {
     const std::string f = At("spec.tolerations", i);
     Toleration t;
@@ -228,7 +228,7 @@ PodSpec ReadPod(ObjectReader& r, const YAML::Node& doc) {
     }
     p.tolerations.push_back(std::move(t));
   }
-  const YAML::Node tsc = r.List(spec, "topologySpreadConstraints", "spec.topologySpreadConstraints");
+  const DocNode tsc = r.List(spec, "topologySpreadConstraints", "spec.topologySpreadConstraints");
   for (size_t i = 0; tsc.IsDefined() && i < tsc.size(); ++i) {
     const std::string f = At("spec.topologySpreadConstraints", i);
     TopologySpreadConstraint c;
@@ -240,7 +240,7 @@ PodSpec ReadPod(ObjectReader& r, const YAML::Node& doc) {
       r.Fail(tsc[i], absl::StrCat(f, ".whenUnsatisfiable"), absl::StrCat("unknown value \"", when, "\""));
     }
     c.do_not_schedule = when == "DoNotSchedule";
-    const YAML::Node sel = r.Map(tsc[i], "labelSelector", absl::StrCat(f, ".labelSelector"));
+    const DocNode sel = r.Map(tsc[i], "labelSelector", absl::StrCat(f, ".labelSelector"));
     if (sel.IsDefined()) c.label_selector = Selector(r, sel, absl::StrCat(f, ".labelSelector"));
     c.min_domains = static_cast<int32_t>(r.Int(tsc[i], "minDomains", absl::StrCat(f, ".minDomains")).value_or(1));
     p.topology_spread_constraints.push_back(std::move(c));
@@ -248,99 +248,97 @@ PodSpec ReadPod(ObjectReader& r, const YAML::Node& doc) {
   p.containers = Containers(r, spec, "containers", false);
   p.init_containers = Containers(r, spec, "initContainers", true);
   p.overhead = r.Resources(spec, "overhead", "spec.overhead");
-  const YAML::Node gates = r.List(spec, "schedulingGates", "spec.schedulingGates");
+  const DocNode gates = r.List(spec, "schedulingGates", "spec.schedulingGates");
   p.scheduling_gated = gates.IsDefined() && gates.size() > 0;
-  const YAML::Node vols = r.List(spec, "volumes", "spec.volumes");
+  const DocNode vols = r.List(spec, "volumes", "spec.volumes");
   for (size_t i = 0; vols.IsDefined() && i < vols.size(); ++i) {
-    if (vols[i].IsMap() && Get(vols[i], "persistentVolumeClaim").IsDefined()) {
+    if (vols[i].IsMap() && vols[i].Get("persistentVolumeClaim").IsDefined()) {
       r.Warn(absl::StrCat(At("spec.volumes", i), ".persistentVolumeClaim"),
              "volume binding and zones are not checked (VolumeBinding/VolumeZone filters)");
     }
   }
-  const YAML::Node status = r.Map(doc, "status", "status");
+  const DocNode status = r.Map(doc, "status", "status");
   p.phase = r.String(status, "phase", "status.phase").value_or("Pending");
   static const char* kPodPhases[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
   if (std::find(std::begin(kPodPhases), std::end(kPodPhases), p.phase) == std::end(kPodPhases)) {
-    r.Fail(Get(status, "phase"), "status.phase", absl::StrCat("unknown phase \"", p.phase, "\""));
+    r.Fail(status.Get("phase"), "status.phase", absl::StrCat("unknown phase \"", p.phase, "\""));
   }
   p.nominated_node_name = r.String(status, "nominatedNodeName", "status.nominatedNodeName").value_or("");
   return p;
 }
 
-PodGroupSpec ReadPodGroup(ObjectReader& r, const YAML::Node& doc) {
+PodGroupSpec ReadPodGroup(ObjectReader& r, const DocNode& doc) {
   PodGroupSpec g;
-  const YAML::Node meta = r.Map(doc, "metadata", "metadata");
+  const DocNode meta = r.Map(doc, "metadata", "metadata");
   g.name = r.String(meta, "name", "metadata.name").value_or("");
   g.namespace_ = r.String(meta, "namespace", "metadata.namespace").value_or("default");
   g.uid = r.String(meta, "uid", "metadata.uid").value_or("");
   g.labels = r.StringMap(meta, "labels", "metadata.labels");
   g.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
   g.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
-  const YAML::Node spec = r.Map(doc, "spec", "spec");
+  const DocNode spec = r.Map(doc, "spec", "spec");
   g.min_member = static_cast<int32_t>(r.Int(spec, "minMember", "spec.minMember").value_or(0));
-  if (spec.IsDefined() && Get(spec, "minResources").IsDefined() && !Get(spec, "minResources").IsNull()) {
+  if (spec.IsDefined() && spec.Get("minResources").IsDefined() && !spec.Get("minResources").IsNull()) {
     g.min_resources = r.Resources(spec, "minResources", "spec.minResources");
   }
-  const YAML::Node mtm = r.Map(spec, "minTaskMember", "spec.minTaskMember");
-  for (const auto& kv : mtm) {
-    const std::string role = kv.first.IsScalar() ? kv.first.Scalar() : "";
+  r.Map(spec, "minTaskMember", "spec.minTaskMember").ForEachEntry([&](const std::string& role, const DocNode& n) {
     int64_t v = 0;
-    if (!kv.second.IsScalar() || !absl::SimpleAtoi(kv.second.Scalar(), &v)) {
-      r.Fail(kv.second, absl::StrCat("spec.minTaskMember.", role), absl::StrCat("expected an integer, got ", Describe(kv.second)));
-      continue;
+    if (!n.IsScalar() || !absl::SimpleAtoi(n.Scalar(), &v)) {
+      r.Fail(n, absl::StrCat("spec.minTaskMember.", role), absl::StrCat("expected an integer, got ", Describe(n)));
+      return;
     }
     g.min_task_member[role] = static_cast<int32_t>(v);
-  }
+  });
   g.queue = r.String(spec, "queue", "spec.queue").value_or("");
   g.priority_class_name = r.String(spec, "priorityClassName", "spec.priorityClassName").value_or("");
-  if (spec.IsDefined() && spec.IsMap() && Get(spec, "networkTopology").IsDefined()) {
+  if (spec.IsDefined() && spec.IsMap() && spec.Get("networkTopology").IsDefined()) {
     r.Warn("spec.networkTopology", "network-topology placement is not modelled; the job is placed as a flat gang");
   }
-  if (spec.IsDefined() && spec.IsMap() && Get(spec, "subGroupPolicy").IsDefined()) {
+  if (spec.IsDefined() && spec.IsMap() && spec.Get("subGroupPolicy").IsDefined()) {
     r.Warn("spec.subGroupPolicy", "sub-group policies are not modelled; the job is placed as one gang");
   }
-  const YAML::Node status = r.Map(doc, "status", "status");
+  const DocNode status = r.Map(doc, "status", "status");
   g.phase = r.String(status, "phase", "status.phase").value_or("Pending");
-  if (g.min_member < 0) r.Fail(Get(spec, "minMember"), "spec.minMember", "must not be negative");
+  if (g.min_member < 0) r.Fail(spec.Get("minMember"), "spec.minMember", "must not be negative");
   for (const auto& [role, n] : g.min_task_member) {
-    if (n < 0) r.Fail(Get(spec, "minTaskMember"), absl::StrCat("spec.minTaskMember.", role), "must not be negative");
+    if (n < 0) r.Fail(spec.Get("minTaskMember"), absl::StrCat("spec.minTaskMember.", role), "must not be negative");
   }
   static const char* kPhases[] = {"Pending", "Inqueue", "Running", "Unknown", "Completed"};
   if (std::find(std::begin(kPhases), std::end(kPhases), g.phase) == std::end(kPhases)) {
-    r.Fail(Get(status, "phase"), "status.phase", absl::StrCat("unknown phase \"", g.phase, "\""));
+    r.Fail(status.Get("phase"), "status.phase", absl::StrCat("unknown phase \"", g.phase, "\""));
   }
   return g;
 }
 
-QueueSpec ReadQueue(ObjectReader& r, const YAML::Node& doc) {
+QueueSpec ReadQueue(ObjectReader& r, const DocNode& doc) {
   QueueSpec q;
-  const YAML::Node meta = r.Map(doc, "metadata", "metadata");
+  const DocNode meta = r.Map(doc, "metadata", "metadata");
   q.name = r.String(meta, "name", "metadata.name").value_or("");
   q.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
   q.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
-  const YAML::Node spec = r.Map(doc, "spec", "spec");
+  const DocNode spec = r.Map(doc, "spec", "spec");
   q.weight = static_cast<int32_t>(r.Int(spec, "weight", "spec.weight").value_or(1));
-  if (q.weight < 0) r.Fail(Get(spec, "weight"), "spec.weight", "must not be negative");
+  if (q.weight < 0) r.Fail(spec.Get("weight"), "spec.weight", "must not be negative");
   q.priority = static_cast<int32_t>(r.Int(spec, "priority", "spec.priority").value_or(0));
   q.capability = r.Resources(spec, "capability", "spec.capability");
-  const YAML::Node guarantee = r.Map(spec, "guarantee", "spec.guarantee");
+  const DocNode guarantee = r.Map(spec, "guarantee", "spec.guarantee");
   q.guarantee = r.Resources(guarantee, "resource", "spec.guarantee.resource");
   q.deserved = r.Resources(spec, "deserved", "spec.deserved");
   q.reclaimable = r.Bool(spec, "reclaimable", "spec.reclaimable").value_or(true);
   q.parent = r.String(spec, "parent", "spec.parent").value_or("");
-  if (spec.IsDefined() && spec.IsMap() && Get(spec, "affinity").IsDefined()) {
+  if (spec.IsDefined() && spec.IsMap() && spec.Get("affinity").IsDefined()) {
     r.Warn("spec.affinity", "node-group affinity (nodegroup plugin) is not modelled");
   }
-  const YAML::Node status = r.Map(doc, "status", "status");
+  const DocNode status = r.Map(doc, "status", "status");
   // The queue controller turns an empty state into Open at once.
   q.state = r.String(status, "state", "status.state").value_or("Open");
   if (q.state.empty()) q.state = "Open";
   return q;
 }
 
-PriorityClassSpec ReadPriorityClass(ObjectReader& r, const YAML::Node& doc) {
+PriorityClassSpec ReadPriorityClass(ObjectReader& r, const DocNode& doc) {
   PriorityClassSpec c;
-  const YAML::Node meta = r.Map(doc, "metadata", "metadata");
+  const DocNode meta = r.Map(doc, "metadata", "metadata");
   c.name = r.String(meta, "name", "metadata.name").value_or("");
   const std::optional<int64_t> v = r.Int(doc, "value", "value");
   if (!v) r.Fail(doc, "value", "is required");

@@ -1,4 +1,4 @@
-// Kubernetes and Volcano objects from YAML documents.
+// Kubernetes and Volcano objects from YAML or JSON documents.
 #ifndef VCSCHED_SRC_IO_K8S_READER_H_
 #define VCSCHED_SRC_IO_K8S_READER_H_
 
@@ -7,14 +7,14 @@
 
 namespace vcsched::io_internal {
 
-NodeSpec ReadNode(ObjectReader& r, const YAML::Node& doc);
-PodSpec ReadPod(ObjectReader& r, const YAML::Node& doc);
-PodGroupSpec ReadPodGroup(ObjectReader& r, const YAML::Node& doc);
-QueueSpec ReadQueue(ObjectReader& r, const YAML::Node& doc);
-PriorityClassSpec ReadPriorityClass(ObjectReader& r, const YAML::Node& doc);
+NodeSpec ReadNode(ObjectReader& r, const DocNode& doc);
+PodSpec ReadPod(ObjectReader& r, const DocNode& doc);
+PodGroupSpec ReadPodGroup(ObjectReader& r, const DocNode& doc);
+QueueSpec ReadQueue(ObjectReader& r, const DocNode& doc);
+PriorityClassSpec ReadPriorityClass(ObjectReader& r, const DocNode& doc);
 
 // metadata.namespace/name for messages and keys ("default" when no namespace).
-std::string ObjectKey(const YAML::Node& doc, bool namespaced);
+std::string ObjectKey(const DocNode& doc, bool namespaced);
 
 }  // namespace vcsched::io_internal
 

@@ -1,6 +1,8 @@
 #include <algorithm>
+#include <deque>
 #include <map>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -16,25 +18,32 @@ namespace vcsched {
 namespace {
 
 using io_internal::Describe;
+using io_internal::DocNode;
 using io_internal::Get;
 using io_internal::Diagnostics;
 using io_internal::ObjectReader;
 
-// Objects read so far, with what is needed to merge an object printed twice.
-template <typename T>
+// What is needed to merge an object printed twice.
 struct Seen {
-  T spec;
   std::string uid;
   std::string resource_version;
   std::string where;
 };
 
+// Objects of one kind in reading order, with an index by key for merging duplicates.
+template <typename T>
+struct Table {
+  std::deque<T> specs;  // a deque: no reallocation copies of large specs
+  std::vector<Seen> seen;
+  absl::flat_hash_map<std::string, size_t> index;
+};
+
 struct Collected {
-  std::map<std::string, Seen<NodeSpec>> nodes;
-  std::map<std::string, Seen<PodSpec>> pods;
-  std::map<std::string, Seen<PodGroupSpec>> pod_groups;
-  std::map<std::string, Seen<QueueSpec>> queues;
-  std::map<std::string, Seen<PriorityClassSpec>> priority_classes;
+  Table<NodeSpec> nodes;
+  Table<PodSpec> pods;
+  Table<PodGroupSpec> pod_groups;
+  Table<QueueSpec> queues;
+  Table<PriorityClassSpec> priority_classes;
   std::optional<SchedulerConfig> config;
   std::string config_where;
   std::optional<Expectation> expectation;
@@ -49,36 +58,41 @@ bool NewerOrSame(const std::string& later, const std::string& earlier) {
 // Stores `spec` under `key`, merging a second print of the same object (same uid) by
 // keeping the newer resourceVersion, and reporting any other duplicate.
 template <typename T>
-void Put(std::map<std::string, Seen<T>>& into, const char* kind, const std::string& key, T spec,
-         const YAML::Node& doc, const std::string& where, ObjectReader& r, Diagnostics& diag) {
+void Put(Table<T>& into, const char* kind, const std::string& key, T spec,
+         const DocNode& doc, const std::string& where, ObjectReader& r, Diagnostics& diag) {
+  const DocNode meta = doc.Get("metadata");
   if (spec.name.empty()) {
-    r.Fail(Get(doc, "metadata").IsDefined() ? Get(doc, "metadata") : doc, "metadata.name", "must not be empty");
+    r.Fail(meta.IsDefined() ? meta : doc, "metadata.name", "must not be empty");
     return;
   }
   if (spec.name.size() > kMaxNameLength) {
-    r.Fail(Get(Get(doc, "metadata"), "name"), "metadata.name",
+    r.Fail(meta.Get("name"), "metadata.name",
            absl::StrCat("is ", spec.name.size(), " characters, over Kubernetes' limit of ", kMaxNameLength));
     return;
   }
   std::string uid, rv;
-  const YAML::Node meta = Get(doc, "metadata");
   if (meta.IsMap()) {
-    if (Get(meta, "uid").IsScalar()) uid = Get(meta, "uid").Scalar();
-    if (Get(meta, "resourceVersion").IsScalar()) rv = Get(meta, "resourceVersion").Scalar();
+    if (meta.Get("uid").IsScalar()) uid = meta.Get("uid").Scalar();
+    if (meta.Get("resourceVersion").IsScalar()) rv = meta.Get("resourceVersion").Scalar();
   }
-  auto it = into.find(key);
-  if (it == into.end()) {
-    into.emplace(key, Seen<T>{std::move(spec), uid, rv, where});
+  auto [it, added] = into.index.try_emplace(key, into.specs.size());
+  if (added) {
+    into.specs.push_back(std::move(spec));
+    into.seen.push_back(Seen{std::move(uid), std::move(rv), where});
     return;
   }
-  if (!uid.empty() && uid == it->second.uid) {
-    diag.warnings.push_back(absl::StrCat(kind, " \"", key, "\": printed twice (", it->second.where, " and ", where,
+  Seen& seen = into.seen[it->second];
+  if (!uid.empty() && uid == seen.uid) {
+    diag.warnings.push_back(absl::StrCat(kind, " \"", key, "\": printed twice (", seen.where, " and ", where,
                                          "); the newer resourceVersion is used"));
-    if (NewerOrSame(rv, it->second.resource_version)) it->second = Seen<T>{std::move(spec), uid, rv, where};
+    if (NewerOrSame(rv, seen.resource_version)) {
+      into.specs[it->second] = std::move(spec);
+      seen = Seen{uid, rv, where};
+    }
     return;
   }
-  r.Fail(meta.IsDefined() ? Get(meta, "name") : doc, "metadata.name",
-         absl::StrCat("duplicate name (also at ", it->second.where, ")"));
+  r.Fail(meta.IsDefined() ? meta.Get("name") : doc, "metadata.name",
+         absl::StrCat("duplicate name (also at ", seen.where, ")"));
 }
 
 Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
@@ -92,7 +106,7 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
     }
   }
   e.source = r.String(doc, "source", "source").value_or("");
-  const YAML::Node binds = r.Map(doc, "binds", "binds");
+  const YAML::Node binds = r.Map(doc, "binds", "binds").yaml();
   if (Get(doc, "binds").IsDefined()) e.has_binds = true;
   for (const auto& kv : binds) {
     const std::string pod = kv.first.Scalar();
@@ -110,7 +124,7 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
     e.binds[pod] = std::move(nodes);
   }
   e.bind_count = r.Int(doc, "bindCount", "bindCount");
-  const YAML::Node ev = r.List(doc, "evictions", "evictions");
+  const YAML::Node ev = r.List(doc, "evictions", "evictions").yaml();
   if (ev.IsDefined()) {
     e.evictions.emplace();
     for (const auto& n : ev) {
@@ -123,7 +137,7 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
   return e;
 }
 
-void ReadDocument(const YAML::Node& doc, const std::string& where, int line_offset, Collected& c,
+void ReadDocument(const DocNode& doc, const std::string& where, int line_offset, Collected& c,
                   Diagnostics& diag) {
   ObjectReader r(&diag, where, "", line_offset);
   if (doc.IsNull()) return;  // an empty document between separators
@@ -141,15 +155,15 @@ void ReadDocument(const YAML::Node& doc, const std::string& where, int line_offs
     for (const char* p : prefixes) {
       if (api == p || absl::StartsWith(api, absl::StrCat(p, "/"))) return true;
     }
-    r.Fail(Get(doc, "apiVersion").IsDefined() ? Get(doc, "apiVersion") : doc, "apiVersion",
+    r.Fail(doc.Get("apiVersion").IsDefined() ? doc.Get("apiVersion") : doc, "apiVersion",
            absl::StrCat("unsupported apiVersion \"", api, "\" for kind ", kind));
     return false;
   };
   if (kind == "List") {
-    const YAML::Node items = r.List(doc, "items", "items");
-    for (size_t i = 0; items.IsDefined() && i < items.size(); ++i) {
-      ReadDocument(items[i], absl::StrCat(where, ", items[", i, "]"), line_offset, c, diag);
-    }
+    size_t i = 0;
+    r.List(doc, "items", "items").ForEachItem([&](const DocNode& item) {
+      ReadDocument(item, absl::StrCat(where, ", items[", i++, "]"), line_offset, c, diag);
+    });
     return;
   }
   if (kind == "Node" && need_api({"v1"})) {
@@ -183,7 +197,7 @@ void ReadDocument(const YAML::Node& doc, const std::string& where, int line_offs
       r.Fail(doc, "kind", absl::StrCat("a second SchedulerConfiguration (the first is at ", c.config_where, ")"));
       return;
     }
-    c.config = io_internal::ReadSchedulerConfig(r, doc);
+    c.config = io_internal::ReadSchedulerConfig(r, doc.yaml());
     c.config_where = where;
   } else if (kind == "Expectation" && need_api({"vcsched"})) {
     r.set_object("Expectation");
@@ -191,11 +205,11 @@ void ReadDocument(const YAML::Node& doc, const std::string& where, int line_offs
       r.Fail(doc, "kind", "a second Expectation");
       return;
     }
-    c.expectation = ReadExpectation(r, doc);
+    c.expectation = ReadExpectation(r, doc.yaml());
   } else if (kind == "Job" && api.rfind("batch.volcano.sh", 0) == 0) {
     const std::string key = io_internal::ObjectKey(doc, true);
     r.set_object(absl::StrCat("Job \"", key, "\""));
-    for (const YAML::Node& made : io_internal::ExpandJobDocument(doc, r)) {
+    for (const YAML::Node& made : io_internal::ExpandJobDocument(doc.yaml(), r)) {
       ReadDocument(made, absl::StrCat(where, " (created for Job \"", key, "\")"), line_offset, c, diag);
     }
   } else if ((kind == "Service" || kind == "ConfigMap" || kind == "Secret" || kind == "PersistentVolumeClaim") &&
@@ -213,7 +227,56 @@ void ReadDocument(const YAML::Node& doc, const std::string& where, int line_offs
                                          "see `vcsched validate` and `vcsched expand`"));
   } else if (kind != "Node" && kind != "Pod" && kind != "PodGroup" && kind != "Queue" &&
              kind != "PriorityClass" && kind != "SchedulerConfiguration" && kind != "Expectation") {
-    r.Fail(Get(doc, "kind"), "kind", absl::StrCat("unknown kind \"", kind, "\" (apiVersion \"", api, "\")"));
+    r.Fail(doc.Get("kind"), "kind", absl::StrCat("unknown kind \"", kind, "\" (apiVersion \"", api, "\")"));
+  }
+}
+
+// JSON text (`kubectl get -o json`): its first non-blank character opens an object or
+// an array. JSON is YAML too, but simdjson reads it 50-100 times faster than yaml-cpp.
+bool LooksLikeJson(absl::string_view text) {
+  const size_t at = text.find_first_not_of(" \t\r\n");
+  return at != absl::string_view::npos && (text[at] == '{' || text[at] == '[');
+}
+
+// Reads every JSON document of `src` (one, or several one after another); a top-level
+// array is a list of documents.
+void ParseJson(const ScenarioSource& src, const LoadOptions& options, Collected& c, Diagnostics& diag) {
+  simdjson::dom::parser parser;
+  const size_t batch = std::max<size_t>(src.text.size(), size_t{1} << 20);
+  if (parser.allocate(batch, static_cast<size_t>(options.max_depth) + 1) != simdjson::SUCCESS) {
+    diag.errors.push_back(absl::StrCat(src.name, ": out of memory for a JSON parser of ", batch, " bytes"));
+    return;
+  }
+  const simdjson::padded_string text(src.text);
+  simdjson::dom::document_stream stream;
+  if (auto err = parser.parse_many(text, batch).get(stream); err != simdjson::SUCCESS) {
+    diag.errors.push_back(absl::StrCat(src.name, ": invalid JSON: ", simdjson::error_message(err)));
+    return;
+  }
+  int index = 0;
+  for (auto it = stream.begin(); it != stream.end(); ++it) {
+    simdjson::dom::element doc;
+    if (auto err = (*it).get(doc); err != simdjson::SUCCESS) {
+      const std::string why = err == simdjson::DEPTH_ERROR
+                                  ? absl::StrCat("nesting deeper than the limit of ", options.max_depth)
+                                  : std::string(simdjson::error_message(err));
+      diag.errors.push_back(absl::StrCat(src.name, ": document ", index + 1, " (byte ", it.current_index(),
+                                         "): invalid JSON: ", why));
+      return;
+    }
+    const DocNode node(doc);
+    if (node.IsSequence()) {
+      node.ForEachItem([&](const DocNode& item) {
+        ReadDocument(item, absl::StrCat(src.name, ": document ", ++index), 0, c, diag);
+      });
+    } else {
+      ReadDocument(node, absl::StrCat(src.name, ": document ", ++index), 0, c, diag);
+    }
+  }
+  // parse_many stops quietly before an incomplete last document.
+  if (const size_t cut = stream.truncated_bytes(); cut > 0) {
+    diag.errors.push_back(absl::StrCat(src.name, ": document ", index + 1, " (byte ", src.text.size() - cut,
+                                       "): invalid JSON: the document is incomplete"));
   }
 }
 
@@ -223,6 +286,10 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
     if (src.text.size() > options.max_bytes) {
       diag.errors.push_back(absl::StrCat(src.name, ": input of ", src.text.size(), " bytes exceeds the limit of ",
                                          options.max_bytes));
+      continue;
+    }
+    if (LooksLikeJson(src.text)) {
+      ParseJson(src, options, c, diag);  // simdjson checks UTF-8 and depth itself
       continue;
     }
     if (const int64_t bad = io_internal::FirstInvalidUtf8(src.text); bad >= 0) {
@@ -307,21 +374,29 @@ absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, con
 
 namespace {
 
+// Moves each spec to `add` and releases the table.
+template <typename T, typename F>
+void HandOver(Table<T>& table, F&& add) {
+  decltype(table.index)().swap(table.index);
+  std::vector<Seen>().swap(table.seen);
+  for (T& spec : table.specs) add(std::move(spec));
+  std::deque<T>().swap(table.specs);
+}
+
 absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const LoadOptions& options) {
   if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
   SnapshotBuilder b(options.snapshot);
   // Each table is released once handed over, so the specs are not held twice while the
   // snapshot is built.
-  for (auto& [k, v] : c.nodes) b.AddNode(std::move(v.spec));
-  c.nodes.clear();
-  for (auto& [k, v] : c.pods) b.AddPod(std::move(v.spec));
-  c.pods.clear();
-  for (auto& [k, v] : c.pod_groups) b.AddPodGroup(std::move(v.spec));
-  c.pod_groups.clear();
-  for (auto& [k, v] : c.queues) b.AddQueue(std::move(v.spec));
-  c.queues.clear();
-  for (auto& [k, v] : c.priority_classes) b.AddPriorityClass(std::move(v.spec));
-  c.priority_classes.clear();
+  // (The builder orders everything by name itself, so reading order does not matter.)
+  HandOver(c.nodes, [&](NodeSpec&& s) { b.AddNode(std::move(s)); });
+  // Pods are the bulk: their deque is handed over whole.
+  decltype(c.pods.index)().swap(c.pods.index);
+  std::vector<Seen>().swap(c.pods.seen);
+  b.AddPods(std::move(c.pods.specs));
+  HandOver(c.pod_groups, [&](PodGroupSpec&& s) { b.AddPodGroup(std::move(s)); });
+  HandOver(c.queues, [&](QueueSpec&& s) { b.AddQueue(std::move(s)); });
+  HandOver(c.priority_classes, [&](PriorityClassSpec&& s) { b.AddPriorityClass(std::move(s)); });
   std::sort(diag.warnings.begin(), diag.warnings.end());
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
   for (const std::string& w : diag.warnings) b.AddWarning(w);
@@ -364,7 +439,7 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
     ObjectReader r(&diag, absl::StrCat(source.name, ": document 1"), "");
     if (body.IsMap() && Get(body, "kind").IsScalar() && Get(body, "kind").Scalar() == "ConfigMap") {
       // A volcano-scheduler ConfigMap: the configuration is the text of its data entry.
-      const YAML::Node data = r.Map(body, "data", "data");
+      const YAML::Node data = r.Map(body, "data", "data").yaml();
       std::string text;
       for (const auto& kv : data) {
         if (kv.first.IsScalar() && absl::EndsWith(kv.first.Scalar(), ".conf") && kv.second.IsScalar()) {

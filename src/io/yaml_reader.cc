@@ -5,6 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 
 #include <sstream>
@@ -18,13 +19,6 @@ YAML::Node Get(const YAML::Node& parent, const char* key) {
   if (!parent.IsDefined() || !parent.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
   const YAML::Node child = parent[key];
   return child.IsDefined() ? child : YAML::Node(YAML::NodeType::Undefined);
-}
-
-std::string Position(const YAML::Node& node, int line_offset) {
-  if (!node.IsDefined()) return "";
-  const YAML::Mark m = node.Mark();
-  if (m.line < 0) return "";
-  return absl::StrCat("line ", m.line + 1 + line_offset, ":", m.column + 1);
 }
 
 std::vector<DocumentText> SplitDocuments(absl::string_view stream) {
@@ -55,7 +49,7 @@ std::vector<DocumentText> SplitDocuments(absl::string_view stream) {
   return out;
 }
 
-std::string Describe(const YAML::Node& node) {
+std::string Describe(const DocNode& node) {
   if (!node.IsDefined() || node.IsNull()) return "null";
   if (node.IsScalar()) return absl::StrCat("\"", node.Scalar(), "\"");
   return node.IsMap() ? "a map" : "a list";
@@ -71,8 +65,8 @@ void ObjectReader::set_object(std::string object) {
   object_ = std::move(object);
 }
 
-void ObjectReader::Fail(const YAML::Node& at, absl::string_view field, absl::string_view message) {
-  std::string pos = Position(at, line_offset_);
+void ObjectReader::Fail(const DocNode& at, absl::string_view field, absl::string_view message) {
+  std::string pos = at.Position(line_offset_);
   diag_->errors.push_back(absl::StrCat(where_, pos.empty() ? "" : ", ", pos, ": ", object_,
                                        object_.empty() ? "" : ": ", field, field.empty() ? "" : ": ", message));
 }
@@ -81,11 +75,20 @@ void ObjectReader::Warn(absl::string_view field, absl::string_view message) {
   diag_->warnings.push_back(absl::StrCat(object_, ": ", field, ": ", message));
 }
 
-std::optional<std::string> ObjectReader::String(const YAML::Node& parent, const char* key,
-                                                absl::string_view field) {
-  if (!parent.IsMap()) return std::nullopt;
-  const YAML::Node n = Get(parent, key);
-  if (!n.IsDefined() || n.IsNull()) return std::nullopt;
+namespace {
+
+// parent[key] when present and not null; undefined otherwise.
+DocNode Present(const DocNode& parent, const char* key) {
+  if (!parent.IsMap()) return DocNode();
+  DocNode n = parent.Get(key);
+  return n.IsDefined() && !n.IsNull() ? n : DocNode();
+}
+
+}  // namespace
+
+std::optional<std::string> ObjectReader::String(const DocNode& parent, const char* key, absl::string_view field) {
+  const DocNode n = Present(parent, key);
+  if (!n.IsDefined()) return std::nullopt;
   if (!n.IsScalar()) {
     Fail(n, field, absl::StrCat("expected a string, got ", Describe(n)));
     return std::nullopt;
@@ -93,10 +96,9 @@ std::optional<std::string> ObjectReader::String(const YAML::Node& parent, const 
   return n.Scalar();
 }
 
-std::optional<int64_t> ObjectReader::Int(const YAML::Node& parent, const char* key, absl::string_view field) {
-  if (!parent.IsMap()) return std::nullopt;
-  const YAML::Node n = Get(parent, key);
-  if (!n.IsDefined() || n.IsNull()) return std::nullopt;
+std::optional<int64_t> ObjectReader::Int(const DocNode& parent, const char* key, absl::string_view field) {
+  const DocNode n = Present(parent, key);
+  if (!n.IsDefined()) return std::nullopt;
   int64_t v = 0;
   if (!n.IsScalar() || !absl::SimpleAtoi(n.Scalar(), &v)) {
     Fail(n, field, absl::StrCat("expected an integer, got ", Describe(n)));
@@ -105,12 +107,11 @@ std::optional<int64_t> ObjectReader::Int(const YAML::Node& parent, const char* k
   return v;
 }
 
-std::optional<bool> ObjectReader::Bool(const YAML::Node& parent, const char* key, absl::string_view field) {
-  if (!parent.IsMap()) return std::nullopt;
-  const YAML::Node n = Get(parent, key);
-  if (!n.IsDefined() || n.IsNull()) return std::nullopt;
+std::optional<bool> ObjectReader::Bool(const DocNode& parent, const char* key, absl::string_view field) {
+  const DocNode n = Present(parent, key);
+  if (!n.IsDefined()) return std::nullopt;
   if (n.IsScalar()) {
-    const std::string& s = n.Scalar();
+    const std::string s = n.Scalar();
     if (s == "true" || s == "True" || s == "TRUE") return true;
     if (s == "false" || s == "False" || s == "FALSE") return false;
   }
@@ -118,73 +119,86 @@ std::optional<bool> ObjectReader::Bool(const YAML::Node& parent, const char* key
   return std::nullopt;
 }
 
-YAML::Node ObjectReader::Map(const YAML::Node& parent, const char* key, absl::string_view field) {
-  if (!parent.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-  YAML::Node n = Get(parent, key);
-  if (!n.IsDefined() || n.IsNull()) return YAML::Node(YAML::NodeType::Undefined);
+DocNode ObjectReader::Map(const DocNode& parent, const char* key, absl::string_view field) {
+  const DocNode n = Present(parent, key);
+  if (!n.IsDefined()) return n;
   if (!n.IsMap()) {
     Fail(n, field, absl::StrCat("expected a map, got ", Describe(n)));
-    return YAML::Node(YAML::NodeType::Undefined);
+    return DocNode();
   }
   return n;
 }
 
-YAML::Node ObjectReader::List(const YAML::Node& parent, const char* key, absl::string_view field) {
-  if (!parent.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-  YAML::Node n = Get(parent, key);
-  if (!n.IsDefined() || n.IsNull()) return YAML::Node(YAML::NodeType::Undefined);
+DocNode ObjectReader::List(const DocNode& parent, const char* key, absl::string_view field) {
+  const DocNode n = Present(parent, key);
+  if (!n.IsDefined()) return n;
   if (!n.IsSequence()) {
     Fail(n, field, absl::StrCat("expected a list, got ", Describe(n)));
-    return YAML::Node(YAML::NodeType::Undefined);
+    return DocNode();
   }
   return n;
 }
 
-Labels ObjectReader::StringMap(const YAML::Node& parent, const char* key, absl::string_view field) {
+Labels ObjectReader::StringMap(const DocNode& parent, const char* key, absl::string_view field) {
   Labels out;
-  const YAML::Node m = Map(parent, key, field);
-  if (!m.IsDefined()) return out;
-  for (const auto& kv : m) {
-    const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "";
-    if (kv.second.IsNull()) {
+  Map(parent, key, field).ForEachEntry([&](const std::string& k, const DocNode& v) {
+    if (v.IsNull()) {
       out[k] = "";
-    } else if (!kv.second.IsScalar()) {
-      Fail(kv.second, absl::StrCat(field, ".", k), absl::StrCat("expected a string, got ", Describe(kv.second)));
+    } else if (!v.IsScalar()) {
+      Fail(v, absl::StrCat(field, ".", k), absl::StrCat("expected a string, got ", Describe(v)));
     } else {
-      out[k] = kv.second.Scalar();
+      out[k] = v.Scalar();
     }
-  }
+  });
   return out;
 }
 
-ResourceList ObjectReader::Resources(const YAML::Node& parent, const char* key, absl::string_view field) {
-  const YAML::Node m = Map(parent, key, field);
-  if (!m.IsDefined()) return {};
-  std::vector<std::pair<std::string, std::string>> pairs;
-  for (const auto& kv : m) {
-    const std::string name = kv.first.IsScalar() ? kv.first.Scalar() : "";
-    if (!kv.second.IsScalar()) {
-      Fail(kv.second, absl::StrCat(field, ".", name), absl::StrCat("expected a quantity, got ", Describe(kv.second)));
-      continue;
+ResourceList ObjectReader::Resources(const DocNode& parent, const char* key, absl::string_view field) {
+  ResourceList out;
+  Map(parent, key, field).ForEachEntry([&](const std::string& name, const DocNode& v) {
+    if (!v.IsScalar()) {
+      Fail(v, absl::StrCat(field, ".", name), absl::StrCat("expected a quantity, got ", Describe(v)));
+      return;
     }
-    absl::StatusOr<ResourceList> one = ParseResourceList({{name, kv.second.Scalar()}});
+    absl::StatusOr<ResourceList> one = ParseResourceList({{name, v.Scalar()}});
     if (!one.ok()) {
-      Fail(kv.second, absl::StrCat(field, ".", name), one.status().message().substr(name.size() + 2));
-      continue;
+      Fail(v, absl::StrCat(field, ".", name), one.status().message().substr(name.size() + 2));
+      return;
     }
-    pairs.emplace_back(name, kv.second.Scalar());
-  }
-  absl::StatusOr<ResourceList> all = ParseResourceList(pairs);
-  return all.ok() ? *all : ResourceList{};
+    for (const auto& [k, amount] : *one) out[k] += amount;
+  });
+  return out;
 }
 
-int64_t ObjectReader::Time(const YAML::Node& parent, const char* key, absl::string_view field) {
+namespace {
+
+// "2026-11-29T18:04:21Z", the form the API server prints, without absl's general parser.
+bool ParseUtcSeconds(absl::string_view s, int64_t* out) {
+  if (s.size() != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z') {
+    return false;
+  }
+  int v[6];
+  const int at[6][2] = {{0, 4}, {5, 2}, {8, 2}, {11, 2}, {14, 2}, {17, 2}};
+  for (int i = 0; i < 6; ++i) {
+    if (!absl::SimpleAtoi(s.substr(at[i][0], at[i][1]), &v[i])) return false;
+  }
+  if (v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31 || v[3] > 23 || v[4] > 59 || v[5] > 60) return false;
+  const absl::CivilSecond cs(v[0], v[1], v[2], v[3], v[4], v[5]);
+  if (cs.day() != v[2]) return false;  // 31 April and the like
+  *out = absl::ToUnixSeconds(absl::FromCivil(cs, absl::UTCTimeZone()));
+  return true;
+}
+
+}  // namespace
+
+int64_t ObjectReader::Time(const DocNode& parent, const char* key, absl::string_view field) {
   const std::optional<std::string> s = String(parent, key, field);
   if (!s) return 0;
+  if (int64_t fast = 0; ParseUtcSeconds(*s, &fast)) return fast;
   absl::Time t;
   std::string err;
   if (!absl::ParseTime(absl::RFC3339_full, *s, &t, &err)) {
-    Fail(Get(parent, key), field, absl::StrCat("expected an RFC 3339 time, got \"", *s, "\""));
+    Fail(parent.Get(key), field, absl::StrCat("expected an RFC 3339 time, got \"", *s, "\""));
     return 0;
   }
   return absl::ToUnixSeconds(t);

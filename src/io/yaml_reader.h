@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "absl/strings/string_view.h"
+#include "src/io/doc_node.h"
 #include "vcsched/arguments.h"
 #include "vcsched/objects.h"
 
@@ -34,25 +35,25 @@ class ObjectReader {
   // The object errors are reported against; an absurdly long label (a huge name) is cut
   // so that messages stay readable.
   void set_object(std::string object);
-  void Fail(const YAML::Node& at, absl::string_view field, absl::string_view message);
+  void Fail(const DocNode& at, absl::string_view field, absl::string_view message);
   void Warn(absl::string_view field, absl::string_view message);
   size_t error_count() const { return diag_->errors.size(); }
 
   // Each returns nullopt when the key is absent or null, and records an error (also
   // returning nullopt) when the value has the wrong shape. `field` is the path for
   // messages, e.g. "spec.minMember".
-  std::optional<std::string> String(const YAML::Node& parent, const char* key, absl::string_view field);
-  std::optional<int64_t> Int(const YAML::Node& parent, const char* key, absl::string_view field);
-  std::optional<bool> Bool(const YAML::Node& parent, const char* key, absl::string_view field);
+  std::optional<std::string> String(const DocNode& parent, const char* key, absl::string_view field);
+  std::optional<int64_t> Int(const DocNode& parent, const char* key, absl::string_view field);
+  std::optional<bool> Bool(const DocNode& parent, const char* key, absl::string_view field);
   // A map node (nullopt-like: an undefined node when absent).
-  YAML::Node Map(const YAML::Node& parent, const char* key, absl::string_view field);
-  YAML::Node List(const YAML::Node& parent, const char* key, absl::string_view field);
+  DocNode Map(const DocNode& parent, const char* key, absl::string_view field);
+  DocNode List(const DocNode& parent, const char* key, absl::string_view field);
   // A map of strings (labels, annotations, nodeSelector).
-  Labels StringMap(const YAML::Node& parent, const char* key, absl::string_view field);
+  Labels StringMap(const DocNode& parent, const char* key, absl::string_view field);
   // A Kubernetes ResourceList, converted to stored units.
-  ResourceList Resources(const YAML::Node& parent, const char* key, absl::string_view field);
+  ResourceList Resources(const DocNode& parent, const char* key, absl::string_view field);
   // An RFC 3339 time as seconds since the epoch, 0 when absent.
-  int64_t Time(const YAML::Node& parent, const char* key, absl::string_view field);
+  int64_t Time(const DocNode& parent, const char* key, absl::string_view field);
 
  private:
   Diagnostics* diag_;
@@ -64,8 +65,6 @@ class ObjectReader {
 // parent[key], or a valid undefined node when parent is not a map or lacks the key
 // (yaml-cpp's own lookup returns an invalid node that throws on use).
 YAML::Node Get(const YAML::Node& parent, const char* key);
-// "line 12:5" (1-based) for messages.
-std::string Position(const YAML::Node& node, int line_offset = 0);
 // Splits a multi-document stream at its document markers ("---" or "..." starting a
 // line), so that each document can be parsed, read and dropped in turn. Each piece
 // keeps its first line number (0-based).
@@ -74,8 +73,8 @@ struct DocumentText {
   int first_line;
 };
 std::vector<DocumentText> SplitDocuments(absl::string_view stream);
-// The scalar text of a node, or "<map>" / "<list>".
-std::string Describe(const YAML::Node& node);
+// The scalar text of a node, or "a map" / "a list" / "null".
+std::string Describe(const DocNode& node);
 // A plugin/action `arguments` tree. `budget` bounds the nodes visited (aliases can make
 // a small document expand exponentially); false when it ran out.
 bool ToArgValue(const YAML::Node& node, ArgValue* out, int64_t* budget);

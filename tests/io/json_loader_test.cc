@@ -1,0 +1,112 @@
+// The JSON front end (simdjson) against the YAML one: the same objects must give the same
+// snapshot and the same decisions, and bad JSON a clear error.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "vcsched/io/manifests.h"
+#include "vcsched/io/scenario.h"
+#include "vcsched/scheduler.h"
+
+namespace vcsched {
+namespace {
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') absl::StrAppend(&out, "\\", std::string(1, static_cast<char>(c)));
+    else if (c == '\n') out += "\\n";
+    else if (c < 0x20) absl::StrAppend(&out, "\\u00", c < 16 ? "0" : "", absl::Hex(c));
+    else out += static_cast<char>(c);
+  }
+  return out + "\"";
+}
+
+// A Value as JSON, plain scalars typed as a YAML reader would type them.
+std::string ToJson(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::kNull: return "null";
+    case Value::Kind::kScalar: {
+      double d;
+      if (!v.quoted() && (v.text() == "true" || v.text() == "false" || v.text() == "null")) return v.text();
+      if (!v.quoted() && absl::SimpleAtod(v.text(), &d) && v.text().find_first_not_of("-0123456789.") == std::string::npos) {
+        return v.text();
+      }
+      return JsonString(v.text());
+    }
+    case Value::Kind::kMap: {
+      std::string out = "{";
+      for (const auto& [k, x] : v.entries()) absl::StrAppend(&out, out.size() > 1 ? "," : "", JsonString(k), ":", ToJson(x));
+      return out + "}";
+    }
+    case Value::Kind::kList: {
+      std::string out = "[";
+      for (const Value& x : v.items()) absl::StrAppend(&out, out.size() > 1 ? "," : "", ToJson(x));
+      return out + "]";
+    }
+  }
+  return "null";
+}
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+TEST_CASE("JSON loader: every conformance case decides as its YAML", "[io][json]") {
+  int compared = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(VCSCHED_CONFORMANCE_DIR)) {
+    if (e.path().extension() != ".yaml") continue;
+    const std::string yaml = Read(e.path().string());
+    absl::StatusOr<std::vector<Manifest>> docs = LoadManifests({{e.path().string(), yaml}});
+    REQUIRE(docs.ok());
+    std::string json = R"({"apiVersion":"v1","kind":"List","items":[)";
+    for (size_t i = 0; i < docs->size(); ++i) absl::StrAppend(&json, i ? "," : "", ToJson((*docs)[i].object));
+    json += "]}";
+    INFO(e.path().string());
+    absl::StatusOr<Scenario> a = LoadScenario({{"case.yaml", yaml}});
+    absl::StatusOr<Scenario> b = LoadScenario({{"case.json", json}});
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    CHECK(a->snapshot.tasks().size() == b->snapshot.tasks().size());
+    CHECK(a->warnings.size() == b->warnings.size());
+    const SchedulerConfig config = a->config.value_or(DefaultSchedulerConfig());
+    absl::StatusOr<Decisions> da = RunSession(a->snapshot, config), db = RunSession(b->snapshot, config);
+    REQUIRE(da.ok());
+    REQUIRE(db.ok());
+    CHECK(da->ToString() == db->ToString());
+    ++compared;
+  }
+  CHECK(compared >= 90);
+}
+
+TEST_CASE("JSON loader: errors name the source, document, object and field", "[io][json]") {
+  auto error = [](const std::string& text) {
+    absl::StatusOr<Scenario> sc = LoadScenario({{"in.json", text}});
+    return sc.ok() ? std::string() : std::string(sc.status().message());
+  };
+  CHECK_THAT(error(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"priority":"high"}})"),
+             Catch::Contains("in.json: document 1: Pod \"default/p\": spec.priority: expected an integer, got \"high\""));
+  CHECK_THAT(error(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"status":{"allocatable":{"cpu":"4x"}}})"),
+             Catch::Contains("Node \"n\": status.allocatable.cpu"));
+  CHECK_THAT(error(R"({"apiVersion":"v1","kind":"Node",)"), Catch::Contains("in.json: document 1"));
+  CHECK_THAT(error(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}} {"kind": )"),
+             Catch::Contains("invalid JSON"));
+  CHECK_THAT(error(std::string(300, '[') + std::string(300, ']')), Catch::Contains("nesting deeper than the limit"));
+  CHECK_THAT(error("{\"kind\": \"Node\", \"apiVersion\": \"v1\", \"metadata\": {\"name\": \"\xff\"}}"),
+             Catch::Contains("UTF-8"));
+  // Several documents one after another, and a top-level array of documents.
+  absl::StatusOr<Scenario> two = LoadScenario(
+      {{"in.json", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}} [{"apiVersion":"v1","kind":"Node","metadata":{"name":"b"}}])"}});
+  REQUIRE(two.ok());
+  CHECK(two->snapshot.nodes().size() == 2);
+}
+
+}  // namespace
+}  // namespace vcsched

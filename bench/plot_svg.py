@@ -44,7 +44,8 @@ def panel(rows, xkey, xlabel, ox):
 
 
 def main():
-    rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+    # Session plots: the ingest-only row (no reference path) is left out.
+    rows = [r for r in (json.loads(line) for line in open(sys.argv[1]) if line.strip()) if "reference_session_ms" in r]
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * W}" height="{H + 24}" '
              f'font-family="sans-serif" font-size="11">', '<rect width="100%" height="100%" fill="white"/>']
     parts += panel(rows, "nodes", "nodes", 0)

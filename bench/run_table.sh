@@ -29,6 +29,12 @@ run O 500 40000 9 bench/genload.py --nodes 500 --jobs 800 --replicas 50
 run L 5000 100000 3 bench/genload.py --nodes 5000 --jobs 1000 --replicas 100
 run Armada 1000 32000 3 bench/armada_shape.py
 
+# Ingest: L again, as one kubectl-style JSON List (simdjson front end).
+[ -s "$OUT/L-json.json" ] || "$PY" bench/to_json.py "$OUT/L.yaml" > "$OUT/L-json.json"
+"$BUILD/vcsched" bench "$OUT/L-json.json" --repeat 3 |
+  sed "s/^{/{\"name\": \"L (JSON)\", \"nodes\": 5000, \"pods\": 100000, \"file_bytes\": $(stat -c %s "$OUT/L-json.json"), /" \
+  >> "$OUT/results.jsonl"
+
 "$PY" bench/results_table.py "$OUT/results.jsonl"
 "$PY" bench/plot_svg.py "$OUT/results.jsonl" "$OUT/session_time.svg"
 echo "plot: $OUT/session_time.svg"

@@ -278,4 +278,65 @@ std::string NextQueueState(const std::string& state, const std::string& action, 
   return s;
 }
 
+absl::StatusOr<std::vector<QueueStateChange>> ApplyQueueAction(std::vector<VolcanoQueue>& queues,
+                                                              const std::string& name, const std::string& action,
+                                                              const std::map<std::string, int>& pod_groups) {
+  constexpr char kClosedByParent[] = "volcano.sh/closed-by-parent";
+  if (action != "OpenQueue" && action != "CloseQueue" && action != "SyncQueue") {
+    return absl::InvalidArgumentError(absl::StrCat("unknown queue action \"", action, "\""));
+  }
+  auto find = [&](const std::string& n) -> VolcanoQueue* {
+    for (VolcanoQueue& q : queues) {
+      if (q.metadata.name == n) return &q;
+    }
+    return nullptr;
+  };
+  VolcanoQueue* target = find(name);
+  if (target == nullptr) return absl::NotFoundError(absl::StrCat("queue \"", name, "\" not found"));
+  auto state_of = [](const VolcanoQueue& q) { return q.state.empty() ? std::string("Open") : q.state; };
+  auto busy = [&](const VolcanoQueue& q) {
+    auto it = pod_groups.find(q.metadata.name);
+    return it != pod_groups.end() && it->second > 0;
+  };
+  if (action == "OpenQueue") {
+    if (const VolcanoQueue* parent = find(ParentOf(*target)); parent != nullptr && state_of(*parent) != "Open") {
+      return absl::FailedPreconditionError(absl::StrCat("queue ", name, " cannot be opened while its parent ",
+                                                        parent->metadata.name, " is ", state_of(*parent)));
+    }
+  }
+  std::vector<QueueStateChange> out;
+  auto set = [&](VolcanoQueue& q, const std::string& to, bool by_parent) {
+    const std::string from = state_of(q);
+    q.state = to;
+    if (from != to) out.push_back({q.metadata.name, from, to, by_parent});
+  };
+  set(*target, NextQueueState(target->state, action, busy(*target)), false);
+  if (action == "SyncQueue") return out;
+  // Descendants, breadth first in name order.
+  std::vector<std::string> frontier = {name};
+  std::set<std::string> visited = {name};
+  while (!frontier.empty()) {
+    std::vector<std::string> next;
+    for (const std::string& p : frontier) {
+      for (const VolcanoQueue* c : Children(p, queues)) {
+        if (visited.insert(c->metadata.name).second) next.push_back(c->metadata.name);
+      }
+    }
+    std::sort(next.begin(), next.end());
+    for (const std::string& n : next) {
+      VolcanoQueue& q = *find(n);
+      auto& ann = q.metadata.annotations;
+      if (action == "CloseQueue" && state_of(q) == "Open") {
+        ann[kClosedByParent] = "true";
+        set(q, NextQueueState(q.state, "CloseQueue", busy(q)), true);
+      } else if (action == "OpenQueue" && ann.count(kClosedByParent)) {
+        ann.erase(kClosedByParent);
+        set(q, "Open", true);
+      }
+    }
+    frontier = std::move(next);
+  }
+  return out;
+}
+
 }  // namespace vcsched

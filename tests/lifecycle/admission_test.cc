@@ -290,6 +290,33 @@ TEST_CASE("pod and PodGroup admission") {
   CHECK(HasError(f, "spec.networkTopology", "must not specify 'highestTierAllowed' and 'highestTierName'"));
 }
 
+TEST_CASE("queue actions cascade through the hierarchy") {
+  std::vector<VolcanoQueue> qs(4);
+  qs[0].metadata.name = "root";
+  qs[1].metadata.name = "eng";
+  qs[2].metadata.name = "ml";
+  qs[2].parent = "eng";
+  qs[3].metadata.name = "infra";
+  qs[3].parent = "eng";
+  qs[3].state = "Closed";  // closed on its own: stays closed when eng reopens
+  absl::StatusOr<std::vector<QueueStateChange>> closed = ApplyQueueAction(qs, "eng", "CloseQueue", {{"ml", 2}});
+  REQUIRE(closed.ok());
+  REQUIRE(closed->size() == 2);
+  CHECK((*closed)[0].queue == "eng");
+  CHECK((*closed)[0].to == "Closed");
+  CHECK((*closed)[1].queue == "ml");
+  CHECK((*closed)[1].to == "Closing");  // it still has PodGroups
+  CHECK((*closed)[1].by_parent);
+  CHECK_FALSE(ApplyQueueAction(qs, "ml", "OpenQueue", {}).ok());  // parent is Closed
+  absl::StatusOr<std::vector<QueueStateChange>> opened = ApplyQueueAction(qs, "eng", "OpenQueue", {});
+  REQUIRE(opened.ok());
+  CHECK(opened->size() == 2);
+  CHECK(qs[2].state == "Open");
+  CHECK(qs[3].state == "Closed");
+  CHECK_FALSE(ApplyQueueAction(qs, "nope", "OpenQueue", {}).ok());
+  CHECK_FALSE(ApplyQueueAction(qs, "eng", "Explode", {}).ok());
+}
+
 TEST_CASE("names follow Kubernetes' rules") {
   CHECK(QualifiedNameProblems("job-task-0").empty());
   CHECK_FALSE(QualifiedNameProblems(std::string(64, 'a')).empty());

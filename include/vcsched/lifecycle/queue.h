@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "vcsched/lifecycle/findings.h"
 #include "vcsched/lifecycle/job.h"
 #include "vcsched/value.h"
@@ -38,6 +39,20 @@ Findings ValidateQueueDelete(const VolcanoQueue& queue, const std::vector<Volcan
 // The queue controller's state machine (§11.3). `action` is OpenQueue, CloseQueue or
 // SyncQueue; `has_pod_groups` says whether any PodGroup is in the queue.
 std::string NextQueueState(const std::string& state, const std::string& action, bool has_pod_groups);
+
+struct QueueStateChange {
+  std::string queue;
+  std::string from, to;
+  bool by_parent = false;  // closed or reopened because of an ancestor
+};
+
+// An action on queue `name` with the hierarchy's cascade: closing a queue closes its open
+// descendants (annotated `volcano.sh/closed-by-parent: "true"`), reopening it reopens the
+// descendants it closed, and a queue cannot be opened under a Closing or Closed parent.
+// `pod_groups[q]` counts the PodGroups in queue q. Updates `queues` in place.
+absl::StatusOr<std::vector<QueueStateChange>> ApplyQueueAction(std::vector<VolcanoQueue>& queues,
+                                                              const std::string& name, const std::string& action,
+                                                              const std::map<std::string, int>& pod_groups);
 
 }  // namespace vcsched
 

@@ -24,7 +24,7 @@ for t in $TARGETS; do
   mkdir -p "build-fuzz/corpus/$t"
   seeds=()
   candidates=("tests/fuzz/corpus/$t")
-  if [ "$t" = scenario_fuzz ]; then candidates+=(tests/conformance tests/data/real-dumps examples/queues); fi
+  if [ "$t" = scenario_fuzz ]; then candidates+=(tests/conformance tests/data/real-dumps examples/queues examples/lifecycle); fi
   if [ "$t" = job_fuzz ]; then candidates+=(tests/data/lifecycle); fi
   for d in "${candidates[@]}"; do [ -d "$d" ] && seeds+=("$d"); done  # git keeps no empty folders
   echo "== $t for ${SECONDS_EACH}s"

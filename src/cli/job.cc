@@ -7,7 +7,7 @@
 //   --all-pods PHASE         every current pod to PHASE
 //   --evict NAME             the pod was deleted from outside (PodEvicted)
 //   --restart-container NAME a container of the pod restarted
-//   --event EVENT[:TASK[:POD]]  an event as is
+//   --event EVENT[:TASK[:POD[:EXITCODE]]]  an event as is
 //   --command ACTION         a bus Command (AbortJob, ResumeJob, ...)
 //   --wait SECONDS           time passes; delayed (timeout) actions run
 #include <iostream>
@@ -35,7 +35,7 @@ void Print(const SimulatorStep& s, const JobSimulator& sim) {
     std::cout << "  action: " << s.choice.action << " delayed " << *s.choice.timeout_seconds << "s\n";
     return;
   }
-  std::cout << "  action: " << s.executed->action << "\n";
+  std::cout << "  action: " << s.executed->action << " -> " << s.executed->status.phase << "\n";
   for (const JobCommand& c : s.executed->commands) std::cout << "  command: " << c.kind << " " << c.target << "\n";
   for (const JobStep& f : s.follow_ups) {
     std::cout << "  then (job changed phase, out of sync): SyncJob -> " << f.status.phase << "\n";
@@ -116,6 +116,7 @@ int Job(const std::vector<std::string>& args) {
       std::vector<std::string> parts = absl::StrSplit(value, ':');
       JobRequest r{parts[0], "", parts.size() > 1 ? parts[1] : "", parts.size() > 2 ? parts[2] : "", std::nullopt,
                    std::nullopt};
+      if (int32_t code = 0; parts.size() > 3 && absl::SimpleAtoi(parts[3], &code)) r.exit_code = code;
       step = sim.Deliver(r, absl::StrCat("event ", value));
     } else if (flag == "--command") {
       step = sim.Command(value);

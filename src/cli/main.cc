@@ -34,7 +34,7 @@ constexpr const char* kUsage = R"(usage:
   vcsched job FILE [--now SECONDS] STEP...
       Step a Job through its lifecycle; STEP is --sync, --podgroup PHASE,
       --pod NAME=PHASE[:EXITCODE], --all-pods PHASE, --evict POD, --restart-container POD,
-      --event EVENT[:TASK[:POD]], --command ACTION or --wait SECONDS.
+      --event EVENT[:TASK[:POD[:EXITCODE]]], --command ACTION or --wait SECONDS.
   vcsched help
 )";
 

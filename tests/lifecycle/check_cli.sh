@@ -41,6 +41,8 @@ check "job: exit code 137 (OOM) restarts the job, as the seeds rely on" 0 "event
 check "job: TaskCompleted completes the job" 0 "final phase: Completed" -- \
   "$vcsched" job "$data/seed-examples/000-job-distributed-mnist.yaml" --sync --podgroup Inqueue --all-pods Running \
   --pod distributed-mnist-worker-0=Succeeded --pod distributed-mnist-worker-1=Succeeded --all-pods Succeeded
+check "job: an event as is, with an exit code" 0 "action: RestartJob -> Restarting" -- \
+  "$vcsched" job "$data/seed-examples/004-job-genome-analysis.yaml" --event PodFailed:compute:genome-analysis-compute-0:137
 check "job: a bad step is an error" 2 "no pod" -- "$vcsched" job "$data/volcano-examples/job.yaml" --pod nosuch=Running
 check "schedule expands a Job in a scenario" 0 "summary: 6 binds" -- "$vcsched" schedule "$cluster" "$data/volcano-examples/job.yaml"
 exit $fail

@@ -239,30 +239,30 @@ bool LooksLikeJson(absl::string_view text) {
 }
 
 // Reads every JSON document of `src` (one, or several one after another); a top-level
-// array is a list of documents.
-void ParseJson(const ScenarioSource& src, const LoadOptions& options, Collected& c, Diagnostics& diag) {
+// array is a list of documents. Returns false, having read nothing, when the first
+// document is not JSON: YAML flow style (`{kind: Node, ...}`) also starts with a brace,
+// and the YAML reader then takes the source (and reports errors with line and column).
+bool ParseJson(const ScenarioSource& src, const LoadOptions& options, Collected& c, Diagnostics& diag) {
   simdjson::dom::parser parser;
   const size_t batch = std::max<size_t>(src.text.size(), size_t{1} << 20);
   if (parser.allocate(batch, static_cast<size_t>(options.max_depth) + 1) != simdjson::SUCCESS) {
     diag.errors.push_back(absl::StrCat(src.name, ": out of memory for a JSON parser of ", batch, " bytes"));
-    return;
+    return true;
   }
   const simdjson::padded_string text(src.text);
   simdjson::dom::document_stream stream;
-  if (auto err = parser.parse_many(text, batch).get(stream); err != simdjson::SUCCESS) {
-    diag.errors.push_back(absl::StrCat(src.name, ": invalid JSON: ", simdjson::error_message(err)));
-    return;
-  }
+  if (parser.parse_many(text, batch).get(stream) != simdjson::SUCCESS) return false;
   int index = 0;
   for (auto it = stream.begin(); it != stream.end(); ++it) {
     simdjson::dom::element doc;
     if (auto err = (*it).get(doc); err != simdjson::SUCCESS) {
+      if (index == 0 && err != simdjson::DEPTH_ERROR) return false;
       const std::string why = err == simdjson::DEPTH_ERROR
                                   ? absl::StrCat("nesting deeper than the limit of ", options.max_depth)
                                   : std::string(simdjson::error_message(err));
       diag.errors.push_back(absl::StrCat(src.name, ": document ", index + 1, " (byte ", it.current_index(),
                                          "): invalid JSON: ", why));
-      return;
+      return true;
     }
     const DocNode node(doc);
     if (node.IsSequence()) {
@@ -275,9 +275,11 @@ void ParseJson(const ScenarioSource& src, const LoadOptions& options, Collected&
   }
   // parse_many stops quietly before an incomplete last document.
   if (const size_t cut = stream.truncated_bytes(); cut > 0) {
+    if (index == 0) return false;
     diag.errors.push_back(absl::StrCat(src.name, ": document ", index + 1, " (byte ", src.text.size() - cut,
                                        "): invalid JSON: the document is incomplete"));
   }
+  return true;
 }
 
 absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const LoadOptions& options,
@@ -288,10 +290,8 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
                                          options.max_bytes));
       continue;
     }
-    if (LooksLikeJson(src.text)) {
-      ParseJson(src, options, c, diag);  // simdjson checks UTF-8 and depth itself
-      continue;
-    }
+    // simdjson checks UTF-8 and depth itself.
+    if (LooksLikeJson(src.text) && ParseJson(src, options, c, diag)) continue;
     if (const int64_t bad = io_internal::FirstInvalidUtf8(src.text); bad >= 0) {
       diag.errors.push_back(absl::StrCat(src.name, ": invalid UTF-8 at byte ", bad));
       continue;

@@ -15,7 +15,11 @@ bool IsJobLevel(const std::string& a) {
 
 }  // namespace
 
-JobSimulator::JobSimulator(VolcanoJob job, int64_t now) : job_(std::move(job)), now_(now) {}
+JobSimulator::JobSimulator(VolcanoJob job, int64_t now) : job_(std::move(job)), now_(now) {
+  for (const JobTask& t : job_.tasks) {
+    for (int32_t i = 0; i < t.replicas; ++i) slots_.emplace(PodNameOf(job_, t.name, i), std::make_pair(t.name, i));
+  }
+}
 
 JobPod* JobSimulator::FindPod(const std::string& name) {
   for (JobPod& p : world_.pods) {
@@ -38,10 +42,8 @@ void JobSimulator::Apply(const JobStep& step) {
                                        [&](const JobPod& q) { return q.name == c.target; }),
                         world_.pods.end());
     } else if (c.kind == "CreatePod") {
-      for (const JobTask& t : job_.tasks) {
-        for (int32_t i = 0; i < t.replicas; ++i) {
-          if (PodNameOf(job_, t.name, i) == c.target) world_.pods.push_back({c.target, t.name, i, "Pending", false, false, status_.version});
-        }
+      if (auto slot = slots_.find(c.target); slot != slots_.end()) {
+        world_.pods.push_back({c.target, slot->second.first, slot->second.second, "Pending", false, false, status_.version});
       }
     }
   }

@@ -73,6 +73,7 @@ class JobSimulator {
   JobWorld world_;
   std::vector<DelayedAction> delayed_;
   std::map<std::string, int32_t> restarts_;  // task -> container restarts of its live pods
+  std::map<std::string, std::pair<std::string, int32_t>> slots_;  // pod name -> (task, index)
   int64_t now_;
   bool deleted_ = false;
 };

@@ -301,6 +301,18 @@ TEST_CASE("the simulator: create, run, evict and restart") {
   CHECK(IsFinishedPhase(sim.status().phase));
 }
 
+TEST_CASE("regression (job_fuzz): a step may be given the name of the pod it removes") {
+  JobSimulator sim(JobFrom(kThreePods), 0);
+  sim.Sync();
+  sim.SetPodGroupPhase("Inqueue");
+  REQUIRE(sim.world().pods.size() == 3);
+  // The argument refers into the simulator's own pod list; the step erases that pod.
+  CHECK(sim.EvictPod(sim.world().pods.back().name).ok());
+  sim.SetPodGroupPhase("Inqueue");  // the restart killed the rest; the controller recreates them
+  REQUIRE_FALSE(sim.world().pods.empty());
+  CHECK(sim.SetPodPhase(sim.world().pods.front().name, "Failed", 137).ok());
+}
+
 TEST_CASE("ttlSecondsAfterFinished") {
   VolcanoJob job = JobFrom(kThreePods);
   job.ttl_seconds_after_finished = 60;

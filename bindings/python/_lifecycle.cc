@@ -178,7 +178,7 @@ void RegisterLifecycle(py::module_& m) {
         py::arg("schedule"), py::arg("after"), py::arg("utc_offset_seconds") = 0);
   py::class_<JobSimulator>(m, "JobSimulator")
       .def(py::init([](const std::vector<std::pair<std::string, std::string>>& sources, int64_t now) {
-             return JobSimulator(AdmittedJob(sources), now);
+             return Unwrap(JobSimulator::Create(AdmittedJob(sources), now));
            }),
            py::arg("sources"), py::arg("now") = 0)
       .def("sync", [](JobSimulator& s) { return StepDict(s.Sync()); })

@@ -83,7 +83,12 @@ int Job(const std::vector<std::string>& args) {
     }
     i += 2;
   }
-  JobSimulator sim(std::move(job), now);
+  absl::StatusOr<JobSimulator> created = JobSimulator::Create(std::move(job), now);
+  if (!created.ok()) {
+    std::cerr << "vcsched job: " << created.status().message() << "\n";
+    return 1;
+  }
+  JobSimulator& sim = *created;
   for (; i < args.size(); ++i) {
     const std::string& flag = args[i];
     if (flag == "--sync") {

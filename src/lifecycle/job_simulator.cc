@@ -15,6 +15,14 @@ bool IsJobLevel(const std::string& a) {
 
 }  // namespace
 
+absl::StatusOr<JobSimulator> JobSimulator::Create(VolcanoJob job, int64_t now, int64_t max_pods) {
+  if (const int64_t n = job.TotalReplicas(); n > max_pods) {
+    return absl::InvalidArgumentError(absl::StrCat("job ", job.metadata.name, " has ", n,
+                                                   " pods, over the simulator's limit of ", max_pods));
+  }
+  return JobSimulator(std::move(job), now);
+}
+
 JobSimulator::JobSimulator(VolcanoJob job, int64_t now) : job_(std::move(job)), now_(now) {
   for (const JobTask& t : job_.tasks) {
     for (int32_t i = 0; i < t.replicas; ++i) slots_.emplace(PodNameOf(job_, t.name, i), std::make_pair(t.name, i));

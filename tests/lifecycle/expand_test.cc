@@ -5,6 +5,8 @@
 #include "vcsched/io/scenario.h"
 #include "vcsched/lifecycle/admission.h"
 #include "vcsched/lifecycle/expand.h"
+#include "vcsched/lifecycle/job_simulator.h"
+#include "vcsched/quantity.h"
 #include "vcsched/scheduler.h"
 
 namespace vcsched {
@@ -154,6 +156,34 @@ spec:
   CHECK(FindObject(*mp, "Secret", "m-ssh") != nullptr);  // mpi implies ssh and svc
   CHECK(FindObject(*mp, "ConfigMap", "m-svc") != nullptr);
   CHECK(FindPath(mp->pods[1], "spec")->Find("containers")->items()[0].Find("ports")->items()[0].Find("containerPort")->text() == "22");
+}
+
+TEST_CASE("huge jobs are refused, huge quantities saturate") {
+  const auto big = ManifestFromText(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: big}
+spec:
+  tasks: [{name: t, replicas: 2000000000, template: {spec: {containers: [{name: c, image: i}]}}}]
+)");
+  const VolcanoJob job = Admitted(big.at(0).object);
+  absl::StatusOr<Expansion> e = ExpandJob(job, FixedKeys());
+  REQUIRE_FALSE(e.ok());
+  CHECK(std::string(e.status().message()).find("over the expansion limit of 100000") != std::string::npos);
+  CHECK_FALSE(JobSimulator::Create(job, 0).ok());
+  const auto heavy = ManifestFromText(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: heavy}
+spec:
+  tasks: [{name: t, replicas: 8, template: {spec: {containers: [{name: c, image: i, resources: {requests: {memory: 2Pi}}}]}}}]
+)");
+  absl::StatusOr<Expansion> h = ExpandJob(Admitted(heavy.at(0).object), FixedKeys());
+  REQUIRE(h.ok());
+  // 8 x 2Pi in milli-units is past int64: the sum stops at its largest value.
+  const Value* memory = FindPath(h->pod_group, "spec.minResources.memory");
+  REQUIRE(memory != nullptr);
+  CHECK(memory->text() == FormatMilli(INT64_MAX));
 }
 
 TEST_CASE("minResources takes the first minAvailable pods, highest priority task first") {

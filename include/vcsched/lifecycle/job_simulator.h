@@ -34,6 +34,9 @@ struct SimulatorStep {
 
 class JobSimulator {
  public:
+  // Fails for a job of more than `max_pods` pods: the simulator keeps every pod.
+  static absl::StatusOr<JobSimulator> Create(VolcanoJob job, int64_t now, int64_t max_pods = 100000);
+  // As Create, for a job known to be of a reasonable size.
   JobSimulator(VolcanoJob job, int64_t now);
 
   // A first sync of the new job (creates the PodGroup).

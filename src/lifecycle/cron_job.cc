@@ -8,6 +8,7 @@
 #include "absl/time/time.h"
 #include "src/lifecycle/field_reader.h"
 #include "src/lifecycle/k8s_values.h"
+#include "src/lifecycle/saturating.h"
 #include "vcsched/lifecycle/admission.h"
 #include "vcsched/lifecycle/cron.h"
 
@@ -46,15 +47,16 @@ int64_t CountActivations(const CronSchedule& s, absl::TimeZone zone, int64_t fro
 // costs a few steps.
 std::optional<int64_t> MostRecentActivation(const CronSchedule& s, absl::TimeZone zone, int64_t from, int64_t to) {
   if (s.is_interval()) {  // @every d: activations are from + k*d
-    const int64_t d = s.interval_seconds();
-    if (to - from < d) return std::nullopt;
-    return from + (to - from) / d * d;
+    const absl::int128 d = s.interval_seconds(), span = absl::int128(to) - from;
+    if (span < d) return std::nullopt;
+    return lifecycle_internal::Clamp64(from + span / d * d);
   }
   static const int64_t kWindows[] = {3600, 86400, 32 * 86400, 367 * 86400, 5 * 367 * 86400, 30 * 367 * 86400};
   for (int64_t window : kWindows) {
-    const bool whole = to - window <= from;
+    const int64_t start = lifecycle_internal::SubSat(to, window);
+    const bool whole = start <= from;
     std::optional<int64_t> last;
-    for (std::optional<absl::Time> t = s.Next(absl::FromUnixSeconds(whole ? from : to - window), zone);
+    for (std::optional<absl::Time> t = s.Next(absl::FromUnixSeconds(whole ? from : start), zone);
          t && absl::ToUnixSeconds(*t) <= to; t = s.Next(*t, zone)) {
       last = absl::ToUnixSeconds(*t);
     }
@@ -189,7 +191,9 @@ CronSyncResult SyncCronJob(const VolcanoCronJob& c, int64_t creation_time, const
   }
   // 4. The most recent missed time.
   int64_t earliest = status.last_schedule_time.value_or(creation_time);
-  if (c.starting_deadline_seconds) earliest = std::max(earliest, now - *c.starting_deadline_seconds);
+  if (c.starting_deadline_seconds) {
+    earliest = std::max(earliest, lifecycle_internal::SubSat(now, *c.starting_deadline_seconds));
+  }
   const std::optional<int64_t> missed = MostRecentActivation(*schedule, *zone, earliest, now);
   if (const int64_t count = CountActivations(*schedule, *zone, earliest, now, 101); count > 100) {
     out.notes.push_back("too many missed start times (over 100)");

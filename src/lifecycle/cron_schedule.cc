@@ -1,4 +1,6 @@
 // Cron schedule parsing and the next activation time.
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -60,7 +62,7 @@ absl::StatusOr<uint64_t> ParseField(absl::string_view text, const Field& f, bool
     if (lo < f.lo || hi > f.hi || lo > hi) {
       return absl::InvalidArgumentError(absl::StrCat("\"", part, "\" is outside ", f.lo, "-", f.hi));
     }
-    for (int v = lo; v <= hi; v += step) bits |= uint64_t{1} << v;
+    for (int v = lo; v <= hi; v += std::min(step, 64)) bits |= uint64_t{1} << v;
   }
   if (f.names == kDays && (bits >> 7 & 1)) bits = (bits | 1) & 0x7f;  // 7 is Sunday too
   return bits;
@@ -109,7 +111,7 @@ absl::StatusOr<CronSchedule> CronSchedule::Parse(const std::string& raw) {
 std::optional<absl::Time> CronSchedule::Next(absl::Time t, absl::TimeZone zone) const {
   if (every_seconds_ > 0) {
     // Like robfig/cron: the next whole second `every` after t.
-    return absl::FromUnixSeconds(absl::ToUnixSeconds(t) + every_seconds_);
+    return t + absl::Seconds(every_seconds_);  // absl::Time saturates
   }
   absl::CivilMinute m = absl::ToCivilMinute(t, zone) + 1;
   const absl::CivilMinute limit = m + 60 * 24 * 366 * 5;

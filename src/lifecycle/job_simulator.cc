@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "src/lifecycle/saturating.h"
 #include "vcsched/lifecycle/expand.h"
 
 namespace vcsched {
@@ -74,7 +75,8 @@ SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, con
                    delayed_.end());
   }
   if (choice.timeout_seconds) {
-    DelayedAction d{choice.action, request.task, request.pod, now_ + *choice.timeout_seconds, request.event};
+    DelayedAction d{choice.action, request.task, request.pod, lifecycle_internal::AddSat(now_, *choice.timeout_seconds),
+                    request.event};
     auto same = std::find_if(delayed_.begin(), delayed_.end(),
                              [&](const DelayedAction& e) { return e.pod == d.pod && e.task == d.task; });
     if (same == delayed_.end()) delayed_.push_back(d);
@@ -190,7 +192,7 @@ SimulatorStep JobSimulator::Command(const std::string& action) {
 
 std::vector<SimulatorStep> JobSimulator::Advance(int64_t seconds) {
   std::vector<SimulatorStep> out;
-  const int64_t until = now_ + seconds;
+  const int64_t until = lifecycle_internal::AddSat(now_, seconds);
   while (true) {
     auto next = std::min_element(delayed_.begin(), delayed_.end(),
                                  [](const DelayedAction& a, const DelayedAction& b) { return a.due < b.due; });

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "src/lifecycle/saturating.h"
 #include "vcsched/lifecycle/dependencies.h"
 #include "vcsched/lifecycle/expand.h"
 
@@ -283,7 +284,7 @@ JobStep ExecuteAction(const VolcanoJob& job, const JobStatus& status, const JobW
 
 bool DueForTtlDeletion(const VolcanoJob& job, const JobStatus& status, int64_t now) {
   if (!job.ttl_seconds_after_finished || !IsFinishedPhase(status.phase)) return false;
-  return now >= status.last_transition_time + *job.ttl_seconds_after_finished;
+  return now >= lifecycle_internal::AddSat(status.last_transition_time, *job.ttl_seconds_after_finished);
 }
 
 }  // namespace vcsched

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/numeric/int128.h"
+#include "src/lifecycle/saturating.h"
 #include "absl/strings/str_cat.h"
 #include "vcsched/quantity.h"
 
@@ -34,14 +35,10 @@ std::pair<Amounts, Amounts> ContainerAmounts(const Value& c) {
 }
 
 // Quantities from manifests can be huge; sums and products saturate instead of overflowing.
-int64_t Saturate(absl::int128 v) {
-  if (v > INT64_MAX) return INT64_MAX;
-  if (v < INT64_MIN) return INT64_MIN;
-  return static_cast<int64_t>(v);
-}
+using lifecycle_internal::Clamp64;
 
 void Add(Amounts& into, const Amounts& a) {
-  for (const auto& [k, v] : a) into[k] = Saturate(static_cast<absl::int128>(into[k]) + v);
+  for (const auto& [k, v] : a) into[k] = Clamp64(static_cast<absl::int128>(into[k]) + v);
 }
 void Max(Amounts& into, const Amounts& a) {
   for (const auto& [k, v] : a) into[k] = std::max(into[k], v);
@@ -76,7 +73,7 @@ std::map<std::string, int64_t> PodQuotaUsage(const Value& pod_template) {
     const Amounts overhead = ReadList(spec->Find("overhead"));
     Add(requests, overhead);
     for (const auto& [k, v] : overhead) {
-      if (limits.count(k)) limits[k] = Saturate(static_cast<absl::int128>(limits[k]) + v);
+      if (limits.count(k)) limits[k] = Clamp64(static_cast<absl::int128>(limits[k]) + v);
     }
   }
   Amounts usage = {{"pods", 1000}, {"count/pods", 1000}};
@@ -112,7 +109,7 @@ Value JobMinResources(const VolcanoJob& job, const std::map<std::string, int32_t
   int64_t remaining = min_available;
   auto take = [&](const JobTask& t, int64_t n) {
     const Amounts usage = PodQuotaUsage(t.pod_template);
-    for (const auto& [k, v] : usage) total[k] = Saturate(static_cast<absl::int128>(total[k]) + static_cast<absl::int128>(v) * n);
+    for (const auto& [k, v] : usage) total[k] = Clamp64(static_cast<absl::int128>(total[k]) + static_cast<absl::int128>(v) * n);
     remaining -= n;
   };
   if (min_available < sum_task_min) {

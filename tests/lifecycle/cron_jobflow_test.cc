@@ -38,6 +38,7 @@ TEST_CASE("cron schedules") {
   CHECK(NextAfter("@every 90s", t) == t + 90);
   // In a zone: 02:00 in Shanghai is 18:00 UTC the day before.
   CHECK(NextAfter("0 2 * * *", t, absl::FixedTimeZone(8 * 3600)) == Utc(2026, 11, 29, 18, 0));
+  CHECK(NextAfter("*/2147483647 * * * *", t) == Utc(2026, 11, 29, 11, 0));  // a huge step: the first value only
   for (const char* bad : {"", "* * * *", "60 * * * *", "* * 0 * *", "*/0 * * * *", "@fortnightly", "a b c d e"}) {
     INFO(bad);
     CHECK_FALSE(CronSchedule::Parse(bad).ok());
@@ -121,6 +122,9 @@ TEST_CASE("CronJob sync after a long outage starts only the most recent run") {
   c.schedule = "@every 1h";
   r = SyncCronJob(c, created, {}, {}, now);
   CHECK(*r.scheduled_time == created + (now - created) / 3600 * 3600);
+  c.starting_deadline_seconds = INT64_MIN;  // nonsense from a host: no overflow
+  CHECK_NOTHROW(SyncCronJob(c, INT64_MIN, {}, {}, INT64_MAX));
+  c.starting_deadline_seconds.reset();
   c.schedule = "0 0 30 2 *";  // never happens
   CHECK(SyncCronJob(c, created, {}, {}, now).create_job.is_null());
 }

@@ -313,6 +313,17 @@ TEST_CASE("regression (job_fuzz): a step may be given the name of the pod it rem
   CHECK(sim.SetPodPhase(sim.world().pods.front().name, "Failed", 137).ok());
 }
 
+TEST_CASE("huge times and timeouts saturate instead of overflowing") {
+  JobSimulator sim(JobFrom(kThreePods), INT64_MAX - 10);
+  sim.Sync();
+  sim.SetPodGroupPhase("Inqueue");
+  REQUIRE(sim.SetPodPhase("j-w-0", "Pending").ok());  // the 5-minute PodPending timeout
+  REQUIRE(sim.delayed().size() == 1);
+  CHECK(sim.delayed()[0].due == INT64_MAX);
+  sim.Advance(INT64_MAX);
+  CHECK(sim.now() == INT64_MAX);
+}
+
 TEST_CASE("ttlSecondsAfterFinished") {
   VolcanoJob job = JobFrom(kThreePods);
   job.ttl_seconds_after_finished = 60;

@@ -71,7 +71,8 @@ OrderedHeap<TaskIndex> PendingTaskHeap(const Session& ssn, const JobInfo& job) {
   return heap;
 }
 
-std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, OrderedHeap<QueueIndex>& queues) {
+std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, OrderedHeap<QueueIndex>& queues,
+                                                                std::vector<JobIndex>* in_index_order) {
   std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors;
   for (const JobInfo& job : ssn.state().jobs) {
     if (job.queue == kNone || ssn.JobIsPending(job.index) || ssn.JobValid(job.index) ||
@@ -81,6 +82,7 @@ std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, Or
     auto [it, inserted] = preemptors.try_emplace(job.queue, JobHeap(ssn));
     if (inserted) queues.Push(job.queue);
     it->second.Push(job.index);
+    if (in_index_order != nullptr) in_index_order->push_back(job.index);
   }
   return preemptors;
 }

@@ -55,8 +55,10 @@ inline OrderedHeap<QueueIndex> QueueHeap(const Session& ssn) {
 OrderedHeap<TaskIndex> PendingTaskHeap(const Session& ssn, const JobInfo& job);
 
 // Starving jobs of admitted, valid gangs by queue (the preemptors of preempt and
-// gangpreempt); each queue that has one is pushed once onto `queues`.
-std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, OrderedHeap<QueueIndex>& queues);
+// gangpreempt); each queue that has one is pushed once onto `queues`. `in_index_order`,
+// when given, receives the same jobs in job-index order.
+std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, OrderedHeap<QueueIndex>& queues,
+                                                                std::vector<JobIndex>* in_index_order = nullptr);
 
 // Failures collected while looking for nodes; written to the session only when the
 // task ends up with no node, as Volcano does.

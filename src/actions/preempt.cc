@@ -36,16 +36,14 @@ class PreemptAction : public Action {
   absl::Status Execute(Session& ssn) override {
     Session::State& s = ssn.state();
     auto queues = QueueHeap(ssn);
-    std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors = StarvingJobsByQueue(ssn, queues);
+    std::vector<JobIndex> starving_jobs;
+    std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors = StarvingJobsByQueue(ssn, queues, &starving_jobs);
     std::map<QueueIndex, std::vector<JobIndex>> under_request;
     std::map<JobIndex, OrderedHeap<TaskIndex>> tasks;
-    for (const JobInfo& job : s.snapshot->jobs()) {
-      if (job.queue == kNone || ssn.JobIsPending(job.index) || ssn.JobValid(job.index) ||
-          !ssn.JobStarving(job.index)) {
-        continue;
-      }
-      under_request[job.queue].push_back(job.index);
-      tasks.emplace(job.index, PendingTaskHeap(ssn, job));
+    for (const JobIndex j : starving_jobs) {
+      const JobInfo& job = s.job(j);
+      under_request[job.queue].push_back(j);
+      tasks.emplace(j, PendingTaskHeap(ssn, job));
     }
     while (!queues.empty()) {
       const QueueIndex q = queues.Pop();

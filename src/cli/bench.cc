@@ -86,12 +86,13 @@ int Bench(const std::vector<std::string>& args) {
       if (pass == 0) {
         binds = d->binds.size();
         placements = d->binds.size() + d->pipelined.size();
-        if (i == 0) digest = Fingerprint(d->ToString());
       }
-      if (reference && i == 0) {
-        const std::string decided = d->ToString();
-        if (pass == 0) first_text = decided;
-        else if (decided != first_text) {
+      if (i == 0) {  // the first run's decisions: the digest, and the reference's check
+        std::string decided = d->ToString();
+        if (pass == 0) {
+          digest = Fingerprint(decided);
+          first_text = std::move(decided);
+        } else if (decided != first_text) {
           std::cerr << "vcsched bench: the reference path decided differently\n";
           return 1;
         }

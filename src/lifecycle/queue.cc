@@ -146,7 +146,8 @@ void ValidateResourceTree(const VolcanoQueue& q, const std::vector<VolcanoQueue>
   all.push_back(q);
   // Capability must not exceed the nearest ancestor's that sets it.
   const auto cap = Amounts(q.capability);
-  for (std::string at = ParentOf(q); !at.empty();) {
+  std::set<std::string> seen = {q.metadata.name};  // a parent cycle must not loop forever
+  for (std::string at = ParentOf(q); !at.empty() && seen.insert(at).second;) {
     const VolcanoQueue* a = FindQueue(all, at);
     if (a == nullptr) break;
     const auto acap = Amounts(a->capability);

@@ -290,6 +290,22 @@ TEST_CASE("pod and PodGroup admission") {
   CHECK(HasError(f, "spec.networkTopology", "must not specify 'highestTierAllowed' and 'highestTierName'"));
 }
 
+TEST_CASE("regression (job_fuzz): a queue that is its own parent does not hang admission") {
+  std::vector<VolcanoQueue> qs(2);
+  qs[0].metadata.name = "a";
+  qs[0].parent = "a";
+  qs[1].metadata.name = "b";
+  qs[1].parent = "c";
+  VolcanoQueue c;
+  c.metadata.name = "c";
+  c.parent = "b";  // b -> c -> b
+  c.weight = 1;
+  c.capability["cpu"] = "4";
+  qs.push_back(c);
+  CHECK(HasError(ValidateQueue(qs[0], qs), "spec.parent", "cannot use itself as parent"));
+  CHECK_NOTHROW(ValidateQueue(c, qs));  // returns: the cycle is not walked forever
+}
+
 TEST_CASE("queue actions cascade through the hierarchy") {
   std::vector<VolcanoQueue> qs(4);
   qs[0].metadata.name = "root";

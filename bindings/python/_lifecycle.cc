@@ -61,21 +61,13 @@ std::vector<Manifest> Load(const std::vector<std::pair<std::string, std::string>
 
 VolcanoJob AdmittedJob(const std::vector<std::pair<std::string, std::string>>& sources) {
   for (const Manifest& m : Load(sources)) {
-    if (m.kind != "Job" || m.api_version.rfind("batch.volcano.sh/", 0) != 0) continue;
+    if (!IsVolcanoJob(m)) continue;
     Findings f;
     VolcanoJob job = AdmitJobDocument(m.object, {}, &f);
     if (!f.ok()) throw InputError(FormatFindings(m.where + ": Job \"" + job.metadata.name + "\"", {f.errors, {}}));
     return job;
   }
   throw InputError("no Volcano Job (batch.volcano.sh) in the input");
-}
-
-std::vector<const Value*> QueueObjects(const std::vector<Manifest>& manifests) {
-  std::vector<const Value*> out;
-  for (const Manifest& m : manifests) {
-    if (m.kind == "Queue") out.push_back(&m.object);
-  }
-  return out;
 }
 
 // Admission of every Volcano object of the sources.
@@ -85,9 +77,9 @@ py::list Validate(const std::vector<std::pair<std::string, std::string>>& source
   context.strict_pod_templates = strict;
   const std::vector<Manifest> manifests = Load(sources);
   const std::vector<Manifest> cluster_manifests = cluster ? Load(*cluster) : std::vector<Manifest>{};
-  std::vector<const Value*> queue_objects = QueueObjects(cluster_manifests);
+  std::vector<const Value*> queue_objects = ObjectsOfKind(cluster_manifests, "Queue");
   if (cluster) context.queues = ClusterQueues(queue_objects);
-  for (const Value* q : QueueObjects(manifests)) queue_objects.push_back(q);
+  for (const Value* q : ObjectsOfKind(manifests, "Queue")) queue_objects.push_back(q);
   const std::vector<VolcanoQueue> queues = ClusterQueues(queue_objects);
   py::list out;
   for (const Manifest& m : manifests) {

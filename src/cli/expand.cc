@@ -40,7 +40,7 @@ int Expand(const std::vector<std::string>& args) {
   }
   int jobs = 0, failed = 0;
   for (const Manifest& m : *manifests) {
-    if (m.kind != "Job" || m.api_version.rfind("batch.volcano.sh/", 0) != 0) continue;
+    if (!IsVolcanoJob(m)) continue;
     ++jobs;
     Findings f;
     const VolcanoJob job = AdmitJobDocument(m.object, {}, &f);

@@ -62,7 +62,7 @@ int Job(const std::vector<std::string>& args) {
   }
   const Manifest* doc = nullptr;
   for (const Manifest& m : *manifests) {
-    if (m.kind == "Job" && m.api_version.rfind("batch.volcano.sh/", 0) == 0 && doc == nullptr) doc = &m;
+    if (IsVolcanoJob(m) && doc == nullptr) doc = &m;
   }
   if (doc == nullptr) {
     std::cerr << args[0] << ": no Volcano Job (batch.volcano.sh) in the file\n";

@@ -19,14 +19,6 @@ std::string Label(const Manifest& m) {
   return absl::StrCat(m.where, ": ", m.kind, " \"", name != nullptr ? name->text() : "", "\"");
 }
 
-std::vector<const Value*> QueueObjects(const std::vector<Manifest>& manifests) {
-  std::vector<const Value*> out;
-  for (const Manifest& m : manifests) {
-    if (m.kind == "Queue") out.push_back(&m.object);
-  }
-  return out;
-}
-
 std::string Key(const Value& object) {
   const Value* ns = FindPath(object, "metadata.namespace");
   const Value* name = FindPath(object, "metadata.name");
@@ -74,9 +66,9 @@ int Validate(const std::vector<std::string>& args) {
     }
   }
   // Queues are judged against the cluster's and against each other.
-  std::vector<const Value*> queue_objects = QueueObjects(*cluster);
+  std::vector<const Value*> queue_objects = ObjectsOfKind(*cluster, "Queue");
   if (!cluster_files.empty()) context.queues = ClusterQueues(queue_objects);
-  for (const Value* q : QueueObjects(*manifests)) queue_objects.push_back(q);
+  for (const Value* q : ObjectsOfKind(*manifests, "Queue")) queue_objects.push_back(q);
   const std::vector<VolcanoQueue> queues = ClusterQueues(queue_objects);
   int rejected = 0, accepted = 0, skipped = 0;
   for (const Manifest& m : *manifests) {

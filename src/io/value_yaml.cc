@@ -110,6 +110,16 @@ void EmitValue(YAML::Emitter& out, const Value& v) {
 
 namespace vcsched {
 
+std::vector<const Value*> ObjectsOfKind(const std::vector<Manifest>& manifests, const std::string& kind) {
+  std::vector<const Value*> out;
+  for (const Manifest& m : manifests) {
+    if (m.kind == kind) out.push_back(&m.object);
+  }
+  return out;
+}
+
+bool IsVolcanoJob(const Manifest& m) { return m.kind == "Job" && m.api_version.rfind("batch.volcano.sh/", 0) == 0; }
+
 std::string ToYaml(const std::vector<const Value*>& objects) {
   std::string out;
   for (const Value* v : objects) {

@@ -114,10 +114,7 @@ void ValidateQueueOfJob(const VolcanoJob& job, const AdmissionContext& context, 
     f.Warn("spec.queue", absl::StrCat("queue \"", job.queue, "\" not checked: the cluster's queues were not given"));
     return;
   }
-  const VolcanoQueue* q = nullptr;
-  for (const VolcanoQueue& each : *context.queues) {
-    if (each.metadata.name == job.queue) q = &each;
-  }
+  const VolcanoQueue* q = FindQueue(*context.queues, job.queue);
   if (q == nullptr) {
     f.Error("spec.queue", absl::StrCat("unable to find job queue: queues.scheduling.volcano.sh \"", job.queue,
                                        "\" not found;"));
@@ -132,11 +129,7 @@ void ValidateQueueOfJob(const VolcanoJob& job, const AdmissionContext& context, 
     f.Error("spec.queue", "can not submit job to root queue;");
     return;
   }
-  int children = 0;
-  for (const VolcanoQueue& each : *context.queues) {
-    const std::string parent = each.parent.empty() ? "root" : each.parent;
-    if (each.metadata.name != job.queue && parent == job.queue) ++children;
-  }
+  const size_t children = ChildQueues(job.queue, *context.queues).size();
   if (children > 0) {
     f.Error("spec.queue", absl::StrCat("can only submit job to leaf queue, queue `", job.queue, "` has ", children,
                                        " child queues;"));

@@ -22,10 +22,7 @@ Findings ValidatePodGroup(const Value& pod_group, const AdmissionContext& contex
   const Value* queue = spec == nullptr ? nullptr : spec->Find("queue");
   const std::string name = queue != nullptr && queue->is_scalar() ? queue->text() : "";
   if (!name.empty() && context.queues) {
-    const VolcanoQueue* q = nullptr;
-    for (const VolcanoQueue& each : *context.queues) {
-      if (each.metadata.name == name) q = &each;
-    }
+    const VolcanoQueue* q = FindQueue(*context.queues, name);
     if (q == nullptr) {
       f.Error("spec.queue", absl::StrCat("unable to find queue: queues.scheduling.volcano.sh \"", name, "\" not found"));
     } else if (!q->state.empty() && q->state != "Open") {

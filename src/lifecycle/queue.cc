@@ -22,13 +22,6 @@ namespace {
 constexpr char kHierarchy[] = "volcano.sh/hierarchy";
 constexpr char kHierarchyWeights[] = "volcano.sh/hierarchy-weights";
 
-const VolcanoQueue* FindQueue(const std::vector<VolcanoQueue>& queues, const std::string& name) {
-  for (const VolcanoQueue& q : queues) {
-    if (q.metadata.name == name) return &q;
-  }
-  return nullptr;
-}
-
 std::string ParentOf(const VolcanoQueue& q) {
   if (q.metadata.name == "root") return "";
   return q.parent.empty() ? "root" : q.parent;
@@ -79,13 +72,6 @@ int Depth(const VolcanoQueue& q, const std::vector<VolcanoQueue>& all) {
   return depth;
 }
 
-std::vector<const VolcanoQueue*> Children(const std::string& name, const std::vector<VolcanoQueue>& all) {
-  std::vector<const VolcanoQueue*> out;
-  for (const VolcanoQueue& q : all) {
-    if (q.metadata.name != name && ParentOf(q) == name) out.push_back(&q);
-  }
-  return out;
-}
 
 void ValidateHierarchyAnnotations(const VolcanoQueue& q, const std::vector<VolcanoQueue>& others, Findings& f) {
   auto get = [&](const char* key) {
@@ -131,7 +117,7 @@ void ValidateParent(const VolcanoQueue& q, const std::vector<VolcanoQueue>& othe
     f.Error("spec.parent", absl::StrCat("queue ", q.metadata.name, " would be at depth ", depth,
                                         ", over the maximum queue depth ", max_depth));
   }
-  if (Children(parent->metadata.name, others).empty() && parent->allocated_pods > 0) {
+  if (ChildQueues(parent->metadata.name, others).empty() && parent->allocated_pods > 0) {
     f.Error("spec.parent", absl::StrCat("parent queue ", q.parent, " has allocated pods and no child queues; ",
                                         "it cannot become a parent"));
   }
@@ -166,7 +152,7 @@ void ValidateResourceTree(const VolcanoQueue& q, const std::vector<VolcanoQueue>
   auto check_children = [&](const VolcanoQueue& parent, const char* what,
                             std::map<std::string, std::string> VolcanoQueue::*field) {
     std::map<std::string, int64_t> sum;
-    for (const VolcanoQueue* c : Children(parent.metadata.name, all)) {
+    for (const VolcanoQueue* c : ChildQueues(parent.metadata.name, all)) {
       for (const auto& [name, v] : Amounts(c->*field)) sum[name] += v;
     }
     const auto limit = Amounts(parent.*field);
@@ -185,6 +171,21 @@ void ValidateResourceTree(const VolcanoQueue& q, const std::vector<VolcanoQueue>
 }
 
 }  // namespace
+
+const VolcanoQueue* FindQueue(const std::vector<VolcanoQueue>& queues, const std::string& name) {
+  for (const VolcanoQueue& q : queues) {
+    if (q.metadata.name == name) return &q;
+  }
+  return nullptr;
+}
+
+std::vector<const VolcanoQueue*> ChildQueues(const std::string& name, const std::vector<VolcanoQueue>& all) {
+  std::vector<const VolcanoQueue*> out;
+  for (const VolcanoQueue& q : all) {
+    if (q.metadata.name != name && ParentOf(q) == name) out.push_back(&q);
+  }
+  return out;
+}
 
 VolcanoQueue ReadQueue(const Value& doc, Findings* findings) {
   FieldReader r(findings);
@@ -263,7 +264,7 @@ Findings ValidateQueueDelete(const VolcanoQueue& q, const std::vector<VolcanoQue
   if (q.metadata.name == "default" || q.metadata.name == "root") {
     f.Error("", absl::StrCat("`", q.metadata.name, "` queue can not be deleted"));
   }
-  if (!Children(q.metadata.name, others).empty()) {
+  if (!ChildQueues(q.metadata.name, others).empty()) {
     f.Error("", absl::StrCat("queue ", q.metadata.name, " has child queues and can not be deleted"));
   }
   return f;
@@ -319,7 +320,7 @@ absl::StatusOr<std::vector<QueueStateChange>> ApplyQueueAction(std::vector<Volca
   while (!frontier.empty()) {
     std::vector<std::string> next;
     for (const std::string& p : frontier) {
-      for (const VolcanoQueue* c : Children(p, queues)) {
+      for (const VolcanoQueue* c : ChildQueues(p, queues)) {
         if (visited.insert(c->metadata.name).second) next.push_back(c->metadata.name);
       }
     }

@@ -23,6 +23,11 @@ struct Manifest {
 // line and column) on text that is not YAML, or on a document that is not an object.
 absl::StatusOr<std::vector<Manifest>> LoadManifests(const std::vector<ScenarioSource>& sources);
 
+// The objects of one kind, in order.
+std::vector<const Value*> ObjectsOfKind(const std::vector<Manifest>& manifests, const std::string& kind);
+// A Volcano Job (batch.volcano.sh), not a Kubernetes batch/v1 Job.
+bool IsVolcanoJob(const Manifest& manifest);
+
 // Objects as a YAML stream ("---" between documents).
 std::string ToYaml(const std::vector<const Value*>& objects);
 

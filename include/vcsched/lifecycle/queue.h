@@ -28,6 +28,10 @@ struct VolcanoQueue {
 };
 
 VolcanoQueue ReadQueue(const Value& doc, Findings* findings);
+// The queue named `name` (the first of that name), or nullptr.
+const VolcanoQueue* FindQueue(const std::vector<VolcanoQueue>& queues, const std::string& name);
+// The queues whose parent is `name` (an unset parent is `root`).
+std::vector<const VolcanoQueue*> ChildQueues(const std::string& name, const std::vector<VolcanoQueue>& queues);
 // Create-time defaults: reclaimable true, weight 1, hierarchy annotations rooted at root.
 void MutateQueue(VolcanoQueue& queue);
 // Create-time validation against the other queues of the cluster (`others` may include

@@ -28,6 +28,7 @@ int64_t DefaultNow(const Snapshot& snap) {
 // PodGroup phase at close (reference §11.1).
 void WritePodGroupStatuses(Session& ssn) {
   Session::State& s = ssn.state();
+  s.decisions.pod_groups.reserve(s.snapshot->jobs().size());
   for (const JobInfo& job : s.snapshot->jobs()) {
     if (job.queue == kNone) continue;  // not in the session
     const JobIndex j = job.index;

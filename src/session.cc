@@ -149,7 +149,11 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.job_min_member.reserve(jobs.size());
   s.job_priority.reserve(jobs.size());
   s.job_creation_time.reserve(jobs.size());
+  s.job_checks_roles.reserve(jobs.size());
   for (const JobInfo& j : jobs) {
+    // Per-role minimums apply only when MinAvailable covers their sum.
+    s.job_checks_roles.push_back(!j.pod_group.min_task_member.empty() &&
+                                 j.pod_group.min_member >= j.task_min_available_total);
     s.job_min_member.push_back(j.pod_group.min_member);
     s.job_priority.push_back(j.priority);
     s.job_creation_time.push_back(j.pod_group.creation_time);
@@ -246,11 +250,8 @@ namespace {
 enum class RoleCheck { kValid, kReady, kPipelined };
 
 bool CheckRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
+  if (!s.job_checks_roles[static_cast<size_t>(j)]) return true;
   const JobInfo& job = s.job(j);
-  if (job.pod_group.min_task_member.empty() ||
-      job.pod_group.min_member < job.task_min_available_total) {
-    return true;
-  }
   std::map<std::string, int32_t> counts;
   for (TaskIndex t : job.tasks) {
     const TaskStatus st = s.status[static_cast<size_t>(t)];
@@ -304,7 +305,19 @@ void AddAlways(Session::State& s, std::vector<Registered<F>>& list, F fn) {
 }
 }  // namespace
 
-void Session::AddJobOrderFn(JobOrderFn fn) { AddIf(*s_, Switch::kJobOrder, s_->job_order, std::move(fn)); }
+void Session::AddJobOrderFn(JobOrderFn fn) {
+  const size_t before = s_->job_order.size();
+  AddIf(*s_, Switch::kJobOrder, s_->job_order, std::move(fn));
+  if (s_->job_order.size() != before) s_->job_order_keys.emplace_back();
+}
+void Session::AddJobOrderKeyFn(JobOrderKeyFn key) {
+  const size_t before = s_->job_order.size();
+  AddIf(*s_, Switch::kJobOrder, s_->job_order, JobOrderFn([key](JobIndex l, JobIndex r) {
+          const double a = key(l), b = key(r);
+          return a < b ? -1 : (a > b ? 1 : 0);
+        }));
+  if (s_->job_order.size() != before) s_->job_order_keys.push_back(std::move(key));
+}
 void Session::AddTaskOrderFn(TaskOrderFn fn) { AddIf(*s_, Switch::kTaskOrder, s_->task_order, std::move(fn)); }
 void Session::AddQueueOrderFn(QueueOrderFn fn) { AddIf(*s_, Switch::kQueueOrder, s_->queue_order, std::move(fn)); }
 void Session::AddVictimQueueOrderFn(VictimQueueOrderFn fn) { AddAlways(*s_, s_->victim_queue_order, std::move(fn)); }
@@ -651,7 +664,7 @@ absl::Status Statement::Allocate(TaskIndex t, NodeIndex n) {
   }
   s.MoveTask(t, TaskStatus::kAllocated, n);
   s.FireAllocate(t);
-  ops_.push_back({OpKind::kAllocate, t, n, prev, kNone, "", ""});
+  ops_.push_back({OpKind::kAllocate, t, n, prev, kNone});
   return absl::OkStatus();
 }
 
@@ -664,7 +677,7 @@ absl::Status Statement::Pipeline(TaskIndex t, NodeIndex n, bool eviction_occurre
   }
   s.MoveTask(t, TaskStatus::kPipelined, n);
   s.FireAllocate(t);
-  ops_.push_back({OpKind::kPipeline, t, n, prev, kNone, "", ""});
+  ops_.push_back({OpKind::kPipeline, t, n, prev, kNone});
   return absl::OkStatus();
 }
 
@@ -678,13 +691,21 @@ absl::Status Statement::Evict(TaskIndex victim, absl::string_view action, TaskIn
   const NodeIndex n = s.node[static_cast<size_t>(victim)];
   s.MoveTask(victim, TaskStatus::kReleasing, n);
   s.FireDeallocate(victim);
-  ops_.push_back({OpKind::kEvict, victim, n, prev, preemptor, std::string(action), std::string(reason)});
+  texts_.emplace_back(std::string(action), std::string(reason));
+  ops_.push_back({OpKind::kEvict, victim, n, prev, preemptor, static_cast<int32_t>(texts_.size() - 1)});
   return absl::OkStatus();
 }
 
 void Statement::Merge(Statement& other) {
-  for (Op& op : other.ops_) ops_.push_back(std::move(op));
+  for (Op op : other.ops_) {
+    if (op.text >= 0) {
+      texts_.push_back(std::move(other.texts_[static_cast<size_t>(op.text)]));
+      op.text = static_cast<int32_t>(texts_.size() - 1);
+    }
+    ops_.push_back(op);
+  }
   other.ops_.clear();
+  other.texts_.clear();
 }
 
 void Statement::Commit() {
@@ -698,14 +719,17 @@ void Statement::Commit() {
         break;
       case OpKind::kPipeline:
         break;
-      case OpKind::kEvict:
-        s.decisions.evictions.push_back({s.task(op.task).key, op.action,
+      case OpKind::kEvict: {
+        auto& [action, reason] = texts_[static_cast<size_t>(op.text)];
+        s.decisions.evictions.push_back({s.task(op.task).key, std::move(action),
                                          op.preemptor == kNone ? "" : s.task(op.preemptor).key,
-                                         op.reason});
+                                         std::move(reason)});
         break;
+      }
     }
   }
   ops_.clear();
+  texts_.clear();
 }
 
 void Statement::Discard() {
@@ -728,6 +752,7 @@ void Statement::Discard() {
     }
   }
   ops_.clear();
+  texts_.clear();
 }
 
 }  // namespace vcsched

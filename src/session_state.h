@@ -73,6 +73,7 @@ struct Session::State {
   // Dense copies of fields the job-order comparisons read, so a heap of many jobs does
   // not touch each job's large JobInfo.
   std::vector<int32_t> job_min_member;
+  std::vector<uint8_t> job_checks_roles;  // minTaskMember applies (JobCheckTask*)
   std::vector<int32_t> job_priority;
   std::vector<int64_t> job_creation_time;
   ResourceMatrix job_allocated;
@@ -81,6 +82,8 @@ struct Session::State {
 
   // Callbacks, with the tier they were registered in.
   std::vector<Registered<JobOrderFn>> job_order;
+  // Parallel to job_order: the key of an entry added as a key, else empty.
+  std::vector<JobOrderKeyFn> job_order_keys;
   std::vector<Registered<TaskOrderFn>> task_order;
   std::vector<Registered<QueueOrderFn>> queue_order;
   std::vector<Registered<VictimQueueOrderFn>> victim_queue_order;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
 
 namespace vcsched {
@@ -99,7 +100,8 @@ class Resource {
   std::string ToString(const ResourceSpace& space) const;
 
  private:
-  std::vector<int64_t> v_;
+  // Inline up to cpu, memory, pods and one scalar: most snapshots need no heap per vector.
+  absl::InlinedVector<int64_t, 4> v_;
 };
 
 // Volcano's comparisons. `a`, `b`, `req` have the same number of dimensions.

@@ -31,6 +31,10 @@ namespace vcsched {
 // Callback signatures. Order functions return <0 when l goes first, >0 when r does,
 // 0 when the plugin has no opinion.
 using JobOrderFn = std::function<int(JobIndex l, JobIndex r)>;
+// A job-order opinion given as a per-job key: the job with the lower key goes first;
+// equal keys give no opinion. The key may depend only on that job's own state, so a
+// container of waiting jobs may read it once per stay (allocate's job heaps do).
+using JobOrderKeyFn = std::function<double(JobIndex j)>;
 using TaskOrderFn = std::function<int(TaskIndex l, TaskIndex r)>;
 using QueueOrderFn = std::function<int(QueueIndex l, QueueIndex r)>;
 using VictimQueueOrderFn =
@@ -130,6 +134,7 @@ class Session {
   // ---- registration (from Plugin::OnSessionOpen) ----
   // Each keeps the callback only when the current plugin's switch for it is on.
   void AddJobOrderFn(JobOrderFn fn);
+  void AddJobOrderKeyFn(JobOrderKeyFn key);  // a JobOrderFn comparing keys (see above)
   void AddTaskOrderFn(TaskOrderFn fn);
   void AddQueueOrderFn(QueueOrderFn fn);
   void AddVictimQueueOrderFn(VictimQueueOrderFn fn);  // not gated

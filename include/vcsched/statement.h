@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "vcsched/session.h"
@@ -48,11 +49,11 @@ class Statement {
     NodeIndex node;
     TaskStatus previous;
     TaskIndex preemptor;
-    std::string action;
-    std::string reason;
+    int32_t text = -1;  // an eviction's {action, reason} in texts_
   };
   Session* ssn_;
-  std::vector<Op> ops_;
+  absl::InlinedVector<Op, 2> ops_;  // most job visits place one or two tasks
+  std::vector<std::pair<std::string, std::string>> texts_;
 };
 
 }  // namespace vcsched

@@ -9,6 +9,7 @@
 #include "src/actions/actions.h"
 #include "src/actions/helpers.h"
 #include "src/actions/node_choice_cache.h"
+#include "src/actions/waiting_job_heap.h"
 #include "src/internal/status_macros.h"
 
 namespace vcsched::internal {
@@ -24,7 +25,7 @@ class AllocateAction : public Action {
     const std::vector<std::string>& actions = s.config->actions;
     const bool has_enqueue = std::find(actions.begin(), actions.end(), "enqueue") != actions.end();
     auto queues = QueueHeap(ssn);
-    std::map<QueueIndex, OrderedHeap<JobIndex>> jobs;
+    std::map<QueueIndex, WaitingJobHeap> jobs;
     std::vector<std::optional<OrderedHeap<TaskIndex>>> tasks(s.jobs.size());  // by job
     for (const JobInfo& job : s.snapshot->jobs()) {
       if (job.queue == kNone) continue;
@@ -43,7 +44,7 @@ class AllocateAction : public Action {
       }
       if (heap.empty()) continue;
       tasks[static_cast<size_t>(job.index)].emplace(std::move(heap));
-      auto [it, inserted] = jobs.try_emplace(job.queue, JobHeap(ssn));
+      auto [it, inserted] = jobs.try_emplace(job.queue, ssn);
       if (inserted) queues.Push(job.queue);
       it->second.Push(job.index);
     }

@@ -8,6 +8,7 @@
 #include <map>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "src/session_state.h"
 #include "vcsched/session.h"
 #include "vcsched/statement.h"
@@ -37,7 +38,7 @@ class OrderedHeap {
     return [this](const T& a, const T& b) { return before_(b, a); };
   }
   std::function<bool(T, T)> before_;
-  std::vector<T> items_;
+  absl::InlinedVector<T, 2> items_;  // a heap per job: most jobs wait with one or two tasks
 };
 
 inline OrderedHeap<JobIndex> JobHeap(const Session& ssn) {

@@ -75,7 +75,10 @@ NodeIndex NodeChoiceCache::Choose(Session& ssn, TaskIndex t) {
   if (fresh || log.size() - e.log_pos > e.rank.size() / 4 + 1) {
     Fill(ssn, t, e);
   } else {
-    for (size_t k = e.log_pos; k < log.size(); ++k) Refresh(ssn, t, log[k], e);
+    // A node logged twice in a row (allocate, then bind) needs one look at its state now.
+    for (size_t k = e.log_pos; k < log.size(); ++k) {
+      if (k == e.log_pos || log[k] != log[k - 1]) Refresh(ssn, t, log[k], e);
+    }
     e.log_pos = log.size();
   }
   if (e.tree.size() < 2) return kNone;

@@ -24,10 +24,7 @@ class DrfPlugin : public Plugin {
       allocated_[j] = Resource::FromSpan(ssn.job_allocated(static_cast<JobIndex>(j)));
       share_[j] = Share(allocated_[j].span());
     }
-    ssn.AddJobOrderFn([this](JobIndex l, JobIndex r) {
-      const double a = share_[static_cast<size_t>(l)], b = share_[static_cast<size_t>(r)];
-      return a < b ? -1 : (a > b ? 1 : 0);
-    });
+    ssn.AddJobOrderKeyFn([this](JobIndex j) { return share_[static_cast<size_t>(j)]; });
     ssn.AddPreemptableFn([this](TaskIndex preemptor, absl::Span<const TaskIndex> cands) {
       const TaskInfo& p = s_->task(preemptor);
       std::vector<TaskIndex> victims;

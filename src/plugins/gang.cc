@@ -25,11 +25,8 @@ class GangPlugin : public Plugin {
       }
       return std::nullopt;
     });
-    ssn.AddJobOrderFn([ssn_ptr](JobIndex l, JobIndex r) {
-      const bool lr = ssn_ptr->JobIsReady(l), rr = ssn_ptr->JobIsReady(r);
-      if (lr == rr) return 0;
-      return lr ? 1 : -1;  // a ready job yields to one that is not
-    });
+    // A ready job yields to one that is not.
+    ssn.AddJobOrderKeyFn([ssn_ptr](JobIndex j) { return ssn_ptr->JobIsReady(j) ? 1.0 : 0.0; });
     ssn.AddJobReadyFn([ssn_ptr](JobIndex j) { return ssn_ptr->JobCheckTaskReady(j) && ssn_ptr->JobIsReady(j); });
     ssn.AddJobPipelinedFn([ssn_ptr](JobIndex j) {
       return ssn_ptr->JobCheckTaskPipelined(j) && ssn_ptr->JobIsPipelined(j) ? Vote::kPermit : Vote::kReject;

@@ -92,7 +92,11 @@ class NodeOrderPlugin : public Plugin {
       }
       NormalizeAndAdd(raw, false, w_.node_affinity, scores);
     }
-    if (w_.taint_toleration != 0) {
+    if (w_.taint_toleration != 0 && !s.any_prefer_no_schedule) {
+      // No node has a PreferNoSchedule taint: every count is 0, which normalises to
+      // the full score (the common case; no per-call buffers).
+      for (size_t i = 0; i < nodes.size(); ++i) scores[i] += static_cast<double>(w_.taint_toleration * kMaxNodeScore);
+    } else if (w_.taint_toleration != 0) {
       std::vector<Toleration> relevant;
       for (const Toleration& tol : task.pod.tolerations) {
         if (tol.effect.empty() || tol.effect == "PreferNoSchedule") relevant.push_back(tol);

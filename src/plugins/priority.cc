@@ -13,9 +13,8 @@ class PriorityPlugin : public Plugin {
   absl::Status OnSessionOpen(Session& ssn) override {
     const Session::State& s = ssn.state();
     ssn.AddTaskOrderFn([&s](TaskIndex l, TaskIndex r) { return Desc(s.task(l).priority, s.task(r).priority); });
-    ssn.AddJobOrderFn([&s](JobIndex l, JobIndex r) {
-      return Desc(s.job_priority[static_cast<size_t>(l)], s.job_priority[static_cast<size_t>(r)]);
-    });
+    // Higher priority first; priorities are int32, exact as doubles.
+    ssn.AddJobOrderKeyFn([&s](JobIndex j) { return -static_cast<double>(s.job_priority[static_cast<size_t>(j)]); });
     ssn.AddPreemptableFn([&s](TaskIndex preemptor, absl::Span<const TaskIndex> cands) {
       const TaskInfo& p = s.task(preemptor);
       std::vector<TaskIndex> victims;

@@ -1,0 +1,54 @@
+#include "src/actions/waiting_job_heap.h"
+
+namespace vcsched::internal {
+
+WaitingJobHeap::WaitingJobHeap(const Session& ssn) : s_(&ssn.state()) {
+  const bool keyed = s_->job_order_keys.size() <= kMaxKeys &&
+                     std::all_of(s_->job_order_keys.begin(), s_->job_order_keys.end(),
+                                 [](const JobOrderKeyFn& k) { return static_cast<bool>(k); });
+  if (!keyed) fallback_.emplace(JobHeap(ssn));
+}
+
+bool WaitingJobHeap::After(const Entry& a, const Entry& b) {
+  for (size_t i = 0; i < kMaxKeys; ++i) {
+    if (a.keys[i] != b.keys[i]) return a.keys[i] > b.keys[i];
+  }
+  if (a.created != b.created) return a.created > b.created;
+  return a.job > b.job;
+}
+
+void WaitingJobHeap::Push(JobIndex j) {
+  if (fallback_) {
+    fallback_->Push(j);
+    return;
+  }
+  Entry e{};
+  for (size_t i = 0; i < s_->job_order_keys.size(); ++i) e.keys[i] = s_->job_order_keys[i](j);
+  e.created = s_->job_creation_time[static_cast<size_t>(j)];
+  e.job = j;
+  if (!run_sorted_) {
+    run_.push_back(e);
+    return;
+  }
+  entries_.push_back(e);
+  std::push_heap(entries_.begin(), entries_.end(), After);
+}
+
+JobIndex WaitingJobHeap::Pop() {
+  if (fallback_) return fallback_->Pop();
+  if (!run_sorted_) {
+    std::sort(run_.begin(), run_.end(), After);
+    run_sorted_ = true;
+  }
+  if (!run_.empty() && (entries_.empty() || After(entries_.front(), run_.back()))) {
+    const JobIndex j = run_.back().job;
+    run_.pop_back();
+    return j;
+  }
+  std::pop_heap(entries_.begin(), entries_.end(), After);
+  const JobIndex j = entries_.back().job;
+  entries_.pop_back();
+  return j;
+}
+
+}  // namespace vcsched::internal

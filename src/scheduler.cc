@@ -39,16 +39,13 @@ void WritePodGroupStatuses(Session& ssn) {
     const int32_t running = ssn.job_count(j, TaskStatus::kRunning);
     const int32_t failed = ssn.job_count(j, TaskStatus::kFailed);
     const int32_t succeeded = ssn.job_count(j, TaskStatus::kSucceeded);
-    std::string phase = ssn.job_phase(j);
+    PodGroupStatus& st = s.decisions.pod_groups.emplace_back();
+    std::string& phase = st.phase;
+    phase = ssn.job_phase(j);
     if (running > 0 && unsched) {
       phase = "Unknown";
     } else {
-      int32_t releasing_on_node = 0;
-      for (TaskIndex t : job.tasks) {
-        if (s.status[static_cast<size_t>(t)] == TaskStatus::kReleasing && s.node[static_cast<size_t>(t)] != kNone) {
-          ++releasing_on_node;
-        }
-      }
+      const int32_t releasing_on_node = ssn.JobReleasingOnNodeNum(j);
       const int32_t scheduled = running + ssn.job_count(j, TaskStatus::kBound) + failed + succeeded + releasing_on_node;
       if (scheduled >= job.pod_group.min_member) {
         phase = scheduled == failed + succeeded ? "Completed" : "Running";
@@ -56,15 +53,12 @@ void WritePodGroupStatuses(Session& ssn) {
         phase = "Pending";
       }
     }
-    PodGroupStatus st;
     st.job = job.key;
     st.old_phase = job.pod_group.phase.empty() ? "Pending" : job.pod_group.phase;
-    st.phase = phase;
     st.running = running;
     st.failed = failed;
     st.succeeded = succeeded;
     st.conditions = std::move(conds);
-    s.decisions.pod_groups.push_back(std::move(st));
   }
 }
 
@@ -93,7 +87,7 @@ void WriteTaskOutcomes(Session& ssn) {
                           ", but the gang's minAvailable was not met")});
       } else {
         std::string msg;
-        const TaskFitErrors& f = s.fit[ti];
+        const TaskFitErrors& f = s.Fit(t.index);
         if (f.messages.empty() && f.nodes > 0) {
           std::string key = std::to_string(f.nodes);
           for (const auto& [r, c] : f.reason_counts) absl::StrAppend(&key, ",", r, ":", c);

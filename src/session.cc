@@ -143,7 +143,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.node_slot.assign(tasks.size(), -1);
   s.last_txn_node.assign(tasks.size(), kNone);
   s.last_txn_status.assign(tasks.size(), TaskStatus::kPending);
-  s.fit.resize(tasks.size());
+  s.fit_slot.assign(tasks.size(), -1);
   s.job_counts.assign(jobs.size(), {});
   s.job_pending_best_effort.assign(jobs.size(), 0);
   s.job_min_member.reserve(jobs.size());
@@ -170,7 +170,9 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
       if (tasks[static_cast<size_t>(t)].best_effort) ++s.job_pending_best_effort[static_cast<size_t>(j.index)];
     }
   }
+  s.task_req.resize(static_cast<Eigen::Index>(tasks.size()), s.dims);
   for (const TaskInfo& t : tasks) {
+    std::copy_n(t.resreq.data(), s.dims, s.task_req.data() + static_cast<ptrdiff_t>(t.index) * s.dims);
     // Finished pods never hold a node (reference §2.2). A pending task off any node is
     // where every task starts, so there is nothing to move.
     const NodeIndex where = HoldsNode(t.status) ? t.node : kNone;
@@ -234,6 +236,14 @@ int32_t Session::JobValidTaskNum(JobIndex j) const {
          job_count(j, TaskStatus::kRunning) + job_count(j, TaskStatus::kAllocated) +
          job_count(j, TaskStatus::kSucceeded) + job_count(j, TaskStatus::kPipelined) +
          job_count(j, TaskStatus::kPending);
+}
+int32_t Session::JobReleasingOnNodeNum(JobIndex j) const {
+  if (job_count(j, TaskStatus::kReleasing) == 0) return 0;
+  int32_t n = 0;
+  for (TaskIndex t : s_->job(j).tasks) {
+    n += s_->status[static_cast<size_t>(t)] == TaskStatus::kReleasing && s_->node[static_cast<size_t>(t)] != kNone;
+  }
+  return n;
 }
 bool Session::JobIsReady(JobIndex j) const {
   return JobReadyTaskNum(j) + JobPendingBestEffortNum(j) >= s_->job_min_member[static_cast<size_t>(j)];
@@ -641,16 +651,16 @@ const std::string& Session::ReasonText(ReasonId id) const { return s_->reasons[s
 
 void Session::RecordFitError(TaskIndex t, NodeIndex n, const FitResult& result) {
   (void)n;
-  TaskFitErrors& f = s_->fit[static_cast<size_t>(t)];
+  TaskFitErrors& f = s_->MutableFit(t);
   ++f.nodes;
   for (ReasonId r : result.reasons) ++f.reason_counts[r];
 }
 
 void Session::RecordTaskError(TaskIndex t, absl::string_view message) {
-  s_->fit[static_cast<size_t>(t)].messages.emplace_back(message);
+  s_->MutableFit(t).messages.emplace_back(message);
 }
 
-bool Session::TaskHasFitErrors(TaskIndex t) const { return !s_->fit[static_cast<size_t>(t)].empty(); }
+bool Session::TaskHasFitErrors(TaskIndex t) const { return !s_->Fit(t).empty(); }
 
 void Session::AddWarning(std::string warning) { s_->decisions.warnings.push_back(std::move(warning)); }
 

@@ -4,6 +4,7 @@
 #define VCSCHED_SRC_SESSION_STATE_H_
 
 #include <array>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -57,11 +58,27 @@ struct Session::State {
 
   // Tasks.
   std::vector<TaskStatus> status;
+  ResourceMatrix task_req;  // dense copy of each task's Resreq: the hot paths read it often
   std::vector<NodeIndex> node;
   std::vector<int32_t> node_slot;  // position in node_tasks[node], -1 when off any node
   std::vector<NodeIndex> last_txn_node;  // placement undone by a Discard (gang message)
   std::vector<TaskStatus> last_txn_status;
-  std::vector<TaskFitErrors> fit;
+  // Fit errors by task, stored on first write: most tasks never get one.
+  std::vector<int32_t> fit_slot;  // index into fit_store, or -1
+  std::deque<TaskFitErrors> fit_store;
+  const TaskFitErrors& Fit(TaskIndex t) const {
+    static const TaskFitErrors kNoErrors;
+    const int32_t i = fit_slot[static_cast<size_t>(t)];
+    return i < 0 ? kNoErrors : fit_store[static_cast<size_t>(i)];
+  }
+  TaskFitErrors& MutableFit(TaskIndex t) {
+    int32_t& i = fit_slot[static_cast<size_t>(t)];
+    if (i < 0) {
+      i = static_cast<int32_t>(fit_store.size());
+      fit_store.emplace_back();
+    }
+    return fit_store[static_cast<size_t>(i)];
+  }
 
   // Nodes.
   ResourceMatrix allocatable, idle, used, releasing, pipelined;
@@ -138,7 +155,7 @@ struct Session::State {
   const JobInfo& job(JobIndex j) const { return jobs[static_cast<size_t>(j)]; }
   const NodeInfo& node_info(NodeIndex n) const { return nodes[static_cast<size_t>(n)]; }
   const QueueInfo& queue(QueueIndex q) const { return queues[static_cast<size_t>(q)]; }
-  absl::Span<const int64_t> req(TaskIndex t) const { return task(t).resreq.span(); }
+  absl::Span<const int64_t> req(TaskIndex t) const { return Row(task_req, t); }
 
   // Moves a task to a new status and node, keeping node, job and list accounting.
   void MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_node);

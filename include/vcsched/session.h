@@ -119,6 +119,7 @@ class Session {
   int32_t JobWaitingTaskNum(JobIndex j) const; // Pipelined
   int32_t JobPendingBestEffortNum(JobIndex j) const;
   int32_t JobValidTaskNum(JobIndex j) const;
+  int32_t JobReleasingOnNodeNum(JobIndex j) const;  // Releasing tasks still on a node
   bool JobIsReady(JobIndex j) const;      // Ready + PendingBE >= MinAvailable
   bool JobIsPipelined(JobIndex j) const;  // + Waiting
   bool JobIsStarving(JobIndex j) const;   // Waiting + Ready < MinAvailable

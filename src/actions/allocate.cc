@@ -80,7 +80,7 @@ class AllocateAction : public Action {
       const TaskIndex t = heap.Pop();
       const TaskInfo& info = s.task(t);
       if (!ssn.Allocatable(job.queue, t)) {
-        s.fit[static_cast<size_t>(t)].refused_by_queue = job.queue;
+        s.MutableFit(t).refused_by_queue = job.queue;
         continue;
       }
       if (info.pod.scheduling_gated) continue;

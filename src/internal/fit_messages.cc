@@ -12,7 +12,7 @@ namespace vcsched::internal {
 
 std::string TaskFitErrorText(const Session& ssn, TaskIndex t) {
   const Session::State& s = ssn.state();
-  const TaskFitErrors& f = s.fit[static_cast<size_t>(t)];
+  const TaskFitErrors& f = s.Fit(t);
   if (!f.messages.empty()) return f.messages.front();
   if (f.nodes == 0) return "";
   std::vector<std::string> parts;
@@ -58,7 +58,7 @@ std::string JobFitErrorText(const Session& ssn, JobIndex j) {
   }
   // The origin is the first task, in name order, with node fit errors.
   for (TaskIndex t : job.tasks) {
-    if (s.fit[static_cast<size_t>(t)].nodes == 0 && s.fit[static_cast<size_t>(t)].messages.empty()) continue;
+    if (s.Fit(t).nodes == 0 && s.Fit(t).messages.empty()) continue;
     absl::StrAppend(&out, ". Origin reason is ", s.task(t).pod.name, ": ", TaskFitErrorText(ssn, t));
     break;
   }

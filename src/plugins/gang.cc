@@ -71,12 +71,7 @@ class GangPlugin : public Plugin {
         c.reason = invalid->first;
         c.message = invalid->second;
       } else if (!ssn.JobIsReady(j)) {
-        int32_t releasing_on_node = 0;
-        for (TaskIndex t : job.tasks) {
-          if (s.status[static_cast<size_t>(t)] == TaskStatus::kReleasing && s.node[static_cast<size_t>(t)] != kNone) {
-            ++releasing_on_node;
-          }
-        }
+        const int32_t releasing_on_node = ssn.JobReleasingOnNodeNum(j);
         const int32_t scheduled = ssn.job_count(j, TaskStatus::kRunning) + ssn.job_count(j, TaskStatus::kBound) +
                                   ssn.job_count(j, TaskStatus::kFailed) + ssn.job_count(j, TaskStatus::kSucceeded);
         if (releasing_on_node > 0 && ssn.job_count(j, TaskStatus::kPending) == 0 &&
@@ -101,7 +96,10 @@ class GangPlugin : public Plugin {
           replaced = true;
         }
       }
-      if (!replaced) conds.push_back(std::move(c));
+      if (!replaced) {
+        conds.reserve(1);  // most jobs get exactly this one condition
+        conds.push_back(std::move(c));
+      }
     }
   }
 };

@@ -8,9 +8,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "src/snapshot_impl.h"
 #include "vcsched/arguments.h"
 
@@ -190,26 +190,32 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   impl->warnings = std::move(s.warnings);
 
   // Names and duplicates.
-  auto check_names = [&](const char* kind, auto& items, auto key_of) {
-    std::map<std::string, int> seen;
+  // `namespace_of` gives the namespace of a namespaced kind (the key is "namespace/name"),
+  // nullopt for a cluster-scoped one (the key is the name).
+  auto check_names = [&](const char* kind, auto& items, auto namespace_of) {
+    absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>, int> seen;
+    seen.reserve(items.size());
     for (const auto& item : items) {
-      const std::string key = key_of(item);
+      const std::optional<absl::string_view> namespaced = namespace_of(item);
+      const absl::string_view ns = namespaced.value_or("");
+      auto key = [&] { return namespaced ? absl::StrCat(ns, "/", item.name) : item.name; };
       if (item.name.empty()) {
         errors.push_back(absl::StrCat(kind, ": metadata.name: must not be empty"));
       } else if (item.name.size() > kMaxNameLength) {
-        errors.push_back(absl::StrCat(kind, " \"", key.substr(0, 64), "...\": metadata.name: is ", item.name.size(),
+        errors.push_back(absl::StrCat(kind, " \"", key().substr(0, 64), "...\": metadata.name: is ", item.name.size(),
                                       " characters, over Kubernetes' limit of ", kMaxNameLength));
-      } else if (++seen[key] == 2) {
-        errors.push_back(absl::StrCat(kind, " \"", key, "\": metadata.name: duplicate name"));
+      } else if (++seen[{ns, item.name}] == 2) {
+        errors.push_back(absl::StrCat(kind, " \"", key(), "\": metadata.name: duplicate name"));
       }
     }
   };
-  check_names("Node", s.nodes, [](const NodeSpec& n) { return n.name; });
-  check_names("Queue", s.queues, [](const QueueSpec& q) { return q.name; });
-  check_names("PriorityClass", s.priority_classes, [](const PriorityClassSpec& p) { return p.name; });
-  check_names("Pod", s.pods, [](const PodSpec& p) { return absl::StrCat(p.namespace_, "/", p.name); });
+  const auto cluster_scoped = [](const auto&) { return std::optional<absl::string_view>(); };
+  check_names("Node", s.nodes, cluster_scoped);
+  check_names("Queue", s.queues, cluster_scoped);
+  check_names("PriorityClass", s.priority_classes, cluster_scoped);
+  check_names("Pod", s.pods, [](const PodSpec& p) { return std::optional<absl::string_view>(p.namespace_); });
   check_names("PodGroup", s.pod_groups,
-              [](const PodGroupSpec& p) { return absl::StrCat(p.namespace_, "/", p.name); });
+              [](const PodGroupSpec& p) { return std::optional<absl::string_view>(p.namespace_); });
   for (const PodGroupSpec& g : s.pod_groups) {
     const std::string key = absl::StrCat(g.namespace_, "/", g.name);
     if (g.min_member < 0) errors.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minMember: must not be negative, got ", g.min_member));
@@ -395,9 +401,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     job.min_resources = job.has_min_resources ? ToResource(space, *g.min_resources, 0) : Resource(dims);
     for (const auto& [role, n] : g.min_task_member) job.task_min_available_total += n;
     job.pod_group = std::move(g);
-    impl->job_by_key.emplace_hint(impl->job_by_key.end(), job.key, job.index);  // keys arrive sorted
     impl->jobs.push_back(std::move(job));
   }
+  impl->job_by_key.reserve(impl->jobs.size());
+  for (const JobInfo& job : impl->jobs) impl->job_by_key.emplace(job.key, job.index);
 
   // Tasks.
   // Sorted through pointers: moving whole specs around in a sort costs more than the
@@ -411,11 +418,11 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   impl->tasks.reserve(s.pods.size());  // no reallocation of large TaskInfo while filling
   for (PodSpec* pod : pod_order) {
     PodSpec& p = *pod;
-    TaskInfo t;
-    t.key = absl::StrCat(p.namespace_, "/", p.name);
     const bool mine = ours(p);
     if (!mine && p.node_name.empty()) continue;  // another scheduler's pending pod: invisible
-    t.index = static_cast<TaskIndex>(impl->tasks.size());
+    TaskInfo& t = impl->tasks.emplace_back();  // filled in place: a TaskInfo is large
+    t.key = absl::StrCat(p.namespace_, "/", p.name);
+    t.index = static_cast<TaskIndex>(impl->tasks.size() - 1);
     t.uid = p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid;
     t.status = StatusOf(p);
     if (!p.node_name.empty()) {
@@ -444,9 +451,13 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       t.preemptable = ParseGoBool(*v, &b) && b;
     }
     if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/task-spec")) t.role = *v;
-    std::vector<absl::string_view> parts = absl::StrSplit(p.name, '-');
+    // The number after the last '-' of a name with at least three parts.
+    const size_t last_dash = p.name.rfind('-');
     int64_t idx = 0;
-    if (parts.size() >= 3 && absl::SimpleAtoi(parts.back(), &idx)) t.pod_index = idx;
+    if (last_dash != std::string::npos && last_dash > 0 && p.name.rfind('-', last_dash - 1) != std::string::npos &&
+        absl::SimpleAtoi(absl::string_view(p.name).substr(last_dash + 1), &idx)) {
+      t.pod_index = idx;
+    }
     if (mine) {
       auto g = p.annotations.find(std::string(kGroupAnnotation));
       if (g != p.annotations.end()) {
@@ -460,10 +471,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       }
     }
     t.pod = std::move(p);
-    impl->task_by_key.emplace_hint(impl->task_by_key.end(), t.key, t.index);  // keys arrive sorted
     if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
-    impl->tasks.push_back(std::move(t));
   }
+  impl->task_by_key.reserve(impl->tasks.size());
+  for (const TaskInfo& t : impl->tasks) impl->task_by_key.emplace(t.key, t.index);
   std::deque<PodSpec>().swap(s.pods);  // moved-from shells: release them before going on
   // Shapes: equivalence classes of tasks for node-choice caching. A pod's labels and
   // namespace matter only to other pods' affinity and spread terms, and the cache is not

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 #include "vcsched/snapshot.h"
 
 namespace vcsched {
@@ -18,8 +20,9 @@ struct Snapshot::Impl {
   std::vector<QueueInfo> queues;
   std::vector<PriorityClassSpec> priority_classes;
   Resource total;
-  std::map<std::string, int32_t, std::less<>> node_by_name, queue_by_name, job_by_key,
-      task_by_key, pc_by_name;
+  std::map<std::string, int32_t, std::less<>> node_by_name, queue_by_name, pc_by_name;
+  // Views of JobInfo::key and TaskInfo::key, filled once `jobs` and `tasks` are final.
+  absl::flat_hash_map<absl::string_view, int32_t> job_by_key, task_by_key;
   std::vector<std::string> warnings;
 };
 

@@ -34,6 +34,10 @@ using ResourceList = std::map<std::string, int64_t>;
 absl::StatusOr<ResourceList> ParseResourceList(
     const std::vector<std::pair<std::string, std::string>>& quantities,
     std::vector<std::string>* dropped = nullptr);
+// One quantity of a ResourceList in stored units; `*tracked` is false for a name Volcano
+// does not track (its quantity must still parse). Errors do not name the resource:
+// `invalid quantity "4Gx"`.
+absl::StatusOr<int64_t> ParseResourceQuantity(absl::string_view name, absl::string_view text, bool* tracked);
 
 struct LabelSelectorRequirement {
   enum class Operator { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };

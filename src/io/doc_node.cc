@@ -5,87 +5,109 @@
 
 namespace vcsched::io_internal {
 
-bool DocNode::IsDefined() const { return kind_ == kJson || (kind_ == kYaml && yaml_.IsDefined()); }
+bool DocNode::IsDefined() const {
+  if (const YAML::Node* y = yaml_node()) return y->IsDefined();
+  return json_node() != nullptr;
+}
 
 bool DocNode::IsNull() const {
-  if (kind_ == kYaml) return yaml_.IsNull();
-  return kind_ == kJson && json_.is_null();
+  if (const YAML::Node* y = yaml_node()) return y->IsNull();
+  const simdjson::dom::element* j = json_node();
+  return j != nullptr && j->is_null();
 }
 
 bool DocNode::IsMap() const {
-  if (kind_ == kYaml) return yaml_.IsMap();
-  return kind_ == kJson && json_.is_object();
+  if (const YAML::Node* y = yaml_node()) return y->IsMap();
+  const simdjson::dom::element* j = json_node();
+  return j != nullptr && j->is_object();
 }
 
 bool DocNode::IsSequence() const {
-  if (kind_ == kYaml) return yaml_.IsSequence();
-  return kind_ == kJson && json_.is_array();
+  if (const YAML::Node* y = yaml_node()) return y->IsSequence();
+  const simdjson::dom::element* j = json_node();
+  return j != nullptr && j->is_array();
 }
 
 bool DocNode::IsScalar() const {
-  if (kind_ == kYaml) return yaml_.IsScalar();
-  return kind_ == kJson && !json_.is_object() && !json_.is_array() && !json_.is_null();
+  if (const YAML::Node* y = yaml_node()) return y->IsScalar();
+  const simdjson::dom::element* j = json_node();
+  if (j == nullptr) return false;
+  const simdjson::dom::element_type t = j->type();
+  return t != simdjson::dom::element_type::OBJECT && t != simdjson::dom::element_type::ARRAY &&
+         t != simdjson::dom::element_type::NULL_VALUE;
 }
 
 std::string DocNode::Scalar() const {
-  if (kind_ == kYaml) return yaml_.IsScalar() ? yaml_.Scalar() : std::string();
-  if (kind_ != kJson) return "";
-  std::string_view text;
-  int64_t i = 0;
-  uint64_t u = 0;
-  double d = 0;
-  bool b = false;
-  if (json_.get(text) == simdjson::SUCCESS) return std::string(text);
-  if (json_.get(i) == simdjson::SUCCESS) return absl::StrCat(i);
-  if (json_.get(u) == simdjson::SUCCESS) return absl::StrCat(u);
-  if (json_.get(d) == simdjson::SUCCESS) return absl::StrFormat("%.17g", d);
-  if (json_.get(b) == simdjson::SUCCESS) return b ? "true" : "false";
-  return "";
+  if (const YAML::Node* y = yaml_node()) return y->IsScalar() ? y->Scalar() : std::string();
+  const simdjson::dom::element* j = json_node();
+  if (j == nullptr) return "";
+  switch (j->type()) {
+    case simdjson::dom::element_type::STRING: return std::string(std::string_view(*j));
+    case simdjson::dom::element_type::INT64: return absl::StrCat(int64_t(*j));
+    case simdjson::dom::element_type::UINT64: return absl::StrCat(uint64_t(*j));
+    case simdjson::dom::element_type::DOUBLE: return absl::StrFormat("%.17g", double(*j));
+    case simdjson::dom::element_type::BOOL: return bool(*j) ? "true" : "false";
+    default: return "";
+  }
+}
+
+absl::string_view DocNode::ScalarRef(std::string* scratch) const {
+  if (const simdjson::dom::element* j = json_node(); j != nullptr && j->is_string()) {
+    const std::string_view v(*j);
+    return absl::string_view(v.data(), v.size());
+  }
+  *scratch = Scalar();
+  return *scratch;
 }
 
 size_t DocNode::size() const {
-  if (kind_ == kYaml) return yaml_.IsMap() || yaml_.IsSequence() ? yaml_.size() : 0;
-  if (kind_ != kJson) return 0;
+  if (const YAML::Node* y = yaml_node()) return y->IsMap() || y->IsSequence() ? y->size() : 0;
+  const simdjson::dom::element* j = json_node();
+  if (j == nullptr) return 0;
   simdjson::dom::array arr;
-  if (json_.get(arr) == simdjson::SUCCESS) return arr.size();
+  if (j->get(arr) == simdjson::SUCCESS) return arr.size();
   simdjson::dom::object obj;
-  if (json_.get(obj) == simdjson::SUCCESS) return obj.size();
+  if (j->get(obj) == simdjson::SUCCESS) return obj.size();
   return 0;
 }
 
 DocNode DocNode::Get(const char* key) const {
-  if (kind_ == kYaml) {
-    if (!yaml_.IsMap()) return DocNode();
-    const YAML::Node child = yaml_[key];
+  if (const YAML::Node* y = yaml_node()) {
+    if (!y->IsMap()) return DocNode();
+    const YAML::Node child = (*y)[key];
     return child.IsDefined() ? DocNode(child) : DocNode();
   }
+  const simdjson::dom::element* j = json_node();
   simdjson::dom::object obj;
   simdjson::dom::element child;
-  if (kind_ != kJson || json_.get(obj) != simdjson::SUCCESS || obj.at_key(key).get(child) != simdjson::SUCCESS) {
+  if (j == nullptr || j->get(obj) != simdjson::SUCCESS || obj.at_key(key).get(child) != simdjson::SUCCESS) {
     return DocNode();
   }
   return DocNode(child);
 }
 
 DocNode DocNode::operator[](size_t i) const {
-  if (kind_ == kYaml) return yaml_.IsSequence() && i < yaml_.size() ? DocNode(yaml_[i]) : DocNode();
+  if (const YAML::Node* y = yaml_node()) return y->IsSequence() && i < y->size() ? DocNode((*y)[i]) : DocNode();
+  const simdjson::dom::element* j = json_node();
   simdjson::dom::array arr;
   simdjson::dom::element item;
-  if (kind_ != kJson || json_.get(arr) != simdjson::SUCCESS || arr.at(i).get(item) != simdjson::SUCCESS) return DocNode();
+  if (j == nullptr || j->get(arr) != simdjson::SUCCESS || arr.at(i).get(item) != simdjson::SUCCESS) return DocNode();
   return DocNode(item);
 }
 
 std::string DocNode::Position(int line_offset) const {
-  if (kind_ != kYaml || !yaml_.IsDefined()) return "";
-  const YAML::Mark m = yaml_.Mark();
+  const YAML::Node* y = yaml_node();
+  if (y == nullptr || !y->IsDefined()) return "";
+  const YAML::Mark m = y->Mark();
   if (m.line < 0) return "";
   return absl::StrCat("line ", m.line + 1 + line_offset, ":", m.column + 1);
 }
 
 YAML::Node DocNode::yaml() const {
-  if (kind_ == kYaml) return yaml_;
-  if (kind_ != kJson) return YAML::Node(YAML::NodeType::Undefined);
-  return YAML::Load(simdjson::minify(json_));  // JSON is YAML
+  if (const YAML::Node* y = yaml_node()) return *y;
+  const simdjson::dom::element* j = json_node();
+  if (j == nullptr) return YAML::Node(YAML::NodeType::Undefined);
+  return YAML::Load(simdjson::minify(*j));  // JSON is YAML
 }
 
 }  // namespace vcsched::io_internal

@@ -7,8 +7,10 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include <simdjson.h>
+#include "absl/strings/string_view.h"
 #include <yaml-cpp/yaml.h>
 
 namespace vcsched::io_internal {
@@ -16,8 +18,8 @@ namespace vcsched::io_internal {
 class DocNode {
  public:
   DocNode() = default;  // undefined (absent)
-  DocNode(const YAML::Node& n) : kind_(kYaml), yaml_(n) {}  // NOLINT: YAML nodes convert freely
-  explicit DocNode(simdjson::dom::element e) : kind_(kJson), json_(e) {}
+  DocNode(const YAML::Node& n) : node_(n) {}  // NOLINT: YAML nodes convert freely
+  explicit DocNode(simdjson::dom::element e) : node_(e) {}
 
   bool IsDefined() const;
   bool IsNull() const;
@@ -26,6 +28,8 @@ class DocNode {
   bool IsScalar() const;
   // The text of a scalar: a JSON number or boolean in its JSON spelling.
   std::string Scalar() const;
+  // The same text; a JSON string is viewed in place, anything else is put in *scratch.
+  absl::string_view ScalarRef(std::string* scratch) const;
   size_t size() const;
   // The map entry `key`, undefined when absent or when this is not a map.
   DocNode Get(const char* key) const;
@@ -44,26 +48,26 @@ class DocNode {
   YAML::Node yaml() const;
 
  private:
-  enum Kind { kNone, kYaml, kJson };
-  Kind kind_ = kNone;
-  YAML::Node yaml_;
-  simdjson::dom::element json_;
+  // A variant, so that a JSON node (16 bytes, copied freely) never builds a YAML::Node.
+  const YAML::Node* yaml_node() const { return std::get_if<YAML::Node>(&node_); }
+  const simdjson::dom::element* json_node() const { return std::get_if<simdjson::dom::element>(&node_); }
+  std::variant<std::monostate, YAML::Node, simdjson::dom::element> node_;
 };
 
 template <typename F>
 void DocNode::ForEachEntry(F&& f) const {
-  if (kind_ == kYaml && yaml_.IsMap()) {
-    for (const auto& kv : yaml_) f(kv.first.IsScalar() ? kv.first.Scalar() : std::string(), DocNode(kv.second));
-  } else if (simdjson::dom::object obj; kind_ == kJson && json_.get(obj) == simdjson::SUCCESS) {
+  if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsMap()) {
+    for (const auto& kv : *y) f(kv.first.IsScalar() ? kv.first.Scalar() : std::string(), DocNode(kv.second));
+  } else if (simdjson::dom::object obj; json_node() != nullptr && json_node()->get(obj) == simdjson::SUCCESS) {
     for (simdjson::dom::key_value_pair kv : obj) f(std::string(kv.key), DocNode(kv.value));
   }
 }
 
 template <typename F>
 void DocNode::ForEachItem(F&& f) const {
-  if (kind_ == kYaml && yaml_.IsSequence()) {
-    for (const auto& item : yaml_) f(DocNode(item));
-  } else if (simdjson::dom::array arr; kind_ == kJson && json_.get(arr) == simdjson::SUCCESS) {
+  if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsSequence()) {
+    for (const auto& item : *y) f(DocNode(item));
+  } else if (simdjson::dom::array arr; json_node() != nullptr && json_node()->get(arr) == simdjson::SUCCESS) {
     for (simdjson::dom::element item : arr) f(DocNode(item));
   }
 }

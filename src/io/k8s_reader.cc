@@ -127,29 +127,34 @@ Affinity ReadAffinity(ObjectReader& r, const DocNode& spec) {
 
 std::vector<Container> Containers(ObjectReader& r, const DocNode& spec, const char* key, bool init) {
   std::vector<Container> out;
+  const DocNode l = r.List(spec, key, FieldPath("spec.", key));
+  if (!l.IsDefined()) return out;
   const std::string field = absl::StrCat("spec.", key);
-  const DocNode l = r.List(spec, key, field);
-  for (size_t i = 0; l.IsDefined() && i < l.size(); ++i) {
-    const std::string f = At(field, i);
+  size_t i = 0;
+  l.ForEachItem([&](const DocNode& item) {
     Container c;
-    c.name = r.String(l[i], "name", absl::StrCat(f, ".name")).value_or("");
-    const DocNode res = r.Map(l[i], "resources", absl::StrCat(f, ".resources"));
-    c.requests = r.Resources(res, "requests", absl::StrCat(f, ".resources.requests"));
+    c.name = r.String(item, "name", FieldPath(field, i, ".name")).value_or("");
+    const DocNode res = r.Map(item, "resources", FieldPath(field, i, ".resources"));
+    c.requests = r.Resources(res, "requests", FieldPath(field, i, ".resources.requests"));
     // The API server defaults a missing request to the limit.
-    const ResourceList limits = r.Resources(res, "limits", absl::StrCat(f, ".resources.limits"));
+    const ResourceList limits = r.Resources(res, "limits", FieldPath(field, i, ".resources.limits"));
     for (const auto& [name, v] : limits) c.requests.emplace(name, v);
     if (res.IsDefined() && res.Get("claims").IsDefined()) {
-      r.Warn(absl::StrCat(f, ".resources.claims"), "dynamic resource claims are not modelled");
+      r.Warn(FieldPath(field, i, ".resources.claims"), "dynamic resource claims are not modelled");
     }
-    if (init) c.restartable = r.String(l[i], "restartPolicy", absl::StrCat(f, ".restartPolicy")).value_or("") == "Always";
-    const DocNode ports = r.List(l[i], "ports", absl::StrCat(f, ".ports"));
+    if (init) {
+      c.restartable = r.String(item, "restartPolicy", FieldPath(field, i, ".restartPolicy")).value_or("") == "Always";
+    }
+    const DocNode ports = r.List(item, "ports", FieldPath(field, i, ".ports"));
     for (size_t p = 0; ports.IsDefined() && p < ports.size(); ++p) {
       if (ports[p].IsMap() && ports[p].Get("hostPort").IsDefined()) {
-        r.Warn(absl::StrCat(At(absl::StrCat(f, ".ports"), p), ".hostPort"), "host ports are not checked (NodePorts filter)");
+        r.Warn(absl::StrCat(At(absl::StrCat(At(field, i), ".ports"), p), ".hostPort"),
+               "host ports are not checked (NodePorts filter)");
       }
     }
     out.push_back(std::move(c));
-  }
+    ++i;
+  });
   return out;
 }
 
@@ -203,8 +208,8 @@ PodSpec ReadPod(ObjectReader& r, const DocNode& doc) {
   p.deleting = meta.IsDefined() && meta.Get("deletionTimestamp").IsDefined() && !meta.Get("deletionTimestamp").IsNull();
   const DocNode owners = r.List(meta, "ownerReferences", "metadata.ownerReferences");
   for (size_t i = 0; owners.IsDefined() && i < owners.size(); ++i) {
-    if (r.Bool(owners[i], "controller", At("metadata.ownerReferences", i) + ".controller").value_or(false)) {
-      p.controller_uid = r.String(owners[i], "uid", At("metadata.ownerReferences", i) + ".uid").value_or("");
+    if (r.Bool(owners[i], "controller", FieldPath("metadata.ownerReferences", i, ".controller")).value_or(false)) {
+      p.controller_uid = r.String(owners[i], "uid", FieldPath("metadata.ownerReferences", i, ".uid")).value_or("");
     }
   }
   const DocNode spec = r.Map(doc, "spec", "spec");
@@ -217,14 +222,14 @@ PodSpec ReadPod(ObjectReader& r, const DocNode& doc) {
   p.affinity = ReadAffinity(r, spec);
   const DocNode tols = r.List(spec, "tolerations", "spec.tolerations");
   for (size_t i = 0; tols.IsDefined() && i < tols.size(); ++i) {
-    const std::string f = At("spec.tolerations", i);
+    const char* f = "spec.tolerations";
     Toleration t;
-    t.key = r.String(tols[i], "key", absl::StrCat(f, ".key")).value_or("");
-    t.op = r.String(tols[i], "operator", absl::StrCat(f, ".operator")).value_or("Equal");
-    t.value = r.String(tols[i], "value", absl::StrCat(f, ".value")).value_or("");
-    t.effect = r.String(tols[i], "effect", absl::StrCat(f, ".effect")).value_or("");
+    t.key = r.String(tols[i], "key", FieldPath(f, i, ".key")).value_or("");
+    t.op = r.String(tols[i], "operator", FieldPath(f, i, ".operator")).value_or("Equal");
+    t.value = r.String(tols[i], "value", FieldPath(f, i, ".value")).value_or("");
+    t.effect = r.String(tols[i], "effect", FieldPath(f, i, ".effect")).value_or("");
     if (t.op != "Equal" && t.op != "Exists") {
-      r.Fail(tols[i], absl::StrCat(f, ".operator"), absl::StrCat("unknown operator \"", t.op, "\""));
+      r.Fail(tols[i], FieldPath(f, i, ".operator"), absl::StrCat("unknown operator \"", t.op, "\""));
     }
     p.tolerations.push_back(std::move(t));
   }

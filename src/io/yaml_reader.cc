@@ -5,7 +5,6 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 
 #include <sstream>
@@ -65,14 +64,15 @@ void ObjectReader::set_object(std::string object) {
   object_ = std::move(object);
 }
 
-void ObjectReader::Fail(const DocNode& at, absl::string_view field, absl::string_view message) {
+void ObjectReader::Fail(const DocNode& at, const FieldPath& path, absl::string_view message) {
+  const std::string field = path.str();
   std::string pos = at.Position(line_offset_);
   diag_->errors.push_back(absl::StrCat(where_, pos.empty() ? "" : ", ", pos, ": ", object_,
                                        object_.empty() ? "" : ": ", field, field.empty() ? "" : ": ", message));
 }
 
-void ObjectReader::Warn(absl::string_view field, absl::string_view message) {
-  diag_->warnings.push_back(absl::StrCat(object_, ": ", field, ": ", message));
+void ObjectReader::Warn(const FieldPath& field, absl::string_view message) {
+  diag_->warnings.push_back(absl::StrCat(object_, ": ", field.str(), ": ", message));
 }
 
 namespace {
@@ -86,7 +86,7 @@ DocNode Present(const DocNode& parent, const char* key) {
 
 }  // namespace
 
-std::optional<std::string> ObjectReader::String(const DocNode& parent, const char* key, absl::string_view field) {
+std::optional<std::string> ObjectReader::String(const DocNode& parent, const char* key, const FieldPath& field) {
   const DocNode n = Present(parent, key);
   if (!n.IsDefined()) return std::nullopt;
   if (!n.IsScalar()) {
@@ -96,7 +96,7 @@ std::optional<std::string> ObjectReader::String(const DocNode& parent, const cha
   return n.Scalar();
 }
 
-std::optional<int64_t> ObjectReader::Int(const DocNode& parent, const char* key, absl::string_view field) {
+std::optional<int64_t> ObjectReader::Int(const DocNode& parent, const char* key, const FieldPath& field) {
   const DocNode n = Present(parent, key);
   if (!n.IsDefined()) return std::nullopt;
   int64_t v = 0;
@@ -107,7 +107,7 @@ std::optional<int64_t> ObjectReader::Int(const DocNode& parent, const char* key,
   return v;
 }
 
-std::optional<bool> ObjectReader::Bool(const DocNode& parent, const char* key, absl::string_view field) {
+std::optional<bool> ObjectReader::Bool(const DocNode& parent, const char* key, const FieldPath& field) {
   const DocNode n = Present(parent, key);
   if (!n.IsDefined()) return std::nullopt;
   if (n.IsScalar()) {
@@ -119,7 +119,7 @@ std::optional<bool> ObjectReader::Bool(const DocNode& parent, const char* key, a
   return std::nullopt;
 }
 
-DocNode ObjectReader::Map(const DocNode& parent, const char* key, absl::string_view field) {
+DocNode ObjectReader::Map(const DocNode& parent, const char* key, const FieldPath& field) {
   const DocNode n = Present(parent, key);
   if (!n.IsDefined()) return n;
   if (!n.IsMap()) {
@@ -129,7 +129,7 @@ DocNode ObjectReader::Map(const DocNode& parent, const char* key, absl::string_v
   return n;
 }
 
-DocNode ObjectReader::List(const DocNode& parent, const char* key, absl::string_view field) {
+DocNode ObjectReader::List(const DocNode& parent, const char* key, const FieldPath& field) {
   const DocNode n = Present(parent, key);
   if (!n.IsDefined()) return n;
   if (!n.IsSequence()) {
@@ -139,62 +139,86 @@ DocNode ObjectReader::List(const DocNode& parent, const char* key, absl::string_
   return n;
 }
 
-Labels ObjectReader::StringMap(const DocNode& parent, const char* key, absl::string_view field) {
+Labels ObjectReader::StringMap(const DocNode& parent, const char* key, const FieldPath& field) {
   Labels out;
-  Map(parent, key, field).ForEachEntry([&](const std::string& k, const DocNode& v) {
+  Map(parent, key, field).ForEachEntry([&](std::string k, const DocNode& v) {
     if (v.IsNull()) {
-      out[k] = "";
+      out.insert_or_assign(std::move(k), "");
     } else if (!v.IsScalar()) {
-      Fail(v, absl::StrCat(field, ".", k), absl::StrCat("expected a string, got ", Describe(v)));
+      Fail(v, absl::StrCat(field.str(), ".", k), absl::StrCat("expected a string, got ", Describe(v)));
     } else {
-      out[k] = v.Scalar();
+      out.insert_or_assign(std::move(k), v.Scalar());
     }
   });
   return out;
 }
 
-ResourceList ObjectReader::Resources(const DocNode& parent, const char* key, absl::string_view field) {
+ResourceList ObjectReader::Resources(const DocNode& parent, const char* key, const FieldPath& field) {
   ResourceList out;
-  Map(parent, key, field).ForEachEntry([&](const std::string& name, const DocNode& v) {
+  std::string scratch;
+  Map(parent, key, field).ForEachEntry([&](std::string name, const DocNode& v) {
     if (!v.IsScalar()) {
-      Fail(v, absl::StrCat(field, ".", name), absl::StrCat("expected a quantity, got ", Describe(v)));
+      Fail(v, absl::StrCat(field.str(), ".", name), absl::StrCat("expected a quantity, got ", Describe(v)));
       return;
     }
-    absl::StatusOr<ResourceList> one = ParseResourceList({{name, v.Scalar()}});
-    if (!one.ok()) {
-      Fail(v, absl::StrCat(field, ".", name), one.status().message().substr(name.size() + 2));
+    bool tracked = false;
+    const absl::StatusOr<int64_t> amount = ParseResourceQuantity(name, v.ScalarRef(&scratch), &tracked);
+    if (!amount.ok()) {
+      Fail(v, absl::StrCat(field.str(), ".", name), amount.status().message());
       return;
     }
-    for (const auto& [k, amount] : *one) out[k] += amount;
+    if (tracked) out[std::move(name)] += *amount;
   });
   return out;
 }
 
 namespace {
 
-// "2026-11-29T18:04:21Z", the form the API server prints, without absl's general parser.
+// Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (H. Hinnant's
+// days_from_civil).
+int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// "2026-11-29T18:04:21Z", the form the API server prints, without a general time parser
+// (anything else goes to absl's RFC 3339 parser).
 bool ParseUtcSeconds(absl::string_view s, int64_t* out) {
   if (s.size() != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z') {
     return false;
   }
-  int v[6];
+  int64_t v[6];
   const int at[6][2] = {{0, 4}, {5, 2}, {8, 2}, {11, 2}, {14, 2}, {17, 2}};
   for (int i = 0; i < 6; ++i) {
-    if (!absl::SimpleAtoi(s.substr(at[i][0], at[i][1]), &v[i])) return false;
+    v[i] = 0;
+    for (int k = at[i][0]; k < at[i][0] + at[i][1]; ++k) {
+      if (s[k] < '0' || s[k] > '9') return false;
+      v[i] = v[i] * 10 + (s[k] - '0');
+    }
   }
-  if (v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31 || v[3] > 23 || v[4] > 59 || v[5] > 60) return false;
-  const absl::CivilSecond cs(v[0], v[1], v[2], v[3], v[4], v[5]);
-  if (cs.day() != v[2]) return false;  // 31 April and the like
-  *out = absl::ToUnixSeconds(absl::FromCivil(cs, absl::UTCTimeZone()));
+  const bool leap = (v[0] % 4 == 0 && v[0] % 100 != 0) || v[0] % 400 == 0;
+  const int64_t month_days[12] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > month_days[v[1] - 1] || v[3] > 23 || v[4] > 59 || v[5] > 60) {
+    return false;
+  }
+  // A leap second (60) counts as the next minute's first, as a civil-time conversion does.
+  *out = DaysFromCivil(v[0], v[1], v[2]) * 86400 + v[3] * 3600 + v[4] * 60 + v[5];
   return true;
 }
 
 }  // namespace
 
-int64_t ObjectReader::Time(const DocNode& parent, const char* key, absl::string_view field) {
+int64_t ObjectReader::Time(const DocNode& parent, const char* key, const FieldPath& field) {
+  std::string scratch;
+  if (const DocNode n = Present(parent, key); n.IsScalar()) {
+    if (int64_t fast = 0; ParseUtcSeconds(n.ScalarRef(&scratch), &fast)) return fast;
+  }
   const std::optional<std::string> s = String(parent, key, field);
   if (!s) return 0;
-  if (int64_t fast = 0; ParseUtcSeconds(*s, &fast)) return fast;
   absl::Time t;
   std::string err;
   if (!absl::ParseTime(absl::RFC3339_full, *s, &t, &err)) {

@@ -14,6 +14,7 @@
 
 #include "absl/strings/string_view.h"
 #include "src/io/doc_node.h"
+#include "src/io/field_path.h"
 #include "vcsched/arguments.h"
 #include "vcsched/objects.h"
 
@@ -35,25 +36,25 @@ class ObjectReader {
   // The object errors are reported against; an absurdly long label (a huge name) is cut
   // so that messages stay readable.
   void set_object(std::string object);
-  void Fail(const DocNode& at, absl::string_view field, absl::string_view message);
-  void Warn(absl::string_view field, absl::string_view message);
+  void Fail(const DocNode& at, const FieldPath& field, absl::string_view message);
+  void Warn(const FieldPath& field, absl::string_view message);
   size_t error_count() const { return diag_->errors.size(); }
 
   // Each returns nullopt when the key is absent or null, and records an error (also
   // returning nullopt) when the value has the wrong shape. `field` is the path for
   // messages, e.g. "spec.minMember".
-  std::optional<std::string> String(const DocNode& parent, const char* key, absl::string_view field);
-  std::optional<int64_t> Int(const DocNode& parent, const char* key, absl::string_view field);
-  std::optional<bool> Bool(const DocNode& parent, const char* key, absl::string_view field);
+  std::optional<std::string> String(const DocNode& parent, const char* key, const FieldPath& field);
+  std::optional<int64_t> Int(const DocNode& parent, const char* key, const FieldPath& field);
+  std::optional<bool> Bool(const DocNode& parent, const char* key, const FieldPath& field);
   // A map node (nullopt-like: an undefined node when absent).
-  DocNode Map(const DocNode& parent, const char* key, absl::string_view field);
-  DocNode List(const DocNode& parent, const char* key, absl::string_view field);
+  DocNode Map(const DocNode& parent, const char* key, const FieldPath& field);
+  DocNode List(const DocNode& parent, const char* key, const FieldPath& field);
   // A map of strings (labels, annotations, nodeSelector).
-  Labels StringMap(const DocNode& parent, const char* key, absl::string_view field);
+  Labels StringMap(const DocNode& parent, const char* key, const FieldPath& field);
   // A Kubernetes ResourceList, converted to stored units.
-  ResourceList Resources(const DocNode& parent, const char* key, absl::string_view field);
+  ResourceList Resources(const DocNode& parent, const char* key, const FieldPath& field);
   // An RFC 3339 time as seconds since the epoch, 0 when absent.
-  int64_t Time(const DocNode& parent, const char* key, absl::string_view field);
+  int64_t Time(const DocNode& parent, const char* key, const FieldPath& field);
 
  private:
   Diagnostics* diag_;

@@ -163,9 +163,9 @@ TaskStatus StatusOf(const PodSpec& pod) {
 // Annotation first, then label, as Volcano reads volcano.sh/* switches.
 const std::string* AnnotationOrLabel(const Labels& annotations, const Labels& labels,
                                      absl::string_view key) {
-  auto it = annotations.find(std::string(key));
+  auto it = annotations.find(key);
   if (it != annotations.end()) return &it->second;
-  it = labels.find(std::string(key));
+  it = labels.find(key);
   if (it != labels.end()) return &it->second;
   return nullptr;
 }
@@ -261,7 +261,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   if (s.options.implicit_pod_groups) {
     std::map<std::string, size_t> implicit;  // key -> index in pod_groups
     for (PodSpec& p : s.pods) {
-      if (!ours(p) || p.annotations.count(std::string(kGroupAnnotation))) continue;
+      if (!ours(p) || p.annotations.count(kGroupAnnotation)) continue;
       const std::string owner = !p.controller_uid.empty() ? p.controller_uid
                                 : (p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid);
       const std::string name = absl::StrCat("podgroup-", owner);
@@ -412,9 +412,13 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   std::vector<PodSpec*> pod_order;
   pod_order.reserve(s.pods.size());
   for (PodSpec& p : s.pods) pod_order.push_back(&p);
-  std::sort(pod_order.begin(), pod_order.end(), [](const PodSpec* a, const PodSpec* b) {
+  auto by_key = [](const PodSpec* a, const PodSpec* b) {
     return std::tie(a->namespace_, a->name) < std::tie(b->namespace_, b->name);
-  });
+  };
+  // Listings (kubectl's among them) usually come sorted already.
+  if (!std::is_sorted(pod_order.begin(), pod_order.end(), by_key)) {
+    std::sort(pod_order.begin(), pod_order.end(), by_key);
+  }
   impl->tasks.reserve(s.pods.size());  // no reallocation of large TaskInfo while filling
   for (PodSpec* pod : pod_order) {
     PodSpec& p = *pod;
@@ -459,7 +463,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       t.pod_index = idx;
     }
     if (mine) {
-      auto g = p.annotations.find(std::string(kGroupAnnotation));
+      auto g = p.annotations.find(kGroupAnnotation);
       if (g != p.annotations.end()) {
         const std::string jkey = absl::StrCat(p.namespace_, "/", g->second);
         if (auto j = Lookup(impl->job_by_key, jkey)) {
@@ -479,7 +483,8 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   // Shapes: equivalence classes of tasks for node-choice caching. A pod's labels and
   // namespace matter only to other pods' affinity and spread terms, and the cache is not
   // used while any placed pod has such terms, so they are not part of the shape.
-  std::map<std::string, int32_t> shapes;
+  absl::flat_hash_map<std::string, int32_t> shapes;
+  std::string key;  // reused: a task of a known shape allocates nothing
   for (TaskInfo& t : impl->tasks) {
     const PodSpec& p = t.pod;
     const Affinity& a = p.affinity;
@@ -487,15 +492,19 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
                         !a.required_pod_affinity.empty() || !a.preferred_pod_affinity.empty() ||
                         !a.required_pod_anti_affinity.empty() || !a.preferred_pod_anti_affinity.empty() ||
                         !p.topology_spread_constraints.empty();
-    std::string key = unique ? absl::StrCat("#", t.index) : "";
-    if (!unique) {
+    key.clear();
+    if (unique) {
+      absl::StrAppend(&key, "#", t.index);
+    } else {
       for (int d = 0; d < t.resreq.dims(); ++d) absl::StrAppend(&key, t.resreq[d], ",");
       absl::StrAppend(&key, t.nonzero_cpu, ",", t.nonzero_memory, "|");
       for (const auto& [k, v] : p.node_selector) absl::StrAppend(&key, k, "=", v, ";");
       key += "|";
       for (const Toleration& tol : p.tolerations) absl::StrAppend(&key, tol.key, "\x1f", tol.op, "\x1f", tol.value, "\x1f", tol.effect, ";");
     }
-    t.shape = shapes.emplace(std::move(key), static_cast<int32_t>(shapes.size())).first->second;
+    auto it = shapes.find(key);
+    if (it == shapes.end()) it = shapes.emplace(key, static_cast<int32_t>(shapes.size())).first;
+    t.shape = it->second;
   }
   std::sort(impl->warnings.begin(), impl->warnings.end());
   state_ = std::make_unique<State>();

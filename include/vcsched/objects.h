@@ -23,7 +23,8 @@ namespace vcsched {
 // rejected as input errors.
 inline constexpr size_t kMaxNameLength = 253;
 
-using Labels = std::map<std::string, std::string>;
+// Transparent comparison: lookups by string_view or literal build no key string.
+using Labels = std::map<std::string, std::string, std::less<>>;
 // Resource name -> amount in stored units (milli for cpu and scalars, bytes for memory,
 // a count for pods). Names Volcano ignores are not kept.
 using ResourceList = std::map<std::string, int64_t>;

@@ -59,7 +59,10 @@ int Bench(const std::vector<std::string>& args) {
     std::cerr << "vcsched: " << text.status().message() << "\n";
     return 1;
   }
-  absl::StatusOr<Scenario> sc = LoadScenario({{file, *std::move(text)}});
+  std::vector<ScenarioSource> sources(1);  // moved in, not copied from an initializer list
+  sources[0].name = file;
+  sources[0].text = *std::move(text);
+  absl::StatusOr<Scenario> sc = LoadScenario(std::move(sources));
   if (!sc.ok()) {
     std::cerr << "vcsched: " << sc.status().message() << "\n";
     return 1;

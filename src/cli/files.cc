@@ -26,7 +26,11 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   // than parsing it.
   const std::streamoff size = in.tellg();
   if (size >= 0) {
-    std::string text(static_cast<size_t>(size), '\0');
+    // Spare capacity past the end lets the JSON parser read the text in place (it reads
+    // up to 64 bytes beyond the last one) instead of copying it into a padded buffer.
+    std::string text;
+    text.reserve(static_cast<size_t>(size) + 64);
+    text.resize(static_cast<size_t>(size));
     in.seekg(0);
     if (in.read(text.data(), size)) return text;
     in.clear();

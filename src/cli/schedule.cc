@@ -60,7 +60,7 @@ int Schedule(const std::vector<std::string>& args) {
     }
     sources.push_back({f, *std::move(text)});
   }
-  absl::StatusOr<Scenario> sc = LoadScenario(sources);
+  absl::StatusOr<Scenario> sc = LoadScenario(std::move(sources));
   if (!sc.ok()) {
     std::cerr << "vcsched: " << sc.status().message() << "\n";
     return 1;

@@ -249,9 +249,16 @@ bool ParseJson(const ScenarioSource& src, const LoadOptions& options, Collected&
     diag.errors.push_back(absl::StrCat(src.name, ": out of memory for a JSON parser of ", batch, " bytes"));
     return true;
   }
-  const simdjson::padded_string text(src.text);
+  // The parser reads up to SIMDJSON_PADDING bytes past the end: in place when the text's
+  // spare capacity covers them (the CLI reads files so), else from a padded copy.
+  simdjson::padded_string copy;
+  simdjson::padded_string_view text(src.text.data(), src.text.size(), src.text.capacity());
+  if (src.text.capacity() - src.text.size() < simdjson::SIMDJSON_PADDING) {
+    copy = simdjson::padded_string(src.text);
+    text = copy;
+  }
   simdjson::dom::document_stream stream;
-  if (parser.parse_many(text, batch).get(stream) != simdjson::SUCCESS) return false;
+  if (parser.parse_many(text.data(), text.size(), batch).get(stream) != simdjson::SUCCESS) return false;
   int index = 0;
   for (auto it = stream.begin(); it != stream.end(); ++it) {
     simdjson::dom::element doc;

@@ -33,7 +33,7 @@ struct Expectation {
   std::optional<int64_t> bind_count;
   std::optional<std::vector<std::string>> evictions;
   std::optional<int64_t> eviction_count;
-  std::map<std::string, std::string> pod_group_phases;
+  Labels pod_group_phases;  // "namespace/name" -> phase
 };
 
 struct Scenario {

@@ -23,19 +23,22 @@ using io_internal::Get;
 using io_internal::Diagnostics;
 using io_internal::ObjectReader;
 
+using io_internal::Place;
+
 // What is needed to merge an object printed twice.
 struct Seen {
+  std::string key;
   std::string uid;
   std::string resource_version;
-  std::string where;
+  Place where;
 };
 
 // Objects of one kind in reading order, with an index by key for merging duplicates.
 template <typename T>
 struct Table {
   std::deque<T> specs;  // a deque: no reallocation copies of large specs
-  std::vector<Seen> seen;
-  absl::flat_hash_map<std::string, size_t> index;
+  std::deque<Seen> seen;  // a deque: `index` views each entry's key
+  absl::flat_hash_map<absl::string_view, size_t> index;
 };
 
 struct Collected {
@@ -47,6 +50,12 @@ struct Collected {
   std::optional<SchedulerConfig> config;
   std::string config_where;
   std::optional<Expectation> expectation;
+  // "source: document N" of every document read, which Places point into.
+  std::deque<std::string> documents;
+  const std::string* AddDocument(std::string where) {
+    documents.push_back(std::move(where));
+    return &documents.back();
+  }
 };
 
 bool NewerOrSame(const std::string& later, const std::string& earlier) {
@@ -58,8 +67,8 @@ bool NewerOrSame(const std::string& later, const std::string& earlier) {
 // Stores `spec` under `key`, merging a second print of the same object (same uid) by
 // keeping the newer resourceVersion, and reporting any other duplicate.
 template <typename T>
-void Put(Table<T>& into, const char* kind, const std::string& key, T spec,
-         const DocNode& doc, const std::string& where, ObjectReader& r, Diagnostics& diag) {
+void Put(Table<T>& into, const char* kind, std::string&& key, T&& spec,
+         const DocNode& doc, const Place& where, ObjectReader& r, Diagnostics& diag) {
   const DocNode meta = doc.Get("metadata");
   if (spec.name.empty()) {
     r.Fail(meta.IsDefined() ? meta : doc, "metadata.name", "must not be empty");
@@ -75,24 +84,27 @@ void Put(Table<T>& into, const char* kind, const std::string& key, T spec,
     if (meta.Get("uid").IsScalar()) uid = meta.Get("uid").Scalar();
     if (meta.Get("resourceVersion").IsScalar()) rv = meta.Get("resourceVersion").Scalar();
   }
-  auto [it, added] = into.index.try_emplace(key, into.specs.size());
-  if (added) {
+  auto it = into.index.find(key);
+  if (it == into.index.end()) {
     into.specs.push_back(std::move(spec));
-    into.seen.push_back(Seen{std::move(uid), std::move(rv), where});
+    into.seen.push_back(Seen{std::move(key), std::move(uid), std::move(rv), where});
+    into.index.emplace(into.seen.back().key, into.specs.size() - 1);
     return;
   }
   Seen& seen = into.seen[it->second];
   if (!uid.empty() && uid == seen.uid) {
-    diag.warnings.push_back(absl::StrCat(kind, " \"", key, "\": printed twice (", seen.where, " and ", where,
-                                         "); the newer resourceVersion is used"));
+    diag.warnings.push_back(absl::StrCat(kind, " \"", key, "\": printed twice (", seen.where.str(), " and ",
+                                         where.str(), "); the newer resourceVersion is used"));
     if (NewerOrSame(rv, seen.resource_version)) {
       into.specs[it->second] = std::move(spec);
-      seen = Seen{uid, rv, where};
+      seen.uid = std::move(uid);
+      seen.resource_version = std::move(rv);
+      seen.where = where;
     }
     return;
   }
   r.Fail(meta.IsDefined() ? meta.Get("name") : doc, "metadata.name",
-         absl::StrCat("duplicate name (also at ", seen.where, ")"));
+         absl::StrCat("duplicate name (also at ", seen.where.str(), ")"));
 }
 
 Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
@@ -137,9 +149,8 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
   return e;
 }
 
-void ReadDocument(const DocNode& doc, const std::string& where, int line_offset, Collected& c,
-                  Diagnostics& diag) {
-  ObjectReader r(&diag, where, "", line_offset);
+void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Collected& c, Diagnostics& diag) {
+  ObjectReader r(&diag, where, line_offset);
   if (doc.IsNull()) return;  // an empty document between separators
   if (!doc.IsMap()) {
     r.Fail(doc, "", absl::StrCat("expected an object (a map), got ", Describe(doc)));
@@ -160,37 +171,39 @@ void ReadDocument(const DocNode& doc, const std::string& where, int line_offset,
     return false;
   };
   if (kind == "List") {
-    size_t i = 0;
+    // A List inside a List gets its own document label.
+    const std::string* document = where.item < 0 ? where.document : c.AddDocument(where.str());
+    int64_t i = 0;
     r.List(doc, "items", "items").ForEachItem([&](const DocNode& item) {
-      ReadDocument(item, absl::StrCat(where, ", items[", i++, "]"), line_offset, c, diag);
+      ReadDocument(item, Place{document, i++}, line_offset, c, diag);
     });
     return;
   }
   if (kind == "Node" && need_api({"v1"})) {
-    const std::string key = io_internal::ObjectKey(doc, false);
-    r.set_object(absl::StrCat("Node \"", key, "\""));
+    std::string key = io_internal::ObjectKey(doc, false);
+    r.set_object("Node", key);
     NodeSpec n = io_internal::ReadNode(r, doc);
-    Put(c.nodes, "Node", key, std::move(n), doc, where, r, diag);
+    Put(c.nodes, "Node", std::move(key), std::move(n), doc, where, r, diag);
   } else if (kind == "Pod" && need_api({"v1"})) {
-    const std::string key = io_internal::ObjectKey(doc, true);
-    r.set_object(absl::StrCat("Pod \"", key, "\""));
+    std::string key = io_internal::ObjectKey(doc, true);
+    r.set_object("Pod", key);
     PodSpec p = io_internal::ReadPod(r, doc);
-    Put(c.pods, "Pod", key, std::move(p), doc, where, r, diag);
+    Put(c.pods, "Pod", std::move(key), std::move(p), doc, where, r, diag);
   } else if (kind == "PodGroup" && need_api({"scheduling.volcano.sh", "scheduling.incubator.k8s.io"})) {
-    const std::string key = io_internal::ObjectKey(doc, true);
-    r.set_object(absl::StrCat("PodGroup \"", key, "\""));
+    std::string key = io_internal::ObjectKey(doc, true);
+    r.set_object("PodGroup", key);
     PodGroupSpec g = io_internal::ReadPodGroup(r, doc);
-    Put(c.pod_groups, "PodGroup", key, std::move(g), doc, where, r, diag);
+    Put(c.pod_groups, "PodGroup", std::move(key), std::move(g), doc, where, r, diag);
   } else if (kind == "Queue" && need_api({"scheduling.volcano.sh", "scheduling.incubator.k8s.io"})) {
-    const std::string key = io_internal::ObjectKey(doc, false);
-    r.set_object(absl::StrCat("Queue \"", key, "\""));
+    std::string key = io_internal::ObjectKey(doc, false);
+    r.set_object("Queue", key);
     QueueSpec q = io_internal::ReadQueue(r, doc);
-    Put(c.queues, "Queue", key, std::move(q), doc, where, r, diag);
+    Put(c.queues, "Queue", std::move(key), std::move(q), doc, where, r, diag);
   } else if (kind == "PriorityClass" && need_api({"scheduling.k8s.io"})) {
-    const std::string key = io_internal::ObjectKey(doc, false);
-    r.set_object(absl::StrCat("PriorityClass \"", key, "\""));
+    std::string key = io_internal::ObjectKey(doc, false);
+    r.set_object("PriorityClass", key);
     PriorityClassSpec pc = io_internal::ReadPriorityClass(r, doc);
-    Put(c.priority_classes, "PriorityClass", key, std::move(pc), doc, where, r, diag);
+    Put(c.priority_classes, "PriorityClass", std::move(key), std::move(pc), doc, where, r, diag);
   } else if (kind == "SchedulerConfiguration" && need_api({"vcsched"})) {
     r.set_object("SchedulerConfiguration");
     if (c.config) {
@@ -198,7 +211,7 @@ void ReadDocument(const DocNode& doc, const std::string& where, int line_offset,
       return;
     }
     c.config = io_internal::ReadSchedulerConfig(r, doc.yaml());
-    c.config_where = where;
+    c.config_where = where.str();
   } else if (kind == "Expectation" && need_api({"vcsched"})) {
     r.set_object("Expectation");
     if (c.expectation) {
@@ -210,19 +223,20 @@ void ReadDocument(const DocNode& doc, const std::string& where, int line_offset,
     const std::string key = io_internal::ObjectKey(doc, true);
     r.set_object(absl::StrCat("Job \"", key, "\""));
     for (const YAML::Node& made : io_internal::ExpandJobDocument(doc.yaml(), r)) {
-      ReadDocument(made, absl::StrCat(where, " (created for Job \"", key, "\")"), line_offset, c, diag);
+      ReadDocument(made, Place{c.AddDocument(absl::StrCat(where.str(), " (created for Job \"", key, "\")"))},
+                   line_offset, c, diag);
     }
   } else if ((kind == "Service" || kind == "ConfigMap" || kind == "Secret" || kind == "PersistentVolumeClaim") &&
              api == "v1") {
     // Objects Volcano's job plugins create (`vcsched expand` prints them): nothing here
     // changes a scheduling decision.
-    diag.warnings.push_back(absl::StrCat(where, ": ", kind, " \"", io_internal::ObjectKey(doc, true),
+    diag.warnings.push_back(absl::StrCat(where.str(), ": ", kind, " \"", io_internal::ObjectKey(doc, true),
                                          "\" is not read by the scheduler; skipped"));
   } else if (kind == "NetworkPolicy" && api.rfind("networking.k8s.io", 0) == 0) {
-    diag.warnings.push_back(absl::StrCat(where, ": NetworkPolicy \"", io_internal::ObjectKey(doc, true),
+    diag.warnings.push_back(absl::StrCat(where.str(), ": NetworkPolicy \"", io_internal::ObjectKey(doc, true),
                                          "\" is not read by the scheduler; skipped"));
   } else if (kind == "CronJob" || kind == "JobFlow" || kind == "JobTemplate") {
-    diag.warnings.push_back(absl::StrCat(where, ": ", kind, " \"", io_internal::ObjectKey(doc, true),
+    diag.warnings.push_back(absl::StrCat(where.str(), ": ", kind, " \"", io_internal::ObjectKey(doc, true),
                                          "\" creates jobs over time and is not part of a scheduling snapshot; ",
                                          "see `vcsched validate` and `vcsched expand`"));
   } else if (kind != "Node" && kind != "Pod" && kind != "PodGroup" && kind != "Queue" &&
@@ -274,10 +288,10 @@ bool ParseJson(const ScenarioSource& src, const LoadOptions& options, Collected&
     const DocNode node(doc);
     if (node.IsSequence()) {
       node.ForEachItem([&](const DocNode& item) {
-        ReadDocument(item, absl::StrCat(src.name, ": document ", ++index), 0, c, diag);
+        ReadDocument(item, Place{c.AddDocument(absl::StrCat(src.name, ": document ", ++index))}, 0, c, diag);
       });
     } else {
-      ReadDocument(node, absl::StrCat(src.name, ": document ", ++index), 0, c, diag);
+      ReadDocument(node, Place{c.AddDocument(absl::StrCat(src.name, ": document ", ++index))}, 0, c, diag);
     }
   }
   // parse_many stops quietly before an incomplete last document.
@@ -326,7 +340,8 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
               parsed = true;
             } else {
               ++index;
-              ReadDocument(d, absl::StrCat(src.name, ": document ", index), piece.first_line, c, diag);
+              ReadDocument(d, Place{c.AddDocument(absl::StrCat(src.name, ": document ", index))}, piece.first_line, c,
+                           diag);
             }
           }
         } catch (const YAML::Exception& e) {
@@ -336,11 +351,11 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
       }
       ++index;
       if (!parsed) continue;
-      const std::string where = absl::StrCat(src.name, ": document ", index);
+      const std::string* where = c.AddDocument(absl::StrCat(src.name, ": document ", index));
       try {
-        ReadDocument(doc, where, piece.first_line, c, diag);
+        ReadDocument(doc, Place{where}, piece.first_line, c, diag);
       } catch (const YAML::Exception& e) {
-        diag.errors.push_back(absl::StrCat(where, ": invalid YAML: ", e.msg));
+        diag.errors.push_back(absl::StrCat(*where, ": invalid YAML: ", e.msg));
       }
     }
   }
@@ -385,7 +400,7 @@ namespace {
 template <typename T, typename F>
 void HandOver(Table<T>& table, F&& add) {
   decltype(table.index)().swap(table.index);
-  std::vector<Seen>().swap(table.seen);
+  std::deque<Seen>().swap(table.seen);
   for (T& spec : table.specs) add(std::move(spec));
   std::deque<T>().swap(table.specs);
 }
@@ -399,7 +414,7 @@ absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const Lo
   HandOver(c.nodes, [&](NodeSpec&& s) { b.AddNode(std::move(s)); });
   // Pods are the bulk: their deque is handed over whole.
   decltype(c.pods.index)().swap(c.pods.index);
-  std::vector<Seen>().swap(c.pods.seen);
+  std::deque<Seen>().swap(c.pods.seen);
   b.AddPods(std::move(c.pods.specs));
   HandOver(c.pod_groups, [&](PodGroupSpec&& s) { b.AddPodGroup(std::move(s)); });
   HandOver(c.queues, [&](QueueSpec&& s) { b.AddQueue(std::move(s)); });

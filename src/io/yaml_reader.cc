@@ -54,25 +54,51 @@ std::string Describe(const DocNode& node) {
   return node.IsMap() ? "a map" : "a list";
 }
 
-void ObjectReader::set_object(std::string object) {
+std::string Place::str() const {
+  if (document == nullptr) return "";
+  return item < 0 ? *document : absl::StrCat(*document, ", items[", item, "]");
+}
+
+namespace {
+// An absurdly long label (a huge name) is cut so that messages stay readable.
+std::string Shortened(std::string label) {
   constexpr size_t kShown = 120;
-  if (object.size() > 2 * kShown) {
-    const size_t total = object.size();
-    object.resize(kShown);
-    absl::StrAppend(&object, "...(", total, " characters)");
+  if (label.size() > 2 * kShown) {
+    const size_t total = label.size();
+    label.resize(kShown);
+    absl::StrAppend(&label, "...(", total, " characters)");
   }
-  object_ = std::move(object);
+  return label;
+}
+}  // namespace
+
+void ObjectReader::set_object(std::string object) {
+  object_ = Shortened(std::move(object));
+  object_kind_ = nullptr;
+  object_key_ = nullptr;
+}
+
+void ObjectReader::set_object(const char* kind, const std::string& key) {
+  object_.clear();
+  object_kind_ = kind;
+  object_key_ = &key;
+}
+
+std::string ObjectReader::Object() const {
+  if (object_kind_ == nullptr) return object_;
+  return Shortened(absl::StrCat(object_kind_, " \"", *object_key_, "\""));
 }
 
 void ObjectReader::Fail(const DocNode& at, const FieldPath& path, absl::string_view message) {
   const std::string field = path.str();
+  const std::string object = Object();
   std::string pos = at.Position(line_offset_);
-  diag_->errors.push_back(absl::StrCat(where_, pos.empty() ? "" : ", ", pos, ": ", object_,
-                                       object_.empty() ? "" : ": ", field, field.empty() ? "" : ": ", message));
+  diag_->errors.push_back(absl::StrCat(Where(), pos.empty() ? "" : ", ", pos, ": ", object,
+                                       object.empty() ? "" : ": ", field, field.empty() ? "" : ": ", message));
 }
 
 void ObjectReader::Warn(const FieldPath& field, absl::string_view message) {
-  diag_->warnings.push_back(absl::StrCat(object_, ": ", field.str(), ": ", message));
+  diag_->warnings.push_back(absl::StrCat(Object(), ": ", field.str(), ": ", message));
 }
 
 namespace {

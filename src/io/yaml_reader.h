@@ -25,6 +25,15 @@ struct Diagnostics {
   std::vector<std::string> warnings;
 };
 
+// Where a document is, for messages: "case.yaml: document 3", or with `item`
+// "case.json: document 1, items[12]" (an object of a List). Put together only when a
+// message needs it; `document` must outlive every use.
+struct Place {
+  const std::string* document = nullptr;
+  int64_t item = -1;
+  std::string str() const;
+};
+
 // Reads fields of one object. `where` is "source: document N" and `object` names it.
 class ObjectReader {
  public:
@@ -32,10 +41,15 @@ class ObjectReader {
   // source when documents are parsed one at a time).
   ObjectReader(Diagnostics* diag, std::string where, std::string object, int line_offset = 0)
       : diag_(diag), where_(std::move(where)), object_(std::move(object)), line_offset_(line_offset) {}
+  ObjectReader(Diagnostics* diag, Place where, int line_offset)
+      : diag_(diag), place_(where), line_offset_(line_offset) {}
 
   // The object errors are reported against; an absurdly long label (a huge name) is cut
   // so that messages stay readable.
   void set_object(std::string object);
+  // The same as set_object(kind + " \"" + key + "\""), put together only for a message;
+  // `key` must outlive the reader.
+  void set_object(const char* kind, const std::string& key);
   void Fail(const DocNode& at, const FieldPath& field, absl::string_view message);
   void Warn(const FieldPath& field, absl::string_view message);
   size_t error_count() const { return diag_->errors.size(); }
@@ -57,9 +71,15 @@ class ObjectReader {
   int64_t Time(const DocNode& parent, const char* key, const FieldPath& field);
 
  private:
+  std::string Where() const { return place_.document != nullptr ? place_.str() : where_; }
+  std::string Object() const;
+
   Diagnostics* diag_;
   std::string where_;
+  Place place_;  // used instead of where_ when it names a document
   std::string object_;
+  const char* object_kind_ = nullptr;  // with object_key_: the label, put together lazily
+  const std::string* object_key_ = nullptr;
   int line_offset_;
 };
 

@@ -150,6 +150,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.job_priority.reserve(jobs.size());
   s.job_creation_time.reserve(jobs.size());
   s.job_checks_roles.reserve(jobs.size());
+  s.job_phase.reserve(jobs.size());
   for (const JobInfo& j : jobs) {
     // Per-role minimums apply only when MinAvailable covers their sum.
     s.job_checks_roles.push_back(!j.pod_group.min_task_member.empty() &&
@@ -157,21 +158,25 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     s.job_min_member.push_back(j.pod_group.min_member);
     s.job_priority.push_back(j.priority);
     s.job_creation_time.push_back(j.pod_group.creation_time);
-  }
-  s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
-  s.job_phase.resize(jobs.size());
-  s.job_conditions.resize(jobs.size());
-  for (const JobInfo& j : jobs) {
-    s.job_phase[static_cast<size_t>(j.index)] = j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase;
+    s.job_phase.push_back(j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase);
     // Every task starts counted as Pending, then moves to its real status.
     s.job_counts[static_cast<size_t>(j.index)][static_cast<size_t>(TaskStatus::kPending)] =
         static_cast<int32_t>(j.tasks.size());
-    for (TaskIndex t : j.tasks) {
-      if (tasks[static_cast<size_t>(t)].best_effort) ++s.job_pending_best_effort[static_cast<size_t>(j.index)];
-    }
   }
+  s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
+  s.job_conditions.resize(jobs.size());
   s.task_req.resize(static_cast<Eigen::Index>(tasks.size()), s.dims);
+  // One pass over the (large) task records.
+  s.task_flags.assign(tasks.size(), 0);
   for (const TaskInfo& t : tasks) {
+    const Affinity& a = t.pod.affinity;
+    const bool shape_only = t.pod.nominated_node_name.empty() && !a.has_required_node_terms &&
+                            a.preferred_node_terms.empty() && !internal::HasPodAffinityTerms(t.pod) &&
+                            t.pod.topology_spread_constraints.empty();
+    s.task_flags[static_cast<size_t>(t.index)] =
+        (t.pod.scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
+        (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0);
+    if (t.best_effort && t.job != kNone) ++s.job_pending_best_effort[static_cast<size_t>(t.job)];
     std::copy_n(t.resreq.data(), s.dims, s.task_req.data() + static_cast<ptrdiff_t>(t.index) * s.dims);
     // Finished pods never hold a node (reference §2.2). A pending task off any node is
     // where every task starts, so there is nothing to move.

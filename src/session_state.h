@@ -58,6 +58,9 @@ struct Session::State {
 
   // Tasks.
   std::vector<TaskStatus> status;
+  // Dense copies of task facts the allocate loop tests for every task (TaskFlag bits),
+  // so that it does not touch each task's large TaskInfo.
+  std::vector<uint8_t> task_flags;
   ResourceMatrix task_req;  // dense copy of each task's Resreq: the hot paths read it often
   std::vector<NodeIndex> node;
   std::vector<int32_t> node_slot;  // position in node_tasks[node], -1 when off any node
@@ -164,6 +167,16 @@ struct Session::State {
   // True when FutureIdle(n) >= req on every requested dimension.
   bool FitsFutureIdle(absl::Span<const int64_t> req, NodeIndex n) const;
   bool FitsIdle(absl::Span<const int64_t> req, NodeIndex n) const;
+};
+
+// Bits of Session::State::task_flags.
+enum TaskFlag : uint8_t {
+  kTaskGated = 1,        // spec.schedulingGates is non-empty
+  kTaskBestEffort = 2,   // requests nothing
+  kTaskHasRole = 4,      // volcano.sh/task-spec is set
+  // No nominated node, node affinity, pod (anti-)affinity or spread terms: the node
+  // choice depends only on the task's shape (see NodeChoiceCache).
+  kTaskShapeOnly = 8,
 };
 
 // Statuses whose task holds resources on its node.

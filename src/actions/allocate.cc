@@ -36,9 +36,8 @@ class AllocateAction : public Action {
       if (ssn.JobValid(job.index)) continue;
       auto heap = TaskHeap(ssn);
       for (TaskIndex t : job.tasks) {
-        const TaskInfo& info = s.task(t);
-        if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !info.pod.scheduling_gated &&
-            !info.best_effort) {
+        if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending &&
+            !(s.task_flags[static_cast<size_t>(t)] & (kTaskGated | kTaskBestEffort))) {
           heap.Push(t);
         }
       }
@@ -79,12 +78,13 @@ class AllocateAction : public Action {
     while (!heap.empty()) {
       const TaskIndex t = heap.Pop();
       const TaskInfo& info = s.task(t);
+      const uint8_t flags = s.task_flags[static_cast<size_t>(t)];
       if (!ssn.Allocatable(job.queue, t)) {
         s.MutableFit(t).refused_by_queue = job.queue;
         continue;
       }
-      if (info.pod.scheduling_gated) continue;
-      if (error_cache_ && !info.role.empty() && FailedRoles(j).count(info.role)) {
+      if (flags & kTaskGated) continue;
+      if (error_cache_ && (flags & kTaskHasRole) && FailedRoles(j).count(info.role)) {
         ssn.RecordTaskError(t, absl::StrCat("Task ", info.pod.name, " with role spec ", info.role,
                                             " has already predicated failed, skip"));
         continue;

@@ -4,11 +4,8 @@ namespace vcsched::internal {
 
 bool NodeChoiceCache::Usable(const Session& ssn, TaskIndex t) {
   const Session::State& s = ssn.state();
-  const TaskInfo& task = s.task(t);
-  const Affinity& a = task.pod.affinity;
-  return s.node_choice_cache && !s.host_node_callbacks && !s.any_prefer_no_schedule && task.pod.nominated_node_name.empty() &&
-         !a.has_required_node_terms && a.preferred_node_terms.empty() && !HasPodAffinityTerms(task.pod) &&
-         task.pod.topology_spread_constraints.empty() && s.node_view.pods_with_affinity().empty();
+  return s.node_choice_cache && !s.host_node_callbacks && !s.any_prefer_no_schedule &&
+         (s.task_flags[static_cast<size_t>(t)] & kTaskShapeOnly) && s.node_view.pods_with_affinity().empty();
 }
 
 NodeIndex NodeChoiceCache::Better(const Entry& e, NodeIndex a, NodeIndex b) {

@@ -18,7 +18,7 @@ class GangPlugin : public Plugin {
                               std::string("Not enough valid pods of each task for gang-scheduling"));
       }
       const int32_t valid = ssn_ptr->JobValidTaskNum(j);
-      const int32_t min = ssn_ptr->state().job(j).pod_group.min_member;
+      const int32_t min = ssn_ptr->state().job_min_member[static_cast<size_t>(j)];
       if (valid < min) {
         return std::make_pair(std::string("NotEnoughTasks"),
                               absl::StrCat("Not enough valid tasks for gang-scheduling, valid: ", valid, ", min: ", min));

@@ -145,6 +145,8 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
   }
   s.current_plugin = nullptr;
 
+  // A bind per pending task at most: reserved, so that committing never moves the list.
+  s.decisions.binds.reserve(static_cast<size_t>(std::count(s.status.begin(), s.status.end(), TaskStatus::kPending)));
   for (const std::string& name : cfg.actions) {
     VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Action> action,
                              (*registry.FindAction(name))(cfg.ActionArguments(name)));

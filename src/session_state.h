@@ -98,7 +98,7 @@ struct Session::State {
   std::vector<int64_t> job_creation_time;
   ResourceMatrix job_allocated;
   std::vector<std::string> job_phase;
-  std::vector<std::vector<PodGroupCondition>> job_conditions;  // written this session
+  std::vector<PodGroupStatus::Conditions> job_conditions;  // written this session
 
   // Callbacks, with the tier they were registered in.
   std::vector<Registered<JobOrderFn>> job_order;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+
 namespace vcsched {
 
 struct Bind {
@@ -41,7 +43,10 @@ struct PodGroupStatus {
   int32_t running = 0;
   int32_t succeeded = 0;
   int32_t failed = 0;
-  std::vector<PodGroupCondition> conditions;  // written by this session
+  // Written by this session; inline because a session writes one (Scheduled or
+  // Unschedulable) for almost every PodGroup.
+  using Conditions = absl::InlinedVector<PodGroupCondition, 1>;
+  Conditions conditions;
 };
 
 // Why a pending task was left unplaced.

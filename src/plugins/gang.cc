@@ -96,10 +96,7 @@ class GangPlugin : public Plugin {
           replaced = true;
         }
       }
-      if (!replaced) {
-        conds.reserve(1);  // most jobs get exactly this one condition
-        conds.push_back(std::move(c));
-      }
+      if (!replaced) conds.push_back(std::move(c));
     }
   }
 };

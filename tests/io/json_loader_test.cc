@@ -113,5 +113,40 @@ TEST_CASE("JSON loader: errors name the source, document, object and field", "[i
   CHECK(two->snapshot.nodes().size() == 2);
 }
 
+TEST_CASE("JSON loader: an object of a List is named by its item, field paths by index", "[io][json]") {
+  const std::string list = R"({"apiVersion":"v1","kind":"List","items":[
+    {"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"status":{"allocatable":{"cpu":"4"}}},
+    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns"},
+     "spec":{"containers":[{"name":"a"},{"name":"b","resources":{"requests":{"cpu":"1x"}}}],
+             "tolerations":[{"key":"k","operator":"Sometimes"}]}},
+    {"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}}]})";
+  absl::StatusOr<Scenario> sc = LoadScenario({{"in.json", list}});
+  REQUIRE_FALSE(sc.ok());
+  const std::string msg(sc.status().message());
+  CHECK_THAT(msg, Catch::Contains("in.json: document 1, items[1]: Pod \"ns/p\": spec.containers[1].resources.requests.cpu: "
+                                  "invalid quantity \"1x\""));
+  CHECK_THAT(msg, Catch::Contains("Pod \"ns/p\": spec.tolerations[0].operator: unknown operator \"Sometimes\""));
+  CHECK_THAT(msg, Catch::Contains("in.json: document 1, items[2]: Node \"n\": metadata.name: duplicate name "
+                                  "(also at in.json: document 1, items[0])"));
+}
+
+TEST_CASE("JSON loader: text with spare capacity is read in place, and reads the same", "[io][json]") {
+  const std::string doc = R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"status":{"allocatable":{"cpu":"4"}}})";
+  std::string roomy;
+  roomy.reserve(doc.size() + 64);  // the parser's padding fits after the text
+  roomy = doc;
+  REQUIRE(roomy.capacity() >= roomy.size() + 64);
+  std::vector<ScenarioSource> sources(1);
+  sources[0].name = "in.json";
+  sources[0].text = std::move(roomy);
+  absl::StatusOr<Scenario> in_place = LoadScenario(std::move(sources));
+  absl::StatusOr<Scenario> copied = LoadScenario({{"in.json", doc}});
+  REQUIRE(in_place.ok());
+  REQUIRE(copied.ok());
+  REQUIRE(in_place->snapshot.nodes().size() == 1);
+  CHECK(in_place->snapshot.nodes()[0].allocatable[kCpu] == 4000);
+  CHECK(copied->snapshot.nodes()[0].allocatable[kCpu] == 4000);
+}
+
 }  // namespace
 }  // namespace vcsched

@@ -13,21 +13,34 @@ PY=/usr/bin/python3
 mkdir -p "$OUT"
 : > "$OUT/results.jsonl"
 
+# One line per scenario: the headline figures from runs back to back (`vcsched bench`),
+# and the speedup from a second run that alternates with the reference path (both then
+# see the same machine load and the same caches, colder than back to back).
 run() {  # name nodes pods repeat generator-args...
   local name="$1" nodes="$2" pods="$3" repeat="$4"
   shift 4
   [ -s "$OUT/$name.yaml" ] || "$PY" "$@" > "$OUT/$name.yaml"
-  local bytes
+  local bytes plain paired
   bytes=$(stat -c %s "$OUT/$name.yaml")
-  "$BUILD/vcsched" bench "$OUT/$name.yaml" --repeat "$repeat" --reference |
-    sed "s/^{/{\"name\": \"$name\", \"nodes\": $nodes, \"pods\": $pods, \"file_bytes\": $bytes, /" >> "$OUT/results.jsonl"
+  plain=$("$BUILD/vcsched" bench "$OUT/$name.yaml" --repeat "$repeat")
+  paired=$("$BUILD/vcsched" bench "$OUT/$name.yaml" --repeat "$(( (repeat + 2) / 3 ))" --reference)
+  "$PY" - "$name" "$nodes" "$pods" "$bytes" "$plain" "$paired" >> "$OUT/results.jsonl" <<'MERGE'
+import json, sys
+name, nodes, pods, size, plain, paired = sys.argv[1:]
+row = {"name": name, "nodes": int(nodes), "pods": int(pods), "file_bytes": int(size)}
+row.update(json.loads(plain))
+p = json.loads(paired)
+row.update(reference_session_ms=p["reference_session_ms"], speedup=p["speedup"],
+           session_ms_beside_reference=p["session_ms"])
+print(json.dumps(row))
+MERGE
 }
 
 run S 100 1000 15 bench/genload.py --nodes 100 --jobs 50 --replicas 20
 run M 1000 20000 9 bench/genload.py --nodes 1000 --jobs 500 --replicas 40
 run O 500 40000 9 bench/genload.py --nodes 500 --jobs 800 --replicas 50
-run L 5000 100000 3 bench/genload.py --nodes 5000 --jobs 1000 --replicas 100
-run Armada 1000 32000 3 bench/armada_shape.py
+run L 5000 100000 5 bench/genload.py --nodes 5000 --jobs 1000 --replicas 100
+run Armada 1000 32000 15 bench/armada_shape.py
 
 # Ingest: L again, as one kubectl-style JSON List (simdjson front end).
 [ -s "$OUT/L-json.json" ] || "$PY" bench/to_json.py "$OUT/L.yaml" > "$OUT/L-json.json"

@@ -21,7 +21,8 @@ namespace py = pybind11;
 namespace vcsched::python {
 namespace {
 
-// A Python object with any of predicate / node_order / job_order / task_order.
+// A Python object with any of predicate / node_order / job_order / job_order_key /
+// task_order.
 // Callbacks run with the GIL re-acquired; the first exception is kept and ends the
 // session with that exception.
 struct PythonPluginSpec {
@@ -154,6 +155,20 @@ class PythonPlugin : public Plugin {
           Record(e);
         } catch (const py::cast_error& e) {
           RecordMessage(std::string("job_order must return an int: ") + e.what());
+        }
+        return 0;
+      });
+    }
+    if (py::hasattr(impl_, "job_order_key")) {
+      ssn.AddJobOrderKeyFn([this, snap](JobIndex j) -> double {
+        py::gil_scoped_acquire gil;
+        if (Failed()) return 0;
+        try {
+          return impl_.attr("job_order_key")(JobRef(snap, j)).cast<double>();
+        } catch (py::error_already_set& e) {
+          Record(e);
+        } catch (const py::cast_error& e) {
+          RecordMessage(std::string("job_order_key must return a number: ") + e.what());
         }
         return 0;
       });

@@ -84,6 +84,31 @@ def test_order_plugins_are_called_with_job_and_task_views():
     assert any(s[2] == "Pending" and s[3] == 1000 for s in seen)
 
 
+def test_a_job_order_key_orders_jobs_like_the_comparison_it_stands_for():
+    # One 1-cpu slot: the job that goes first is the one bound.
+    def build():
+        b = vcsched.SnapshotBuilder()
+        b.add_node("n1", allocatable={"cpu": "1", "pods": "110"})
+        for g in ("a", "b", "c"):
+            b.add_pod_group(g, namespace="ns", min_member=1)
+            b.add_pod(f"{g}-0", namespace="ns", group=g, requests={"cpu": "1"})
+        return b.build()
+    rank = {"ns/a": 3, "ns/b": 1, "ns/c": 2}
+
+    class ByKey:
+        def job_order_key(self, job):
+            return rank[job.key]
+
+    class ByComparison:
+        def job_order(self, x, y):
+            return rank[x.key] - rank[y.key]
+
+    keyed = vcsched.schedule(build(), config_with("bykey"), plugins={"bykey": ByKey})
+    compared = vcsched.schedule(build(), config_with("bycmp"), plugins={"bycmp": ByComparison})
+    assert list(keyed.binds) == ["ns/b-0"]
+    assert keyed.binds == compared.binds
+
+
 def test_exceptions_in_callbacks_surface_as_the_session_error():
     class Broken:
         def node_order(self, task, node):

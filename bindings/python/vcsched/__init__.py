@@ -291,6 +291,7 @@ def register_plugin(name: str, factory: Callable[..., Any]) -> None:
         predicate(task, node) -> bool | (bool, reason)
         node_order(task, node) -> float        # added to the node's score
         job_order(job_a, job_b) -> int         # <0: a first, >0: b first, 0: no opinion
+        job_order_key(job) -> float            # lower first; from the job's own state only
         task_order(task_a, task_b) -> int
 
     A class whose constructor takes the arguments dict (or nothing) works as a factory.

@@ -1,8 +1,10 @@
 #include "src/actions/waiting_job_heap.h"
 
+#include <cmath>
+
 namespace vcsched::internal {
 
-WaitingJobHeap::WaitingJobHeap(const Session& ssn) : s_(&ssn.state()) {
+WaitingJobHeap::WaitingJobHeap(const Session& ssn) : ssn_(&ssn), s_(&ssn.state()) {
   const bool keyed = s_->job_order_keys.size() <= kMaxKeys &&
                      std::all_of(s_->job_order_keys.begin(), s_->job_order_keys.end(),
                                  [](const JobOrderKeyFn& k) { return static_cast<bool>(k); });
@@ -23,7 +25,16 @@ void WaitingJobHeap::Push(JobIndex j) {
     return;
   }
   Entry e{};
-  for (size_t i = 0; i < s_->job_order_keys.size(); ++i) e.keys[i] = s_->job_order_keys[i](j);
+  for (size_t i = 0; i < s_->job_order_keys.size(); ++i) {
+    e.keys[i] = s_->job_order_keys[i](j);
+    // A NaN key (a host plugin's) orders nothing: keys stop being a total order, so the
+    // waiting jobs move to the callback heap, which treats NaN as "no opinion".
+    if (std::isnan(e.keys[i])) {
+      UseCallbacks();
+      fallback_->Push(j);
+      return;
+    }
+  }
   e.created = s_->job_creation_time[static_cast<size_t>(j)];
   e.job = j;
   if (!run_sorted_) {
@@ -32,6 +43,14 @@ void WaitingJobHeap::Push(JobIndex j) {
   }
   entries_.push_back(e);
   std::push_heap(entries_.begin(), entries_.end(), After);
+}
+
+void WaitingJobHeap::UseCallbacks() {
+  fallback_.emplace(JobHeap(*ssn_));
+  for (const Entry& e : run_) fallback_->Push(e.job);
+  for (const Entry& e : entries_) fallback_->Push(e.job);
+  run_.clear();
+  entries_.clear();
 }
 
 JobIndex WaitingJobHeap::Pop() {

@@ -37,7 +37,10 @@ class WaitingJobHeap {
   };
   // "a goes after b": std heaps keep the greatest at the front.
   static bool After(const Entry& a, const Entry& b);
+  // Moves the waiting jobs to the callback heap, for the rest of this heap's life.
+  void UseCallbacks();
 
+  const Session* ssn_;
   const Session::State* s_;
   std::vector<Entry> run_;      // pushed before the first pop; sorted then, first to go last
   bool run_sorted_ = false;

@@ -2,7 +2,9 @@
 // keys once per stay or compares through the callbacks, with jobs coming back changed.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <random>
 #include <set>
 #include <vector>
@@ -89,6 +91,28 @@ TEST_CASE("WaitingJobHeap: keyed and callback orders pop the same jobs in JobOrd
   std::mt19937 rng_b(11);
   const std::vector<JobIndex> b = PopAll(compared, keys, rng_b);
   CHECK(a == b);
+}
+
+TEST_CASE("WaitingJobHeap: a NaN key moves the waiting jobs to the callback heap", "[actions][allocate]") {
+  std::mt19937 rng(3);
+  const Snapshot snap = ManyJobs(300, rng);
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  Session ssn(snap, cfg, 0, "s");
+  // Every seventh job has no comparable key; sorting such keys would be undefined.
+  ssn.AddJobOrderKeyFn([](JobIndex j) { return j % 7 == 3 ? std::nan("") : double(j % 5); });
+  WaitingJobHeap heap(ssn);
+  for (JobIndex j = 0; j < 300; ++j) heap.Push(j);
+  std::set<JobIndex> popped;
+  while (!heap.empty()) CHECK(popped.insert(heap.Pop()).second);
+  CHECK(popped.size() == 300);
+  // Without a NaN among them the jobs stay keyed, in JobOrderLess's order.
+  WaitingJobHeap clean(ssn);
+  std::vector<JobIndex> want = {0, 1, 2, 5, 6, 7, 8};
+  for (JobIndex j : want) clean.Push(j);
+  std::vector<JobIndex> order;
+  while (!clean.empty()) order.push_back(clean.Pop());
+  std::sort(want.begin(), want.end(), [&](JobIndex l, JobIndex r) { return ssn.JobOrderLess(l, r); });
+  CHECK(order == want);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "src/internal/k8s_match.h"
 #include "src/session_state.h"
 #include "vcsched/statement.h"
 
@@ -169,10 +170,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   // One pass over the (large) task records.
   s.task_flags.assign(tasks.size(), 0);
   for (const TaskInfo& t : tasks) {
-    const Affinity& a = t.pod.affinity;
-    const bool shape_only = t.pod.nominated_node_name.empty() && !a.has_required_node_terms &&
-                            a.preferred_node_terms.empty() && !internal::HasPodAffinityTerms(t.pod) &&
-                            t.pod.topology_spread_constraints.empty();
+    const bool shape_only = t.pod.nominated_node_name.empty() && !internal::HasPlacementTerms(t.pod);
     s.task_flags[static_cast<size_t>(t.index)] =
         (t.pod.scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
         (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0);

@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/internal/k8s_match.h"
 #include "src/snapshot_impl.h"
 #include "vcsched/arguments.h"
 
@@ -487,11 +488,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   std::string key;  // reused: a task of a known shape allocates nothing
   for (TaskInfo& t : impl->tasks) {
     const PodSpec& p = t.pod;
-    const Affinity& a = p.affinity;
-    const bool unique = a.has_required_node_terms || !a.preferred_node_terms.empty() ||
-                        !a.required_pod_affinity.empty() || !a.preferred_pod_affinity.empty() ||
-                        !a.required_pod_anti_affinity.empty() || !a.preferred_pod_anti_affinity.empty() ||
-                        !p.topology_spread_constraints.empty();
+    const bool unique = internal::HasPlacementTerms(p);
     key.clear();
     if (unique) {
       absl::StrAppend(&key, "#", t.index);

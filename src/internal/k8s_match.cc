@@ -6,6 +6,18 @@
 
 namespace vcsched::internal {
 
+bool HasPodAffinityTerms(const PodSpec& pod) {
+  const Affinity& a = pod.affinity;
+  return !a.required_pod_affinity.empty() || !a.preferred_pod_affinity.empty() ||
+         !a.required_pod_anti_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
+}
+
+bool HasPlacementTerms(const PodSpec& pod) {
+  const Affinity& a = pod.affinity;
+  return a.has_required_node_terms || !a.preferred_node_terms.empty() || HasPodAffinityTerms(pod) ||
+         !pod.topology_spread_constraints.empty();
+}
+
 bool MatchRequirement(const LabelSelectorRequirement& req, const Labels& labels) {
   using Op = LabelSelectorRequirement::Operator;
   auto it = labels.find(req.key);

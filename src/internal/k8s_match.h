@@ -17,6 +17,11 @@ bool MatchNodeSelectorTerm(const NodeSelectorTerm& term, const NodeSpec& node);
 // nodeSelector and required node affinity (terms ORed; an empty term list matches none).
 bool MatchNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node);
 bool ToleratesTaint(const std::vector<Toleration>& tolerations, const Taint& taint);
+// Inter-pod (anti-)affinity terms, required or preferred.
+bool HasPodAffinityTerms(const PodSpec& pod);
+// Node affinity, pod (anti-)affinity or topology spread terms: where such a pod may go
+// depends on more than its requests, node selector and tolerations.
+bool HasPlacementTerms(const PodSpec& pod);
 // Does `pod` (the other pod) match `term` of `owner`?
 bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod);
 

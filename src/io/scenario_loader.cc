@@ -56,6 +56,10 @@ struct Collected {
     documents.push_back(std::move(where));
     return &documents.back();
   }
+  // The place of a source's document `index` (1-based).
+  Place Document(const std::string& source, int index) {
+    return Place{AddDocument(absl::StrCat(source, ": document ", index))};
+  }
 };
 
 bool NewerOrSame(const std::string& later, const std::string& earlier) {
@@ -105,6 +109,16 @@ void Put(Table<T>& into, const char* kind, std::string&& key, T&& spec,
   }
   r.Fail(meta.IsDefined() ? meta.Get("name") : doc, "metadata.name",
          absl::StrCat("duplicate name (also at ", seen.where.str(), ")"));
+}
+
+// Reads one object of a kind with its reader and stores it under its key.
+template <typename T>
+void ReadAndPut(Table<T>& into, const char* kind, bool namespaced, T (*read)(ObjectReader&, const DocNode&),
+                const DocNode& doc, const Place& where, ObjectReader& r, Diagnostics& diag) {
+  std::string key = io_internal::ObjectKey(doc, namespaced);
+  r.set_object(kind, key);  // `key` outlives every message the reader writes
+  T spec = read(r, doc);
+  Put(into, kind, std::move(key), std::move(spec), doc, where, r, diag);
 }
 
 Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
@@ -180,30 +194,16 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     return;
   }
   if (kind == "Node" && need_api({"v1"})) {
-    std::string key = io_internal::ObjectKey(doc, false);
-    r.set_object("Node", key);
-    NodeSpec n = io_internal::ReadNode(r, doc);
-    Put(c.nodes, "Node", std::move(key), std::move(n), doc, where, r, diag);
+    ReadAndPut(c.nodes, "Node", /*namespaced=*/false, io_internal::ReadNode, doc, where, r, diag);
   } else if (kind == "Pod" && need_api({"v1"})) {
-    std::string key = io_internal::ObjectKey(doc, true);
-    r.set_object("Pod", key);
-    PodSpec p = io_internal::ReadPod(r, doc);
-    Put(c.pods, "Pod", std::move(key), std::move(p), doc, where, r, diag);
+    ReadAndPut(c.pods, "Pod", /*namespaced=*/true, io_internal::ReadPod, doc, where, r, diag);
   } else if (kind == "PodGroup" && need_api({"scheduling.volcano.sh", "scheduling.incubator.k8s.io"})) {
-    std::string key = io_internal::ObjectKey(doc, true);
-    r.set_object("PodGroup", key);
-    PodGroupSpec g = io_internal::ReadPodGroup(r, doc);
-    Put(c.pod_groups, "PodGroup", std::move(key), std::move(g), doc, where, r, diag);
+    ReadAndPut(c.pod_groups, "PodGroup", /*namespaced=*/true, io_internal::ReadPodGroup, doc, where, r, diag);
   } else if (kind == "Queue" && need_api({"scheduling.volcano.sh", "scheduling.incubator.k8s.io"})) {
-    std::string key = io_internal::ObjectKey(doc, false);
-    r.set_object("Queue", key);
-    QueueSpec q = io_internal::ReadQueue(r, doc);
-    Put(c.queues, "Queue", std::move(key), std::move(q), doc, where, r, diag);
+    ReadAndPut(c.queues, "Queue", /*namespaced=*/false, io_internal::ReadQueue, doc, where, r, diag);
   } else if (kind == "PriorityClass" && need_api({"scheduling.k8s.io"})) {
-    std::string key = io_internal::ObjectKey(doc, false);
-    r.set_object("PriorityClass", key);
-    PriorityClassSpec pc = io_internal::ReadPriorityClass(r, doc);
-    Put(c.priority_classes, "PriorityClass", std::move(key), std::move(pc), doc, where, r, diag);
+    ReadAndPut(c.priority_classes, "PriorityClass", /*namespaced=*/false, io_internal::ReadPriorityClass, doc, where,
+               r, diag);
   } else if (kind == "SchedulerConfiguration" && need_api({"vcsched"})) {
     r.set_object("SchedulerConfiguration");
     if (c.config) {
@@ -288,10 +288,10 @@ bool ParseJson(const ScenarioSource& src, const LoadOptions& options, Collected&
     const DocNode node(doc);
     if (node.IsSequence()) {
       node.ForEachItem([&](const DocNode& item) {
-        ReadDocument(item, Place{c.AddDocument(absl::StrCat(src.name, ": document ", ++index))}, 0, c, diag);
+        ReadDocument(item, c.Document(src.name, ++index), 0, c, diag);
       });
     } else {
-      ReadDocument(node, Place{c.AddDocument(absl::StrCat(src.name, ": document ", ++index))}, 0, c, diag);
+      ReadDocument(node, c.Document(src.name, ++index), 0, c, diag);
     }
   }
   // parse_many stops quietly before an incomplete last document.
@@ -340,8 +340,7 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
               parsed = true;
             } else {
               ++index;
-              ReadDocument(d, Place{c.AddDocument(absl::StrCat(src.name, ": document ", index))}, piece.first_line, c,
-                           diag);
+              ReadDocument(d, c.Document(src.name, index), piece.first_line, c, diag);
             }
           }
         } catch (const YAML::Exception& e) {
@@ -351,11 +350,11 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
       }
       ++index;
       if (!parsed) continue;
-      const std::string* where = c.AddDocument(absl::StrCat(src.name, ": document ", index));
+      const Place where = c.Document(src.name, index);
       try {
-        ReadDocument(doc, Place{where}, piece.first_line, c, diag);
+        ReadDocument(doc, where, piece.first_line, c, diag);
       } catch (const YAML::Exception& e) {
-        diag.errors.push_back(absl::StrCat(*where, ": invalid YAML: ", e.msg));
+        diag.errors.push_back(absl::StrCat(where.str(), ": invalid YAML: ", e.msg));
       }
     }
   }

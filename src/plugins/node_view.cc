@@ -4,12 +4,6 @@
 
 namespace vcsched::internal {
 
-bool HasPodAffinityTerms(const PodSpec& pod) {
-  const Affinity& a = pod.affinity;
-  return !a.required_pod_affinity.empty() || !a.preferred_pod_affinity.empty() ||
-         !a.required_pod_anti_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
-}
-
 void NodeView::Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
                     const std::vector<NodeIndex>& node) {
   snap_ = &snap;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "src/internal/k8s_match.h"  // HasPodAffinityTerms
 #include "vcsched/snapshot.h"
 
 namespace vcsched::internal {
@@ -60,8 +61,6 @@ class NodeView {
   std::vector<Change> log_;
   bool initialized_ = false;
 };
-
-bool HasPodAffinityTerms(const PodSpec& pod);
 
 }  // namespace vcsched::internal
 

@@ -18,12 +18,7 @@ const Registry& DefaultRegistry() {
   return *kRegistry;
 }
 
-int64_t DefaultNow(const Snapshot& snap) {
-  int64_t now = 0;
-  for (const JobInfo& j : snap.jobs()) now = std::max(now, j.pod_group.creation_time);
-  for (const TaskInfo& t : snap.tasks()) now = std::max(now, t.pod.creation_time);
-  return now;
-}
+int64_t DefaultNow(const Snapshot& snap) { return snap.impl().dense.latest_creation_time; }
 
 // PodGroup phase at close (reference §11.1).
 void WritePodGroupStatuses(Session& ssn) {

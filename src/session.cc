@@ -4,7 +4,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "src/internal/k8s_match.h"
 #include "src/session_state.h"
 #include "vcsched/statement.h"
 
@@ -44,18 +43,18 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
   }
   if (old_node != kNone) node_changes.push_back(old_node);
   if (new_node != kNone && new_node != old_node) node_changes.push_back(new_node);
-  const TaskInfo& info = task(t);
-  if (info.job != kNone) {
-    auto& counts = job_counts[static_cast<size_t>(info.job)];
+  const JobIndex job = task_job[ti];
+  if (job != kNone) {
+    auto& counts = job_counts[static_cast<size_t>(job)];
     --counts[static_cast<size_t>(old_status)];
     ++counts[static_cast<size_t>(new_status)];
     if (IsAllocatedStatus(old_status) != IsAllocatedStatus(new_status)) {
-      auto a = MutableRow(job_allocated, info.job);
+      auto a = MutableRow(job_allocated, job);
       const int64_t sign = IsAllocatedStatus(new_status) ? 1 : -1;
       for (int d = 0; d < dims; ++d) a[d] += sign * r[d];
     }
-    if (info.best_effort) {
-      job_pending_best_effort[static_cast<size_t>(info.job)] +=
+    if (task_flags[ti] & kTaskBestEffort) {
+      job_pending_best_effort[static_cast<size_t>(job)] +=
           (new_status == TaskStatus::kPending) - (old_status == TaskStatus::kPending);
     }
   }
@@ -145,41 +144,30 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.last_txn_node.assign(tasks.size(), kNone);
   s.last_txn_status.assign(tasks.size(), TaskStatus::kPending);
   s.fit_slot.assign(tasks.size(), -1);
+  // Facts that do not change in a session are the snapshot's; the rest start from them.
+  const DenseFacts& f = snapshot.impl().dense;
+  s.task_flags = f.task_flags;
+  s.task_req = &f.task_req;
+  s.task_job = f.task_job;
+  s.job_queue = f.job_queue;
+  s.job_min_member = f.job_min_member;
+  s.job_checks_roles = f.job_checks_roles;
+  s.job_priority = f.job_priority;
+  s.job_creation_time = f.job_creation_time;
+  s.job_phase = f.job_phase;
+  s.job_pending_best_effort = f.job_best_effort_count;
+  // Every task starts counted as Pending, then moves to its real status.
   s.job_counts.assign(jobs.size(), {});
-  s.job_pending_best_effort.assign(jobs.size(), 0);
-  s.job_min_member.reserve(jobs.size());
-  s.job_priority.reserve(jobs.size());
-  s.job_creation_time.reserve(jobs.size());
-  s.job_checks_roles.reserve(jobs.size());
-  s.job_phase.reserve(jobs.size());
-  for (const JobInfo& j : jobs) {
-    // Per-role minimums apply only when MinAvailable covers their sum.
-    s.job_checks_roles.push_back(!j.pod_group.min_task_member.empty() &&
-                                 j.pod_group.min_member >= j.task_min_available_total);
-    s.job_min_member.push_back(j.pod_group.min_member);
-    s.job_priority.push_back(j.priority);
-    s.job_creation_time.push_back(j.pod_group.creation_time);
-    s.job_phase.push_back(j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase);
-    // Every task starts counted as Pending, then moves to its real status.
-    s.job_counts[static_cast<size_t>(j.index)][static_cast<size_t>(TaskStatus::kPending)] =
-        static_cast<int32_t>(j.tasks.size());
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    s.job_counts[j][static_cast<size_t>(TaskStatus::kPending)] = f.job_task_count[j];
   }
   s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
   s.job_conditions.resize(jobs.size());
-  s.task_req.resize(static_cast<Eigen::Index>(tasks.size()), s.dims);
-  // One pass over the (large) task records.
-  s.task_flags.assign(tasks.size(), 0);
-  for (const TaskInfo& t : tasks) {
-    const bool shape_only = t.pod.nominated_node_name.empty() && !internal::HasPlacementTerms(t.pod);
-    s.task_flags[static_cast<size_t>(t.index)] =
-        (t.pod.scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
-        (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0);
-    if (t.best_effort && t.job != kNone) ++s.job_pending_best_effort[static_cast<size_t>(t.job)];
-    std::copy_n(t.resreq.data(), s.dims, s.task_req.data() + static_cast<ptrdiff_t>(t.index) * s.dims);
-    // Finished pods never hold a node (reference §2.2). A pending task off any node is
-    // where every task starts, so there is nothing to move.
-    const NodeIndex where = HoldsNode(t.status) ? t.node : kNone;
-    if (t.status != TaskStatus::kPending || where != kNone) s.MoveTask(t.index, t.status, where);
+  // Finished pods never hold a node (reference §2.2). A pending task off any node is
+  // where every task starts, so only the others move.
+  for (const TaskIndex t : f.placed_tasks) {
+    const TaskInfo& info = tasks[static_cast<size_t>(t)];
+    s.MoveTask(t, info.status, HoldsNode(info.status) ? info.node : kNone);
   }
   s.node_view.Init(snapshot, s.status, s.node);
   s.node_changes.clear();  // the initial placement is the baseline, not a change

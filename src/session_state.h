@@ -9,25 +9,13 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Core>
-
 #include "absl/container/flat_hash_map.h"
 #include "src/plugins/node_view.h"
+#include "src/resource_matrix.h"
+#include "src/snapshot_impl.h"
 #include "vcsched/session.h"
 
 namespace vcsched {
-
-// Nodes (or jobs) x dimensions, row-major so a row is one contiguous resource vector.
-using ResourceMatrix = Eigen::Array<int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-inline absl::Span<const int64_t> Row(const ResourceMatrix& m, int32_t i) {
-  return absl::Span<const int64_t>(m.data() + static_cast<ptrdiff_t>(i) * m.cols(),
-                                   static_cast<size_t>(m.cols()));
-}
-inline absl::Span<int64_t> MutableRow(ResourceMatrix& m, int32_t i) {
-  return absl::Span<int64_t>(m.data() + static_cast<ptrdiff_t>(i) * m.cols(),
-                             static_cast<size_t>(m.cols()));
-}
 
 template <typename F>
 struct Registered {
@@ -58,10 +46,11 @@ struct Session::State {
 
   // Tasks.
   std::vector<TaskStatus> status;
-  // Dense copies of task facts the allocate loop tests for every task (TaskFlag bits),
-  // so that it does not touch each task's large TaskInfo.
-  std::vector<uint8_t> task_flags;
-  ResourceMatrix task_req;  // dense copy of each task's Resreq: the hot paths read it often
+  // The snapshot's dense task facts (TaskFlag bits, requests, jobs): the hot paths read
+  // them instead of each task's large TaskInfo.
+  absl::Span<const uint8_t> task_flags;
+  const ResourceMatrix* task_req = nullptr;
+  absl::Span<const JobIndex> task_job;
   std::vector<NodeIndex> node;
   std::vector<int32_t> node_slot;  // position in node_tasks[node], -1 when off any node
   std::vector<NodeIndex> last_txn_node;  // placement undone by a Discard (gang message)
@@ -90,12 +79,13 @@ struct Session::State {
   // Jobs.
   std::vector<std::array<int32_t, kTaskStatusCount>> job_counts;
   std::vector<int32_t> job_pending_best_effort;
-  // Dense copies of fields the job-order comparisons read, so a heap of many jobs does
-  // not touch each job's large JobInfo.
-  std::vector<int32_t> job_min_member;
-  std::vector<uint8_t> job_checks_roles;  // minTaskMember applies (JobCheckTask*)
-  std::vector<int32_t> job_priority;
-  std::vector<int64_t> job_creation_time;
+  // The snapshot's dense job facts: job-order comparisons and per-job passes read them
+  // instead of each job's large JobInfo.
+  absl::Span<const QueueIndex> job_queue;
+  absl::Span<const int32_t> job_min_member;
+  absl::Span<const uint8_t> job_checks_roles;  // minTaskMember applies (JobCheckTask*)
+  absl::Span<const int32_t> job_priority;
+  absl::Span<const int64_t> job_creation_time;
   ResourceMatrix job_allocated;
   std::vector<std::string> job_phase;
   std::vector<PodGroupStatus::Conditions> job_conditions;  // written this session
@@ -158,7 +148,7 @@ struct Session::State {
   const JobInfo& job(JobIndex j) const { return jobs[static_cast<size_t>(j)]; }
   const NodeInfo& node_info(NodeIndex n) const { return nodes[static_cast<size_t>(n)]; }
   const QueueInfo& queue(QueueIndex q) const { return queues[static_cast<size_t>(q)]; }
-  absl::Span<const int64_t> req(TaskIndex t) const { return Row(task_req, t); }
+  absl::Span<const int64_t> req(TaskIndex t) const { return Row(*task_req, t); }
 
   // Moves a task to a new status and node, keeping node, job and list accounting.
   void MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_node);
@@ -167,16 +157,6 @@ struct Session::State {
   // True when FutureIdle(n) >= req on every requested dimension.
   bool FitsFutureIdle(absl::Span<const int64_t> req, NodeIndex n) const;
   bool FitsIdle(absl::Span<const int64_t> req, NodeIndex n) const;
-};
-
-// Bits of Session::State::task_flags.
-enum TaskFlag : uint8_t {
-  kTaskGated = 1,        // spec.schedulingGates is non-empty
-  kTaskBestEffort = 2,   // requests nothing
-  kTaskHasRole = 4,      // volcano.sh/task-spec is set
-  // No nominated node, node affinity, pod (anti-)affinity or spread terms: the node
-  // choice depends only on the task's shape (see NodeChoiceCache).
-  kTaskShapeOnly = 8,
 };
 
 // Statuses whose task holds resources on its node.

@@ -182,6 +182,39 @@ bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> al
   return false;
 }
 
+void FillDenseFacts(Snapshot::Impl& impl) {
+  DenseFacts& f = impl.dense;
+  const int dims = impl.space.size();
+  f.task_flags.reserve(impl.tasks.size());
+  f.task_job.reserve(impl.tasks.size());
+  f.task_req.resize(static_cast<Eigen::Index>(impl.tasks.size()), dims);
+  for (const TaskInfo& t : impl.tasks) {
+    f.latest_creation_time = std::max(f.latest_creation_time, t.pod.creation_time);
+    const bool shape_only = t.pod.nominated_node_name.empty() && !internal::HasPlacementTerms(t.pod);
+    f.task_flags.push_back((t.pod.scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
+                           (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0));
+    f.task_job.push_back(t.job);
+    std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
+    if (t.status != TaskStatus::kPending) f.placed_tasks.push_back(t.index);
+  }
+  f.job_best_effort_count.assign(impl.jobs.size(), 0);
+  for (const TaskInfo& t : impl.tasks) {
+    if (t.best_effort && t.job != kNone) ++f.job_best_effort_count[static_cast<size_t>(t.job)];
+  }
+  for (const JobInfo& j : impl.jobs) {
+    f.latest_creation_time = std::max(f.latest_creation_time, j.pod_group.creation_time);
+    f.job_queue.push_back(j.queue);
+    f.job_min_member.push_back(j.pod_group.min_member);
+    // Per-role minimums apply only when MinAvailable covers their sum.
+    f.job_checks_roles.push_back(!j.pod_group.min_task_member.empty() &&
+                                 j.pod_group.min_member >= j.task_min_available_total);
+    f.job_priority.push_back(j.priority);
+    f.job_creation_time.push_back(j.pod_group.creation_time);
+    f.job_task_count.push_back(static_cast<int32_t>(j.tasks.size()));
+    f.job_phase.push_back(j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase);
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
@@ -503,6 +536,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     if (it == shapes.end()) it = shapes.emplace(key, static_cast<int32_t>(shapes.size())).first;
     t.shape = it->second;
   }
+  FillDenseFacts(*impl);
   std::sort(impl->warnings.begin(), impl->warnings.end());
   state_ = std::make_unique<State>();
   return Snapshot(std::move(impl));

@@ -8,9 +8,40 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "src/resource_matrix.h"
 #include "vcsched/snapshot.h"
 
 namespace vcsched {
+
+// Bits of DenseFacts::task_flags.
+enum TaskFlag : uint8_t {
+  kTaskGated = 1,        // spec.schedulingGates is non-empty
+  kTaskBestEffort = 2,   // requests nothing
+  kTaskHasRole = 4,      // volcano.sh/task-spec is set
+  // No nominated node, node affinity, pod (anti-)affinity or spread terms: the node
+  // choice depends only on the task's shape (see NodeChoiceCache).
+  kTaskShapeOnly = 8,
+};
+
+// What every session reads for every task and job, laid out densely once at build, so
+// that opening a session and its per-job passes do not walk the large TaskInfo and
+// JobInfo records (tens of thousands of cache misses each).
+struct DenseFacts {
+  int64_t latest_creation_time = 0;  // over jobs and tasks: a session's default clock
+  std::vector<uint8_t> task_flags;   // TaskFlag bits
+  ResourceMatrix task_req;           // TaskInfo::resreq, one row per task
+  std::vector<JobIndex> task_job;
+  // Tasks that do not start Pending off any node: the session moves only these.
+  std::vector<TaskIndex> placed_tasks;
+  std::vector<QueueIndex> job_queue;
+  std::vector<int32_t> job_min_member;
+  std::vector<uint8_t> job_checks_roles;  // minTaskMember applies
+  std::vector<int32_t> job_priority;
+  std::vector<int64_t> job_creation_time;
+  std::vector<int32_t> job_task_count;
+  std::vector<int32_t> job_best_effort_count;
+  std::vector<std::string> job_phase;  // status.phase, "Pending" when unset
+};
 
 struct Snapshot::Impl {
   ResourceSpace space;
@@ -24,6 +55,7 @@ struct Snapshot::Impl {
   // Views of JobInfo::key and TaskInfo::key, filled once `jobs` and `tasks` are final.
   absl::flat_hash_map<absl::string_view, int32_t> job_by_key, task_by_key;
   std::vector<std::string> warnings;
+  DenseFacts dense;
 };
 
 }  // namespace vcsched

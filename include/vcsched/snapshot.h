@@ -146,6 +146,7 @@ class Snapshot {
 
   struct Impl;
   explicit Snapshot(std::shared_ptr<const Impl> impl);
+  const Impl& impl() const { return *impl_; }  // the library's own data (src/snapshot_impl.h)
 
  private:
   std::shared_ptr<const Impl> impl_;

@@ -24,9 +24,9 @@ int64_t DefaultNow(const Snapshot& snap) { return snap.impl().dense.latest_creat
 void WritePodGroupStatuses(Session& ssn) {
   Session::State& s = ssn.state();
   s.decisions.pod_groups.reserve(s.snapshot->jobs().size());
-  for (const JobInfo& job : s.snapshot->jobs()) {
-    if (job.queue == kNone) continue;  // not in the session
-    const JobIndex j = job.index;
+  const std::vector<std::string>& old_phases = s.snapshot->impl().dense.job_phase;
+  for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
+    if (s.job_queue[static_cast<size_t>(j)] == kNone) continue;  // not in the session
     auto& conds = s.job_conditions[static_cast<size_t>(j)];  // moved out below: written last
     const bool unsched = std::any_of(conds.begin(), conds.end(), [&](const PodGroupCondition& c) {
       return c.type == "Unschedulable" && c.status == "True" && c.transition_id == s.session_id;
@@ -42,14 +42,14 @@ void WritePodGroupStatuses(Session& ssn) {
     } else {
       const int32_t releasing_on_node = ssn.JobReleasingOnNodeNum(j);
       const int32_t scheduled = running + ssn.job_count(j, TaskStatus::kBound) + failed + succeeded + releasing_on_node;
-      if (scheduled >= job.pod_group.min_member) {
+      if (scheduled >= s.job_min_member[static_cast<size_t>(j)]) {
         phase = scheduled == failed + succeeded ? "Completed" : "Running";
       } else if (phase != "Inqueue") {
         phase = "Pending";
       }
     }
-    st.job = job.key;
-    st.old_phase = job.pod_group.phase.empty() ? "Pending" : job.pod_group.phase;
+    st.job = s.job(j).key;
+    st.old_phase = old_phases[static_cast<size_t>(j)];
     st.running = running;
     st.failed = failed;
     st.succeeded = succeeded;
@@ -63,10 +63,12 @@ void WriteTaskOutcomes(Session& ssn) {
   s.decisions.task_reasons.reserve(s.snapshot->tasks().size());
   // Identical messages (a job's tasks share them) are built once.
   std::string last_fit_key, last_fit_text;
-  for (const TaskInfo& t : s.snapshot->tasks()) {
-    const size_t ti = static_cast<size_t>(t.index);
-    if (t.job == kNone || s.job(t.job).queue == kNone) continue;
+  for (size_t ti = 0; ti < s.status.size(); ++ti) {
+    const JobIndex job = s.task_job[ti];
+    if (job == kNone || s.job_queue[static_cast<size_t>(job)] == kNone) continue;
     const TaskStatus st = s.status[ti];
+    if (st != TaskStatus::kPipelined && st != TaskStatus::kAllocated && st != TaskStatus::kPending) continue;
+    const TaskInfo& t = s.task(static_cast<TaskIndex>(ti));
     if (st == TaskStatus::kPipelined) {
       s.decisions.pipelined.push_back({t.key, s.node_info(s.node[ti]).spec.name});
     } else if (st == TaskStatus::kAllocated) {

@@ -71,40 +71,43 @@ struct QueueInfo {
 };
 
 struct TaskInfo {
+  // The fields sessions read most come first (a session walks many records; the pod
+  // spec, read rarely, is last).
   TaskIndex index = kNone;
-  PodSpec pod;
-  std::string key;       // "namespace/name"
-  std::string uid;       // pod uid, or "namespace-name" when unset
   JobIndex job = kNone;  // kNone: not scheduled by this scheduler
   TaskStatus status = TaskStatus::kPending;
   NodeIndex node = kNone;
-  Resource resreq;            // request used for accounting and fit (pods: 1 included)
-  int64_t nonzero_cpu = 0;    // kube-scheduler's non-zero request (100m default)
-  int64_t nonzero_memory = 0; // and 200Mi default
-  bool best_effort = false;
   int32_t priority = 1;
+  bool best_effort = false;
   bool preemptable = true;
-  std::string role;          // volcano.sh/task-spec
-  int64_t pod_index = -1;    // the number after the last '-', when the name has 3+ parts
   // Tasks with the same shape have the same requests and the same node constraints
   // (selector, tolerations) and no affinity or spread constraints, so built-in
   // predicates and scores treat them alike on every node while no placed pod carries
   // pod-affinity terms. A task with affinity or spread constraints has a shape of its own.
   int32_t shape = 0;
+  std::string key;       // "namespace/name"
+  Resource resreq;            // request used for accounting and fit (pods: 1 included)
+  int64_t nonzero_cpu = 0;    // kube-scheduler's non-zero request (100m default)
+  int64_t nonzero_memory = 0; // and 200Mi default
+  std::string role;          // volcano.sh/task-spec
+  int64_t pod_index = -1;    // the number after the last '-', when the name has 3+ parts
+  std::string uid;       // pod uid, or "namespace-name" when unset
+  PodSpec pod;
 };
 
 struct JobInfo {
+  // The fields sessions read most come first; the PodGroup spec is last.
   JobIndex index = kNone;
-  PodGroupSpec pod_group;
-  std::string key;  // "namespace/name"
   QueueIndex queue = kNone;  // kNone: the queue does not exist; the job is not scheduled
   int32_t priority = 0;
   bool preemptable = false;  // PodGroup volcano.sh/preemptable
-  std::vector<TaskIndex> tasks;  // in index order
-  Resource min_resources;        // zero when unset
   bool has_min_resources = false;
   int32_t task_min_available_total = 0;
+  std::vector<TaskIndex> tasks;  // in index order
+  std::string key;  // "namespace/name"
+  Resource min_resources;        // zero when unset
   int64_t waiting_time_seconds = -1;  // volcano.sh/sla-waiting-time, -1 when unset
+  PodGroupSpec pod_group;
 };
 
 struct SnapshotOptions {

@@ -76,10 +76,10 @@ class GangPlugin : public Plugin {
                                   ssn.job_count(j, TaskStatus::kFailed) + ssn.job_count(j, TaskStatus::kSucceeded);
         if (releasing_on_node > 0 && ssn.job_count(j, TaskStatus::kPending) == 0 &&
             ssn.job_count(j, TaskStatus::kPipelined) == 0 &&
-            scheduled + releasing_on_node >= job.pod_group.min_member) {
+            scheduled + releasing_on_node >= s.job_min_member[static_cast<size_t>(j)]) {
           continue;  // the gang is only restarting pods that are going away
         }
-        const int32_t unready = job.pod_group.min_member -
+        const int32_t unready = s.job_min_member[static_cast<size_t>(j)] -
                                 (ssn.JobReadyTaskNum(j) + PendingOnceAllocated(ssn, j));
         c.type = "Unschedulable";
         c.reason = "NotEnoughResources";

@@ -190,9 +190,14 @@ void FillDenseFacts(Snapshot::Impl& impl) {
   f.task_req.resize(static_cast<Eigen::Index>(impl.tasks.size()), dims);
   for (const TaskInfo& t : impl.tasks) {
     f.latest_creation_time = std::max(f.latest_creation_time, t.pod.creation_time);
-    const bool shape_only = t.pod.nominated_node_name.empty() && !internal::HasPlacementTerms(t.pod);
+    const bool placement_terms = internal::HasPlacementTerms(t.pod);
+    const bool shape_only = t.pod.nominated_node_name.empty() && !placement_terms;
+    const bool node_selection = !t.pod.node_selector.empty() || t.pod.affinity.has_required_node_terms;
     f.task_flags.push_back((t.pod.scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
-                           (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0));
+                           (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0) |
+                           (placement_terms ? kTaskPlacementTerms : 0) |
+                           (internal::HasPodAffinityTerms(t.pod) ? kTaskPodAffinityTerms : 0) |
+                           (node_selection ? kTaskNodeSelection : 0));
     f.task_job.push_back(t.job);
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
     if (t.status != TaskStatus::kPending) f.placed_tasks.push_back(t.index);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "src/snapshot_impl.h"
+
 namespace vcsched::internal {
 
 void NodeView::Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
@@ -56,7 +58,7 @@ void NodeView::Add(TaskIndex t, NodeIndex n) {
   nonzero_cpu_[static_cast<size_t>(n)] += task.nonzero_cpu;
   nonzero_mem_[static_cast<size_t>(n)] += task.nonzero_memory;
   for (int d = 0; d < dims_; ++d) requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)] += task.resreq[d];
-  if (HasPodAffinityTerms(task.pod)) {
+  if (snap_->impl().dense.task_flags[ti] & kTaskPodAffinityTerms) {
     with_affinity_.insert(std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t), t);
   }
 }

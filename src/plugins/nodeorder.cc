@@ -79,7 +79,8 @@ class NodeOrderPlugin : public Plugin {
         scores[i] += static_cast<double>(w_.balanced * Balanced(task, nodes[i]));
       }
     }
-    if (w_.node_affinity != 0 && !task.pod.affinity.preferred_node_terms.empty()) {
+    const bool placement_terms = s.task_flags[static_cast<size_t>(t)] & kTaskPlacementTerms;
+    if (w_.node_affinity != 0 && placement_terms && !task.pod.affinity.preferred_node_terms.empty()) {
       std::vector<int64_t> raw(nodes.size());
       for (size_t i = 0; i < nodes.size(); ++i) {
         int64_t sum = 0;
@@ -112,8 +113,10 @@ class NodeOrderPlugin : public Plugin {
       }
       NormalizeAndAdd(raw, true, w_.taint_toleration, scores);
     }
-    if (w_.pod_affinity != 0) PodAffinityScore(t, nodes, scores);
-    if (w_.topology_spread != 0) TopologySpreadScore(t, nodes, scores);
+    if (w_.pod_affinity != 0 && (placement_terms || !s.node_view.pods_with_affinity().empty())) {
+      PodAffinityScore(t, nodes, scores);
+    }
+    if (w_.topology_spread != 0 && placement_terms) TopologySpreadScore(t, nodes, scores);
   }
 
   // NodeResourcesFit's weighted average over cpu and memory (weight 1 each); a resource

@@ -73,6 +73,7 @@ class PredicatesPlugin : public Plugin {
   FitResult Filter(TaskIndex t, NodeIndex n) const {
     const Session::State& s = ssn_->state();
     const TaskInfo& task = s.task(t);
+    const uint8_t task_flags = s.task_flags[static_cast<size_t>(t)];
     const NodeSpec& node = s.node_info(n).spec;
     FitResult result;
     auto fail = [&](FitCode code, ReasonId reason) {
@@ -92,7 +93,7 @@ class PredicatesPlugin : public Plugin {
       fail(FitCode::kUnschedulableAndUnresolvable, unschedulable_);
       return result;
     }
-    if (flags_.node_affinity && !MatchNodeSelectorAndAffinity(task.pod, node)) {
+    if (flags_.node_affinity && (task_flags & kTaskNodeSelection) && !MatchNodeSelectorAndAffinity(task.pod, node)) {
       fail(FitCode::kUnschedulableAndUnresolvable, affinity_);
       return result;
     }
@@ -106,11 +107,11 @@ class PredicatesPlugin : public Plugin {
       }
     }
     // 3. Other filters.
-    if (flags_.pod_affinity && (HasPodAffinityTerms(task.pod) || !s.node_view.pods_with_affinity().empty()) &&
+    if (flags_.pod_affinity && ((task_flags & kTaskPodAffinityTerms) || !s.node_view.pods_with_affinity().empty()) &&
         !PodAffinityFilter(t, n, Placements(t), fail)) {
       return result;
     }
-    if (flags_.topology_spread) TopologySpreadFilter(t, n, fail);
+    if (flags_.topology_spread && (task_flags & kTaskPlacementTerms)) TopologySpreadFilter(t, n, fail);
     return result;
   }
 

@@ -48,7 +48,8 @@ void WritePodGroupStatuses(Session& ssn) {
         phase = "Pending";
       }
     }
-    st.job = s.job(j).key;
+    const absl::string_view key = (*s.job_key)[static_cast<size_t>(j)];
+    st.job.assign(key.data(), key.size());
     st.old_phase = old_phases[static_cast<size_t>(j)];
     st.running = running;
     st.failed = failed;

@@ -149,6 +149,8 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.task_flags = f.task_flags;
   s.task_req = &f.task_req;
   s.task_job = f.task_job;
+  s.task_key = &f.task_key;
+  s.job_key = &f.job_key;
   s.job_queue = f.job_queue;
   s.job_min_member = f.job_min_member;
   s.job_checks_roles = f.job_checks_roles;
@@ -716,7 +718,8 @@ void Statement::Commit() {
       case OpKind::kAllocate:
         if (s.status[static_cast<size_t>(op.task)] != TaskStatus::kAllocated) break;
         s.MoveTask(op.task, TaskStatus::kBinding, op.node);
-        s.decisions.binds.push_back({s.task(op.task).key, s.node_info(op.node).spec.name});
+        s.decisions.binds.push_back(
+            {std::string((*s.task_key)[static_cast<size_t>(op.task)]), s.node_info(op.node).spec.name});
         break;
       case OpKind::kPipeline:
         break;

@@ -51,6 +51,7 @@ struct Session::State {
   absl::Span<const uint8_t> task_flags;
   const ResourceMatrix* task_req = nullptr;
   absl::Span<const JobIndex> task_job;
+  const PackedStrings* task_key = nullptr;  // TaskInfo::key, in one buffer
   std::vector<NodeIndex> node;
   std::vector<int32_t> node_slot;  // position in node_tasks[node], -1 when off any node
   std::vector<NodeIndex> last_txn_node;  // placement undone by a Discard (gang message)
@@ -82,6 +83,7 @@ struct Session::State {
   // The snapshot's dense job facts: job-order comparisons and per-job passes read them
   // instead of each job's large JobInfo.
   absl::Span<const QueueIndex> job_queue;
+  const PackedStrings* job_key = nullptr;  // JobInfo::key, in one buffer
   absl::Span<const int32_t> job_min_member;
   absl::Span<const uint8_t> job_checks_roles;  // minTaskMember applies (JobCheckTask*)
   absl::Span<const int32_t> job_priority;

@@ -186,6 +186,8 @@ void FillDenseFacts(Snapshot::Impl& impl) {
   DenseFacts& f = impl.dense;
   const int dims = impl.space.size();
   f.task_flags.reserve(impl.tasks.size());
+  f.task_key.reserve(impl.tasks.size());
+  f.job_key.reserve(impl.jobs.size());
   f.task_job.reserve(impl.tasks.size());
   f.task_req.resize(static_cast<Eigen::Index>(impl.tasks.size()), dims);
   for (const TaskInfo& t : impl.tasks) {
@@ -199,6 +201,7 @@ void FillDenseFacts(Snapshot::Impl& impl) {
                            (internal::HasPodAffinityTerms(t.pod) ? kTaskPodAffinityTerms : 0) |
                            (node_selection ? kTaskNodeSelection : 0));
     f.task_job.push_back(t.job);
+    f.task_key.push_back(t.key);
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
     if (t.status != TaskStatus::kPending) f.placed_tasks.push_back(t.index);
   }
@@ -209,6 +212,7 @@ void FillDenseFacts(Snapshot::Impl& impl) {
   for (const JobInfo& j : impl.jobs) {
     f.latest_creation_time = std::max(f.latest_creation_time, j.pod_group.creation_time);
     f.job_queue.push_back(j.queue);
+    f.job_key.push_back(j.key);
     f.job_min_member.push_back(j.pod_group.min_member);
     // Per-role minimums apply only when MinAvailable covers their sum.
     f.job_checks_roles.push_back(!j.pod_group.min_task_member.empty() &&

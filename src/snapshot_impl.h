@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "src/packed_strings.h"
 #include "src/resource_matrix.h"
 #include "vcsched/snapshot.h"
 
@@ -46,6 +47,8 @@ struct DenseFacts {
   std::vector<int32_t> job_task_count;
   std::vector<int32_t> job_best_effort_count;
   std::vector<std::string> job_phase;  // status.phase, "Pending" when unset
+  // TaskInfo::key and JobInfo::key, packed: decisions copy them for every bind and status.
+  PackedStrings task_key, job_key;
 };
 
 struct Snapshot::Impl {

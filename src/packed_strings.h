@@ -1,0 +1,34 @@
+// Many short strings in one buffer, read back as views: a pass that copies thousands of
+// them (decisions naming their tasks and jobs) then reads memory in order instead of
+// chasing one heap block per string.
+#ifndef VCSCHED_SRC_PACKED_STRINGS_H_
+#define VCSCHED_SRC_PACKED_STRINGS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace vcsched {
+
+class PackedStrings {
+ public:
+  void reserve(size_t count) { ends_.reserve(count); }
+  void push_back(absl::string_view s) {
+    text_.append(s.data(), s.size());
+    ends_.push_back(text_.size());
+  }
+  size_t size() const { return ends_.size(); }
+  absl::string_view operator[](size_t i) const {
+    const size_t begin = i == 0 ? 0 : ends_[i - 1];
+    return absl::string_view(text_).substr(begin, ends_[i] - begin);
+  }
+
+ private:
+  std::string text_;
+  std::vector<size_t> ends_;  // end of each string in text_
+};
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_SRC_PACKED_STRINGS_H_

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "src/decisions_sort.h"
 
 namespace vcsched {
 
@@ -15,21 +16,29 @@ void SortIfNeeded(std::vector<T>& v, Less less) {
 }
 }  // namespace
 
-void Decisions::Sort() {
-  SortIfNeeded(binds, [](const Bind& a, const Bind& b) {
-    return std::tie(a.task, a.node) < std::tie(b.task, b.node);
-  });
-  SortIfNeeded(evictions, [](const Eviction& a, const Eviction& b) {
+namespace internal {
+
+void SortDecisions(Decisions& d, KnownSorted known) {
+  if (!known.binds) {
+    SortIfNeeded(d.binds, [](const Bind& a, const Bind& b) { return std::tie(a.task, a.node) < std::tie(b.task, b.node); });
+  }
+  SortIfNeeded(d.evictions, [](const Eviction& a, const Eviction& b) {
     return std::tie(a.task, a.action, a.preemptor) < std::tie(b.task, b.action, b.preemptor);
   });
-  SortIfNeeded(pipelined, [](const Pipelined& a, const Pipelined& b) {
+  SortIfNeeded(d.pipelined, [](const Pipelined& a, const Pipelined& b) {
     return std::tie(a.task, a.node) < std::tie(b.task, b.node);
   });
-  SortIfNeeded(pod_groups, [](const PodGroupStatus& a, const PodGroupStatus& b) { return a.job < b.job; });
-  SortIfNeeded(task_reasons, [](const TaskReason& a, const TaskReason& b) { return a.task < b.task; });
-  std::sort(warnings.begin(), warnings.end());
-  warnings.erase(std::unique(warnings.begin(), warnings.end()), warnings.end());
+  if (!known.pod_groups) {
+    SortIfNeeded(d.pod_groups, [](const PodGroupStatus& a, const PodGroupStatus& b) { return a.job < b.job; });
+  }
+  SortIfNeeded(d.task_reasons, [](const TaskReason& a, const TaskReason& b) { return a.task < b.task; });
+  std::sort(d.warnings.begin(), d.warnings.end());
+  d.warnings.erase(std::unique(d.warnings.begin(), d.warnings.end()), d.warnings.end());
 }
+
+}  // namespace internal
+
+void Decisions::Sort() { internal::SortDecisions(*this, {}); }
 
 std::string Decisions::ToString() const {
   std::string out;

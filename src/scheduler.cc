@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "src/decisions_sort.h"
 #include "src/internal/fit_messages.h"
 #include "src/internal/status_macros.h"
 #include "src/plugins/plugins.h"
@@ -157,7 +158,8 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
   WriteTaskOutcomes(ssn);
   Decisions out = std::move(s.decisions);
   for (const std::string& w : snapshot.warnings()) out.warnings.push_back(w);
-  out.Sort();
+  // Binds in task order and statuses in job order are in key order when the keys are.
+  internal::SortDecisions(out, {s.binds_in_index_order && s.facts->task_keys_sorted, s.facts->job_keys_sorted});
   return out;
 }
 

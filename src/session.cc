@@ -82,6 +82,13 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
   }
 }
 
+void Session::State::AddBind(TaskIndex t) {
+  const absl::string_view key = (*task_key)[static_cast<size_t>(t)];
+  decisions.binds.push_back({std::string(key.data(), key.size()), node_info(node[static_cast<size_t>(t)]).spec.name});
+  binds_in_index_order &= last_bind < t;  // kNone (-1) is below every task
+  last_bind = t;
+}
+
 void Session::State::FireAllocate(TaskIndex t) {
   for (const EventHandler& h : handlers) {
     if (h.on_allocate) h.on_allocate(t);
@@ -150,6 +157,8 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.task_req = &f.task_req;
   s.task_job = f.task_job;
   s.task_key = &f.task_key;
+  s.facts = &f;
+  s.job_task_count = f.job_task_count;
   s.job_key = &f.job_key;
   s.job_queue = f.job_queue;
   s.job_min_member = f.job_min_member;
@@ -611,7 +620,7 @@ absl::Status Session::Allocate(TaskIndex t, NodeIndex n) {
     for (TaskIndex other : s.job(j).tasks) {
       if (s.status[static_cast<size_t>(other)] != TaskStatus::kAllocated) continue;
       s.MoveTask(other, TaskStatus::kBinding, s.node[static_cast<size_t>(other)]);
-      s.decisions.binds.push_back({s.task(other).key, s.node_info(s.node[static_cast<size_t>(other)]).spec.name});
+      s.AddBind(other);
     }
   }
   return absl::OkStatus();
@@ -718,8 +727,7 @@ void Statement::Commit() {
       case OpKind::kAllocate:
         if (s.status[static_cast<size_t>(op.task)] != TaskStatus::kAllocated) break;
         s.MoveTask(op.task, TaskStatus::kBinding, op.node);
-        s.decisions.binds.push_back(
-            {std::string((*s.task_key)[static_cast<size_t>(op.task)]), s.node_info(op.node).spec.name});
+        s.AddBind(op.task);
         break;
       case OpKind::kPipeline:
         break;

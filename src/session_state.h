@@ -84,6 +84,8 @@ struct Session::State {
   // instead of each job's large JobInfo.
   absl::Span<const QueueIndex> job_queue;
   const PackedStrings* job_key = nullptr;  // JobInfo::key, in one buffer
+  absl::Span<const int32_t> job_task_count;
+  const DenseFacts* facts = nullptr;  // the snapshot's (job_tasks reads its job task list)
   absl::Span<const int32_t> job_min_member;
   absl::Span<const uint8_t> job_checks_roles;  // minTaskMember applies (JobCheckTask*)
   absl::Span<const int32_t> job_priority;
@@ -150,7 +152,19 @@ struct Session::State {
   const JobInfo& job(JobIndex j) const { return jobs[static_cast<size_t>(j)]; }
   const NodeInfo& node_info(NodeIndex n) const { return nodes[static_cast<size_t>(n)]; }
   const QueueInfo& queue(QueueIndex q) const { return queues[static_cast<size_t>(q)]; }
+  // JobInfo::tasks of job j, from the snapshot's one list of them.
+  absl::Span<const TaskIndex> job_tasks(JobIndex j) const {
+    const size_t b = static_cast<size_t>(facts->job_task_begin[static_cast<size_t>(j)]);
+    const size_t e = static_cast<size_t>(facts->job_task_begin[static_cast<size_t>(j) + 1]);
+    return absl::Span<const TaskIndex>(facts->job_task_list.data() + b, e - b);
+  }
   absl::Span<const int64_t> req(TaskIndex t) const { return Row(*task_req, t); }
+
+  // Records the bind of task t to its node.
+  void AddBind(TaskIndex t);
+  // Binds were added in task index order (see DenseFacts::task_keys_sorted).
+  bool binds_in_index_order = true;
+  TaskIndex last_bind = kNone;
 
   // Moves a task to a new status and node, keeping node, job and list accounting.
   void MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_node);

@@ -45,10 +45,16 @@ struct DenseFacts {
   std::vector<int32_t> job_priority;
   std::vector<int64_t> job_creation_time;
   std::vector<int32_t> job_task_count;
+  // JobInfo::tasks of every job in one list: job j's are [job_task_begin[j], job_task_begin[j+1]).
+  std::vector<int32_t> job_task_begin;
+  std::vector<TaskIndex> job_task_list;
   std::vector<int32_t> job_best_effort_count;
   std::vector<std::string> job_phase;  // status.phase, "Pending" when unset
   // TaskInfo::key and JobInfo::key, packed: decisions copy them for every bind and status.
   PackedStrings task_key, job_key;
+  // The keys in index order are in byte order too (false when a namespace holds a
+  // character that sorts before '/'): lists written in index order are then sorted.
+  bool task_keys_sorted = true, job_keys_sorted = true;
 };
 
 struct Snapshot::Impl {

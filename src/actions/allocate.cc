@@ -27,25 +27,26 @@ class AllocateAction : public Action {
     auto queues = QueueHeap(ssn);
     std::map<QueueIndex, WaitingJobHeap> jobs;
     std::vector<std::optional<OrderedHeap<TaskIndex>>> tasks(s.jobs.size());  // by job
-    for (const JobInfo& job : s.snapshot->jobs()) {
-      if (job.queue == kNone) continue;
-      if (ssn.JobIsPending(job.index)) {
+    for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
+      const QueueIndex queue = s.job_queue[static_cast<size_t>(j)];
+      if (queue == kNone) continue;
+      if (ssn.JobIsPending(j)) {
         if (has_enqueue) continue;
-        ssn.SetJobPhase(job.index, "Inqueue");
+        ssn.SetJobPhase(j, "Inqueue");
       }
-      if (ssn.JobValid(job.index)) continue;
+      if (ssn.JobValid(j)) continue;
       auto heap = TaskHeap(ssn);
-      for (TaskIndex t : job.tasks) {
+      for (TaskIndex t : s.job_tasks(j)) {
         if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending &&
             !(s.task_flags[static_cast<size_t>(t)] & (kTaskGated | kTaskBestEffort))) {
           heap.Push(t);
         }
       }
       if (heap.empty()) continue;
-      tasks[static_cast<size_t>(job.index)].emplace(std::move(heap));
-      auto [it, inserted] = jobs.try_emplace(job.queue, ssn);
-      if (inserted) queues.Push(job.queue);
-      it->second.Push(job.index);
+      tasks[static_cast<size_t>(j)].emplace(std::move(heap));
+      auto [it, inserted] = jobs.try_emplace(queue, ssn);
+      if (inserted) queues.Push(queue);
+      it->second.Push(j);
     }
     const std::vector<NodeIndex> all_nodes = AllNodes(ssn);
     while (!queues.empty()) {
@@ -79,8 +80,9 @@ class AllocateAction : public Action {
       const TaskIndex t = heap.Pop();
       const TaskInfo& info = s.task(t);
       const uint8_t flags = s.task_flags[static_cast<size_t>(t)];
-      if (!ssn.Allocatable(job.queue, t)) {
-        s.MutableFit(t).refused_by_queue = job.queue;
+      const QueueIndex queue = s.job_queue[static_cast<size_t>(j)];
+      if (!ssn.Allocatable(queue, t)) {
+        s.MutableFit(t).refused_by_queue = queue;
         continue;
       }
       if (flags & kTaskGated) continue;

@@ -60,7 +60,9 @@ class GangPlugin : public Plugin {
   void OnSessionClose(Session& ssn) override {
     Session::State& s = ssn.state();
     for (const JobInfo& job : s.snapshot->jobs()) {
-      if (job.queue == kNone || job.tasks.empty()) continue;
+      if (s.job_queue[static_cast<size_t>(job.index)] == kNone || s.job_task_count[static_cast<size_t>(job.index)] == 0) {
+        continue;
+      }
       const JobIndex j = job.index;
       auto& conds = s.job_conditions[static_cast<size_t>(j)];
       PodGroupCondition c;

@@ -58,7 +58,7 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
   }
   std::map<QueueIndex, QueueAmounts> out;
   for (const JobInfo& job : s.snapshot->jobs()) {
-    if (job.queue == kNone) continue;
+    if (s.job_queue[static_cast<size_t>(job.index)] == kNone) continue;
     auto [it, inserted] = out.try_emplace(job.queue);
     QueueAmounts& a = it->second;
     if (inserted) {
@@ -83,7 +83,7 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
       a.elastic.assign(dims, 0);
     }
     const auto job_alloc = ssn.job_allocated(job.index);
-    for (TaskIndex t : job.tasks) {
+    for (TaskIndex t : s.job_tasks(job.index)) {
       const TaskStatus st = s.status[static_cast<size_t>(t)];
       if (IsAllocatedStatus(st)) {
         Add(a.allocated, s.req(t));
@@ -95,7 +95,7 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
     const std::string& phase = ssn.job_phase(job.index);
     if (job.has_min_resources) {
       int32_t allocated_tasks = 0;
-      for (TaskIndex t : job.tasks) allocated_tasks += IsAllocatedStatus(s.status[static_cast<size_t>(t)]);
+      for (TaskIndex t : s.job_tasks(job.index)) allocated_tasks += IsAllocatedStatus(s.status[static_cast<size_t>(t)]);
       if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= job.pod_group.min_member)) {
         for (size_t d = 0; d < dims; ++d) {
           a.inqueue[d] += static_cast<double>(std::max<int64_t>(job.min_resources[static_cast<int>(d)] - job_alloc[d], 0));

@@ -2,6 +2,7 @@
 
 #include "src/session_state.h"
 #include "tests/testing/builders.h"
+#include "vcsched/scheduler.h"
 #include "vcsched/session.h"
 #include "vcsched/statement.h"
 
@@ -176,6 +177,47 @@ TEST_CASE("Statement: commit turns allocations into binds and evictions into evi
   REQUIRE(ssn.state().decisions.evictions.size() == 1);
   CHECK(ssn.state().decisions.evictions[0].preemptor == "ns/a-1");
   CHECK(st.empty());
+}
+
+TEST_CASE("RunSession: decisions are in key order when index order is not", "[core][session]") {
+  // Objects are indexed by (namespace, name), keys compare as "namespace/name": '-' and
+  // '.' sort before '/', so "a-b/x" precedes "a/x" although namespace "a" precedes "a-b".
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=16,memory=16Gi,pods=100"));
+  for (const char* ns : {"a", "a-b", "a.b", "b"}) {
+    for (const char* job : {"j1", "j2"}) {
+      b.AddPodGroup(MakePodGroup(std::string(ns) + "/" + job, 1));
+      b.AddPod(MakePod(std::string(ns) + "/" + job + "-0", job, "cpu=1,memory=1Gi"));
+    }
+  }
+  const Snapshot snap = *std::move(b).Build();
+  const Decisions d = *RunSession(snap, DefaultSchedulerConfig());
+  REQUIRE(d.binds.size() == 8);
+  REQUIRE(d.pod_groups.size() == 8);
+  for (size_t i = 1; i < d.binds.size(); ++i) CHECK(d.binds[i - 1].task < d.binds[i].task);
+  for (size_t i = 1; i < d.pod_groups.size(); ++i) CHECK(d.pod_groups[i - 1].job < d.pod_groups[i].job);
+  CHECK(d.binds.front().task == "a-b/j1-0");
+  CHECK(d.pod_groups.front().job == "a-b/j1");
+}
+
+TEST_CASE("RunSession: binds committed out of task order come out sorted", "[core][session]") {
+  // The higher-priority job's pod is committed first but sorts last.
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=16,memory=16Gi,pods=100"));
+  PriorityClassSpec high;
+  high.name = "high";
+  high.value = 1000;
+  b.AddPriorityClass(high);
+  PodGroupSpec urgent = MakePodGroup("ns/z", 1);
+  urgent.priority_class_name = "high";
+  b.AddPodGroup(urgent);
+  b.AddPodGroup(MakePodGroup("ns/a", 1));
+  b.AddPod(MakePod("ns/z-0", "z", "cpu=1,memory=1Gi"));
+  b.AddPod(MakePod("ns/a-0", "a", "cpu=1,memory=1Gi"));
+  const Decisions d = *RunSession(*std::move(b).Build(), DefaultSchedulerConfig());
+  REQUIRE(d.binds.size() == 2);
+  CHECK(d.binds[0].task == "ns/a-0");
+  CHECK(d.binds[1].task == "ns/z-0");
 }
 
 }  // namespace

@@ -615,7 +615,7 @@ absl::Status Session::Allocate(TaskIndex t, NodeIndex n) {
   }
   s.MoveTask(t, TaskStatus::kAllocated, n);
   s.FireAllocate(t);
-  const JobIndex j = s.task(t).job;
+  const JobIndex j = s.job_of(t);
   if (j != kNone && JobReady(j)) {
     for (TaskIndex other : s.job(j).tasks) {
       if (s.status[static_cast<size_t>(other)] != TaskStatus::kAllocated) continue;

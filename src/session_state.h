@@ -149,6 +149,8 @@ struct Session::State {
   absl::Span<const QueueInfo> queues;
 
   const TaskInfo& task(TaskIndex t) const { return tasks[static_cast<size_t>(t)]; }
+  JobIndex job_of(TaskIndex t) const { return task_job[static_cast<size_t>(t)]; }  // TaskInfo::job, densely
+  QueueIndex queue_of(JobIndex j) const { return job_queue[static_cast<size_t>(j)]; }  // JobInfo::queue, densely
   const JobInfo& job(JobIndex j) const { return jobs[static_cast<size_t>(j)]; }
   const NodeInfo& node_info(NodeIndex n) const { return nodes[static_cast<size_t>(n)]; }
   const QueueInfo& queue(QueueIndex q) const { return queues[static_cast<size_t>(q)]; }

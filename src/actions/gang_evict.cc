@@ -257,7 +257,7 @@ class GangEvictAction : public Action {
                       Statement& stmt) const {
     const Session::State& s = ssn.state();
     std::map<JobIndex, std::vector<TaskIndex>> by_job;
-    for (TaskIndex t : Candidates(ssn, j)) by_job[s.task(t).job].push_back(t);
+    for (TaskIndex t : Candidates(ssn, j)) by_job[s.job_of(t)].push_back(t);
     std::vector<Bundle> bundles;
     for (auto& [vj, tasks] : by_job) {
       for (Bundle& b : JobBundles(ssn, vj, std::move(tasks))) bundles.push_back(std::move(b));

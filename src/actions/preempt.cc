@@ -56,8 +56,8 @@ class PreemptAction : public Action {
         while (ssn.JobStarving(pj) && !heap.empty()) {
           const TaskIndex p = heap.Pop();
           VCSCHED_RETURN_IF_ERROR(PreemptOne(ssn, stmt, p, limits_, [&, p, pj](TaskIndex v) {
-                                    const JobIndex vj = s.task(v).job;
-                                    return Eligible(ssn, p, v) && vj != kNone && s.job(vj).queue == q && vj != pj;
+                                    const JobIndex vj = s.job_of(v);
+                                    return Eligible(ssn, p, v) && vj != kNone && s.queue_of(vj) == q && vj != pj;
                                   }).status());
         }
         if (ssn.JobPipelined(pj)) stmt.Commit();
@@ -77,7 +77,7 @@ class PreemptAction : public Action {
           Statement stmt(ssn);
           VCSCHED_ASSIGN_OR_RETURN(const bool assigned,
                                    PreemptOne(ssn, stmt, p, limits_, [&, p, j](TaskIndex v) {
-                                     return Eligible(ssn, p, v) && s.task(v).job == j;
+                                     return Eligible(ssn, p, v) && s.job_of(v) == j;
                                    }));
           stmt.Commit();
           if (!assigned) break;
@@ -128,7 +128,7 @@ class PreemptAction : public Action {
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
     const JobIndex pj = task.job;
-    const QueueIndex pq = pj == kNone ? kNone : s.job(pj).queue;
+    const QueueIndex pq = pj == kNone ? kNone : s.queue_of(pj);
     for (size_t i : order) {
       const NodeIndex n = nodes[i];
       std::vector<TaskIndex> candidates;

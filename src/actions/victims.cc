@@ -8,22 +8,22 @@ namespace vcsched::internal {
 
 bool VictimBefore(const Session& ssn, TaskIndex preemptor, TaskIndex l, TaskIndex r) {
   const Session::State& s = ssn.state();
-  const JobIndex lj = s.task(l).job, rj = s.task(r).job;
+  const JobIndex lj = s.job_of(l), rj = s.job_of(r);
   // The task that would be scheduled last goes first.
   auto task_rule = [&] { return !ssn.TaskOrderLess(l, r); };
   if (lj == rj) return task_rule();
-  const bool l_missing = lj == kNone || s.job(lj).queue == kNone;
-  const bool r_missing = rj == kNone || s.job(rj).queue == kNone;
+  const bool l_missing = lj == kNone || s.queue_of(lj) == kNone;
+  const bool r_missing = rj == kNone || s.queue_of(rj) == kNone;
   if (l_missing != r_missing) return l_missing;
   if (l_missing) return task_rule();
-  const JobIndex pj = s.task(preemptor).job;
-  const QueueIndex lq = s.job(lj).queue, rq = s.job(rj).queue;
+  const JobIndex pj = s.job_of(preemptor);
+  const QueueIndex lq = s.queue_of(lj), rq = s.queue_of(rj);
   if (lq == rq || pj == kNone) {
     const int c = ssn.JobOrderCompare(lj, rj);
     if (c != 0) return c > 0;  // the job ranked later loses first
     return task_rule();
   }
-  return ssn.VictimQueueOrderLess(lq, rq, s.job(pj).queue);
+  return ssn.VictimQueueOrderLess(lq, rq, s.queue_of(pj));
 }
 
 std::vector<TaskIndex> InVictimOrder(const Session& ssn, TaskIndex preemptor, std::vector<TaskIndex> victims) {

@@ -67,9 +67,9 @@ class CapacityPlugin : public Plugin {
       for (QueueIndex c : Chain(q)) {
         Amount allocated = Find(c)->allocated;
         for (TaskIndex v : removed) {
-          const JobIndex vj = s_->task(v).job;
+          const JobIndex vj = s_->job_of(v);
           if (vj == kNone) continue;
-          const std::vector<QueueIndex> vchain = Chain(s_->job(vj).queue);
+          const std::vector<QueueIndex> vchain = Chain(s_->queue_of(vj));
           if (std::find(vchain.begin(), vchain.end(), c) != vchain.end()) Sub(allocated, s_->req(v));
         }
         if (!FitsWithDimension(allocated, s_->req(t), Find(c)->real_capability)) return false;
@@ -450,9 +450,9 @@ class CapacityPlugin : public Plugin {
   std::pair<std::vector<TaskIndex>, Vote> Reclaimable(TaskIndex reclaimer, absl::Span<const TaskIndex> cands) const {
     std::vector<TaskIndex> victims;
     if (!ready_) return {victims, Vote::kReject};
-    const JobIndex rj = s_->task(reclaimer).job;
-    if (rj == kNone || Find(s_->job(rj).queue) == nullptr) return {victims, Vote::kReject};
-    const CapacityQueue& reclaimer_q = *Find(s_->job(rj).queue);
+    const JobIndex rj = s_->job_of(reclaimer);
+    if (rj == kNone || Find(s_->queue_of(rj)) == nullptr) return {victims, Vote::kReject};
+    const CapacityQueue& reclaimer_q = *Find(s_->queue_of(rj));
     std::map<QueueIndex, Amount> allocations;
     auto allocation = [&](QueueIndex q) -> Amount& {
       auto it = allocations.find(q);
@@ -461,9 +461,9 @@ class CapacityPlugin : public Plugin {
     };
     const auto rreq = s_->req(reclaimer);
     for (TaskIndex v : InVictimOrder(*ssn_, reclaimer, std::vector<TaskIndex>(cands.begin(), cands.end()))) {
-      const JobIndex vj = s_->task(v).job;
+      const JobIndex vj = s_->job_of(v);
       if (vj == kNone) continue;
-      const CapacityQueue* a = Find(s_->job(vj).queue);
+      const CapacityQueue* a = Find(s_->queue_of(vj));
       if (a == nullptr) continue;
       const auto vreq = s_->req(v);
       bool intersect = false;  // any shared dimension besides pods
@@ -524,9 +524,9 @@ class CapacityPlugin : public Plugin {
     if (!ready_) return {victims, Vote::kReject};
     std::map<QueueIndex, Amount> allocations;
     for (TaskIndex v : cands) {
-      const JobIndex vj = s_->task(v).job;
+      const JobIndex vj = s_->job_of(v);
       if (vj == kNone) continue;
-      const CapacityQueue* a = Find(s_->job(vj).queue);
+      const CapacityQueue* a = Find(s_->queue_of(vj));
       if (a == nullptr) continue;
       auto it = allocations.find(a->index);
       if (it == allocations.end()) it = allocations.emplace(a->index, a->allocated).first;
@@ -548,9 +548,9 @@ class CapacityPlugin : public Plugin {
   }
 
   void Update(TaskIndex t, bool add) {
-    const JobIndex j = s_->task(t).job;
+    const JobIndex j = s_->job_of(t);
     if (j == kNone) return;
-    CapacityQueue* a = Find(s_->job(j).queue);
+    CapacityQueue* a = Find(s_->queue_of(j));
     if (a == nullptr) return;
     auto apply = [&](Amount& x) { add ? Add(x, s_->req(t)) : Sub(x, s_->req(t)); };
     apply(a->allocated);

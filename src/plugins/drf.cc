@@ -34,7 +34,7 @@ class DrfPlugin : public Plugin {
       const double ls = Share(mine.span());
       std::map<JobIndex, Resource> running;
       for (TaskIndex c : cands) {
-        const JobIndex vj = s_->task(c).job;
+        const JobIndex vj = s_->job_of(c);
         if (vj == kNone) continue;
         auto it = running.find(vj);
         if (it == running.end()) it = running.emplace(vj, allocated_[static_cast<size_t>(vj)]).first;
@@ -68,7 +68,7 @@ class DrfPlugin : public Plugin {
   }
 
   void Update(TaskIndex t, int sign) {
-    const JobIndex j = s_->task(t).job;
+    const JobIndex j = s_->job_of(t);
     if (j == kNone) return;
     Resource& a = allocated_[static_cast<size_t>(j)];
     if (sign > 0) a += s_->req(t);
@@ -82,17 +82,17 @@ class DrfPlugin : public Plugin {
   std::pair<std::vector<TaskIndex>, Vote> HierarchicalReclaimable(TaskIndex reclaimer,
                                                                  absl::Span<const TaskIndex> cands) const {
     std::vector<TaskIndex> victims;
-    const JobIndex lj = s_->task(reclaimer).job;
-    if (lj == kNone || s_->job(lj).queue == kNone) return {victims, Vote::kPermit};
+    const JobIndex lj = s_->job_of(reclaimer);
+    if (lj == kNone || s_->queue_of(lj) == kNone) return {victims, Vote::kPermit};
     std::vector<Resource> alloc = allocated_;
     alloc[static_cast<size_t>(lj)] += s_->req(reclaimer);
     HdrfTree tree = *tree_;
     for (TaskIndex v : cands) {
-      const JobIndex rj = s_->task(v).job;
-      if (rj == kNone || s_->job(rj).queue == kNone) continue;
+      const JobIndex rj = s_->job_of(v);
+      if (rj == kNone || s_->queue_of(rj) == kNone) continue;
       alloc[static_cast<size_t>(rj)] -= s_->req(v);
       tree.Update(alloc);
-      if (tree.CompareQueues(s_->job(lj).queue, s_->job(rj).queue) < 0) victims.push_back(v);
+      if (tree.CompareQueues(s_->queue_of(lj), s_->queue_of(rj)) < 0) victims.push_back(v);
       alloc[static_cast<size_t>(rj)] += s_->req(v);
     }
     return {victims, Vote::kPermit};

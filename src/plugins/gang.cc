@@ -37,7 +37,7 @@ class GangPlugin : public Plugin {
       std::map<JobIndex, int32_t> occupied;
       std::vector<TaskIndex> victims;
       for (TaskIndex c : cands) {
-        const JobIndex j = s.task(c).job;
+        const JobIndex j = s.job_of(c);
         if (j == kNone) continue;
         auto it = occupied.find(j);
         if (it == occupied.end()) it = occupied.emplace(j, ssn_ptr->JobReadyTaskNum(j)).first;

@@ -31,7 +31,7 @@ class PriorityPlugin : public Plugin {
     ssn.AddUnifiedEvictableFn([&s](EvictionKind kind, JobIndex pj, absl::Span<const TaskIndex> cands) {
       std::vector<TaskIndex> out;
       for (TaskIndex c : cands) {
-        const JobIndex vj = s.task(c).job;
+        const JobIndex vj = s.job_of(c);
         if (kind == EvictionKind::kGangReclaim || (vj != kNone && s.job(vj).priority < s.job(pj).priority)) {
           out.push_back(c);
         }

@@ -42,8 +42,8 @@ class ProportionPlugin : public Plugin {
       if (a == nullptr || s_->queue(q).spec.state != "Open") return false;
       Amount allocated = a->allocated;
       for (TaskIndex v : removed) {
-        const JobIndex vj = s_->task(v).job;
-        if (vj != kNone && s_->job(vj).queue == q) Sub(allocated, s_->req(v));
+        const JobIndex vj = s_->job_of(v);
+        if (vj != kNone && s_->queue_of(vj) == q) Sub(allocated, s_->req(v));
       }
       return FitsWithDimension(allocated, s_->req(t), a->deserved);
     });
@@ -58,9 +58,9 @@ class ProportionPlugin : public Plugin {
       std::map<QueueIndex, Amount> running;
       std::vector<TaskIndex> victims;
       for (TaskIndex c : cands) {
-        const JobIndex j = s_->task(c).job;
+        const JobIndex j = s_->job_of(c);
         if (j == kNone) continue;
-        const QueueIndex q = s_->job(j).queue;
+        const QueueIndex q = s_->queue_of(j);
         const QueueAmounts* a = Find(q);
         if (a == nullptr) continue;
         auto it = running.find(q);
@@ -122,9 +122,9 @@ class ProportionPlugin : public Plugin {
   }
 
   void Update(TaskIndex t, bool allocate) {
-    const JobIndex j = s_->task(t).job;
+    const JobIndex j = s_->job_of(t);
     if (j == kNone) return;
-    QueueAmounts* a = Find(s_->job(j).queue);
+    QueueAmounts* a = Find(s_->queue_of(j));
     if (a == nullptr) return;
     if (allocate) Add(a->allocated, s_->req(t));
     else Sub(a->allocated, s_->req(t));

@@ -221,14 +221,6 @@ void FillDenseFacts(Snapshot::Impl& impl) {
     f.job_creation_time.push_back(j.pod_group.creation_time);
     f.job_task_count.push_back(static_cast<int32_t>(j.tasks.size()));
     f.job_task_begin.push_back(static_cast<int32_t>(f.job_task_list.size()));
-  const auto ascending = [](const PackedStrings& keys) {
-    for (size_t i = 1; i < keys.size(); ++i) {
-      if (!(keys[i - 1] < keys[i])) return false;
-    }
-    return true;
-  };
-  f.task_keys_sorted = ascending(f.task_key);
-  f.job_keys_sorted = ascending(f.job_key);
     f.job_task_list.insert(f.job_task_list.end(), j.tasks.begin(), j.tasks.end());
     f.job_phase.push_back(j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase);
   }

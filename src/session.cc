@@ -84,7 +84,9 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
 
 void Session::State::AddBind(TaskIndex t) {
   const absl::string_view key = (*task_key)[static_cast<size_t>(t)];
-  decisions.binds.push_back({std::string(key.data(), key.size()), node_info(node[static_cast<size_t>(t)]).spec.name});
+  Bind& bind = decisions.binds.emplace_back();  // filled in place: no temporary to move
+  bind.task.assign(key.data(), key.size());
+  bind.node = node_info(node[static_cast<size_t>(t)]).spec.name;
   binds_in_index_order &= last_bind < t;  // kNone (-1) is below every task
   last_bind = t;
 }

@@ -201,6 +201,7 @@ void FillDenseFacts(Snapshot::Impl& impl) {
                            (internal::HasPodAffinityTerms(t.pod) ? kTaskPodAffinityTerms : 0) |
                            (node_selection ? kTaskNodeSelection : 0));
     f.task_job.push_back(t.job);
+    f.task_shape.push_back(t.shape);
     f.task_key.push_back(t.key);
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
     if (t.status != TaskStatus::kPending) f.placed_tasks.push_back(t.index);
@@ -209,9 +210,12 @@ void FillDenseFacts(Snapshot::Impl& impl) {
   for (const TaskInfo& t : impl.tasks) {
     if (t.best_effort && t.job != kNone) ++f.job_best_effort_count[static_cast<size_t>(t.job)];
   }
+  f.job_min_resources.resize(static_cast<Eigen::Index>(impl.jobs.size()), dims);
   for (const JobInfo& j : impl.jobs) {
+    std::copy_n(j.min_resources.data(), dims, f.job_min_resources.data() + static_cast<ptrdiff_t>(j.index) * dims);
     f.latest_creation_time = std::max(f.latest_creation_time, j.pod_group.creation_time);
     f.job_queue.push_back(j.queue);
+    f.job_has_min_resources.push_back(j.has_min_resources);
     f.job_key.push_back(j.key);
     f.job_min_member.push_back(j.pod_group.min_member);
     // Per-role minimums apply only when MinAvailable covers their sum.

@@ -37,6 +37,7 @@ struct DenseFacts {
   std::vector<uint8_t> task_flags;   // TaskFlag bits
   ResourceMatrix task_req;           // TaskInfo::resreq, one row per task
   std::vector<JobIndex> task_job;
+  std::vector<int32_t> task_shape;  // TaskInfo::shape
   // Tasks that do not start Pending off any node: the session moves only these.
   std::vector<TaskIndex> placed_tasks;
   std::vector<QueueIndex> job_queue;
@@ -45,6 +46,8 @@ struct DenseFacts {
   std::vector<int32_t> job_priority;
   std::vector<int64_t> job_creation_time;
   std::vector<int32_t> job_task_count;
+  ResourceMatrix job_min_resources;  // JobInfo::min_resources, one row per job
+  std::vector<uint8_t> job_has_min_resources;
   // JobInfo::tasks of every job in one list: job j's are [job_task_begin[j], job_task_begin[j+1]).
   std::vector<int32_t> job_task_begin;
   std::vector<TaskIndex> job_task_list;

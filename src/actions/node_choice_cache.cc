@@ -66,7 +66,7 @@ void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {
 
 NodeIndex NodeChoiceCache::Choose(Session& ssn, TaskIndex t) {
   const Session::State& s = ssn.state();
-  auto [it, fresh] = entries_.try_emplace(s.task(t).shape);
+  auto [it, fresh] = entries_.try_emplace(s.facts->task_shape[static_cast<size_t>(t)]);
   Entry& e = it->second;
   const std::vector<NodeIndex>& log = s.node_changes;
   if (fresh || log.size() - e.log_pos > e.rank.size() / 4 + 1) {

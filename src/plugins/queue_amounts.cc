@@ -57,12 +57,13 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
     for (size_t d = 0; d < dims; ++d) all_guarantee[d] += static_cast<double>(q.guarantee[static_cast<int>(d)]);
   }
   std::map<QueueIndex, QueueAmounts> out;
-  for (const JobInfo& job : s.snapshot->jobs()) {
-    if (s.job_queue[static_cast<size_t>(job.index)] == kNone) continue;
-    auto [it, inserted] = out.try_emplace(job.queue);
+  for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
+    const QueueIndex queue = s.queue_of(j);
+    if (queue == kNone) continue;
+    auto [it, inserted] = out.try_emplace(queue);
     QueueAmounts& a = it->second;
     if (inserted) {
-      const QueueInfo& q = s.queue(job.queue);
+      const QueueInfo& q = s.queue(queue);
       a.has_capability = !q.spec.capability.empty();
       a.capability = ToAmount(q.capability.span());
       if (a.has_capability) {
@@ -82,8 +83,9 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
       a.inqueue.assign(dims, 0);
       a.elastic.assign(dims, 0);
     }
-    const auto job_alloc = ssn.job_allocated(job.index);
-    for (TaskIndex t : s.job_tasks(job.index)) {
+    const auto job_alloc = ssn.job_allocated(j);
+    const absl::Span<const int64_t> min_resources = Row(s.facts->job_min_resources, j);
+    for (TaskIndex t : s.job_tasks(j)) {
       const TaskStatus st = s.status[static_cast<size_t>(t)];
       if (IsAllocatedStatus(st)) {
         Add(a.allocated, s.req(t));
@@ -92,18 +94,18 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
         Add(a.request, s.req(t));
       }
     }
-    const std::string& phase = ssn.job_phase(job.index);
-    if (job.has_min_resources) {
+    const std::string& phase = ssn.job_phase(j);
+    if (s.facts->job_has_min_resources[static_cast<size_t>(j)]) {
       int32_t allocated_tasks = 0;
-      for (TaskIndex t : s.job_tasks(job.index)) allocated_tasks += IsAllocatedStatus(s.status[static_cast<size_t>(t)]);
-      if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= job.pod_group.min_member)) {
+      for (TaskIndex t : s.job_tasks(j)) allocated_tasks += IsAllocatedStatus(s.status[static_cast<size_t>(t)]);
+      if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= s.job_min_member[static_cast<size_t>(j)])) {
         for (size_t d = 0; d < dims; ++d) {
-          a.inqueue[d] += static_cast<double>(std::max<int64_t>(job.min_resources[static_cast<int>(d)] - job_alloc[d], 0));
+          a.inqueue[d] += static_cast<double>(std::max<int64_t>(min_resources[d] - job_alloc[d], 0));
         }
       }
     }
     for (size_t d = 0; d < dims; ++d) {
-      a.elastic[d] += static_cast<double>(std::max<int64_t>(job_alloc[d] - job.min_resources[static_cast<int>(d)], 0));
+      a.elastic[d] += static_cast<double>(std::max<int64_t>(job_alloc[d] - min_resources[d], 0));
     }
   }
   return out;

@@ -26,7 +26,7 @@ def main():
             if name == "M":
                 mib = r["peak_rss_mib"]
                 target += f"; ≤ {TARGET_M_MIB} MiB: {verdict(mib <= TARGET_M_MIB, mib / TARGET_M_MIB)}"
-        elif "JSON" in name:
+        elif name.startswith("L (JSON"):
             target = f"ingest ≥ {TARGET_INGEST_MB_S} MB/s: {verdict(mb_s >= TARGET_INGEST_MB_S, TARGET_INGEST_MB_S / mb_s)}"
         else:
             per_s = r["placements_per_s"]

@@ -49,7 +49,7 @@ void WritePodGroupStatuses(Session& ssn) {
         phase = "Pending";
       }
     }
-    const absl::string_view key = (*s.job_key)[static_cast<size_t>(j)];
+    const absl::string_view key = s.facts->job_key[static_cast<size_t>(j)];
     st.job.assign(key.data(), key.size());
     st.old_phase = old_phases[static_cast<size_t>(j)];
     st.running = running;

@@ -83,7 +83,7 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
 }
 
 void Session::State::AddBind(TaskIndex t) {
-  const absl::string_view key = (*task_key)[static_cast<size_t>(t)];
+  const absl::string_view key = facts->task_key[static_cast<size_t>(t)];
   Bind& bind = decisions.binds.emplace_back();  // filled in place: no temporary to move
   bind.task.assign(key.data(), key.size());
   bind.node = node_info(node[static_cast<size_t>(t)]).spec.name;
@@ -156,12 +156,9 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   // Facts that do not change in a session are the snapshot's; the rest start from them.
   const DenseFacts& f = snapshot.impl().dense;
   s.task_flags = f.task_flags;
-  s.task_req = &f.task_req;
   s.task_job = f.task_job;
-  s.task_key = &f.task_key;
   s.facts = &f;
   s.job_task_count = f.job_task_count;
-  s.job_key = &f.job_key;
   s.job_queue = f.job_queue;
   s.job_min_member = f.job_min_member;
   s.job_checks_roles = f.job_checks_roles;

@@ -46,12 +46,11 @@ struct Session::State {
 
   // Tasks.
   std::vector<TaskStatus> status;
-  // The snapshot's dense task facts (TaskFlag bits, requests, jobs): the hot paths read
-  // them instead of each task's large TaskInfo.
-  absl::Span<const uint8_t> task_flags;
-  const ResourceMatrix* task_req = nullptr;
+  // The snapshot's dense facts: the hot paths read them instead of the large TaskInfo
+  // and JobInfo records. The spans below are views of the ones read most.
+  const DenseFacts* facts = nullptr;
+  absl::Span<const uint8_t> task_flags;  // TaskFlag bits
   absl::Span<const JobIndex> task_job;
-  const PackedStrings* task_key = nullptr;  // TaskInfo::key, in one buffer
   std::vector<NodeIndex> node;
   std::vector<int32_t> node_slot;  // position in node_tasks[node], -1 when off any node
   std::vector<NodeIndex> last_txn_node;  // placement undone by a Discard (gang message)
@@ -80,12 +79,9 @@ struct Session::State {
   // Jobs.
   std::vector<std::array<int32_t, kTaskStatusCount>> job_counts;
   std::vector<int32_t> job_pending_best_effort;
-  // The snapshot's dense job facts: job-order comparisons and per-job passes read them
-  // instead of each job's large JobInfo.
+  // Views of the snapshot's dense job facts (job-order comparisons, per-job passes).
   absl::Span<const QueueIndex> job_queue;
-  const PackedStrings* job_key = nullptr;  // JobInfo::key, in one buffer
   absl::Span<const int32_t> job_task_count;
-  const DenseFacts* facts = nullptr;  // the snapshot's (job_tasks reads its job task list)
   absl::Span<const int32_t> job_min_member;
   absl::Span<const uint8_t> job_checks_roles;  // minTaskMember applies (JobCheckTask*)
   absl::Span<const int32_t> job_priority;
@@ -160,7 +156,7 @@ struct Session::State {
     const size_t e = static_cast<size_t>(facts->job_task_begin[static_cast<size_t>(j) + 1]);
     return absl::Span<const TaskIndex>(facts->job_task_list.data() + b, e - b);
   }
-  absl::Span<const int64_t> req(TaskIndex t) const { return Row(*task_req, t); }
+  absl::Span<const int64_t> req(TaskIndex t) const { return Row(facts->task_req, t); }
 
   // Records the bind of task t to its node.
   void AddBind(TaskIndex t);

@@ -158,7 +158,6 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.task_flags = f.task_flags;
   s.task_job = f.task_job;
   s.facts = &f;
-  s.job_task_count = f.job_task_count;
   s.job_queue = f.job_queue;
   s.job_min_member = f.job_min_member;
   s.job_checks_roles = f.job_checks_roles;
@@ -169,7 +168,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   // Every task starts counted as Pending, then moves to its real status.
   s.job_counts.assign(jobs.size(), {});
   for (size_t j = 0; j < jobs.size(); ++j) {
-    s.job_counts[j][static_cast<size_t>(TaskStatus::kPending)] = f.job_task_count[j];
+    s.job_counts[j][static_cast<size_t>(TaskStatus::kPending)] = f.job_task_begin[j + 1] - f.job_task_begin[j];
   }
   s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
   s.job_conditions.resize(jobs.size());

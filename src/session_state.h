@@ -81,7 +81,6 @@ struct Session::State {
   std::vector<int32_t> job_pending_best_effort;
   // Views of the snapshot's dense job facts (job-order comparisons, per-job passes).
   absl::Span<const QueueIndex> job_queue;
-  absl::Span<const int32_t> job_task_count;
   absl::Span<const int32_t> job_min_member;
   absl::Span<const uint8_t> job_checks_roles;  // minTaskMember applies (JobCheckTask*)
   absl::Span<const int32_t> job_priority;

@@ -74,7 +74,6 @@ class AllocateAction : public Action {
                                      const std::vector<NodeIndex>& all_nodes, const ResourceReasons& reasons,
                                      Statement& stmt) {
     Session::State& s = ssn.state();
-    const JobInfo& job = s.job(j);
     FitErrorBuffer errors;
     while (!heap.empty()) {
       const TaskIndex t = heap.Pop();

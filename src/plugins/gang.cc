@@ -60,7 +60,7 @@ class GangPlugin : public Plugin {
   void OnSessionClose(Session& ssn) override {
     Session::State& s = ssn.state();
     for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
-      if (s.queue_of(j) == kNone || s.job_task_count[static_cast<size_t>(j)] == 0) continue;
+      if (s.queue_of(j) == kNone || s.job_tasks(j).empty()) continue;
       auto& conds = s.job_conditions[static_cast<size_t>(j)];
       PodGroupCondition c;
       c.status = "True";
@@ -82,7 +82,7 @@ class GangPlugin : public Plugin {
                                 (ssn.JobReadyTaskNum(j) + PendingOnceAllocated(ssn, j));
         c.type = "Unschedulable";
         c.reason = "NotEnoughResources";
-        c.message = absl::StrCat(unready, "/", s.job_task_count[static_cast<size_t>(j)], " tasks in gang unschedulable: ",
+        c.message = absl::StrCat(unready, "/", s.job_tasks(j).size(), " tasks in gang unschedulable: ",
                                  JobFitErrorText(ssn, j));
       } else {
         c.type = "Scheduled";

@@ -1,0 +1,65 @@
+#include "src/dense_facts.h"
+
+#include <algorithm>
+
+#include "src/internal/k8s_match.h"
+
+namespace vcsched {
+
+DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims) {
+  DenseFacts f;
+  f.task_flags.reserve(tasks.size());
+  f.task_key.reserve(tasks.size());
+  f.job_key.reserve(jobs.size());
+  f.task_job.reserve(tasks.size());
+  f.task_req.resize(static_cast<Eigen::Index>(tasks.size()), dims);
+  for (const TaskInfo& t : tasks) {
+    f.latest_creation_time = std::max(f.latest_creation_time, t.pod.creation_time);
+    const bool placement_terms = internal::HasPlacementTerms(t.pod);
+    const bool shape_only = t.pod.nominated_node_name.empty() && !placement_terms;
+    const bool node_selection = !t.pod.node_selector.empty() || t.pod.affinity.has_required_node_terms;
+    f.task_flags.push_back((t.pod.scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
+                           (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0) |
+                           (placement_terms ? kTaskPlacementTerms : 0) |
+                           (internal::HasPodAffinityTerms(t.pod) ? kTaskPodAffinityTerms : 0) |
+                           (node_selection ? kTaskNodeSelection : 0));
+    f.task_job.push_back(t.job);
+    f.task_shape.push_back(t.shape);
+    f.task_key.push_back(t.key);
+    std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
+    if (t.status != TaskStatus::kPending) f.placed_tasks.push_back(t.index);
+  }
+  f.job_best_effort_count.assign(jobs.size(), 0);
+  for (const TaskInfo& t : tasks) {
+    if (t.best_effort && t.job != kNone) ++f.job_best_effort_count[static_cast<size_t>(t.job)];
+  }
+  f.job_min_resources.resize(static_cast<Eigen::Index>(jobs.size()), dims);
+  for (const JobInfo& j : jobs) {
+    std::copy_n(j.min_resources.data(), dims, f.job_min_resources.data() + static_cast<ptrdiff_t>(j.index) * dims);
+    f.latest_creation_time = std::max(f.latest_creation_time, j.pod_group.creation_time);
+    f.job_queue.push_back(j.queue);
+    f.job_has_min_resources.push_back(j.has_min_resources);
+    f.job_key.push_back(j.key);
+    f.job_min_member.push_back(j.pod_group.min_member);
+    // Per-role minimums apply only when MinAvailable covers their sum.
+    f.job_checks_roles.push_back(!j.pod_group.min_task_member.empty() &&
+                                 j.pod_group.min_member >= j.task_min_available_total);
+    f.job_priority.push_back(j.priority);
+    f.job_creation_time.push_back(j.pod_group.creation_time);
+    f.job_task_begin.push_back(static_cast<int32_t>(f.job_task_list.size()));
+    f.job_task_list.insert(f.job_task_list.end(), j.tasks.begin(), j.tasks.end());
+    f.job_phase.push_back(j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase);
+  }
+  f.job_task_begin.push_back(static_cast<int32_t>(f.job_task_list.size()));
+  const auto ascending = [](const PackedStrings& keys) {
+    for (size_t i = 1; i < keys.size(); ++i) {
+      if (!(keys[i - 1] < keys[i])) return false;
+    }
+    return true;
+  };
+  f.task_keys_sorted = ascending(f.task_key);
+  f.job_keys_sorted = ascending(f.job_key);
+  return f;
+}
+
+}  // namespace vcsched

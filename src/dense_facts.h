@@ -1,0 +1,66 @@
+// What every session reads for every task and job, laid out densely once per snapshot.
+#ifndef VCSCHED_SRC_DENSE_FACTS_H_
+#define VCSCHED_SRC_DENSE_FACTS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "src/packed_strings.h"
+#include "src/resource_matrix.h"
+#include "vcsched/snapshot.h"
+
+namespace vcsched {
+
+// Bits of DenseFacts::task_flags.
+enum TaskFlag : uint8_t {
+  kTaskGated = 1,        // spec.schedulingGates is non-empty
+  kTaskBestEffort = 2,   // requests nothing
+  kTaskHasRole = 4,      // volcano.sh/task-spec is set
+  // No nominated node, node affinity, pod (anti-)affinity or spread terms: the node
+  // choice depends only on the task's shape (see NodeChoiceCache).
+  kTaskShapeOnly = 8,
+  // The pod spec's placement fields, so that node checks and scores read the (large)
+  // spec only when it has something to say.
+  kTaskPlacementTerms = 16,    // node affinity terms, pod (anti-)affinity or spread constraints
+  kTaskPodAffinityTerms = 32,  // pod affinity or anti-affinity terms
+  kTaskNodeSelection = 64,     // a node selector or required node affinity
+};
+
+// What every session reads for every task and job, laid out densely once at build, so
+// that opening a session and its per-job passes do not walk the large TaskInfo and
+// JobInfo records (tens of thousands of cache misses each).
+struct DenseFacts {
+  // Lays the facts out from a snapshot's final task and job records.
+  static DenseFacts Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims);
+
+  int64_t latest_creation_time = 0;  // over jobs and tasks: a session's default clock
+  std::vector<uint8_t> task_flags;   // TaskFlag bits
+  ResourceMatrix task_req;           // TaskInfo::resreq, one row per task
+  std::vector<JobIndex> task_job;
+  std::vector<int32_t> task_shape;  // TaskInfo::shape
+  // Tasks that do not start Pending off any node: the session moves only these.
+  std::vector<TaskIndex> placed_tasks;
+  std::vector<QueueIndex> job_queue;
+  std::vector<int32_t> job_min_member;
+  std::vector<uint8_t> job_checks_roles;  // minTaskMember applies
+  std::vector<int32_t> job_priority;
+  std::vector<int64_t> job_creation_time;
+  ResourceMatrix job_min_resources;  // JobInfo::min_resources, one row per job
+  std::vector<uint8_t> job_has_min_resources;
+  // JobInfo::tasks of every job in one list: job j's are [job_task_begin[j], job_task_begin[j+1]).
+  std::vector<int32_t> job_task_begin;
+  std::vector<TaskIndex> job_task_list;
+  std::vector<int32_t> job_best_effort_count;
+  std::vector<std::string> job_phase;  // status.phase, "Pending" when unset
+  // TaskInfo::key and JobInfo::key, packed: decisions copy them for every bind and status.
+  PackedStrings task_key, job_key;
+  // The keys in index order are in byte order too (false when a namespace holds a
+  // character that sorts before '/'): lists written in index order are then sorted.
+  bool task_keys_sorted = true, job_keys_sorted = true;
+};
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_SRC_DENSE_FACTS_H_

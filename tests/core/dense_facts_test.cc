@@ -1,0 +1,91 @@
+#include <catch2/catch.hpp>
+
+#include "src/snapshot_impl.h"
+#include "tests/testing/builders.h"
+#include "vcsched/snapshot.h"
+
+namespace vcsched {
+namespace {
+
+using testing::MakeNode;
+using testing::MakePod;
+using testing::MakePodGroup;
+
+// A snapshot whose pods cover each flag, placed and pending tasks, and namespaces whose
+// keys ("a-b/..." before "a/...") sort apart from the index order ("a" before "a-b").
+Snapshot Mixed() {
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=8,memory=8Gi,pods=20"));
+  b.AddPodGroup(MakePodGroup("a/g", 2));
+  b.AddPodGroup(MakePodGroup("a-b/h", 1));
+  PodSpec selected = MakePod("a/g-0", "g", "cpu=1");
+  selected.node_selector["zone"] = "z1";
+  selected.creation_time = 50;
+  b.AddPod(selected);
+  PodSpec anti = MakePod("a/g-1", "g", "cpu=1");
+  anti.affinity.required_pod_anti_affinity.push_back({});
+  anti.affinity.required_pod_anti_affinity.back().topology_key = "zone";
+  b.AddPod(anti);
+  PodSpec gated = MakePod("a-b/h-0", "h", "");
+  gated.scheduling_gated = true;
+  gated.annotations["volcano.sh/task-spec"] = "worker";
+  gated.creation_time = 70;
+  b.AddPod(gated);
+  b.AddPod(MakePod("a-b/h-1", "h", "cpu=2", "n1", "Running"));
+  return *std::move(b).Build();
+}
+
+TEST_CASE("DenseFacts: every fact agrees with the task and job records", "[core][dense]") {
+  const Snapshot snap = Mixed();
+  const DenseFacts& f = snap.impl().dense;
+  int64_t latest = 0;
+  for (const TaskInfo& t : snap.tasks()) {
+    const size_t i = static_cast<size_t>(t.index);
+    CAPTURE(t.key);
+    latest = std::max(latest, t.pod.creation_time);
+    CHECK(f.task_job[i] == t.job);
+    CHECK(f.task_shape[i] == t.shape);
+    CHECK(f.task_key[i] == t.key);
+    for (int d = 0; d < snap.dims(); ++d) CHECK(f.task_req(t.index, d) == t.resreq[d]);
+    const uint8_t flags = f.task_flags[i];
+    CHECK(((flags & kTaskGated) != 0) == t.pod.scheduling_gated);
+    CHECK(((flags & kTaskBestEffort) != 0) == t.best_effort);
+    CHECK(((flags & kTaskHasRole) != 0) == !t.role.empty());
+    CHECK(((flags & kTaskNodeSelection) != 0) == !t.pod.node_selector.empty());
+    CHECK(((flags & kTaskPodAffinityTerms) != 0) == !t.pod.affinity.required_pod_anti_affinity.empty());
+    CHECK(((flags & kTaskPlacementTerms) != 0) == !t.pod.affinity.required_pod_anti_affinity.empty());
+    CHECK(((flags & kTaskShapeOnly) != 0) == t.pod.affinity.required_pod_anti_affinity.empty());
+    const bool placed = std::find(f.placed_tasks.begin(), f.placed_tasks.end(), t.index) != f.placed_tasks.end();
+    CHECK(placed == (t.status != TaskStatus::kPending));
+  }
+  for (const JobInfo& j : snap.jobs()) {
+    const size_t i = static_cast<size_t>(j.index);
+    CAPTURE(j.key);
+    latest = std::max(latest, j.pod_group.creation_time);
+    CHECK(f.job_queue[i] == j.queue);
+    CHECK(f.job_key[i] == j.key);
+    CHECK(f.job_min_member[i] == j.pod_group.min_member);
+    const std::vector<TaskIndex> listed(f.job_task_list.begin() + f.job_task_begin[i],
+                                        f.job_task_list.begin() + f.job_task_begin[i + 1]);
+    CHECK(listed == j.tasks);
+    CHECK(f.job_phase[i] == j.pod_group.phase);
+  }
+  CHECK(f.latest_creation_time == latest);
+  CHECK(f.placed_tasks.size() == 1);
+  // Index order is (namespace, name): "a" before "a-b"; key order puts "a-b/" first.
+  CHECK_FALSE(f.task_keys_sorted);
+  CHECK_FALSE(f.job_keys_sorted);
+}
+
+TEST_CASE("DenseFacts: keys in index order are recognised as sorted", "[core][dense]") {
+  SnapshotBuilder b;
+  b.AddPodGroup(MakePodGroup("ns/g", 1));
+  b.AddPod(MakePod("ns/g-0", "g", "cpu=1"));
+  b.AddPod(MakePod("ns/g-1", "g", "cpu=1"));
+  const Snapshot snap = *std::move(b).Build();
+  CHECK(snap.impl().dense.task_keys_sorted);
+  CHECK(snap.impl().dense.job_keys_sorted);
+}
+
+}  // namespace
+}  // namespace vcsched

@@ -25,6 +25,8 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
                            (node_selection ? kTaskNodeSelection : 0));
     f.task_job.push_back(t.job);
     f.task_shape.push_back(t.shape);
+    f.task_nonzero_cpu.push_back(t.nonzero_cpu);
+    f.task_nonzero_memory.push_back(t.nonzero_memory);
     f.task_key.push_back(t.key);
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
     if (t.status != TaskStatus::kPending) f.placed_tasks.push_back(t.index);

@@ -40,6 +40,7 @@ struct DenseFacts {
   ResourceMatrix task_req;           // TaskInfo::resreq, one row per task
   std::vector<JobIndex> task_job;
   std::vector<int32_t> task_shape;  // TaskInfo::shape
+  std::vector<int64_t> task_nonzero_cpu, task_nonzero_memory;  // TaskInfo::nonzero_*
   // Tasks that do not start Pending off any node: the session moves only these.
   std::vector<TaskIndex> placed_tasks;
   std::vector<QueueIndex> job_queue;

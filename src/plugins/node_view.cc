@@ -50,15 +50,16 @@ void NodeView::Add(TaskIndex t, NodeIndex n) {
   const size_t ti = static_cast<size_t>(t);
   if (node_of_[ti] != kNone) Remove(t);
   if (initialized_) log_.push_back({t, n, true});
-  const TaskInfo& task = snap_->tasks()[ti];
+  const DenseFacts& facts = snap_->impl().dense;
   auto& list = pods_[static_cast<size_t>(n)];
   slot_[ti] = static_cast<int32_t>(list.size());
   list.push_back(t);
   node_of_[ti] = n;
-  nonzero_cpu_[static_cast<size_t>(n)] += task.nonzero_cpu;
-  nonzero_mem_[static_cast<size_t>(n)] += task.nonzero_memory;
-  for (int d = 0; d < dims_; ++d) requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)] += task.resreq[d];
-  if (snap_->impl().dense.task_flags[ti] & kTaskPodAffinityTerms) {
+  nonzero_cpu_[static_cast<size_t>(n)] += facts.task_nonzero_cpu[ti];
+  nonzero_mem_[static_cast<size_t>(n)] += facts.task_nonzero_memory[ti];
+  const int64_t* req = facts.task_req.data() + static_cast<ptrdiff_t>(ti) * dims_;
+  for (int d = 0; d < dims_; ++d) requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)] += req[d];
+  if (facts.task_flags[ti] & kTaskPodAffinityTerms) {
     with_affinity_.insert(std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t), t);
   }
 }
@@ -68,7 +69,7 @@ void NodeView::Remove(TaskIndex t) {
   const NodeIndex n = node_of_[ti];
   if (n == kNone) return;
   if (initialized_) log_.push_back({t, n, false});
-  const TaskInfo& task = snap_->tasks()[ti];
+  const DenseFacts& facts = snap_->impl().dense;
   auto& list = pods_[static_cast<size_t>(n)];
   const int32_t slot = slot_[ti];
   const TaskIndex moved = list.back();
@@ -77,9 +78,10 @@ void NodeView::Remove(TaskIndex t) {
   list.pop_back();
   slot_[ti] = -1;
   node_of_[ti] = kNone;
-  nonzero_cpu_[static_cast<size_t>(n)] -= task.nonzero_cpu;
-  nonzero_mem_[static_cast<size_t>(n)] -= task.nonzero_memory;
-  for (int d = 0; d < dims_; ++d) requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)] -= task.resreq[d];
+  nonzero_cpu_[static_cast<size_t>(n)] -= facts.task_nonzero_cpu[ti];
+  nonzero_mem_[static_cast<size_t>(n)] -= facts.task_nonzero_memory[ti];
+  const int64_t* req = facts.task_req.data() + static_cast<ptrdiff_t>(ti) * dims_;
+  for (int d = 0; d < dims_; ++d) requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)] -= req[d];
   auto it = std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t);
   if (it != with_affinity_.end() && *it == t) with_affinity_.erase(it);
 }

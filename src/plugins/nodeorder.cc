@@ -60,8 +60,8 @@ class NodeOrderPlugin : public Plugin {
       for (size_t i = 0; i < nodes.size(); ++i) {
         const NodeIndex n = nodes[i];
         const int64_t cpu_cap = s.allocatable(n, kCpu), mem_cap = s.allocatable(n, kMemory);
-        const int64_t cpu_req = s.node_view.nonzero_cpu(n) + task.nonzero_cpu;
-        const int64_t mem_req = s.node_view.nonzero_memory(n) + task.nonzero_memory;
+        const int64_t cpu_req = s.node_view.nonzero_cpu(n) + s.facts->task_nonzero_cpu[static_cast<size_t>(t)];
+        const int64_t mem_req = s.node_view.nonzero_memory(n) + s.facts->task_nonzero_memory[static_cast<size_t>(t)];
         if (w_.least_requested != 0) {
           scores[i] += static_cast<double>(w_.least_requested *
                                            Combine(LeastRequested(cpu_req, cpu_cap), cpu_cap,
@@ -76,7 +76,7 @@ class NodeOrderPlugin : public Plugin {
     }
     if (w_.balanced != 0) {
       for (size_t i = 0; i < nodes.size(); ++i) {
-        scores[i] += static_cast<double>(w_.balanced * Balanced(task, nodes[i]));
+        scores[i] += static_cast<double>(w_.balanced * Balanced(t, nodes[i]));
       }
     }
     const bool placement_terms = s.task_flags[static_cast<size_t>(t)] & kTaskPlacementTerms;
@@ -128,21 +128,22 @@ class NodeOrderPlugin : public Plugin {
     return weights == 0 ? 0 : sum / weights;
   }
 
-  int64_t Balanced(const TaskInfo& task, NodeIndex n) const {
+  int64_t Balanced(TaskIndex t, NodeIndex n) const {
     const Session::State& s = ssn_->state();
+    const absl::Span<const int64_t> req = s.req(t);
     std::array<double, 3> fractions{};  // cpu, memory and at most one gpu: no allocation per node
     size_t count = 0;
     bool requests_any = false;
     auto add = [&](int d) {
       const int64_t cap = s.allocatable(n, d);
-      if (task.resreq[d] > 0) requests_any = true;
+      if (req[static_cast<size_t>(d)] > 0) requests_any = true;
       if (cap <= 0) return;
-      const double f = static_cast<double>(s.node_view.requested(n, d) + task.resreq[d]) / static_cast<double>(cap);
+      const double f = static_cast<double>(s.node_view.requested(n, d) + req[static_cast<size_t>(d)]) / static_cast<double>(cap);
       fractions[count++] = std::min(f, 1.0);
     };
     add(kCpu);
     add(kMemory);
-    if (gpu_dim_ >= 0 && task.resreq[gpu_dim_] > 0) add(gpu_dim_);
+    if (gpu_dim_ >= 0 && req[static_cast<size_t>(gpu_dim_)] > 0) add(gpu_dim_);
     if (!requests_any || count == 0) return 0;
     double std_dev = 0;
     if (count == 2) {

@@ -25,9 +25,9 @@ int64_t DefaultNow(const Snapshot& snap) { return snap.impl().dense.latest_creat
 void WritePodGroupStatuses(Session& ssn) {
   Session::State& s = ssn.state();
   s.decisions.pod_groups.reserve(s.snapshot->jobs().size());
-  const std::vector<std::string>& old_phases = s.snapshot->impl().dense.job_phase;
+  const std::vector<std::string>& old_phases = s.facts->job_phase;
   for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
-    if (s.job_queue[static_cast<size_t>(j)] == kNone) continue;  // not in the session
+    if (s.queue_of(j) == kNone) continue;  // not in the session
     auto& conds = s.job_conditions[static_cast<size_t>(j)];  // moved out below: written last
     const bool unsched = std::any_of(conds.begin(), conds.end(), [&](const PodGroupCondition& c) {
       return c.type == "Unschedulable" && c.status == "True" && c.transition_id == s.session_id;
@@ -67,7 +67,7 @@ void WriteTaskOutcomes(Session& ssn) {
   std::string last_fit_key, last_fit_text;
   for (size_t ti = 0; ti < s.status.size(); ++ti) {
     const JobIndex job = s.task_job[ti];
-    if (job == kNone || s.job_queue[static_cast<size_t>(job)] == kNone) continue;
+    if (job == kNone || s.queue_of(job) == kNone) continue;
     const TaskStatus st = s.status[ti];
     if (st != TaskStatus::kPipelined && st != TaskStatus::kAllocated && st != TaskStatus::kPending) continue;
     const TaskInfo& t = s.task(static_cast<TaskIndex>(ti));

@@ -28,7 +28,7 @@ class AllocateAction : public Action {
     std::map<QueueIndex, WaitingJobHeap> jobs;
     std::vector<std::optional<OrderedHeap<TaskIndex>>> tasks(s.jobs.size());  // by job
     for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
-      const QueueIndex queue = s.job_queue[static_cast<size_t>(j)];
+      const QueueIndex queue = s.queue_of(j);
       if (queue == kNone) continue;
       if (ssn.JobIsPending(j)) {
         if (has_enqueue) continue;
@@ -79,7 +79,7 @@ class AllocateAction : public Action {
       const TaskIndex t = heap.Pop();
       const TaskInfo& info = s.task(t);
       const uint8_t flags = s.task_flags[static_cast<size_t>(t)];
-      const QueueIndex queue = s.job_queue[static_cast<size_t>(j)];
+      const QueueIndex queue = s.queue_of(j);
       if (!ssn.Allocatable(queue, t)) {
         s.MutableFit(t).refused_by_queue = queue;
         continue;

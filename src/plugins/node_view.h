@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "src/internal/k8s_match.h"  // HasPodAffinityTerms
 #include "vcsched/snapshot.h"
 
 namespace vcsched::internal {

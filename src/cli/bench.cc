@@ -54,15 +54,7 @@ int Bench(const std::vector<std::string>& args) {
   using Clock = std::chrono::steady_clock;
   const auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
   const auto t0 = Clock::now();
-  absl::StatusOr<std::string> text = ReadFile(file);
-  if (!text.ok()) {
-    std::cerr << "vcsched: " << text.status().message() << "\n";
-    return 1;
-  }
-  std::vector<ScenarioSource> sources(1);  // moved in, not copied from an initializer list
-  sources[0].name = file;
-  sources[0].text = *std::move(text);
-  absl::StatusOr<Scenario> sc = LoadScenario(std::move(sources));
+  absl::StatusOr<Scenario> sc = LoadScenarioFiles({file});
   if (!sc.ok()) {
     std::cerr << "vcsched: " << sc.status().message() << "\n";
     return 1;

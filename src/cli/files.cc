@@ -5,6 +5,12 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 
@@ -38,6 +44,83 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   }
   buf << in.rdbuf();  // not seekable (a pipe): read as a stream
   return buf.str();
+}
+
+absl::StatusOr<FileText> FileText::Open(const std::string& path) {
+  FileText out;
+  const int fd = path == "-" ? -1 : open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    const size_t size = static_cast<size_t>(st.st_size);
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    // Zero pages reserved after the file's last page keep the reads past the end inside
+    // the mapping; the file is mapped over the front of the reservation.
+    const size_t total = (size + page - 1) / page * page + page;
+    void* base = mmap(nullptr, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base != MAP_FAILED) {
+      if (mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) != MAP_FAILED) {
+        out.map_ = base;
+        out.map_size_ = total;
+        out.text_ = absl::string_view(static_cast<const char*>(base), size);
+        out.readable_past_end_ = total - size;
+      } else {
+        munmap(base, total);
+      }
+    }
+  }
+  if (fd >= 0) close(fd);
+  if (out.map_ != nullptr) return out;
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  out.owned_ = *std::move(text);
+  out.owned_.reserve(out.owned_.size() + 64);
+  out.text_ = out.owned_;
+  out.readable_past_end_ = out.owned_.capacity() - out.owned_.size();
+  return out;
+}
+
+FileText::FileText(FileText&& other) noexcept { *this = std::move(other); }
+
+FileText& FileText::operator=(FileText&& other) noexcept {
+  if (this == &other) return *this;
+  Release();
+  map_ = std::exchange(other.map_, nullptr);
+  map_size_ = std::exchange(other.map_size_, 0);
+  owned_ = std::move(other.owned_);
+  text_ = map_ != nullptr ? other.text_ : absl::string_view(owned_);  // a view of owned_ moves with it
+  readable_past_end_ = map_ != nullptr ? other.readable_past_end_ : owned_.capacity() - owned_.size();
+  other.text_ = {};
+  other.readable_past_end_ = 0;
+  return *this;
+}
+
+FileText::~FileText() { Release(); }
+
+void FileText::Release() {
+  if (map_ != nullptr) munmap(map_, map_size_);
+  map_ = nullptr;
+  map_size_ = 0;
+}
+
+ScenarioSource FileText::Source(std::string name) const {
+  ScenarioSource s;
+  s.name = std::move(name);
+  s.borrowed_text = text_;
+  s.readable_past_end = readable_past_end_;
+  return s;
+}
+
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths) {
+  std::vector<FileText> texts;  // borrowed by the sources while loading
+  std::vector<ScenarioSource> sources;
+  texts.reserve(paths.size());
+  for (const std::string& p : paths) {
+    absl::StatusOr<FileText> text = FileText::Open(p);
+    if (!text.ok()) return text.status();
+    texts.push_back(*std::move(text));
+    sources.push_back(texts.back().Source(p));
+  }
+  return LoadScenario(std::move(sources));
 }
 
 absl::StatusOr<std::vector<std::string>> CollectYamlFiles(const std::vector<std::string>& paths) {

@@ -6,11 +6,42 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "vcsched/io/scenario.h"
 
 namespace vcsched::cli {
 
 // The whole file, or "-" for standard input.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
+// A scenario file's text: a regular file is memory-mapped, so that a large input is read
+// from the page cache without a copy (a file truncated while mapped faults, as for any
+// mapped file); anything else is read. Either way at least 64 bytes past the end are
+// readable, which lets the JSON reader parse in place.
+class FileText {
+ public:
+  static absl::StatusOr<FileText> Open(const std::string& path);  // "-": standard input
+  FileText(FileText&& other) noexcept;
+  FileText& operator=(FileText&& other) noexcept;
+  FileText(const FileText&) = delete;
+  FileText& operator=(const FileText&) = delete;
+  ~FileText();
+
+  absl::string_view text() const { return text_; }
+  // A source that borrows the text: `this` must outlive the loading.
+  ScenarioSource Source(std::string name) const;
+
+ private:
+  FileText() = default;
+  void Release();
+  void* map_ = nullptr;  // the mapping, with spare pages after the file
+  size_t map_size_ = 0;
+  std::string owned_;  // when not mapped
+  absl::string_view text_;
+  size_t readable_past_end_ = 0;
+};
+
+// Loads scenario files (FORMAT.md) into one scenario; the files are unmapped on return.
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths);
 // Every *.yaml / *.yml file under each path (a file is taken as it is), sorted.
 absl::StatusOr<std::vector<std::string>> CollectYamlFiles(const std::vector<std::string>& paths);
 

@@ -51,16 +51,7 @@ int Schedule(const std::vector<std::string>& args) {
     std::cerr << "vcsched schedule: -o takes text, yaml or json\n";
     return 2;
   }
-  std::vector<ScenarioSource> sources;
-  for (const std::string& f : files) {
-    absl::StatusOr<std::string> text = ReadFile(f);
-    if (!text.ok()) {
-      std::cerr << "vcsched: " << text.status().message() << "\n";
-      return 1;
-    }
-    sources.push_back({f, *std::move(text)});
-  }
-  absl::StatusOr<Scenario> sc = LoadScenario(std::move(sources));
+  absl::StatusOr<Scenario> sc = LoadScenarioFiles(files);
   if (!sc.ok()) {
     std::cerr << "vcsched: " << sc.status().message() << "\n";
     return 1;

@@ -256,19 +256,20 @@ bool LooksLikeJson(absl::string_view text) {
 // array is a list of documents. Returns false, having read nothing, when the first
 // document is not JSON: YAML flow style (`{kind: Node, ...}`) also starts with a brace,
 // and the YAML reader then takes the source (and reports errors with line and column).
-bool ParseJson(const ScenarioSource& src, const LoadOptions& options, Collected& c, Diagnostics& diag) {
+bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t readable_past_end,
+               const LoadOptions& options, Collected& c, Diagnostics& diag) {
   simdjson::dom::parser parser;
-  const size_t batch = std::max<size_t>(src.text.size(), size_t{1} << 20);
+  const size_t batch = std::max<size_t>(src_text.size(), size_t{1} << 20);
   if (parser.allocate(batch, static_cast<size_t>(options.max_depth) + 1) != simdjson::SUCCESS) {
     diag.errors.push_back(absl::StrCat(src.name, ": out of memory for a JSON parser of ", batch, " bytes"));
     return true;
   }
-  // The parser reads up to SIMDJSON_PADDING bytes past the end: in place when the text's
-  // spare capacity covers them (the CLI reads files so), else from a padded copy.
+  // The parser reads up to SIMDJSON_PADDING bytes past the end: in place when that many
+  // are readable (the CLI maps files so), else from a padded copy.
   simdjson::padded_string copy;
-  simdjson::padded_string_view text(src.text.data(), src.text.size(), src.text.capacity());
-  if (src.text.capacity() - src.text.size() < simdjson::SIMDJSON_PADDING) {
-    copy = simdjson::padded_string(src.text);
+  simdjson::padded_string_view text(src_text.data(), src_text.size(), src_text.size() + readable_past_end);
+  if (readable_past_end < simdjson::SIMDJSON_PADDING) {
+    copy = simdjson::padded_string(src_text.data(), src_text.size());
     text = copy;
   }
   simdjson::dom::document_stream stream;
@@ -297,7 +298,7 @@ bool ParseJson(const ScenarioSource& src, const LoadOptions& options, Collected&
   // parse_many stops quietly before an incomplete last document.
   if (const size_t cut = stream.truncated_bytes(); cut > 0) {
     if (index == 0) return false;
-    diag.errors.push_back(absl::StrCat(src.name, ": document ", index + 1, " (byte ", src.text.size() - cut,
+    diag.errors.push_back(absl::StrCat(src.name, ": document ", index + 1, " (byte ", src_text.size() - cut,
                                        "): invalid JSON: the document is incomplete"));
   }
   return true;
@@ -306,34 +307,37 @@ bool ParseJson(const ScenarioSource& src, const LoadOptions& options, Collected&
 absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const LoadOptions& options,
                           Collected& c, Diagnostics& diag) {
   for (const ScenarioSource& src : sources) {
-    if (src.text.size() > options.max_bytes) {
-      diag.errors.push_back(absl::StrCat(src.name, ": input of ", src.text.size(), " bytes exceeds the limit of ",
+    const bool borrowed = src.borrowed_text.data() != nullptr;
+    const absl::string_view text = borrowed ? src.borrowed_text : absl::string_view(src.text);
+    const size_t readable_past_end = borrowed ? src.readable_past_end : src.text.capacity() - src.text.size();
+    if (text.size() > options.max_bytes) {
+      diag.errors.push_back(absl::StrCat(src.name, ": input of ", text.size(), " bytes exceeds the limit of ",
                                          options.max_bytes));
       continue;
     }
     // simdjson checks UTF-8 and depth itself.
-    if (LooksLikeJson(src.text) && ParseJson(src, options, c, diag)) continue;
-    if (const int64_t bad = io_internal::FirstInvalidUtf8(src.text); bad >= 0) {
+    if (LooksLikeJson(text) && ParseJson(src, text, readable_past_end, options, c, diag)) continue;
+    if (const int64_t bad = io_internal::FirstInvalidUtf8(text); bad >= 0) {
       diag.errors.push_back(absl::StrCat(src.name, ": invalid UTF-8 at byte ", bad));
       continue;
     }
-    const int depth = io_internal::EstimateNestingDepth(src.text);
+    const int depth = io_internal::EstimateNestingDepth(text);
     if (depth > options.max_depth) {
       diag.errors.push_back(absl::StrCat(src.name, ": nesting depth ", depth, " exceeds the limit of ", options.max_depth));
       continue;
     }
     // One document at a time: only one yaml-cpp tree is alive, whatever the file size.
     int index = 0;
-    for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(src.text)) {
-      const std::string text(piece.text);
+    for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(text)) {
+      const std::string doc_text(piece.text);
       std::string why;
       YAML::Node doc;
       bool parsed = false;
-      if (!io_internal::YamlParsesWithinBudget(text, &why)) {
+      if (!io_internal::YamlParsesWithinBudget(doc_text, &why)) {
         diag.errors.push_back(absl::StrCat(src.name, ": line ", piece.first_line + 1, ": invalid YAML: ", why));
       } else {
         try {
-          std::vector<YAML::Node> docs = YAML::LoadAll(text);
+          std::vector<YAML::Node> docs = YAML::LoadAll(doc_text);
           for (const YAML::Node& d : docs) {
             if (!parsed) {
               doc = d;
@@ -434,6 +438,9 @@ absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const Lo
 }  // namespace
 
 absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source) {
+  if (source.borrowed_text.data() != nullptr) {  // a configuration is small: copied
+    return LoadSchedulerConfig({source.name, std::string(source.borrowed_text)});
+  }
   Diagnostics diag;
   std::optional<SchedulerConfig> config;
   if (const int64_t bad = io_internal::FirstInvalidUtf8(source.text); bad >= 0) {

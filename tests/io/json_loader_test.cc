@@ -148,5 +148,40 @@ TEST_CASE("JSON loader: text with spare capacity is read in place, and reads the
   CHECK(copied->snapshot.nodes()[0].allocatable[kCpu] == 4000);
 }
 
+TEST_CASE("Loader: borrowed text reads as owned text, with or without room past its end", "[io][json]") {
+  const std::string json = R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"status":{"allocatable":{"cpu":"4"}}})";
+  const std::string yaml = "apiVersion: v1\nkind: Node\nmetadata: {name: m}\nstatus: {allocatable: {cpu: '2'}}\n";
+  // The JSON text sits at the front of a larger buffer, so reading past it stays inside.
+  const std::string roomy = json + std::string(64, ' ');
+  for (size_t room : {size_t{0}, size_t{64}}) {
+    ScenarioSource a, b;
+    a.name = "a.json";
+    a.text = "ignored: the borrowed text is read instead";
+    a.borrowed_text = absl::string_view(roomy.data(), json.size());
+    a.readable_past_end = room;
+    b.name = "b.yaml";
+    b.borrowed_text = yaml;
+    absl::StatusOr<Scenario> sc = LoadScenario({a, b});
+    INFO("room past the end: " << room);
+    REQUIRE(sc.ok());
+    REQUIRE(sc->snapshot.nodes().size() == 2);
+    CHECK(sc->snapshot.nodes()[0].spec.name == "m");
+    CHECK(sc->snapshot.nodes()[0].allocatable[kCpu] == 2000);
+    CHECK(sc->snapshot.nodes()[1].allocatable[kCpu] == 4000);
+  }
+  ScenarioSource bad;
+  bad.name = "bad.json";
+  bad.borrowed_text = absl::string_view(json.data(), json.size() - 1);  // cut short
+  absl::StatusOr<Scenario> cut = LoadScenario({bad});
+  REQUIRE_FALSE(cut.ok());
+  CHECK_THAT(std::string(cut.status().message()), Catch::Contains("bad.json"));
+  ScenarioSource config;
+  config.name = "c.yaml";
+  config.borrowed_text = "actions: \"allocate\"\ntiers:\n- plugins:\n  - name: gang\n";
+  absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig(config);
+  REQUIRE(c.ok());
+  CHECK(c->actions.size() == 1);
+}
+
 }  // namespace
 }  // namespace vcsched

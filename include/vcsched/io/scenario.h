@@ -46,6 +46,12 @@ struct Scenario {
 struct ScenarioSource {
   std::string name;  // shown in messages, e.g. the file path
   std::string text;
+  // Text the caller keeps alive for the call, read instead of `text` when set (a
+  // memory-mapped file, say), so that it is never copied. `readable_past_end` is how
+  // many bytes after it may be read: the JSON reader reads up to 64 bytes beyond the
+  // last one, and copies the text when fewer are readable.
+  absl::string_view borrowed_text = {};
+  size_t readable_past_end = 0;
 };
 
 struct LoadOptions {

@@ -4,6 +4,7 @@
 #ifndef VCSCHED_SRC_IO_DOC_NODE_H_
 #define VCSCHED_SRC_IO_DOC_NODE_H_
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -33,6 +34,11 @@ class DocNode {
   size_t size() const;
   // The map entry `key`, undefined when absent or when this is not a map.
   DocNode Get(const char* key) const;
+  // The entries `keys` of this map, found in one pass over its entries (the first of a
+  // repeated key, as Get finds): each undefined when absent, all when this is not a map.
+  // Cheaper than a Get per key when several fields of one object are read.
+  template <size_t N>
+  std::array<DocNode, N> Fields(const absl::string_view (&keys)[N]) const;
   // A list item (small lists: for JSON this walks the list).
   DocNode operator[](size_t i) const;
   // f(key, value) for each map entry, in document order.
@@ -53,6 +59,27 @@ class DocNode {
   const simdjson::dom::element* json_node() const { return std::get_if<simdjson::dom::element>(&node_); }
   std::variant<std::monostate, YAML::Node, simdjson::dom::element> node_;
 };
+
+template <size_t N>
+std::array<DocNode, N> DocNode::Fields(const absl::string_view (&keys)[N]) const {
+  std::array<DocNode, N> out;
+  auto slot = [&](absl::string_view key) -> DocNode* {
+    for (size_t i = 0; i < N; ++i) {
+      if (key == keys[i]) return out[i].IsDefined() ? nullptr : &out[i];
+    }
+    return nullptr;
+  };
+  if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsMap()) {
+    for (const auto& kv : *y) {
+      if (DocNode* to = kv.first.IsScalar() ? slot(kv.first.Scalar()) : nullptr) *to = DocNode(kv.second);
+    }
+  } else if (simdjson::dom::object obj; json_node() != nullptr && json_node()->get(obj) == simdjson::SUCCESS) {
+    for (simdjson::dom::key_value_pair kv : obj) {
+      if (DocNode* to = slot(absl::string_view(kv.key.data(), kv.key.size()))) *to = DocNode(kv.value);
+    }
+  }
+  return out;
+}
 
 template <typename F>
 void DocNode::ForEachEntry(F&& f) const {

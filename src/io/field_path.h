@@ -15,7 +15,8 @@ namespace vcsched::io_internal {
 
 class FieldPath {
  public:
-  FieldPath(const char* path) : head_(path) {}                  // NOLINT: paths convert freely
+  // A literal's length is taken only when a message needs the path.
+  FieldPath(const char* path) : literal_(path) {}               // NOLINT: paths convert freely
   FieldPath(absl::string_view path) : head_(path) {}            // NOLINT
   FieldPath(const std::string& path) : head_(path) {}           // NOLINT
   // head + tail, e.g. ("spec.taints[0]", ".key").
@@ -25,11 +26,13 @@ class FieldPath {
       : head_(head), tail_(tail), index_(index), indexed_(true) {}
 
   std::string str() const {
-    return indexed_ ? absl::StrCat(head_, "[", index_, "]", tail_) : absl::StrCat(head_, tail_);
+    const absl::string_view head = literal_ != nullptr ? absl::string_view(literal_) : head_;
+    return indexed_ ? absl::StrCat(head, "[", index_, "]", tail_) : absl::StrCat(head, tail_);
   }
-  bool empty() const { return head_.empty() && tail_.empty() && !indexed_; }
+  bool empty() const { return (literal_ == nullptr || *literal_ == '\0') && head_.empty() && tail_.empty() && !indexed_; }
 
  private:
+  const char* literal_ = nullptr;  // the whole path, when built from a literal
   absl::string_view head_, tail_;
   size_t index_ = 0;
   bool indexed_ = false;

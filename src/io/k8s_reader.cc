@@ -91,9 +91,9 @@ void PodTerms(ObjectReader& r, const DocNode& parent, absl::string_view field,
   }
 }
 
-Affinity ReadAffinity(ObjectReader& r, const DocNode& spec) {
+Affinity ReadAffinity(ObjectReader& r, const DocNode& value) {
   Affinity a;
-  const DocNode aff = r.Map(spec, "affinity", "spec.affinity");
+  const DocNode aff = r.AsMap(value, "spec.affinity");
   if (!aff.IsDefined()) return a;
   const DocNode na = r.Map(aff, "nodeAffinity", "spec.affinity.nodeAffinity");
   if (na.IsDefined()) {
@@ -125,27 +125,27 @@ Affinity ReadAffinity(ObjectReader& r, const DocNode& spec) {
   return a;
 }
 
-std::vector<Container> Containers(ObjectReader& r, const DocNode& spec, const char* key, bool init) {
+// `field` is "spec.containers" or "spec.initContainers".
+std::vector<Container> Containers(ObjectReader& r, const DocNode& value, const char* field, bool init) {
   std::vector<Container> out;
-  const DocNode l = r.List(spec, key, FieldPath("spec.", key));
+  const DocNode l = r.AsList(value, field);
   if (!l.IsDefined()) return out;
-  const std::string field = absl::StrCat("spec.", key);
+  out.reserve(l.size());
   size_t i = 0;
   l.ForEachItem([&](const DocNode& item) {
     Container c;
-    c.name = r.String(item, "name", FieldPath(field, i, ".name")).value_or("");
-    const DocNode res = r.Map(item, "resources", FieldPath(field, i, ".resources"));
-    c.requests = r.Resources(res, "requests", FieldPath(field, i, ".resources.requests"));
+    const auto [name, resources, restart_policy, ports_value] =
+        item.Fields({"name", "resources", "restartPolicy", "ports"});
+    c.name = r.AsString(name, FieldPath(field, i, ".name")).value_or("");
+    const DocNode res = r.AsMap(resources, FieldPath(field, i, ".resources"));
+    const auto [requests, limits_value, claims] = res.Fields({"requests", "limits", "claims"});
+    c.requests = r.AsResources(requests, FieldPath(field, i, ".resources.requests"));
     // The API server defaults a missing request to the limit.
-    const ResourceList limits = r.Resources(res, "limits", FieldPath(field, i, ".resources.limits"));
-    for (const auto& [name, v] : limits) c.requests.emplace(name, v);
-    if (res.IsDefined() && res.Get("claims").IsDefined()) {
-      r.Warn(FieldPath(field, i, ".resources.claims"), "dynamic resource claims are not modelled");
-    }
-    if (init) {
-      c.restartable = r.String(item, "restartPolicy", FieldPath(field, i, ".restartPolicy")).value_or("") == "Always";
-    }
-    const DocNode ports = r.List(item, "ports", FieldPath(field, i, ".ports"));
+    const ResourceList limits = r.AsResources(limits_value, FieldPath(field, i, ".resources.limits"));
+    for (const auto& [resource, v] : limits) c.requests.emplace(resource, v);
+    if (claims.IsDefined()) r.Warn(FieldPath(field, i, ".resources.claims"), "dynamic resource claims are not modelled");
+    if (init) c.restartable = r.AsString(restart_policy, FieldPath(field, i, ".restartPolicy")).value_or("") == "Always";
+    const DocNode ports = r.AsList(ports_value, FieldPath(field, i, ".ports"));
     for (size_t p = 0; ports.IsDefined() && p < ports.size(); ++p) {
       if (ports[p].IsMap() && ports[p].Get("hostPort").IsDefined()) {
         r.Warn(absl::StrCat(At(absl::StrCat(At(field, i), ".ports"), p), ".hostPort"),
@@ -161,13 +161,11 @@ std::vector<Container> Containers(ObjectReader& r, const DocNode& spec, const ch
 }  // namespace
 
 std::string ObjectKey(const DocNode& doc, bool namespaced) {
-  const DocNode meta = doc.Get("metadata");
-  std::string name, ns = "default";
-  if (meta.IsDefined() && meta.IsMap()) {
-    if (meta.Get("name").IsDefined() && meta.Get("name").IsScalar()) name = meta.Get("name").Scalar();
-    if (meta.Get("namespace").IsDefined() && meta.Get("namespace").IsScalar()) ns = meta.Get("namespace").Scalar();
-  }
-  return namespaced ? absl::StrCat(ns, "/", name) : name;
+  const auto [name_value, namespace_value] = doc.Get("metadata").Fields({"name", "namespace"});
+  std::string scratch_name, scratch_ns;
+  const absl::string_view name = name_value.IsScalar() ? name_value.ScalarRef(&scratch_name) : "";
+  const absl::string_view ns = namespace_value.IsScalar() ? namespace_value.ScalarRef(&scratch_ns) : "default";
+  return namespaced ? absl::StrCat(ns, "/", name) : std::string(name);
 }
 
 NodeSpec ReadNode(ObjectReader& r, const DocNode& doc) {
@@ -196,31 +194,41 @@ NodeSpec ReadNode(ObjectReader& r, const DocNode& doc) {
   return n;
 }
 
+// Pods are the bulk of a snapshot: each object's fields are found in one pass (Fields).
 PodSpec ReadPod(ObjectReader& r, const DocNode& doc) {
   PodSpec p;
-  const DocNode meta = r.Map(doc, "metadata", "metadata");
-  p.name = r.String(meta, "name", "metadata.name").value_or("");
-  p.namespace_ = r.String(meta, "namespace", "metadata.namespace").value_or("default");
-  p.uid = r.String(meta, "uid", "metadata.uid").value_or("");
-  p.labels = r.StringMap(meta, "labels", "metadata.labels");
-  p.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
-  p.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
-  p.deleting = meta.IsDefined() && meta.Get("deletionTimestamp").IsDefined() && !meta.Get("deletionTimestamp").IsNull();
-  const DocNode owners = r.List(meta, "ownerReferences", "metadata.ownerReferences");
+  const auto [metadata, spec_value, status_value] = doc.Fields({"metadata", "spec", "status"});
+  const DocNode meta = r.AsMap(metadata, "metadata");
+  const auto [name, namespace_, uid, labels, annotations, created, deleted, owner_references] =
+      meta.Fields({"name", "namespace", "uid", "labels", "annotations", "creationTimestamp", "deletionTimestamp",
+                   "ownerReferences"});
+  p.name = r.AsString(name, "metadata.name").value_or("");
+  p.namespace_ = r.AsString(namespace_, "metadata.namespace").value_or("default");
+  p.uid = r.AsString(uid, "metadata.uid").value_or("");
+  p.labels = r.AsStringMap(labels, "metadata.labels");
+  p.annotations = r.AsStringMap(annotations, "metadata.annotations");
+  p.creation_time = r.AsTime(created, "metadata.creationTimestamp");
+  p.deleting = deleted.IsDefined() && !deleted.IsNull();
+  const DocNode owners = r.AsList(owner_references, "metadata.ownerReferences");
   for (size_t i = 0; owners.IsDefined() && i < owners.size(); ++i) {
     if (r.Bool(owners[i], "controller", FieldPath("metadata.ownerReferences", i, ".controller")).value_or(false)) {
       p.controller_uid = r.String(owners[i], "uid", FieldPath("metadata.ownerReferences", i, ".uid")).value_or("");
     }
   }
-  const DocNode spec = r.Map(doc, "spec", "spec");
-  p.scheduler_name = r.String(spec, "schedulerName", "spec.schedulerName").value_or("");
-  p.node_name = r.String(spec, "nodeName", "spec.nodeName").value_or("");
-  if (auto v = r.Int(spec, "priority", "spec.priority")) p.priority = static_cast<int32_t>(*v);
-  p.priority_class_name = r.String(spec, "priorityClassName", "spec.priorityClassName").value_or("");
-  p.preemption_policy = r.String(spec, "preemptionPolicy", "spec.preemptionPolicy").value_or("");
-  p.node_selector = r.StringMap(spec, "nodeSelector", "spec.nodeSelector");
-  p.affinity = ReadAffinity(r, spec);
-  const DocNode tols = r.List(spec, "tolerations", "spec.tolerations");
+  const DocNode spec = r.AsMap(spec_value, "spec");
+  const auto [scheduler_name, node_name, priority, priority_class_name, preemption_policy, node_selector, affinity,
+              tolerations, spread_constraints, containers, init_containers, overhead, scheduling_gates, volumes] =
+      spec.Fields({"schedulerName", "nodeName", "priority", "priorityClassName", "preemptionPolicy", "nodeSelector",
+                   "affinity", "tolerations", "topologySpreadConstraints", "containers", "initContainers",
+                   "overhead", "schedulingGates", "volumes"});
+  p.scheduler_name = r.AsString(scheduler_name, "spec.schedulerName").value_or("");
+  p.node_name = r.AsString(node_name, "spec.nodeName").value_or("");
+  if (auto v = r.AsInt(priority, "spec.priority")) p.priority = static_cast<int32_t>(*v);
+  p.priority_class_name = r.AsString(priority_class_name, "spec.priorityClassName").value_or("");
+  p.preemption_policy = r.AsString(preemption_policy, "spec.preemptionPolicy").value_or("");
+  p.node_selector = r.AsStringMap(node_selector, "spec.nodeSelector");
+  p.affinity = ReadAffinity(r, affinity);
+  const DocNode tols = r.AsList(tolerations, "spec.tolerations");
   for (size_t i = 0; tols.IsDefined() && i < tols.size(); ++i) {
     const char* f = "spec.tolerations";
     Toleration t;
@@ -233,7 +241,7 @@ PodSpec ReadPod(ObjectReader& r, const DocNode& doc) {
     }
     p.tolerations.push_back(std::move(t));
   }
-  const DocNode tsc = r.List(spec, "topologySpreadConstraints", "spec.topologySpreadConstraints");
+  const DocNode tsc = r.AsList(spread_constraints, "spec.topologySpreadConstraints");
   for (size_t i = 0; tsc.IsDefined() && i < tsc.size(); ++i) {
     const std::string f = At("spec.topologySpreadConstraints", i);
     TopologySpreadConstraint c;
@@ -250,25 +258,26 @@ PodSpec ReadPod(ObjectReader& r, const DocNode& doc) {
     c.min_domains = static_cast<int32_t>(r.Int(tsc[i], "minDomains", absl::StrCat(f, ".minDomains")).value_or(1));
     p.topology_spread_constraints.push_back(std::move(c));
   }
-  p.containers = Containers(r, spec, "containers", false);
-  p.init_containers = Containers(r, spec, "initContainers", true);
-  p.overhead = r.Resources(spec, "overhead", "spec.overhead");
-  const DocNode gates = r.List(spec, "schedulingGates", "spec.schedulingGates");
+  p.containers = Containers(r, containers, "spec.containers", false);
+  p.init_containers = Containers(r, init_containers, "spec.initContainers", true);
+  p.overhead = r.AsResources(overhead, "spec.overhead");
+  const DocNode gates = r.AsList(scheduling_gates, "spec.schedulingGates");
   p.scheduling_gated = gates.IsDefined() && gates.size() > 0;
-  const DocNode vols = r.List(spec, "volumes", "spec.volumes");
+  const DocNode vols = r.AsList(volumes, "spec.volumes");
   for (size_t i = 0; vols.IsDefined() && i < vols.size(); ++i) {
     if (vols[i].IsMap() && vols[i].Get("persistentVolumeClaim").IsDefined()) {
       r.Warn(absl::StrCat(At("spec.volumes", i), ".persistentVolumeClaim"),
              "volume binding and zones are not checked (VolumeBinding/VolumeZone filters)");
     }
   }
-  const DocNode status = r.Map(doc, "status", "status");
-  p.phase = r.String(status, "phase", "status.phase").value_or("Pending");
+  const DocNode status = r.AsMap(status_value, "status");
+  const auto [phase, nominated_node_name] = status.Fields({"phase", "nominatedNodeName"});
+  p.phase = r.AsString(phase, "status.phase").value_or("Pending");
   static const char* kPodPhases[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
   if (std::find(std::begin(kPodPhases), std::end(kPodPhases), p.phase) == std::end(kPodPhases)) {
-    r.Fail(status.Get("phase"), "status.phase", absl::StrCat("unknown phase \"", p.phase, "\""));
+    r.Fail(phase, "status.phase", absl::StrCat("unknown phase \"", p.phase, "\""));
   }
-  p.nominated_node_name = r.String(status, "nominatedNodeName", "status.nominatedNodeName").value_or("");
+  p.nominated_node_name = r.AsString(nominated_node_name, "status.nominatedNodeName").value_or("");
   return p;
 }
 

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <map>
 
@@ -74,20 +75,19 @@ template <typename T>
 void Put(Table<T>& into, const char* kind, std::string&& key, T&& spec,
          const DocNode& doc, const Place& where, ObjectReader& r, Diagnostics& diag) {
   const DocNode meta = doc.Get("metadata");
+  const auto [name, uid_value, version] = meta.Fields({"name", "uid", "resourceVersion"});
   if (spec.name.empty()) {
     r.Fail(meta.IsDefined() ? meta : doc, "metadata.name", "must not be empty");
     return;
   }
   if (spec.name.size() > kMaxNameLength) {
-    r.Fail(meta.Get("name"), "metadata.name",
+    r.Fail(name, "metadata.name",
            absl::StrCat("is ", spec.name.size(), " characters, over Kubernetes' limit of ", kMaxNameLength));
     return;
   }
   std::string uid, rv;
-  if (meta.IsMap()) {
-    if (meta.Get("uid").IsScalar()) uid = meta.Get("uid").Scalar();
-    if (meta.Get("resourceVersion").IsScalar()) rv = meta.Get("resourceVersion").Scalar();
-  }
+  if (uid_value.IsScalar()) uid = uid_value.Scalar();
+  if (version.IsScalar()) rv = version.Scalar();
   auto it = into.index.find(key);
   if (it == into.index.end()) {
     into.specs.push_back(std::move(spec));
@@ -107,7 +107,7 @@ void Put(Table<T>& into, const char* kind, std::string&& key, T&& spec,
     }
     return;
   }
-  r.Fail(meta.IsDefined() ? meta.Get("name") : doc, "metadata.name",
+  r.Fail(meta.IsDefined() ? name : doc, "metadata.name",
          absl::StrCat("duplicate name (also at ", seen.where.str(), ")"));
 }
 
@@ -170,8 +170,11 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     r.Fail(doc, "", absl::StrCat("expected an object (a map), got ", Describe(doc)));
     return;
   }
-  const std::string kind = r.String(doc, "kind", "kind").value_or("");
-  const std::string api = r.String(doc, "apiVersion", "apiVersion").value_or("");
+  const std::array<DocNode, 2> head = doc.Fields({"kind", "apiVersion"});
+  const DocNode& kind_value = head[0];
+  const DocNode& api_value = head[1];  // a reference, not a binding: the lambda below captures it
+  const std::string kind = r.AsString(kind_value, "kind").value_or("");
+  const std::string api = r.AsString(api_value, "apiVersion").value_or("");
   if (kind.empty()) {
     r.Fail(doc, "kind", "is required");
     return;
@@ -180,7 +183,7 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     for (const char* p : prefixes) {
       if (api == p || absl::StartsWith(api, absl::StrCat(p, "/"))) return true;
     }
-    r.Fail(doc.Get("apiVersion").IsDefined() ? doc.Get("apiVersion") : doc, "apiVersion",
+    r.Fail(api_value.IsDefined() ? api_value : doc, "apiVersion",
            absl::StrCat("unsupported apiVersion \"", api, "\" for kind ", kind));
     return false;
   };

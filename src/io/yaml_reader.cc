@@ -103,17 +103,44 @@ void ObjectReader::Warn(const FieldPath& field, absl::string_view message) {
 
 namespace {
 
+// `n` when present and not null; undefined otherwise.
+DocNode Present(const DocNode& n) { return n.IsDefined() && !n.IsNull() ? n : DocNode(); }
+
 // parent[key] when present and not null; undefined otherwise.
 DocNode Present(const DocNode& parent, const char* key) {
   if (!parent.IsMap()) return DocNode();
-  DocNode n = parent.Get(key);
-  return n.IsDefined() && !n.IsNull() ? n : DocNode();
+  return Present(parent.Get(key));
 }
 
 }  // namespace
 
 std::optional<std::string> ObjectReader::String(const DocNode& parent, const char* key, const FieldPath& field) {
-  const DocNode n = Present(parent, key);
+  return AsString(Present(parent, key), field);
+}
+std::optional<int64_t> ObjectReader::Int(const DocNode& parent, const char* key, const FieldPath& field) {
+  return AsInt(Present(parent, key), field);
+}
+std::optional<bool> ObjectReader::Bool(const DocNode& parent, const char* key, const FieldPath& field) {
+  return AsBool(Present(parent, key), field);
+}
+DocNode ObjectReader::Map(const DocNode& parent, const char* key, const FieldPath& field) {
+  return AsMap(Present(parent, key), field);
+}
+DocNode ObjectReader::List(const DocNode& parent, const char* key, const FieldPath& field) {
+  return AsList(Present(parent, key), field);
+}
+Labels ObjectReader::StringMap(const DocNode& parent, const char* key, const FieldPath& field) {
+  return AsStringMap(Present(parent, key), field);
+}
+ResourceList ObjectReader::Resources(const DocNode& parent, const char* key, const FieldPath& field) {
+  return AsResources(Present(parent, key), field);
+}
+int64_t ObjectReader::Time(const DocNode& parent, const char* key, const FieldPath& field) {
+  return AsTime(Present(parent, key), field);
+}
+
+std::optional<std::string> ObjectReader::AsString(const DocNode& value, const FieldPath& field) {
+  const DocNode n = Present(value);
   if (!n.IsDefined()) return std::nullopt;
   if (!n.IsScalar()) {
     Fail(n, field, absl::StrCat("expected a string, got ", Describe(n)));
@@ -122,8 +149,8 @@ std::optional<std::string> ObjectReader::String(const DocNode& parent, const cha
   return n.Scalar();
 }
 
-std::optional<int64_t> ObjectReader::Int(const DocNode& parent, const char* key, const FieldPath& field) {
-  const DocNode n = Present(parent, key);
+std::optional<int64_t> ObjectReader::AsInt(const DocNode& value, const FieldPath& field) {
+  const DocNode n = Present(value);
   if (!n.IsDefined()) return std::nullopt;
   int64_t v = 0;
   if (!n.IsScalar() || !absl::SimpleAtoi(n.Scalar(), &v)) {
@@ -133,8 +160,8 @@ std::optional<int64_t> ObjectReader::Int(const DocNode& parent, const char* key,
   return v;
 }
 
-std::optional<bool> ObjectReader::Bool(const DocNode& parent, const char* key, const FieldPath& field) {
-  const DocNode n = Present(parent, key);
+std::optional<bool> ObjectReader::AsBool(const DocNode& value, const FieldPath& field) {
+  const DocNode n = Present(value);
   if (!n.IsDefined()) return std::nullopt;
   if (n.IsScalar()) {
     const std::string s = n.Scalar();
@@ -145,8 +172,8 @@ std::optional<bool> ObjectReader::Bool(const DocNode& parent, const char* key, c
   return std::nullopt;
 }
 
-DocNode ObjectReader::Map(const DocNode& parent, const char* key, const FieldPath& field) {
-  const DocNode n = Present(parent, key);
+DocNode ObjectReader::AsMap(const DocNode& value, const FieldPath& field) {
+  const DocNode n = Present(value);
   if (!n.IsDefined()) return n;
   if (!n.IsMap()) {
     Fail(n, field, absl::StrCat("expected a map, got ", Describe(n)));
@@ -155,8 +182,8 @@ DocNode ObjectReader::Map(const DocNode& parent, const char* key, const FieldPat
   return n;
 }
 
-DocNode ObjectReader::List(const DocNode& parent, const char* key, const FieldPath& field) {
-  const DocNode n = Present(parent, key);
+DocNode ObjectReader::AsList(const DocNode& value, const FieldPath& field) {
+  const DocNode n = Present(value);
   if (!n.IsDefined()) return n;
   if (!n.IsSequence()) {
     Fail(n, field, absl::StrCat("expected a list, got ", Describe(n)));
@@ -165,9 +192,9 @@ DocNode ObjectReader::List(const DocNode& parent, const char* key, const FieldPa
   return n;
 }
 
-Labels ObjectReader::StringMap(const DocNode& parent, const char* key, const FieldPath& field) {
+Labels ObjectReader::AsStringMap(const DocNode& value, const FieldPath& field) {
   Labels out;
-  Map(parent, key, field).ForEachEntry([&](std::string k, const DocNode& v) {
+  AsMap(value, field).ForEachEntry([&](std::string k, const DocNode& v) {
     if (v.IsNull()) {
       out.insert_or_assign(std::move(k), "");
     } else if (!v.IsScalar()) {
@@ -179,10 +206,10 @@ Labels ObjectReader::StringMap(const DocNode& parent, const char* key, const Fie
   return out;
 }
 
-ResourceList ObjectReader::Resources(const DocNode& parent, const char* key, const FieldPath& field) {
+ResourceList ObjectReader::AsResources(const DocNode& value, const FieldPath& field) {
   ResourceList out;
   std::string scratch;
-  Map(parent, key, field).ForEachEntry([&](std::string name, const DocNode& v) {
+  AsMap(value, field).ForEachEntry([&](std::string name, const DocNode& v) {
     if (!v.IsScalar()) {
       Fail(v, absl::StrCat(field.str(), ".", name), absl::StrCat("expected a quantity, got ", Describe(v)));
       return;
@@ -238,17 +265,17 @@ bool ParseUtcSeconds(absl::string_view s, int64_t* out) {
 
 }  // namespace
 
-int64_t ObjectReader::Time(const DocNode& parent, const char* key, const FieldPath& field) {
+int64_t ObjectReader::AsTime(const DocNode& value, const FieldPath& field) {
   std::string scratch;
-  if (const DocNode n = Present(parent, key); n.IsScalar()) {
+  if (const DocNode n = Present(value); n.IsScalar()) {
     if (int64_t fast = 0; ParseUtcSeconds(n.ScalarRef(&scratch), &fast)) return fast;
   }
-  const std::optional<std::string> s = String(parent, key, field);
+  const std::optional<std::string> s = AsString(value, field);
   if (!s) return 0;
   absl::Time t;
   std::string err;
   if (!absl::ParseTime(absl::RFC3339_full, *s, &t, &err)) {
-    Fail(parent.Get(key), field, absl::StrCat("expected an RFC 3339 time, got \"", *s, "\""));
+    Fail(value, field, absl::StrCat("expected an RFC 3339 time, got \"", *s, "\""));
     return 0;
   }
   return absl::ToUnixSeconds(t);

@@ -70,6 +70,17 @@ class ObjectReader {
   // An RFC 3339 time as seconds since the epoch, 0 when absent.
   int64_t Time(const DocNode& parent, const char* key, const FieldPath& field);
 
+  // The same for a value already looked up (DocNode::Fields): an undefined or null
+  // value is absent.
+  std::optional<std::string> AsString(const DocNode& value, const FieldPath& field);
+  std::optional<int64_t> AsInt(const DocNode& value, const FieldPath& field);
+  std::optional<bool> AsBool(const DocNode& value, const FieldPath& field);
+  DocNode AsMap(const DocNode& value, const FieldPath& field);
+  DocNode AsList(const DocNode& value, const FieldPath& field);
+  Labels AsStringMap(const DocNode& value, const FieldPath& field);
+  ResourceList AsResources(const DocNode& value, const FieldPath& field);
+  int64_t AsTime(const DocNode& value, const FieldPath& field);
+
  private:
   std::string Where() const { return place_.document != nullptr ? place_.str() : where_; }
   std::string Object() const;

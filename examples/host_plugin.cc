@@ -29,7 +29,7 @@ class RackAware : public Plugin {
       return FitResult::Success();
     });
     ssn.AddNodeOrderFn([&snap](TaskIndex t, NodeIndex n) {
-      const Labels& want = snap.tasks()[t].pod.annotations;
+      const Labels& want = snap.tasks()[t].pod->annotations;
       const Labels& have = snap.nodes()[n].spec.labels;
       auto w = want.find("example.com/rack");
       auto h = have.find("example.com/rack");

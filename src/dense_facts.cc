@@ -14,14 +14,14 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
   f.task_job.reserve(tasks.size());
   f.task_req.resize(static_cast<Eigen::Index>(tasks.size()), dims);
   for (const TaskInfo& t : tasks) {
-    f.latest_creation_time = std::max(f.latest_creation_time, t.pod.creation_time);
-    const bool placement_terms = internal::HasPlacementTerms(t.pod);
-    const bool shape_only = t.pod.nominated_node_name.empty() && !placement_terms;
-    const bool node_selection = !t.pod.node_selector.empty() || t.pod.affinity.has_required_node_terms;
-    f.task_flags.push_back((t.pod.scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
+    f.latest_creation_time = std::max(f.latest_creation_time, t.pod->creation_time);
+    const bool placement_terms = internal::HasPlacementTerms(*t.pod);
+    const bool shape_only = t.pod->nominated_node_name.empty() && !placement_terms;
+    const bool node_selection = !t.pod->node_selector.empty() || t.pod->affinity.has_required_node_terms;
+    f.task_flags.push_back((t.pod->scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
                            (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0) |
                            (placement_terms ? kTaskPlacementTerms : 0) |
-                           (internal::HasPodAffinityTerms(t.pod) ? kTaskPodAffinityTerms : 0) |
+                           (internal::HasPodAffinityTerms(*t.pod) ? kTaskPodAffinityTerms : 0) |
                            (node_selection ? kTaskNodeSelection : 0));
     f.task_job.push_back(t.job);
     f.task_shape.push_back(t.shape);

@@ -415,7 +415,7 @@ bool Session::TaskOrderLess(TaskIndex l, TaskIndex r) const {
   if (a.pod_index >= 0 && b.pod_index >= 0 && a.pod_index != b.pod_index) {
     return a.pod_index < b.pod_index;
   }
-  if (a.pod.creation_time != b.pod.creation_time) return a.pod.creation_time < b.pod.creation_time;
+  if (a.pod->creation_time != b.pod->creation_time) return a.pod->creation_time < b.pod->creation_time;
   if (a.uid != b.uid) return a.uid < b.uid;
   return l < r;
 }

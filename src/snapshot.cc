@@ -410,9 +410,11 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   // Tasks.
   // Sorted through pointers: moving whole specs around in a sort costs more than the
   // rest of the build.
+  // The specs stay in their deque, which the tasks share.
+  const auto specs = std::make_shared<std::deque<PodSpec>>(std::move(s.pods));
   std::vector<PodSpec*> pod_order;
-  pod_order.reserve(s.pods.size());
-  for (PodSpec& p : s.pods) pod_order.push_back(&p);
+  pod_order.reserve(specs->size());
+  for (PodSpec& p : *specs) pod_order.push_back(&p);
   auto by_key = [](const PodSpec* a, const PodSpec* b) {
     return std::tie(a->namespace_, a->name) < std::tie(b->namespace_, b->name);
   };
@@ -420,7 +422,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   if (!std::is_sorted(pod_order.begin(), pod_order.end(), by_key)) {
     std::sort(pod_order.begin(), pod_order.end(), by_key);
   }
-  impl->tasks.reserve(s.pods.size());  // no reallocation of large TaskInfo while filling
+  impl->tasks.reserve(specs->size());  // no reallocation of large TaskInfo while filling
   for (PodSpec* pod : pod_order) {
     PodSpec& p = *pod;
     const bool mine = ours(p);
@@ -475,19 +477,18 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
         }
       }
     }
-    t.pod = std::move(p);
+    t.pod = std::shared_ptr<const PodSpec>(specs, &p);
     if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
   }
   impl->task_by_key.reserve(impl->tasks.size());
   for (const TaskInfo& t : impl->tasks) impl->task_by_key.emplace(t.key, t.index);
-  std::deque<PodSpec>().swap(s.pods);  // moved-from shells: release them before going on
   // Shapes: equivalence classes of tasks for node-choice caching. A pod's labels and
   // namespace matter only to other pods' affinity and spread terms, and the cache is not
   // used while any placed pod has such terms, so they are not part of the shape.
   absl::flat_hash_map<std::string, int32_t> shapes;
   std::string key;  // reused: a task of a known shape allocates nothing
   for (TaskInfo& t : impl->tasks) {
-    const PodSpec& p = t.pod;
+    const PodSpec& p = *t.pod;
     const bool unique = internal::HasPlacementTerms(p);
     key.clear();
     if (unique) {

@@ -40,10 +40,10 @@ class TaskRef {
   TaskRef(const Snapshot* s, TaskIndex t, const Session* ssn) : s_(s), t_(t), ssn_(ssn) {}
   const TaskInfo& info() const { return s_->tasks()[static_cast<size_t>(t_)]; }
   std::string key() const { return info().key; }
-  std::string name() const { return info().pod.name; }
-  std::string ns() const { return info().pod.namespace_; }
-  Labels labels() const { return info().pod.labels; }
-  Labels annotations() const { return info().pod.annotations; }
+  std::string name() const { return info().pod->name; }
+  std::string ns() const { return info().pod->namespace_; }
+  Labels labels() const { return info().pod->labels; }
+  Labels annotations() const { return info().pod->annotations; }
   int32_t priority() const { return info().priority; }
   std::string job() const { return info().job == kNone ? "" : s_->jobs()[static_cast<size_t>(info().job)].key; }
   std::map<std::string, int64_t> request() const {

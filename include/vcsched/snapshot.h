@@ -92,7 +92,9 @@ struct TaskInfo {
   std::string role;          // volcano.sh/task-spec
   int64_t pod_index = -1;    // the number after the last '-', when the name has 3+ parts
   std::string uid;       // pod uid, or "namespace-name" when unset
-  PodSpec pod;
+  // The pod's spec (never null), shared: the specs stay where the builder received
+  // them, so building a snapshot does not copy or move them.
+  std::shared_ptr<const PodSpec> pod;
 };
 
 struct JobInfo {

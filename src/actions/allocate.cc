@@ -86,7 +86,7 @@ class AllocateAction : public Action {
       }
       if (flags & kTaskGated) continue;
       if (error_cache_ && (flags & kTaskHasRole) && FailedRoles(j).count(info.role)) {
-        ssn.RecordTaskError(t, absl::StrCat("Task ", info.pod.name, " with role spec ", info.role,
+        ssn.RecordTaskError(t, absl::StrCat("Task ", info.pod->name, " with role spec ", info.role,
                                             " has already predicated failed, skip"));
         continue;
       }
@@ -111,8 +111,8 @@ class AllocateAction : public Action {
         // No node: the full pass below records why.
       }
       std::vector<NodeIndex> nodes;
-      if (!info.pod.nominated_node_name.empty()) {
-        if (auto n = s.snapshot->FindNode(info.pod.nominated_node_name); n && s.FitsFutureIdle(s.req(t), *n)) {
+      if (!info.pod->nominated_node_name.empty()) {
+        if (auto n = s.snapshot->FindNode(info.pod->nominated_node_name); n && s.FitsFutureIdle(s.req(t), *n)) {
           const NodeIndex only[] = {*n};
           nodes = FeasibleNodes(ssn, t, only, true, reasons, nullptr);
         }

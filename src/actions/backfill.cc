@@ -23,7 +23,7 @@ class BackfillAction : public Action {
       for (TaskIndex t : job.tasks) {
         const TaskInfo& info = s.task(t);
         const TaskStatus st = s.status[static_cast<size_t>(t)];
-        if (!info.best_effort || info.pod.scheduling_gated) continue;
+        if (!info.best_effort || info.pod->scheduling_gated) continue;
         if (st == TaskStatus::kPipelined) {
           // A pipelined best-effort task is un-pipelined and placed again.
           s.MoveTask(t, TaskStatus::kPending, kNone);

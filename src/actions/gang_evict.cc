@@ -43,7 +43,7 @@ class GangEvictAction : public Action {
         std::vector<TaskIndex> pending;
         for (TaskIndex t : s.job(j).tasks) {
           const TaskInfo& info = s.task(t);
-          if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !info.pod.scheduling_gated &&
+          if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !info.pod->scheduling_gated &&
               !info.best_effort) {
             pending.push_back(t);
           }

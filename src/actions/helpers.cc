@@ -66,7 +66,7 @@ OrderedHeap<TaskIndex> PendingTaskHeap(const Session& ssn, const JobInfo& job) {
   const Session::State& s = ssn.state();
   auto heap = TaskHeap(ssn);
   for (TaskIndex t : job.tasks) {
-    if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !s.task(t).pod.scheduling_gated) heap.Push(t);
+    if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !s.task(t).pod->scheduling_gated) heap.Push(t);
   }
   return heap;
 }

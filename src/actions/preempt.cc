@@ -70,7 +70,7 @@ class PreemptAction : public Action {
       for (JobIndex j : starving) {
         auto heap = TaskHeap(ssn);
         for (TaskIndex t : s.job(j).tasks) {
-          if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !s.task(t).pod.scheduling_gated) heap.Push(t);
+          if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !s.task(t).pod->scheduling_gated) heap.Push(t);
         }
         while (!heap.empty()) {
           const TaskIndex p = heap.Pop();
@@ -104,9 +104,9 @@ class PreemptAction : public Action {
                                          const VictimFilter& filter) {
     Session::State& s = ssn.state();
     const TaskInfo& task = s.task(p);
-    if (task.pod.preemption_policy == "Never") return false;
-    if (!task.pod.nominated_node_name.empty()) {
-      if (auto nominated = s.snapshot->FindNode(task.pod.nominated_node_name)) {
+    if (task.pod->preemption_policy == "Never") return false;
+    if (!task.pod->nominated_node_name.empty()) {
+      if (auto nominated = s.snapshot->FindNode(task.pod->nominated_node_name)) {
         const FitResult r = ssn.Predicate(p, *nominated);
         if (r.ok()) return false;  // it will fit there once its victims are gone
         if (r.code != FitCode::kUnschedulableAndUnresolvable) {
@@ -236,7 +236,7 @@ class PreemptAction : public Action {
   // not modelled).
   static const Candidate& PickCandidate(const Session::State& s, const std::vector<Candidate>& cs) {
     auto pod_priority = [&](TaskIndex t) -> int64_t {
-      const auto& prio = s.task(t).pod.priority;
+      const auto& prio = s.task(t).pod->priority;
       return prio ? *prio : 0;
     };
     std::vector<size_t> pool(cs.size());

@@ -41,7 +41,7 @@ class ReclaimAction : public Action {
         auto& heap = tasks.at(j);
         while (ssn.JobStarving(j) && !heap.empty()) {
           const TaskIndex t = heap.Pop();
-          if (s.task(t).pod.preemption_policy == "Never") continue;
+          if (s.task(t).pod->preemption_policy == "Never") continue;
           const TaskIndex one[] = {t};
           if (!ssn.Preemptive(q, one)) continue;
           if (!ssn.PrePredicate(t).ok()) continue;

@@ -59,7 +59,7 @@ std::string JobFitErrorText(const Session& ssn, JobIndex j) {
   // The origin is the first task, in name order, with node fit errors.
   for (TaskIndex t : job.tasks) {
     if (s.Fit(t).nodes == 0 && s.Fit(t).messages.empty()) continue;
-    absl::StrAppend(&out, ". Origin reason is ", s.task(t).pod.name, ": ", TaskFitErrorText(ssn, t));
+    absl::StrAppend(&out, ". Origin reason is ", s.task(t).pod->name, ": ", TaskFitErrorText(ssn, t));
     break;
   }
   return out;

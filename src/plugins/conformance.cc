@@ -12,7 +12,7 @@ class ConformancePlugin : public Plugin {
     EvictableFn filter = [&s](TaskIndex, absl::Span<const TaskIndex> cands) {
       std::vector<TaskIndex> out;
       for (TaskIndex c : cands) {
-        const PodSpec& pod = s.task(c).pod;
+        const PodSpec& pod = *s.task(c).pod;
         if (pod.priority_class_name == "system-cluster-critical" ||
             pod.priority_class_name == "system-node-critical" || pod.namespace_ == "kube-system") {
           continue;

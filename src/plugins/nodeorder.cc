@@ -80,11 +80,11 @@ class NodeOrderPlugin : public Plugin {
       }
     }
     const bool placement_terms = s.task_flags[static_cast<size_t>(t)] & kTaskPlacementTerms;
-    if (w_.node_affinity != 0 && placement_terms && !task.pod.affinity.preferred_node_terms.empty()) {
+    if (w_.node_affinity != 0 && placement_terms && !task.pod->affinity.preferred_node_terms.empty()) {
       std::vector<int64_t> raw(nodes.size());
       for (size_t i = 0; i < nodes.size(); ++i) {
         int64_t sum = 0;
-        for (const PreferredSchedulingTerm& term : task.pod.affinity.preferred_node_terms) {
+        for (const PreferredSchedulingTerm& term : task.pod->affinity.preferred_node_terms) {
           if (term.weight != 0 && MatchNodeSelectorTerm(term.preference, s.node_info(nodes[i]).spec)) {
             sum += term.weight;
           }
@@ -99,7 +99,7 @@ class NodeOrderPlugin : public Plugin {
       for (size_t i = 0; i < nodes.size(); ++i) scores[i] += static_cast<double>(w_.taint_toleration * kMaxNodeScore);
     } else if (w_.taint_toleration != 0) {
       std::vector<Toleration> relevant;
-      for (const Toleration& tol : task.pod.tolerations) {
+      for (const Toleration& tol : task.pod->tolerations) {
         if (tol.effect.empty() || tol.effect == "PreferNoSchedule") relevant.push_back(tol);
       }
       std::vector<int64_t> raw(nodes.size());
@@ -190,7 +190,7 @@ class NodeOrderPlugin : public Plugin {
   // terms against the pod, summed per topology domain, then min-max normalised.
   void PodAffinityScore(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
     const Session::State& s = ssn_->state();
-    const PodSpec& pod = s.task(t).pod;
+    const PodSpec& pod = *s.task(t).pod;
     const Affinity& a = pod.affinity;
     const bool own_terms = !a.preferred_pod_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
     if (!own_terms && s.node_view.pods_with_affinity().empty()) return;
@@ -204,7 +204,7 @@ class NodeOrderPlugin : public Plugin {
       for (const NodeInfo& ni : s.snapshot->nodes()) {
         for (TaskIndex other : s.node_view.pods(ni.index)) {
           if (other == t) continue;
-          const PodSpec& op = s.task(other).pod;
+          const PodSpec& op = *s.task(other).pod;
           for (const auto& wt : a.preferred_pod_affinity) {
             if (PodMatchesTerm(wt.term, pod, op)) apply(wt.term, ni.index, wt.weight);
           }
@@ -216,7 +216,7 @@ class NodeOrderPlugin : public Plugin {
     }
     for (TaskIndex other : s.node_view.pods_with_affinity()) {
       if (other == t) continue;
-      const PodSpec& op = s.task(other).pod;
+      const PodSpec& op = *s.task(other).pod;
       const NodeIndex where = s.node_view.node_of(other);
       for (const auto& term : op.affinity.required_pod_affinity) {
         if (PodMatchesTerm(term, op, pod)) apply(term, where, 1);  // hardPodAffinityWeight
@@ -247,7 +247,7 @@ class NodeOrderPlugin : public Plugin {
   // PodTopologySpread with ScheduleAnyway constraints (Kubernetes scoring).
   void TopologySpreadScore(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
     const Session::State& s = ssn_->state();
-    const PodSpec& pod = s.task(t).pod;
+    const PodSpec& pod = *s.task(t).pod;
     std::vector<const TopologySpreadConstraint*> soft;
     for (const auto& c : pod.topology_spread_constraints) {
       if (!c.do_not_schedule) soft.push_back(&c);

@@ -89,18 +89,18 @@ class PredicatesPlugin : public Plugin {
     }
     // 2. Stable filters; stop at an unresolvable one.
     if (node.unschedulable &&
-        !ToleratesTaint(task.pod.tolerations, {"node.kubernetes.io/unschedulable", "", "NoSchedule"})) {
+        !ToleratesTaint(task.pod->tolerations, {"node.kubernetes.io/unschedulable", "", "NoSchedule"})) {
       fail(FitCode::kUnschedulableAndUnresolvable, unschedulable_);
       return result;
     }
-    if (flags_.node_affinity && (task_flags & kTaskNodeSelection) && !MatchNodeSelectorAndAffinity(task.pod, node)) {
+    if (flags_.node_affinity && (task_flags & kTaskNodeSelection) && !MatchNodeSelectorAndAffinity(*task.pod, node)) {
       fail(FitCode::kUnschedulableAndUnresolvable, affinity_);
       return result;
     }
     if (flags_.taint_toleration) {
       for (const Taint& taint : node.taints) {
         if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
-        if (!ToleratesTaint(task.pod.tolerations, taint)) {
+        if (!ToleratesTaint(task.pod->tolerations, taint)) {
           fail(FitCode::kUnschedulableAndUnresolvable, taint_);
           return result;
         }
@@ -133,7 +133,7 @@ class PredicatesPlugin : public Plugin {
   bool PodAffinityFilter(TaskIndex t, NodeIndex n, const std::vector<NodeView::Placement>& placed,
                          Fail& fail) const {
     const Session::State& s = ssn_->state();
-    const PodSpec& pod = s.task(t).pod;
+    const PodSpec& pod = *s.task(t).pod;
     const NodeSpec& node = s.node_info(n).spec;
     const auto same_domain = [&](const std::string& key, NodeIndex other) {
       auto a = node.labels.find(key);
@@ -148,7 +148,7 @@ class PredicatesPlugin : public Plugin {
     // Existing pods' required anti-affinity against this pod.
     for (const NodeView::Placement& p : placed) {
       if (p.task == t) continue;
-      const PodSpec& op = s.task(p.task).pod;
+      const PodSpec& op = *s.task(p.task).pod;
       for (const PodAffinityTerm& term : op.affinity.required_pod_anti_affinity) {
         if (PodMatchesTerm(term, op, pod) && same_domain(term.topology_key, p.node)) {
           fail(FitCode::kUnschedulable, existing_anti_);
@@ -160,7 +160,7 @@ class PredicatesPlugin : public Plugin {
     auto any_match = [&](const PodAffinityTerm& term, bool need_same_domain) {
       for (const NodeView::Placement& p : placed) {
         if (p.task == t || (need_same_domain && !same_domain(term.topology_key, p.node))) continue;
-        if (PodMatchesTerm(term, pod, s.task(p.task).pod)) return true;
+        if (PodMatchesTerm(term, pod, *s.task(p.task).pod)) return true;
       }
       return false;
     };
@@ -194,7 +194,7 @@ class PredicatesPlugin : public Plugin {
   template <typename Fail>
   void TopologySpreadFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
     const Session::State& s = ssn_->state();
-    const PodSpec& pod = s.task(t).pod;
+    const PodSpec& pod = *s.task(t).pod;
     const NodeSpec& node = s.node_info(n).spec;
     for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
       if (!c.do_not_schedule) continue;

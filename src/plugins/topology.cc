@@ -9,7 +9,7 @@ std::map<std::string, int64_t> CountPodsPerDomain(const Session& ssn, TaskIndex 
                                                   const TopologySpreadConstraint& c,
                                                   const std::vector<NodeView::Placement>& placements) {
   const Session::State& s = ssn.state();
-  const PodSpec& pod = s.task(t).pod;
+  const PodSpec& pod = *s.task(t).pod;
   std::map<std::string, int64_t> counts;
   std::vector<const std::string*> domain(s.snapshot->nodes().size(), nullptr);
   for (const NodeInfo& node : s.snapshot->nodes()) {
@@ -21,7 +21,7 @@ std::map<std::string, int64_t> CountPodsPerDomain(const Session& ssn, TaskIndex 
   for (const NodeView::Placement& p : placements) {
     const std::string* d = domain[static_cast<size_t>(p.node)];
     if (d == nullptr || p.task == t) continue;
-    const PodSpec& op = s.task(p.task).pod;
+    const PodSpec& op = *s.task(p.task).pod;
     if (op.namespace_ == pod.namespace_ && MatchLabelSelector(c.label_selector, op.labels)) ++counts[*d];
   }
   return counts;

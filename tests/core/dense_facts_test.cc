@@ -42,19 +42,19 @@ TEST_CASE("DenseFacts: every fact agrees with the task and job records", "[core]
   for (const TaskInfo& t : snap.tasks()) {
     const size_t i = static_cast<size_t>(t.index);
     CAPTURE(t.key);
-    latest = std::max(latest, t.pod.creation_time);
+    latest = std::max(latest, t.pod->creation_time);
     CHECK(f.task_job[i] == t.job);
     CHECK(f.task_shape[i] == t.shape);
     CHECK(f.task_key[i] == t.key);
     for (int d = 0; d < snap.dims(); ++d) CHECK(f.task_req(t.index, d) == t.resreq[d]);
     const uint8_t flags = f.task_flags[i];
-    CHECK(((flags & kTaskGated) != 0) == t.pod.scheduling_gated);
+    CHECK(((flags & kTaskGated) != 0) == t.pod->scheduling_gated);
     CHECK(((flags & kTaskBestEffort) != 0) == t.best_effort);
     CHECK(((flags & kTaskHasRole) != 0) == !t.role.empty());
-    CHECK(((flags & kTaskNodeSelection) != 0) == !t.pod.node_selector.empty());
-    CHECK(((flags & kTaskPodAffinityTerms) != 0) == !t.pod.affinity.required_pod_anti_affinity.empty());
-    CHECK(((flags & kTaskPlacementTerms) != 0) == !t.pod.affinity.required_pod_anti_affinity.empty());
-    CHECK(((flags & kTaskShapeOnly) != 0) == t.pod.affinity.required_pod_anti_affinity.empty());
+    CHECK(((flags & kTaskNodeSelection) != 0) == !t.pod->node_selector.empty());
+    CHECK(((flags & kTaskPodAffinityTerms) != 0) == !t.pod->affinity.required_pod_anti_affinity.empty());
+    CHECK(((flags & kTaskPlacementTerms) != 0) == !t.pod->affinity.required_pod_anti_affinity.empty());
+    CHECK(((flags & kTaskShapeOnly) != 0) == t.pod->affinity.required_pod_anti_affinity.empty());
     const bool placed = std::find(f.placed_tasks.begin(), f.placed_tasks.end(), t.index) != f.placed_tasks.end();
     CHECK(placed == (t.status != TaskStatus::kPending));
   }

@@ -41,16 +41,16 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
     if (task.status != TaskStatus::kPending) bad.push_back(absl::StrCat("bind of a pod that was not pending: ", b.task));
     if (PluginOn(config, "predicates")) {
       const NodeSpec& node = snap.nodes()[static_cast<size_t>(*n)].spec;
-      if (!internal::MatchNodeSelectorAndAffinity(task.pod, node)) {
+      if (!internal::MatchNodeSelectorAndAffinity(*task.pod, node)) {
         bad.push_back(absl::StrCat("bind against node selector/affinity: ", b.task, " -> ", b.node));
       }
       if (node.unschedulable &&
-          !internal::ToleratesTaint(task.pod.tolerations, {"node.kubernetes.io/unschedulable", "", "NoSchedule"})) {
+          !internal::ToleratesTaint(task.pod->tolerations, {"node.kubernetes.io/unschedulable", "", "NoSchedule"})) {
         bad.push_back(absl::StrCat("bind onto an unschedulable node: ", b.task, " -> ", b.node));
       }
       for (const Taint& taint : node.taints) {
         if ((taint.effect == "NoSchedule" || taint.effect == "NoExecute") &&
-            !internal::ToleratesTaint(task.pod.tolerations, taint)) {
+            !internal::ToleratesTaint(task.pod->tolerations, taint)) {
           bad.push_back(absl::StrCat("bind against a taint: ", b.task, " -> ", b.node));
         }
       }

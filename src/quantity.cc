@@ -49,7 +49,7 @@ absl::StatusOr<Parsed> Parse(absl::string_view text) {
   }
   if (!digits) return Invalid(text, "");
   const absl::string_view suffix = text.substr(i);
-  static const struct { const char* s; int exp10; int bin; } kSuffixes[] = {
+  static constexpr struct { absl::string_view s; int exp10; int bin; } kSuffixes[] = {
       {"", 0, 0},   {"n", -9, 0}, {"u", -6, 0}, {"m", -3, 0}, {"k", 3, 0},
       {"M", 6, 0},  {"G", 9, 0},  {"T", 12, 0}, {"P", 15, 0}, {"E", 18, 0},
       {"Ki", 0, 1}, {"Mi", 0, 2}, {"Gi", 0, 3}, {"Ti", 0, 4}, {"Pi", 0, 5}, {"Ei", 0, 6}};

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/internal/k8s_match.h"
+#include "src/pod_order.h"
 #include "src/snapshot_impl.h"
 #include "vcsched/arguments.h"
 
@@ -214,7 +215,25 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   check_names("Node", s.nodes, cluster_scoped);
   check_names("Queue", s.queues, cluster_scoped);
   check_names("PriorityClass", s.priority_classes, cluster_scoped);
-  check_names("Pod", s.pods, [](const PodSpec& p) { return std::optional<absl::string_view>(p.namespace_); });
+  // Pods are many: their duplicates are found in key order, which the tasks need anyway.
+  std::vector<const PodSpec*> duplicate_pods;
+  const std::vector<PodSpec*> pod_order = internal::PodsInKeyOrder(s.pods, &duplicate_pods);
+  for (const PodSpec& p : s.pods) {
+    const auto key = [&] { return absl::StrCat(p.namespace_, "/", p.name); };
+    if (p.name.empty()) {
+      errors.push_back("Pod: metadata.name: must not be empty");
+    } else if (p.name.size() > kMaxNameLength) {
+      errors.push_back(absl::StrCat("Pod \"", key().substr(0, 64), "...\": metadata.name: is ", p.name.size(),
+                                    " characters, over Kubernetes' limit of ", kMaxNameLength));
+    }
+    if (!ValidPhase(p.phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"})) {
+      errors.push_back(absl::StrCat("Pod \"", key(), "\": status.phase: unknown phase \"", p.phase, "\""));
+    }
+  }
+  for (const PodSpec* p : duplicate_pods) {
+    if (p->name.empty() || p->name.size() > kMaxNameLength) continue;  // reported above
+    errors.push_back(absl::StrCat("Pod \"", p->namespace_, "/", p->name, "\": metadata.name: duplicate name"));
+  }
   check_names("PodGroup", s.pod_groups,
               [](const PodGroupSpec& p) { return std::optional<absl::string_view>(p.namespace_); });
   for (const PodGroupSpec& g : s.pod_groups) {
@@ -229,11 +248,6 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   }
   for (const QueueSpec& q : s.queues) {
     if (q.weight < 0) errors.push_back(absl::StrCat("Queue \"", q.name, "\": spec.weight: must not be negative, got ", q.weight));
-  }
-  for (const PodSpec& p : s.pods) {
-    if (!ValidPhase(p.phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"})) {
-      errors.push_back(absl::StrCat("Pod \"", p.namespace_, "/", p.name, "\": status.phase: unknown phase \"", p.phase, "\""));
-    }
   }
   if (!errors.empty()) {
     std::sort(errors.begin(), errors.end());
@@ -407,21 +421,9 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   impl->job_by_key.reserve(impl->jobs.size());
   for (const JobInfo& job : impl->jobs) impl->job_by_key.emplace(job.key, job.index);
 
-  // Tasks.
-  // Sorted through pointers: moving whole specs around in a sort costs more than the
-  // rest of the build.
-  // The specs stay in their deque, which the tasks share.
+  // Tasks, in pod_order. The specs stay in their deque (moving a deque keeps its
+  // elements in place), which the tasks share.
   const auto specs = std::make_shared<std::deque<PodSpec>>(std::move(s.pods));
-  std::vector<PodSpec*> pod_order;
-  pod_order.reserve(specs->size());
-  for (PodSpec& p : *specs) pod_order.push_back(&p);
-  auto by_key = [](const PodSpec* a, const PodSpec* b) {
-    return std::tie(a->namespace_, a->name) < std::tie(b->namespace_, b->name);
-  };
-  // Listings (kubectl's among them) usually come sorted already.
-  if (!std::is_sorted(pod_order.begin(), pod_order.end(), by_key)) {
-    std::sort(pod_order.begin(), pod_order.end(), by_key);
-  }
   impl->tasks.reserve(specs->size());  // no reallocation of large TaskInfo while filling
   for (PodSpec* pod : pod_order) {
     PodSpec& p = *pod;

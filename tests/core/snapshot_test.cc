@@ -41,6 +41,31 @@ TEST_CASE("Snapshot: duplicate and empty names are errors naming the object", "[
   CHECK_THAT(msg, Catch::Contains("Queue: metadata.name: must not be empty"));
 }
 
+TEST_CASE("Snapshot: pods are ordered by namespace then name, and a repeated pod is one error", "[core][snapshot]") {
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=8"));
+  b.AddPodGroup(MakePodGroup("a/pg", 1, ""));
+  b.AddPodGroup(MakePodGroup("a-b/pg", 1, ""));
+  // "a-b" sorts before "a/..." as a key string, after "a" as a namespace.
+  for (const char* key : {"a-b/p", "a/p2", "a/p10", "a/p1"}) {
+    b.AddPod(MakePod(key, "pg", "cpu=1"));
+  }
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE(s.ok());
+  std::vector<std::string> keys;
+  for (const TaskInfo& t : s->tasks()) keys.push_back(t.key);
+  CHECK(keys == std::vector<std::string>{"a/p1", "a/p10", "a/p2", "a-b/p"});
+  CHECK(s->tasks()[3].pod->namespace_ == "a-b");
+
+  SnapshotBuilder twice;
+  for (int i = 0; i < 3; ++i) twice.AddPod(MakePod("ns/same", "pg", "cpu=1"));
+  twice.AddPod(MakePod("other/same", "pg", "cpu=1"));
+  absl::StatusOr<Snapshot> bad = std::move(twice).Build();
+  REQUIRE_FALSE(bad.ok());
+  const std::string msg(bad.status().message());
+  CHECK(msg == "Pod \"ns/same\": metadata.name: duplicate name");
+}
+
 TEST_CASE("Snapshot: dangling references are tolerated with warnings", "[core][snapshot]") {
   SnapshotBuilder b;
   b.AddNode(MakeNode("n1", "cpu=4,pods=10"));

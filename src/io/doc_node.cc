@@ -5,29 +5,6 @@
 
 namespace vcsched::io_internal {
 
-bool DocNode::IsDefined() const {
-  if (const YAML::Node* y = yaml_node()) return y->IsDefined();
-  return json_node() != nullptr;
-}
-
-bool DocNode::IsNull() const {
-  if (const YAML::Node* y = yaml_node()) return y->IsNull();
-  const simdjson::dom::element* j = json_node();
-  return j != nullptr && j->is_null();
-}
-
-bool DocNode::IsMap() const {
-  if (const YAML::Node* y = yaml_node()) return y->IsMap();
-  const simdjson::dom::element* j = json_node();
-  return j != nullptr && j->is_object();
-}
-
-bool DocNode::IsSequence() const {
-  if (const YAML::Node* y = yaml_node()) return y->IsSequence();
-  const simdjson::dom::element* j = json_node();
-  return j != nullptr && j->is_array();
-}
-
 bool DocNode::IsScalar() const {
   if (const YAML::Node* y = yaml_node()) return y->IsScalar();
   const simdjson::dom::element* j = json_node();

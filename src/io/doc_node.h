@@ -6,9 +6,9 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
-#include <variant>
 
 #include <simdjson.h>
 #include "absl/strings/string_view.h"
@@ -19,13 +19,14 @@ namespace vcsched::io_internal {
 class DocNode {
  public:
   DocNode() = default;  // undefined (absent)
-  DocNode(const YAML::Node& n) : node_(n) {}  // NOLINT: YAML nodes convert freely
-  explicit DocNode(simdjson::dom::element e) : node_(e) {}
+  DocNode(const YAML::Node& n) : kind_(Kind::kYaml), yaml_(n) {}  // NOLINT: YAML nodes convert freely
+  explicit DocNode(simdjson::dom::element e) : kind_(Kind::kJson), json_(e) {}
 
-  bool IsDefined() const;
-  bool IsNull() const;
-  bool IsMap() const;
-  bool IsSequence() const;
+  // The JSON side of these is inline: a pod's reading asks them a few dozen times.
+  bool IsDefined() const { return kind_ == Kind::kJson || (kind_ == Kind::kYaml && yaml_->IsDefined()); }
+  bool IsNull() const { return kind_ == Kind::kJson ? json_.is_null() : kind_ == Kind::kYaml && yaml_->IsNull(); }
+  bool IsMap() const { return kind_ == Kind::kJson ? json_.is_object() : kind_ == Kind::kYaml && yaml_->IsMap(); }
+  bool IsSequence() const { return kind_ == Kind::kJson ? json_.is_array() : kind_ == Kind::kYaml && yaml_->IsSequence(); }
   bool IsScalar() const;
   // The text of a scalar: a JSON number or boolean in its JSON spelling.
   std::string Scalar() const;
@@ -54,10 +55,14 @@ class DocNode {
   YAML::Node yaml() const;
 
  private:
-  // A variant, so that a JSON node (16 bytes, copied freely) never builds a YAML::Node.
-  const YAML::Node* yaml_node() const { return std::get_if<YAML::Node>(&node_); }
-  const simdjson::dom::element* json_node() const { return std::get_if<simdjson::dom::element>(&node_); }
-  std::variant<std::monostate, YAML::Node, simdjson::dom::element> node_;
+  // Not a std::variant: a JSON node (16 bytes) is copied, compared and destroyed without
+  // visiting alternatives, and never builds a YAML::Node.
+  enum class Kind : unsigned char { kAbsent, kYaml, kJson };
+  const YAML::Node* yaml_node() const { return kind_ == Kind::kYaml ? &*yaml_ : nullptr; }
+  const simdjson::dom::element* json_node() const { return kind_ == Kind::kJson ? &json_ : nullptr; }
+  Kind kind_ = Kind::kAbsent;
+  simdjson::dom::element json_;
+  std::optional<YAML::Node> yaml_;
 };
 
 template <size_t N>

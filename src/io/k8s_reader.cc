@@ -168,8 +168,8 @@ std::string ObjectKey(const DocNode& doc, bool namespaced) {
   return namespaced ? absl::StrCat(ns, "/", name) : std::string(name);
 }
 
-NodeSpec ReadNode(ObjectReader& r, const DocNode& doc) {
-  NodeSpec n;
+void ReadNode(ObjectReader& r, const DocNode& doc, NodeSpec* out) {
+  NodeSpec& n = *out;
   const DocNode meta = r.Map(doc, "metadata", "metadata");
   n.name = r.String(meta, "name", "metadata.name").value_or("");
   n.labels = r.StringMap(meta, "labels", "metadata.labels");
@@ -191,12 +191,11 @@ NodeSpec ReadNode(ObjectReader& r, const DocNode& doc) {
   const bool has_alloc = status.IsDefined() && status.Get("allocatable").IsDefined() && !status.Get("allocatable").IsNull();
   n.allocatable = has_alloc ? r.Resources(status, "allocatable", "status.allocatable")
                             : r.Resources(status, "capacity", "status.capacity");
-  return n;
 }
 
 // Pods are the bulk of a snapshot: each object's fields are found in one pass (Fields).
-PodSpec ReadPod(ObjectReader& r, const DocNode& doc) {
-  PodSpec p;
+void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
+  PodSpec& p = *out;
   const auto [metadata, spec_value, status_value] = doc.Fields({"metadata", "spec", "status"});
   const DocNode meta = r.AsMap(metadata, "metadata");
   const auto [name, namespace_, uid, labels, annotations, created, deleted, owner_references] =
@@ -278,11 +277,10 @@ PodSpec ReadPod(ObjectReader& r, const DocNode& doc) {
     r.Fail(phase, "status.phase", absl::StrCat("unknown phase \"", p.phase, "\""));
   }
   p.nominated_node_name = r.AsString(nominated_node_name, "status.nominatedNodeName").value_or("");
-  return p;
 }
 
-PodGroupSpec ReadPodGroup(ObjectReader& r, const DocNode& doc) {
-  PodGroupSpec g;
+void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out) {
+  PodGroupSpec& g = *out;
   const DocNode meta = r.Map(doc, "metadata", "metadata");
   g.name = r.String(meta, "name", "metadata.name").value_or("");
   g.namespace_ = r.String(meta, "namespace", "metadata.namespace").value_or("default");
@@ -321,11 +319,10 @@ PodGroupSpec ReadPodGroup(ObjectReader& r, const DocNode& doc) {
   if (std::find(std::begin(kPhases), std::end(kPhases), g.phase) == std::end(kPhases)) {
     r.Fail(status.Get("phase"), "status.phase", absl::StrCat("unknown phase \"", g.phase, "\""));
   }
-  return g;
 }
 
-QueueSpec ReadQueue(ObjectReader& r, const DocNode& doc) {
-  QueueSpec q;
+void ReadQueue(ObjectReader& r, const DocNode& doc, QueueSpec* out) {
+  QueueSpec& q = *out;
   const DocNode meta = r.Map(doc, "metadata", "metadata");
   q.name = r.String(meta, "name", "metadata.name").value_or("");
   q.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
@@ -347,11 +344,10 @@ QueueSpec ReadQueue(ObjectReader& r, const DocNode& doc) {
   // The queue controller turns an empty state into Open at once.
   q.state = r.String(status, "state", "status.state").value_or("Open");
   if (q.state.empty()) q.state = "Open";
-  return q;
 }
 
-PriorityClassSpec ReadPriorityClass(ObjectReader& r, const DocNode& doc) {
-  PriorityClassSpec c;
+void ReadPriorityClass(ObjectReader& r, const DocNode& doc, PriorityClassSpec* out) {
+  PriorityClassSpec& c = *out;
   const DocNode meta = r.Map(doc, "metadata", "metadata");
   c.name = r.String(meta, "name", "metadata.name").value_or("");
   const std::optional<int64_t> v = r.Int(doc, "value", "value");
@@ -359,7 +355,6 @@ PriorityClassSpec ReadPriorityClass(ObjectReader& r, const DocNode& doc) {
   c.value = static_cast<int32_t>(v.value_or(0));
   c.global_default = r.Bool(doc, "globalDefault", "globalDefault").value_or(false);
   c.preemption_policy = r.String(doc, "preemptionPolicy", "preemptionPolicy").value_or("");
-  return c;
 }
 
 }  // namespace vcsched::io_internal

@@ -7,11 +7,12 @@
 
 namespace vcsched::io_internal {
 
-NodeSpec ReadNode(ObjectReader& r, const DocNode& doc);
-PodSpec ReadPod(ObjectReader& r, const DocNode& doc);
-PodGroupSpec ReadPodGroup(ObjectReader& r, const DocNode& doc);
-QueueSpec ReadQueue(ObjectReader& r, const DocNode& doc);
-PriorityClassSpec ReadPriorityClass(ObjectReader& r, const DocNode& doc);
+// Each fills a default-constructed spec in place (a pod's is large: not moved after).
+void ReadNode(ObjectReader& r, const DocNode& doc, NodeSpec* out);
+void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out);
+void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out);
+void ReadQueue(ObjectReader& r, const DocNode& doc, QueueSpec* out);
+void ReadPriorityClass(ObjectReader& r, const DocNode& doc, PriorityClassSpec* out);
 
 // metadata.namespace/name for messages and keys ("default" when no namespace).
 std::string ObjectKey(const DocNode& doc, bool namespaced);

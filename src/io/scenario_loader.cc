@@ -71,20 +71,24 @@ bool NewerOrSame(const std::string& later, const std::string& earlier) {
   return true;  // without comparable versions the later document wins
 }
 
-// Stores `spec` under `key`, merging a second print of the same object (same uid) by
-// keeping the newer resourceVersion, and reporting any other duplicate.
+// Keeps the spec just read (the table's last) under `key`, merging a second print of the
+// same object (same uid) by keeping the newer resourceVersion, and reporting any other
+// duplicate; a spec not kept is dropped.
 template <typename T>
-void Put(Table<T>& into, const char* kind, std::string&& key, T&& spec,
-         const DocNode& doc, const Place& where, ObjectReader& r, Diagnostics& diag) {
+void Put(Table<T>& into, const char* kind, std::string&& key, const DocNode& doc, const Place& where,
+         ObjectReader& r, Diagnostics& diag) {
+  T& spec = into.specs.back();
   const DocNode meta = doc.Get("metadata");
   const auto [name, uid_value, version] = meta.Fields({"name", "uid", "resourceVersion"});
   if (spec.name.empty()) {
     r.Fail(meta.IsDefined() ? meta : doc, "metadata.name", "must not be empty");
+    into.specs.pop_back();
     return;
   }
   if (spec.name.size() > kMaxNameLength) {
     r.Fail(name, "metadata.name",
            absl::StrCat("is ", spec.name.size(), " characters, over Kubernetes' limit of ", kMaxNameLength));
+    into.specs.pop_back();
     return;
   }
   std::string uid, rv;
@@ -94,10 +98,7 @@ void Put(Table<T>& into, const char* kind, std::string&& key, T&& spec,
   // was there (one hash per object).
   into.seen.push_back(Seen{std::move(key), std::move(uid), std::move(rv), where});
   const auto [it, added] = into.index.try_emplace(into.seen.back().key, into.seen.size() - 1);
-  if (added) {
-    into.specs.push_back(std::move(spec));
-    return;
-  }
+  if (added) return;
   key = std::move(into.seen.back().key);
   uid = std::move(into.seen.back().uid);
   rv = std::move(into.seen.back().resource_version);
@@ -112,20 +113,22 @@ void Put(Table<T>& into, const char* kind, std::string&& key, T&& spec,
       seen.resource_version = std::move(rv);
       seen.where = where;
     }
+    into.specs.pop_back();
     return;
   }
   r.Fail(meta.IsDefined() ? name : doc, "metadata.name",
          absl::StrCat("duplicate name (also at ", seen.where.str(), ")"));
+  into.specs.pop_back();
 }
 
 // Reads one object of a kind with its reader and stores it under its key.
 template <typename T>
-void ReadAndPut(Table<T>& into, const char* kind, bool namespaced, T (*read)(ObjectReader&, const DocNode&),
+void ReadAndPut(Table<T>& into, const char* kind, bool namespaced, void (*read)(ObjectReader&, const DocNode&, T*),
                 const DocNode& doc, const Place& where, ObjectReader& r, Diagnostics& diag) {
   std::string key = io_internal::ObjectKey(doc, namespaced);
   r.set_object(kind, key);  // `key` outlives every message the reader writes
-  T spec = read(r, doc);
-  Put(into, kind, std::move(key), std::move(spec), doc, where, r, diag);
+  read(r, doc, &into.specs.emplace_back());  // in place: a pod's spec is large
+  Put(into, kind, std::move(key), doc, where, r, diag);
 }
 
 Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {

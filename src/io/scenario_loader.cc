@@ -1,5 +1,3 @@
-#include <chrono>
-#include <cstdio>
 #include <algorithm>
 #include <array>
 #include <deque>
@@ -291,10 +289,7 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
   simdjson::dom::document_stream stream;
   if (parser.parse_many(text.data(), text.size(), batch).get(stream) != simdjson::SUCCESS) return false;
   int index = 0;
-  auto P0 = std::chrono::steady_clock::now();
-  auto it0 = stream.begin();
-  fprintf(stderr, "TIMING simdjson %.1f\n", std::chrono::duration<double,std::milli>(std::chrono::steady_clock::now()-P0).count());
-  for (auto it = it0; it != stream.end(); ++it) {
+  for (auto it = stream.begin(); it != stream.end(); ++it) {
     simdjson::dom::element doc;
     if (auto err = (*it).get(doc); err != simdjson::SUCCESS) {
       if (index == 0 && err != simdjson::DEPTH_ERROR) return false;
@@ -411,14 +406,9 @@ absl::StatusOr<Scenario> LoadScenario(const std::vector<ScenarioSource>& sources
 absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, const LoadOptions& options) {
   Collected c;
   Diagnostics diag;
-  auto T0 = std::chrono::steady_clock::now();
   ParseAll(sources, options, c, diag);
-  auto T1 = std::chrono::steady_clock::now();
   std::vector<ScenarioSource>().swap(sources);  // the text is not needed to build the snapshot
-  auto r = BuildScenario(c, diag, options);
-  auto T2 = std::chrono::steady_clock::now();
-  fprintf(stderr, "TIMING parse+read %.1f build %.1f\n", std::chrono::duration<double,std::milli>(T1-T0).count(), std::chrono::duration<double,std::milli>(T2-T1).count());
-  return r;
+  return BuildScenario(c, diag, options);
 }
 
 namespace {

@@ -424,6 +424,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   // Tasks, in pod_order. The specs stay in their deque (moving a deque keeps its
   // elements in place), which the tasks share.
   const auto specs = std::make_shared<std::deque<PodSpec>>(std::move(s.pods));
+  std::string jkey;  // reused: the group's key of each pod
   impl->tasks.reserve(specs->size());  // no reallocation of large TaskInfo while filling
   for (PodSpec* pod : pod_order) {
     PodSpec& p = *pod;
@@ -470,7 +471,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     if (mine) {
       auto g = p.annotations.find(kGroupAnnotation);
       if (g != p.annotations.end()) {
-        const std::string jkey = absl::StrCat(p.namespace_, "/", g->second);
+        jkey.assign(p.namespace_).append("/").append(g->second);
         if (auto j = Lookup(impl->job_by_key, jkey)) {
           t.job = *j;
         } else {
@@ -489,6 +490,9 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   // used while any placed pod has such terms, so they are not part of the shape.
   absl::flat_hash_map<std::string, int32_t> shapes;
   std::string key;  // reused: a task of a known shape allocates nothing
+  // Amounts go in as their 8 bytes: every key has the same number of them, so the
+  // text that follows cannot be confused with them.
+  const auto append_amount = [&key](int64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
   for (TaskInfo& t : impl->tasks) {
     const PodSpec& p = *t.pod;
     const bool unique = internal::HasPlacementTerms(p);
@@ -496,8 +500,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     if (unique) {
       absl::StrAppend(&key, "#", t.index);
     } else {
-      for (int d = 0; d < t.resreq.dims(); ++d) absl::StrAppend(&key, t.resreq[d], ",");
-      absl::StrAppend(&key, t.nonzero_cpu, ",", t.nonzero_memory, "|");
+      for (int d = 0; d < t.resreq.dims(); ++d) append_amount(t.resreq[d]);
+      append_amount(t.nonzero_cpu);
+      append_amount(t.nonzero_memory);
+      key += "|";
       for (const auto& [k, v] : p.node_selector) absl::StrAppend(&key, k, "=", v, ";");
       key += "|";
       for (const Toleration& tol : p.tolerations) absl::StrAppend(&key, tol.key, "\x1f", tol.op, "\x1f", tol.value, "\x1f", tol.effect, ";");

@@ -103,13 +103,13 @@ void ObjectReader::Warn(const FieldPath& field, absl::string_view message) {
 
 namespace {
 
-// `n` when present and not null; undefined otherwise.
-DocNode Present(const DocNode& n) { return n.IsDefined() && !n.IsNull() ? n : DocNode(); }
+bool Absent(const DocNode& n) { return !n.IsDefined() || n.IsNull(); }
 
 // parent[key] when present and not null; undefined otherwise.
 DocNode Present(const DocNode& parent, const char* key) {
   if (!parent.IsMap()) return DocNode();
-  return Present(parent.Get(key));
+  DocNode n = parent.Get(key);
+  return Absent(n) ? DocNode() : n;
 }
 
 }  // namespace
@@ -140,8 +140,8 @@ int64_t ObjectReader::Time(const DocNode& parent, const char* key, const FieldPa
 }
 
 std::optional<std::string> ObjectReader::AsString(const DocNode& value, const FieldPath& field) {
-  const DocNode n = Present(value);
-  if (!n.IsDefined()) return std::nullopt;
+  if (Absent(value)) return std::nullopt;
+  const DocNode& n = value;
   if (!n.IsScalar()) {
     Fail(n, field, absl::StrCat("expected a string, got ", Describe(n)));
     return std::nullopt;
@@ -150,8 +150,8 @@ std::optional<std::string> ObjectReader::AsString(const DocNode& value, const Fi
 }
 
 std::optional<int64_t> ObjectReader::AsInt(const DocNode& value, const FieldPath& field) {
-  const DocNode n = Present(value);
-  if (!n.IsDefined()) return std::nullopt;
+  if (Absent(value)) return std::nullopt;
+  const DocNode& n = value;
   int64_t v = 0;
   if (!n.IsScalar() || !absl::SimpleAtoi(n.Scalar(), &v)) {
     Fail(n, field, absl::StrCat("expected an integer, got ", Describe(n)));
@@ -161,8 +161,8 @@ std::optional<int64_t> ObjectReader::AsInt(const DocNode& value, const FieldPath
 }
 
 std::optional<bool> ObjectReader::AsBool(const DocNode& value, const FieldPath& field) {
-  const DocNode n = Present(value);
-  if (!n.IsDefined()) return std::nullopt;
+  if (Absent(value)) return std::nullopt;
+  const DocNode& n = value;
   if (n.IsScalar()) {
     const std::string s = n.Scalar();
     if (s == "true" || s == "True" || s == "TRUE") return true;
@@ -173,8 +173,8 @@ std::optional<bool> ObjectReader::AsBool(const DocNode& value, const FieldPath& 
 }
 
 DocNode ObjectReader::AsMap(const DocNode& value, const FieldPath& field) {
-  const DocNode n = Present(value);
-  if (!n.IsDefined()) return n;
+  if (Absent(value)) return DocNode();
+  const DocNode& n = value;
   if (!n.IsMap()) {
     Fail(n, field, absl::StrCat("expected a map, got ", Describe(n)));
     return DocNode();
@@ -183,8 +183,8 @@ DocNode ObjectReader::AsMap(const DocNode& value, const FieldPath& field) {
 }
 
 DocNode ObjectReader::AsList(const DocNode& value, const FieldPath& field) {
-  const DocNode n = Present(value);
-  if (!n.IsDefined()) return n;
+  if (Absent(value)) return DocNode();
+  const DocNode& n = value;
   if (!n.IsSequence()) {
     Fail(n, field, absl::StrCat("expected a list, got ", Describe(n)));
     return DocNode();
@@ -267,8 +267,8 @@ bool ParseUtcSeconds(absl::string_view s, int64_t* out) {
 
 int64_t ObjectReader::AsTime(const DocNode& value, const FieldPath& field) {
   std::string scratch;
-  if (const DocNode n = Present(value); n.IsScalar()) {
-    if (int64_t fast = 0; ParseUtcSeconds(n.ScalarRef(&scratch), &fast)) return fast;
+  if (!Absent(value) && value.IsScalar()) {
+    if (int64_t fast = 0; ParseUtcSeconds(value.ScalarRef(&scratch), &fast)) return fast;
   }
   const std::optional<std::string> s = AsString(value, field);
   if (!s) return 0;

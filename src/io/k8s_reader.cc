@@ -160,14 +160,6 @@ std::vector<Container> Containers(ObjectReader& r, const DocNode& value, const c
 
 }  // namespace
 
-std::string ObjectKey(const DocNode& doc, bool namespaced) {
-  const auto [name_value, namespace_value] = doc.Get("metadata").Fields({"name", "namespace"});
-  std::string scratch_name, scratch_ns;
-  const absl::string_view name = name_value.IsScalar() ? name_value.ScalarRef(&scratch_name) : "";
-  const absl::string_view ns = namespace_value.IsScalar() ? namespace_value.ScalarRef(&scratch_ns) : "default";
-  return namespaced ? absl::StrCat(ns, "/", name) : std::string(name);
-}
-
 void ReadNode(ObjectReader& r, const DocNode& doc, NodeSpec* out) {
   NodeSpec& n = *out;
   const DocNode meta = r.Map(doc, "metadata", "metadata");

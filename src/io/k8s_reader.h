@@ -14,9 +14,6 @@ void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out);
 void ReadQueue(ObjectReader& r, const DocNode& doc, QueueSpec* out);
 void ReadPriorityClass(ObjectReader& r, const DocNode& doc, PriorityClassSpec* out);
 
-// metadata.namespace/name for messages and keys ("default" when no namespace).
-std::string ObjectKey(const DocNode& doc, bool namespaced);
-
 }  // namespace vcsched::io_internal
 
 #endif  // VCSCHED_SRC_IO_K8S_READER_H_

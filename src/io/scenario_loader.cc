@@ -2,6 +2,8 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <type_traits>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
@@ -28,18 +30,25 @@ using io_internal::Place;
 
 // What is needed to merge an object printed twice.
 struct Seen {
-  std::string key;
   std::string uid;
   std::string resource_version;
   Place where;
 };
 
+// (namespace, name) of a spec, viewed in the spec; a cluster-scoped kind has no namespace.
+using SpecKey = std::pair<absl::string_view, absl::string_view>;
+template <typename T>
+SpecKey KeyOf(const T& spec) {
+  if constexpr (std::is_same_v<T, PodSpec> || std::is_same_v<T, PodGroupSpec>) return {spec.namespace_, spec.name};
+  else return {absl::string_view(), spec.name};
+}
+
 // Objects of one kind in reading order, with an index by key for merging duplicates.
 template <typename T>
 struct Table {
-  std::deque<T> specs;  // a deque: no reallocation copies of large specs
-  std::deque<Seen> seen;  // a deque: `index` views each entry's key
-  absl::flat_hash_map<absl::string_view, size_t> index;
+  std::deque<T> specs;  // a deque: specs stay in place, so `index` can view their keys
+  std::deque<Seen> seen;  // seen[i] is of specs[i]
+  absl::flat_hash_map<SpecKey, size_t> index;
 };
 
 struct Collected {
@@ -69,11 +78,11 @@ bool NewerOrSame(const std::string& later, const std::string& earlier) {
   return true;  // without comparable versions the later document wins
 }
 
-// Keeps the spec just read (the table's last) under `key`, merging a second print of the
-// same object (same uid) by keeping the newer resourceVersion, and reporting any other
-// duplicate; a spec not kept is dropped.
+// Keeps the spec just read (the table's last) under its key, merging a second print of
+// the same object (same uid) by keeping the newer resourceVersion, and reporting any
+// other duplicate; a spec not kept is dropped.
 template <typename T>
-void Put(Table<T>& into, const char* kind, std::string&& key, const DocNode& doc, const Place& where,
+void Put(Table<T>& into, const char* kind, bool namespaced, const DocNode& doc, const Place& where,
          ObjectReader& r, Diagnostics& diag) {
   T& spec = into.specs.back();
   const DocNode meta = doc.Get("metadata");
@@ -92,21 +101,21 @@ void Put(Table<T>& into, const char* kind, std::string&& key, const DocNode& doc
   std::string uid, rv;
   if (uid_value.IsScalar()) uid = uid_value.Scalar();
   if (version.IsScalar()) rv = version.Scalar();
-  // The index views the key stored in `seen`: stored first, dropped again when the key
-  // was there (one hash per object).
-  into.seen.push_back(Seen{std::move(key), std::move(uid), std::move(rv), where});
-  const auto [it, added] = into.index.try_emplace(into.seen.back().key, into.seen.size() - 1);
-  if (added) return;
-  key = std::move(into.seen.back().key);
-  uid = std::move(into.seen.back().uid);
-  rv = std::move(into.seen.back().resource_version);
-  into.seen.pop_back();
-  Seen& seen = into.seen[it->second];
+  const auto [it, added] = into.index.try_emplace(KeyOf(spec), into.specs.size() - 1);
+  if (added) {
+    into.seen.push_back(Seen{std::move(uid), std::move(rv), where});
+    return;
+  }
+  const size_t kept = it->second;
+  Seen& seen = into.seen[kept];
   if (!uid.empty() && uid == seen.uid) {
-    diag.warnings.push_back(absl::StrCat(kind, " \"", key, "\": printed twice (", seen.where.str(), " and ",
-                                         where.str(), "); the newer resourceVersion is used"));
+    diag.warnings.push_back(absl::StrCat(kind, " \"", io_internal::ObjectKey(doc, namespaced), "\": printed twice (",
+                                         seen.where.str(), " and ", where.str(), "); the newer resourceVersion is used"));
     if (NewerOrSame(rv, seen.resource_version)) {
-      into.specs[it->second] = std::move(spec);
+      // The index views the kept spec's strings, which the newer spec's replace.
+      into.index.erase(it);
+      into.specs[kept] = std::move(spec);
+      into.index.emplace(KeyOf(into.specs[kept]), kept);
       seen.uid = std::move(uid);
       seen.resource_version = std::move(rv);
       seen.where = where;
@@ -123,10 +132,9 @@ void Put(Table<T>& into, const char* kind, std::string&& key, const DocNode& doc
 template <typename T>
 void ReadAndPut(Table<T>& into, const char* kind, bool namespaced, void (*read)(ObjectReader&, const DocNode&, T*),
                 const DocNode& doc, const Place& where, ObjectReader& r, Diagnostics& diag) {
-  std::string key = io_internal::ObjectKey(doc, namespaced);
-  r.set_object(kind, key);  // `key` outlives every message the reader writes
+  r.set_object(kind, doc, namespaced);
   read(r, doc, &into.specs.emplace_back());  // in place: a pod's spec is large
-  Put(into, kind, std::move(key), doc, where, r, diag);
+  Put(into, kind, namespaced, doc, where, r, diag);
 }
 
 Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {

@@ -48,6 +48,14 @@ std::vector<DocumentText> SplitDocuments(absl::string_view stream) {
   return out;
 }
 
+std::string ObjectKey(const DocNode& doc, bool namespaced) {
+  const auto [name_value, namespace_value] = doc.Get("metadata").Fields({"name", "namespace"});
+  std::string scratch_name, scratch_ns;
+  const absl::string_view name = name_value.IsScalar() ? name_value.ScalarRef(&scratch_name) : "";
+  const absl::string_view ns = namespace_value.IsScalar() ? namespace_value.ScalarRef(&scratch_ns) : "default";
+  return namespaced ? absl::StrCat(ns, "/", name) : std::string(name);
+}
+
 std::string Describe(const DocNode& node) {
   if (!node.IsDefined() || node.IsNull()) return "null";
   if (node.IsScalar()) return absl::StrCat("\"", node.Scalar(), "\"");
@@ -75,18 +83,19 @@ std::string Shortened(std::string label) {
 void ObjectReader::set_object(std::string object) {
   object_ = Shortened(std::move(object));
   object_kind_ = nullptr;
-  object_key_ = nullptr;
+  object_doc_ = DocNode();
 }
 
-void ObjectReader::set_object(const char* kind, const std::string& key) {
+void ObjectReader::set_object(const char* kind, const DocNode& doc, bool namespaced) {
   object_.clear();
   object_kind_ = kind;
-  object_key_ = &key;
+  object_doc_ = doc;
+  object_namespaced_ = namespaced;
 }
 
 std::string ObjectReader::Object() const {
   if (object_kind_ == nullptr) return object_;
-  return Shortened(absl::StrCat(object_kind_, " \"", *object_key_, "\""));
+  return Shortened(absl::StrCat(object_kind_, " \"", ObjectKey(object_doc_, object_namespaced_), "\""));
 }
 
 void ObjectReader::Fail(const DocNode& at, const FieldPath& path, absl::string_view message) {

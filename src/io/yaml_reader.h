@@ -47,9 +47,9 @@ class ObjectReader {
   // The object errors are reported against; an absurdly long label (a huge name) is cut
   // so that messages stay readable.
   void set_object(std::string object);
-  // The same as set_object(kind + " \"" + key + "\""), put together only for a message;
-  // `key` must outlive the reader.
-  void set_object(const char* kind, const std::string& key);
+  // The same as set_object(kind + " \"" + ObjectKey(doc, namespaced) + "\""), put
+  // together only for a message.
+  void set_object(const char* kind, const DocNode& doc, bool namespaced);
   void Fail(const DocNode& at, const FieldPath& field, absl::string_view message);
   void Warn(const FieldPath& field, absl::string_view message);
   size_t error_count() const { return diag_->errors.size(); }
@@ -89,8 +89,9 @@ class ObjectReader {
   std::string where_;
   Place place_;  // used instead of where_ when it names a document
   std::string object_;
-  const char* object_kind_ = nullptr;  // with object_key_: the label, put together lazily
-  const std::string* object_key_ = nullptr;
+  const char* object_kind_ = nullptr;  // with object_doc_: the label, put together lazily
+  DocNode object_doc_;
+  bool object_namespaced_ = false;
   int line_offset_;
 };
 
@@ -105,6 +106,8 @@ struct DocumentText {
   int first_line;
 };
 std::vector<DocumentText> SplitDocuments(absl::string_view stream);
+// metadata.namespace/name for messages and keys ("default" when no namespace).
+std::string ObjectKey(const DocNode& doc, bool namespaced);
 // The scalar text of a node, or "a map" / "a list" / "null".
 std::string Describe(const DocNode& node);
 // A plugin/action `arguments` tree. `budget` bounds the nodes visited (aliases can make

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -92,6 +93,28 @@ TEST_CASE("Loader: duplicate objects are errors unless the same object was print
   CHECK(sc->snapshot.nodes()[0].allocatable[kCpu] == 2000);
   REQUIRE(sc->warnings.size() == 1);
   CHECK_THAT(sc->warnings[0], Catch::Contains("printed twice"));
+}
+
+TEST_CASE("Loader: a newer print replaces the kept object, and later prints still find it", "[io][loader]") {
+  // Long names live outside the spec's own bytes: the index must follow the replacement.
+  const auto pod = [](const char* version, const char* cpu) {
+    return absl::StrCat("apiVersion: v1\nkind: Pod\nmetadata: {name: a-pod-with-a-long-name, namespace: a-long-namespace, "
+                        "uid: u1, resourceVersion: \"", version, "\"}\nspec: {schedulerName: volcano, containers: [{name: c, resources: "
+                        "{requests: {cpu: \"", cpu, "\"}}}]}\n");
+  };
+  const std::string other = "apiVersion: v1\nkind: Pod\nmetadata: {name: a-pod-with-a-long-name, namespace: a-long-namespace, "
+                            "uid: u2}\n";
+  absl::StatusOr<Scenario> sc =
+      LoadScenario({{"x.yaml", pod("5", "1") + "---\n" + pod("9", "2") + "---\n" + pod("7", "3")}});
+  REQUIRE(sc.ok());
+  REQUIRE(sc->snapshot.tasks().size() == 1);
+  CHECK(sc->snapshot.tasks()[0].resreq[kCpu] == 2000);  // resourceVersion 9
+  const auto merged = std::count_if(sc->warnings.begin(), sc->warnings.end(),
+                                    [](const std::string& w) { return w.find("printed twice") != std::string::npos; });
+  CHECK(merged == 2);  // each later print is merged into the one object
+  const std::string err(LoadError(pod("5", "1") + "---\n" + pod("9", "2") + "---\n" + other).message());
+  CHECK_THAT(err, Catch::Contains("Pod \"a-long-namespace/a-pod-with-a-long-name\": metadata.name: duplicate name "
+                                  "(also at bad.yaml: document 2)"));
 }
 
 TEST_CASE("Loader: a List is read item by item", "[io][loader]") {

@@ -424,6 +424,32 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   // Tasks, in pod_order. The specs stay in their deque (moving a deque keeps its
   // elements in place), which the tasks share.
   const auto specs = std::make_shared<std::deque<PodSpec>>(std::move(s.pods));
+  // Shapes: equivalence classes of tasks for node-choice caching, numbered in task
+  // order. A pod's labels and namespace matter only to other pods' affinity and spread
+  // terms, and the cache is not used while any placed pod has such terms, so they are
+  // not part of the shape. Worked out while each spec is at hand in the task loop.
+  absl::flat_hash_map<std::string, int32_t> shapes;
+  std::string shape_key;  // reused: a task of a known shape allocates nothing
+  // Amounts go in as their 8 bytes: every key has the same number of them, so the
+  // text that follows cannot be confused with them.
+  const auto append_amount = [&shape_key](int64_t v) { shape_key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  const auto shape_of = [&](const TaskInfo& t, const PodSpec& p) {
+    shape_key.clear();
+    if (internal::HasPlacementTerms(p)) {
+      absl::StrAppend(&shape_key, "#", t.index);
+    } else {
+      for (int d = 0; d < t.resreq.dims(); ++d) append_amount(t.resreq[d]);
+      append_amount(t.nonzero_cpu);
+      append_amount(t.nonzero_memory);
+      shape_key += "|";
+      for (const auto& [k, v] : p.node_selector) absl::StrAppend(&shape_key, k, "=", v, ";");
+      shape_key += "|";
+      for (const Toleration& tol : p.tolerations) {
+        absl::StrAppend(&shape_key, tol.key, "\x1f", tol.op, "\x1f", tol.value, "\x1f", tol.effect, ";");
+      }
+    }
+    return shapes.try_emplace(shape_key, static_cast<int32_t>(shapes.size())).first->second;
+  };
   std::string jkey;  // reused: the group's key of each pod
   impl->tasks.reserve(specs->size());  // no reallocation of large TaskInfo while filling
   for (PodSpec* pod : pod_order) {
@@ -481,37 +507,11 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       }
     }
     t.pod = std::shared_ptr<const PodSpec>(specs, &p);
+    t.shape = shape_of(t, p);
     if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
   }
   impl->task_by_key.reserve(impl->tasks.size());
   for (const TaskInfo& t : impl->tasks) impl->task_by_key.emplace(t.key, t.index);
-  // Shapes: equivalence classes of tasks for node-choice caching. A pod's labels and
-  // namespace matter only to other pods' affinity and spread terms, and the cache is not
-  // used while any placed pod has such terms, so they are not part of the shape.
-  absl::flat_hash_map<std::string, int32_t> shapes;
-  std::string key;  // reused: a task of a known shape allocates nothing
-  // Amounts go in as their 8 bytes: every key has the same number of them, so the
-  // text that follows cannot be confused with them.
-  const auto append_amount = [&key](int64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
-  for (TaskInfo& t : impl->tasks) {
-    const PodSpec& p = *t.pod;
-    const bool unique = internal::HasPlacementTerms(p);
-    key.clear();
-    if (unique) {
-      absl::StrAppend(&key, "#", t.index);
-    } else {
-      for (int d = 0; d < t.resreq.dims(); ++d) append_amount(t.resreq[d]);
-      append_amount(t.nonzero_cpu);
-      append_amount(t.nonzero_memory);
-      key += "|";
-      for (const auto& [k, v] : p.node_selector) absl::StrAppend(&key, k, "=", v, ";");
-      key += "|";
-      for (const Toleration& tol : p.tolerations) absl::StrAppend(&key, tol.key, "\x1f", tol.op, "\x1f", tol.value, "\x1f", tol.effect, ";");
-    }
-    auto it = shapes.find(key);
-    if (it == shapes.end()) it = shapes.emplace(key, static_cast<int32_t>(shapes.size())).first;
-    t.shape = it->second;
-  }
   impl->dense = DenseFacts::Of(impl->tasks, impl->jobs, space.size());
   std::sort(impl->warnings.begin(), impl->warnings.end());
   state_ = std::make_unique<State>();

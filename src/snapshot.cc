@@ -56,7 +56,19 @@ std::optional<int32_t> Lookup(const M& m, absl::string_view key) {
 std::optional<NodeIndex> Snapshot::FindNode(absl::string_view n) const { return Lookup(impl_->node_by_name, n); }
 std::optional<QueueIndex> Snapshot::FindQueue(absl::string_view n) const { return Lookup(impl_->queue_by_name, n); }
 std::optional<JobIndex> Snapshot::FindJob(absl::string_view k) const { return Lookup(impl_->job_by_key, k); }
-std::optional<TaskIndex> Snapshot::FindTask(absl::string_view k) const { return Lookup(impl_->task_by_key, k); }
+std::optional<TaskIndex> Snapshot::FindTask(absl::string_view k) const {
+  const DenseFacts& f = impl_->dense;
+  if (!f.task_keys_sorted) return Lookup(impl_->task_by_key, k);
+  // Keys in byte order (the usual case): searched in place, no index kept.
+  size_t lo = 0, hi = f.task_key.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (f.task_key[mid] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < f.task_key.size() && f.task_key[lo] == k) return static_cast<TaskIndex>(lo);
+  return std::nullopt;
+}
 std::optional<int32_t> Snapshot::PriorityClassValue(absl::string_view name) const {
   auto i = Lookup(impl_->pc_by_name, name);
   if (!i) return std::nullopt;
@@ -183,6 +195,40 @@ bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> al
   return false;
 }
 
+// The PodGroup Volcano's controller creates for a plain pod of ours (lifecycle.md §9),
+// one per owner; the pod is annotated with it.
+struct ImplicitPodGroups {
+  std::vector<PodGroupSpec> groups;
+  std::set<std::string> keys;
+
+  void Add(PodSpec& p) {
+    if (p.annotations.count(kGroupAnnotation)) return;
+    const std::string owner = !p.controller_uid.empty() ? p.controller_uid
+                              : (p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid);
+    const std::string name = absl::StrCat("podgroup-", owner);
+    p.annotations[std::string(kGroupAnnotation)] = name;
+    if (!keys.insert(absl::StrCat(p.namespace_, "/", name)).second) return;
+    PodGroupSpec& g = groups.emplace_back();
+    g.name = name;
+    g.namespace_ = p.namespace_;
+    g.creation_time = p.creation_time;
+    g.min_member = 1;
+    g.priority_class_name = p.priority_class_name;
+    auto q = p.annotations.find("scheduling.volcano.sh/queue-name");
+    if (q != p.annotations.end()) g.queue = q->second;
+    for (const char* k : {"volcano.sh/preemptable", "volcano.sh/cooldown-time",
+                          "volcano.sh/jdb-min-available", "volcano.sh/jdb-max-unavailable"}) {
+      auto a = p.annotations.find(k);
+      if (a != p.annotations.end()) g.annotations[k] = a->second;
+    }
+    ResourceList min;  // the pod's request x minMember(1)
+    for (const Container& c : p.containers) {
+      for (const auto& [n, v] : c.requests) min[n] += v;
+    }
+    g.min_resources = min;
+  }
+};
+
 }  // namespace
 
 absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
@@ -215,10 +261,24 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   check_names("Node", s.nodes, cluster_scoped);
   check_names("Queue", s.queues, cluster_scoped);
   check_names("PriorityClass", s.priority_classes, cluster_scoped);
-  // Pods are many: their duplicates are found in key order, which the tasks need anyway.
+  std::vector<std::string> scalars;  // resource names beyond cpu, memory and pods
+  auto collect = [&](const ResourceList& l) {
+    for (const auto& [n, v] : l) {
+      if (ClassifyResourceName(n) == ResourceKind::kScalar) scalars.push_back(n);
+    }
+  };
+  auto ours = [&](const PodSpec& p) {
+    if (p.scheduler_name.empty()) return s.options.schedule_empty_scheduler_name;
+    return std::find(s.options.scheduler_names.begin(), s.options.scheduler_names.end(),
+                     p.scheduler_name) != s.options.scheduler_names.end();
+  };
+  // Pods are many, so one pass over them checks them, collects their resource names and
+  // makes the PodGroups of plain pods; their duplicates are found in key order, which the
+  // tasks need anyway.
   std::vector<const PodSpec*> duplicate_pods;
   const std::vector<PodSpec*> pod_order = internal::PodsInKeyOrder(s.pods, &duplicate_pods);
-  for (const PodSpec& p : s.pods) {
+  ImplicitPodGroups implicit;
+  for (PodSpec& p : s.pods) {
     const auto key = [&] { return absl::StrCat(p.namespace_, "/", p.name); };
     if (p.name.empty()) {
       errors.push_back("Pod: metadata.name: must not be empty");
@@ -229,6 +289,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     if (!ValidPhase(p.phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"})) {
       errors.push_back(absl::StrCat("Pod \"", key(), "\": status.phase: unknown phase \"", p.phase, "\""));
     }
+    for (const Container& c : p.containers) collect(c.requests);
+    for (const Container& c : p.init_containers) collect(c.requests);
+    collect(p.overhead);
+    if (s.options.implicit_pod_groups && ours(p)) implicit.Add(p);
   }
   for (const PodSpec* p : duplicate_pods) {
     if (p->name.empty() || p->name.size() > kMaxNameLength) continue;  // reported above
@@ -246,6 +310,8 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       if (n < 0) errors.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minTaskMember.", role, ": must not be negative"));
     }
   }
+  // Made after the check above, as Volcano's controller makes them: valid by construction.
+  for (PodGroupSpec& g : implicit.groups) s.pod_groups.push_back(std::move(g));
   for (const QueueSpec& q : s.queues) {
     if (q.weight < 0) errors.push_back(absl::StrCat("Queue \"", q.name, "\": spec.weight: must not be negative, got ", q.weight));
   }
@@ -267,58 +333,8 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     }
   }
 
-  // Plain pods get the PodGroup Volcano's controller would create (lifecycle.md §9).
-  auto ours = [&](const PodSpec& p) {
-    if (p.scheduler_name.empty()) return s.options.schedule_empty_scheduler_name;
-    return std::find(s.options.scheduler_names.begin(), s.options.scheduler_names.end(),
-                     p.scheduler_name) != s.options.scheduler_names.end();
-  };
-  if (s.options.implicit_pod_groups) {
-    std::map<std::string, size_t> implicit;  // key -> index in pod_groups
-    for (PodSpec& p : s.pods) {
-      if (!ours(p) || p.annotations.count(kGroupAnnotation)) continue;
-      const std::string owner = !p.controller_uid.empty() ? p.controller_uid
-                                : (p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid);
-      const std::string name = absl::StrCat("podgroup-", owner);
-      p.annotations[std::string(kGroupAnnotation)] = name;
-      const std::string key = absl::StrCat(p.namespace_, "/", name);
-      if (implicit.count(key)) continue;
-      PodGroupSpec g;
-      g.name = name;
-      g.namespace_ = p.namespace_;
-      g.creation_time = p.creation_time;
-      g.min_member = 1;
-      g.priority_class_name = p.priority_class_name;
-      auto q = p.annotations.find("scheduling.volcano.sh/queue-name");
-      if (q != p.annotations.end()) g.queue = q->second;
-      for (const char* k : {"volcano.sh/preemptable", "volcano.sh/cooldown-time",
-                            "volcano.sh/jdb-min-available", "volcano.sh/jdb-max-unavailable"}) {
-        auto a = p.annotations.find(k);
-        if (a != p.annotations.end()) g.annotations[k] = a->second;
-      }
-      ResourceList min;  // the pod's request x minMember(1)
-      for (const Container& c : p.containers) {
-        for (const auto& [n, v] : c.requests) min[n] += v;
-      }
-      g.min_resources = min;
-      implicit[key] = s.pod_groups.size();
-      s.pod_groups.push_back(std::move(g));
-    }
-  }
-
-  // The resource space: every name seen anywhere.
-  std::vector<std::string> scalars;
-  auto collect = [&](const ResourceList& l) {
-    for (const auto& [n, v] : l) {
-      if (ClassifyResourceName(n) == ResourceKind::kScalar) scalars.push_back(n);
-    }
-  };
+  // The resource space: every name seen anywhere (the pods' in the pass above).
   for (const NodeSpec& n : s.nodes) collect(n.allocatable);
-  for (const PodSpec& p : s.pods) {
-    for (const Container& c : p.containers) collect(c.requests);
-    for (const Container& c : p.init_containers) collect(c.requests);
-    collect(p.overhead);
-  }
   for (const PodGroupSpec& g : s.pod_groups) if (g.min_resources) collect(*g.min_resources);
   for (const QueueSpec& q : s.queues) {
     collect(q.capability);
@@ -510,9 +526,11 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     t.shape = shape_of(t, p);
     if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
   }
-  impl->task_by_key.reserve(impl->tasks.size());
-  for (const TaskInfo& t : impl->tasks) impl->task_by_key.emplace(t.key, t.index);
   impl->dense = DenseFacts::Of(impl->tasks, impl->jobs, space.size());
+  if (!impl->dense.task_keys_sorted) {  // FindTask searches sorted keys without an index
+    impl->task_by_key.reserve(impl->tasks.size());
+    for (const TaskInfo& t : impl->tasks) impl->task_by_key.emplace(t.key, t.index);
+  }
   std::sort(impl->warnings.begin(), impl->warnings.end());
   state_ = std::make_unique<State>();
   return Snapshot(std::move(impl));

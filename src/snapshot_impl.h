@@ -23,7 +23,8 @@ struct Snapshot::Impl {
   Resource total;
   std::map<std::string, int32_t, std::less<>> node_by_name, queue_by_name, pc_by_name;
   // Views of JobInfo::key and TaskInfo::key, filled once `jobs` and `tasks` are final.
-  absl::flat_hash_map<absl::string_view, int32_t> job_by_key, task_by_key;
+  absl::flat_hash_map<absl::string_view, int32_t> job_by_key;
+  absl::flat_hash_map<absl::string_view, int32_t> task_by_key;  // only when task keys are not in byte order
   std::vector<std::string> warnings;
   DenseFacts dense;
 };

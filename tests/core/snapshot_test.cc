@@ -56,6 +56,21 @@ TEST_CASE("Snapshot: pods are ordered by namespace then name, and a repeated pod
   for (const TaskInfo& t : s->tasks()) keys.push_back(t.key);
   CHECK(keys == std::vector<std::string>{"a/p1", "a/p10", "a/p2", "a-b/p"});
   CHECK(s->tasks()[3].pod->namespace_ == "a-b");
+  // FindTask, whether or not the keys in task order are also in byte order ("a-b/p"
+  // sorts before "a/p1" as bytes).
+  SnapshotBuilder sorted_keys;
+  sorted_keys.AddPodGroup(MakePodGroup("a/pg", 1, ""));
+  for (const char* key : {"a/p2", "a/p10", "a/p1"}) sorted_keys.AddPod(MakePod(key, "pg", "cpu=1"));
+  absl::StatusOr<Snapshot> s2 = std::move(sorted_keys).Build();
+  REQUIRE(s2.ok());
+  for (const Snapshot* snap : {&*s, &*s2}) {
+    for (const TaskInfo& t : snap->tasks()) {
+      INFO(t.key);
+      REQUIRE(snap->FindTask(t.key).has_value());
+      CHECK(*snap->FindTask(t.key) == t.index);
+    }
+    for (const char* missing : {"", "a", "a/p", "a/p3", "a-b/q", "z/p"}) CHECK_FALSE(snap->FindTask(missing).has_value());
+  }
 
   SnapshotBuilder twice;
   for (int i = 0; i < 3; ++i) twice.AddPod(MakePod("ns/same", "pg", "cpu=1"));

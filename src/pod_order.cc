@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -15,40 +16,43 @@ namespace {
 // The first 16 bytes of `s` as two big-endian numbers (zero padded): comparing them
 // orders most names without reading their text.
 std::pair<uint64_t, uint64_t> Prefix(absl::string_view s) {
+  unsigned char bytes[16] = {};
+  std::memcpy(bytes, s.data(), std::min<size_t>(s.size(), 16));
   uint64_t w[2] = {0, 0};
-  for (size_t i = 0; i < std::min<size_t>(s.size(), 16); ++i) {
-    w[i / 8] |= uint64_t{static_cast<unsigned char>(s[i])} << (56 - 8 * (i % 8));
-  }
+  for (int i = 0; i < 16; ++i) w[i / 8] = (w[i / 8] << 8) | bytes[i];
   return {w[0], w[1]};
 }
 
 }  // namespace
 
-std::vector<PodSpec*> PodsInKeyOrder(std::deque<PodSpec>& pods, std::vector<const PodSpec*>* duplicates) {
-  // Namespaces are few: each gets its rank in byte order, so an entry compares its
-  // namespace as one number.
-  absl::flat_hash_map<absl::string_view, uint32_t> namespace_rank;
-  for (const PodSpec& p : pods) namespace_rank.try_emplace(p.namespace_, 0);
-  std::vector<absl::string_view> namespaces;
-  namespaces.reserve(namespace_rank.size());
-  for (const auto& [ns, rank] : namespace_rank) namespaces.push_back(ns);
-  std::sort(namespaces.begin(), namespaces.end());
-  for (uint32_t i = 0; i < namespaces.size(); ++i) namespace_rank[namespaces[i]] = i;
-
+std::vector<PodSpec*> PodsInKeyOrder(std::deque<PodSpec>& pods, std::vector<const PodSpec*>* duplicates,
+                                     const std::function<void(PodSpec&)>& visit) {
   struct Entry {
-    uint32_t ns;
+    uint32_t ns;  // first an index into `namespaces`, then its rank in byte order
     uint32_t name_size;
     std::pair<uint64_t, uint64_t> prefix;
     size_t at;  // the name's offset in `text`
     PodSpec* pod;
   };
+  // Namespaces are few: each is compared as one number, its rank.
+  absl::flat_hash_map<absl::string_view, uint32_t> namespace_index;
+  std::vector<absl::string_view> namespaces;
   std::string text;  // the names, packed
   std::vector<Entry> entries;
   entries.reserve(pods.size());
   for (PodSpec& p : pods) {
-    entries.push_back({namespace_rank[p.namespace_], static_cast<uint32_t>(p.name.size()), Prefix(p.name), text.size(), &p});
+    const auto [it, added] = namespace_index.try_emplace(p.namespace_, static_cast<uint32_t>(namespaces.size()));
+    if (added) namespaces.push_back(p.namespace_);
+    entries.push_back({it->second, static_cast<uint32_t>(p.name.size()), Prefix(p.name), text.size(), &p});
     text += p.name;
+    visit(p);  // while the spec is in cache
   }
+  std::vector<uint32_t> by_bytes(namespaces.size()), rank(namespaces.size());
+  for (uint32_t i = 0; i < by_bytes.size(); ++i) by_bytes[i] = i;
+  std::sort(by_bytes.begin(), by_bytes.end(), [&](uint32_t a, uint32_t b) { return namespaces[a] < namespaces[b]; });
+  for (uint32_t r = 0; r < by_bytes.size(); ++r) rank[by_bytes[r]] = r;
+  for (Entry& e : entries) e.ns = rank[e.ns];
+
   const auto name = [&](const Entry& e) { return absl::string_view(text.data() + e.at, e.name_size); };
   const auto before = [&](const Entry& a, const Entry& b) {
     if (a.ns != b.ns) return a.ns < b.ns;

@@ -276,9 +276,8 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   // makes the PodGroups of plain pods; their duplicates are found in key order, which the
   // tasks need anyway.
   std::vector<const PodSpec*> duplicate_pods;
-  const std::vector<PodSpec*> pod_order = internal::PodsInKeyOrder(s.pods, &duplicate_pods);
   ImplicitPodGroups implicit;
-  for (PodSpec& p : s.pods) {
+  const std::vector<PodSpec*> pod_order = internal::PodsInKeyOrder(s.pods, &duplicate_pods, [&](PodSpec& p) {
     const auto key = [&] { return absl::StrCat(p.namespace_, "/", p.name); };
     if (p.name.empty()) {
       errors.push_back("Pod: metadata.name: must not be empty");
@@ -293,7 +292,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     for (const Container& c : p.init_containers) collect(c.requests);
     collect(p.overhead);
     if (s.options.implicit_pod_groups && ours(p)) implicit.Add(p);
-  }
+  });
   for (const PodSpec* p : duplicate_pods) {
     if (p->name.empty() || p->name.size() > kMaxNameLength) continue;  // reported above
     errors.push_back(absl::StrCat("Pod \"", p->namespace_, "/", p->name, "\": metadata.name: duplicate name"));

@@ -281,7 +281,9 @@ bool LooksLikeJson(absl::string_view text) {
 bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t readable_past_end,
                const LoadOptions& options, Collected& c, Diagnostics& diag) {
   simdjson::dom::parser parser;
+#ifdef SIMDJSON_THREADS_ENABLED
   parser.threaded = false;  // the library starts no threads (parse_many would, past one batch)
+#endif
   const size_t batch = std::max<size_t>(src_text.size(), size_t{1} << 20);
   if (parser.allocate(batch, static_cast<size_t>(options.max_depth) + 1) != simdjson::SUCCESS) {
     diag.errors.push_back(absl::StrCat(src.name, ": out of memory for a JSON parser of ", batch, " bytes"));

@@ -6,23 +6,39 @@
 
 namespace vcsched {
 
+uint8_t DenseFacts::FlagsOf(const TaskInfo& t) {
+  const PodSpec& pod = *t.pod;
+  const bool placement_terms = internal::HasPlacementTerms(pod);
+  const bool shape_only = pod.nominated_node_name.empty() && !placement_terms;
+  const bool node_selection = !pod.node_selector.empty() || pod.affinity.has_required_node_terms;
+  return static_cast<uint8_t>((pod.scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
+                              (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0) |
+                              (placement_terms ? kTaskPlacementTerms : 0) |
+                              (internal::HasPodAffinityTerms(pod) ? kTaskPodAffinityTerms : 0) |
+                              (node_selection ? kTaskNodeSelection : 0));
+}
+
 DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims) {
+  std::vector<uint8_t> flags;
+  flags.reserve(tasks.size());
+  int64_t latest = 0;
+  for (const TaskInfo& t : tasks) {
+    flags.push_back(FlagsOf(t));
+    latest = std::max(latest, t.pod->creation_time);
+  }
+  return Of(tasks, jobs, dims, std::move(flags), latest);
+}
+
+DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims,
+                          std::vector<uint8_t> task_flags, int64_t latest_pod_creation_time) {
   DenseFacts f;
-  f.task_flags.reserve(tasks.size());
+  f.task_flags = std::move(task_flags);
+  f.latest_creation_time = latest_pod_creation_time;
   f.task_key.reserve(tasks.size());
   f.job_key.reserve(jobs.size());
   f.task_job.reserve(tasks.size());
   f.task_req.resize(static_cast<Eigen::Index>(tasks.size()), dims);
   for (const TaskInfo& t : tasks) {
-    f.latest_creation_time = std::max(f.latest_creation_time, t.pod->creation_time);
-    const bool placement_terms = internal::HasPlacementTerms(*t.pod);
-    const bool shape_only = t.pod->nominated_node_name.empty() && !placement_terms;
-    const bool node_selection = !t.pod->node_selector.empty() || t.pod->affinity.has_required_node_terms;
-    f.task_flags.push_back((t.pod->scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
-                           (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0) |
-                           (placement_terms ? kTaskPlacementTerms : 0) |
-                           (internal::HasPodAffinityTerms(*t.pod) ? kTaskPodAffinityTerms : 0) |
-                           (node_selection ? kTaskNodeSelection : 0));
     f.task_job.push_back(t.job);
     f.task_shape.push_back(t.shape);
     f.task_nonzero_cpu.push_back(t.nonzero_cpu);

@@ -34,6 +34,13 @@ enum TaskFlag : uint8_t {
 struct DenseFacts {
   // Lays the facts out from a snapshot's final task and job records.
   static DenseFacts Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims);
+  // The same with what comes from the pods' specs already worked out (by the builder,
+  // while it had each spec at hand): each task's TaskFlag bits (FlagsOf) and the latest
+  // creation time of their pods.
+  static DenseFacts Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims,
+                       std::vector<uint8_t> task_flags, int64_t latest_pod_creation_time);
+  // A task's TaskFlag bits, from its record and its pod's spec.
+  static uint8_t FlagsOf(const TaskInfo& t);
 
   int64_t latest_creation_time = 0;  // over jobs and tasks: a session's default clock
   std::vector<uint8_t> task_flags;   // TaskFlag bits

@@ -124,8 +124,20 @@ Resource ToResource(const ResourceSpace& space, const ResourceList& list, int64_
 // Volcano HEAD's request: containers summed, init containers folded in with sidecars,
 // overhead added, one pod slot.
 Resource PodRequest(const ResourceSpace& space, const PodSpec& pod) {
-  Resource sum(space.size()), sidecars(space.size()), init_max(space.size());
-  for (const Container& c : pod.containers) sum += ToResource(space, c.requests, 0);
+  Resource sum(space.size());
+  const auto add = [&](Resource& to, const ResourceList& list) {
+    for (const auto& [name, v] : list) {
+      if (const int d = space.Find(name); d >= 0) to[d] += v;
+    }
+  };
+  for (const Container& c : pod.containers) add(sum, c.requests);
+  if (pod.init_containers.empty()) {  // the common case, without the temporaries below
+    for (int d = 0; d < sum.dims(); ++d) sum[d] = std::max<int64_t>(sum[d], 0);
+    add(sum, pod.overhead);
+    sum[kPods] = 1;
+    return sum;
+  }
+  Resource sidecars(space.size()), init_max(space.size());
   for (const Container& c : pod.init_containers) {
     const Resource req = ToResource(space, c.requests, 0);
     if (c.restartable) {
@@ -466,6 +478,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     return shapes.try_emplace(shape_key, static_cast<int32_t>(shapes.size())).first->second;
   };
   std::string jkey;  // reused: the group's key of each pod
+  // What the dense facts take from the specs, worked out here while each is at hand.
+  std::vector<uint8_t> task_flags;
+  task_flags.reserve(specs->size());
+  int64_t latest_pod_creation_time = 0;
   impl->tasks.reserve(specs->size());  // no reallocation of large TaskInfo while filling
   for (PodSpec* pod : pod_order) {
     PodSpec& p = *pod;
@@ -523,9 +539,11 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     }
     t.pod = std::shared_ptr<const PodSpec>(specs, &p);
     t.shape = shape_of(t, p);
+    task_flags.push_back(DenseFacts::FlagsOf(t));
+    latest_pod_creation_time = std::max(latest_pod_creation_time, p.creation_time);
     if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
   }
-  impl->dense = DenseFacts::Of(impl->tasks, impl->jobs, space.size());
+  impl->dense = DenseFacts::Of(impl->tasks, impl->jobs, space.size(), std::move(task_flags), latest_pod_creation_time);
   if (!impl->dense.task_keys_sorted) {  // FindTask searches sorted keys without an index
     impl->task_by_key.reserve(impl->tasks.size());
     for (const TaskInfo& t : impl->tasks) impl->task_by_key.emplace(t.key, t.index);

@@ -71,6 +71,11 @@ TEST_CASE("DenseFacts: every fact agrees with the task and job records", "[core]
     CHECK(f.job_phase[i] == j.pod_group.phase);
   }
   CHECK(f.latest_creation_time == latest);
+  // The builder works the spec-derived facts out in its task loop; laid out from the
+  // records alone they are the same.
+  const DenseFacts again = DenseFacts::Of(snap.tasks(), snap.jobs(), snap.space().size());
+  CHECK(again.task_flags == f.task_flags);
+  CHECK(again.latest_creation_time == f.latest_creation_time);
   CHECK(f.placed_tasks.size() == 1);
   // Index order is (namespace, name): "a" before "a-b"; key order puts "a-b/" first.
   CHECK_FALSE(f.task_keys_sorted);

@@ -70,7 +70,10 @@ std::array<DocNode, N> DocNode::Fields(const absl::string_view (&keys)[N]) const
   std::array<DocNode, N> out;
   auto slot = [&](absl::string_view key) -> DocNode* {
     for (size_t i = 0; i < N; ++i) {
-      if (key == keys[i]) return out[i].IsDefined() ? nullptr : &out[i];
+      // The first byte first: most keys differ there, and memcmp is a call.
+      if (key.size() == keys[i].size() && (key.empty() || key[0] == keys[i][0]) && key == keys[i]) {
+        return out[i].IsDefined() ? nullptr : &out[i];
+      }
     }
     return nullptr;
   };

@@ -126,7 +126,7 @@ Affinity ReadAffinity(ObjectReader& r, const DocNode& value) {
 }
 
 // `field` is "spec.containers" or "spec.initContainers".
-std::vector<Container> Containers(ObjectReader& r, const DocNode& value, const char* field, bool init) {
+std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::string_view field, bool init) {
   std::vector<Container> out;
   const DocNode l = r.AsList(value, field);
   if (!l.IsDefined()) return out;

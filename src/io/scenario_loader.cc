@@ -297,9 +297,25 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
     copy = simdjson::padded_string(src_text.data(), src_text.size());
     text = copy;
   }
+  int index = 0;
+  // A top-level array is a list of documents.
+  const auto read_top = [&](simdjson::dom::element doc) {
+    const DocNode node(doc);
+    if (node.IsSequence()) {
+      node.ForEachItem([&](const DocNode& item) { ReadDocument(item, c.Document(src.name, ++index), 0, c, diag); });
+    } else {
+      ReadDocument(node, c.Document(src.name, ++index), 0, c, diag);
+    }
+  };
+  // One document (what kubectl prints) is parsed whole, faster than as a stream; text
+  // that is not exactly one valid document goes through the stream below, which finds
+  // where it goes wrong.
+  if (simdjson::dom::element doc; parser.parse(text.data(), text.size(), false).get(doc) == simdjson::SUCCESS) {
+    read_top(doc);
+    return true;
+  }
   simdjson::dom::document_stream stream;
   if (parser.parse_many(text.data(), text.size(), batch).get(stream) != simdjson::SUCCESS) return false;
-  int index = 0;
   for (auto it = stream.begin(); it != stream.end(); ++it) {
     simdjson::dom::element doc;
     if (auto err = (*it).get(doc); err != simdjson::SUCCESS) {
@@ -311,14 +327,7 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
                                          "): invalid JSON: ", why));
       return true;
     }
-    const DocNode node(doc);
-    if (node.IsSequence()) {
-      node.ForEachItem([&](const DocNode& item) {
-        ReadDocument(item, c.Document(src.name, ++index), 0, c, diag);
-      });
-    } else {
-      ReadDocument(node, c.Document(src.name, ++index), 0, c, diag);
-    }
+    read_top(doc);
   }
   // parse_many stops quietly before an incomplete last document.
   if (const size_t cut = stream.truncated_bytes(); cut > 0) {

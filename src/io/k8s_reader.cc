@@ -218,7 +218,7 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   p.priority_class_name = r.AsString(priority_class_name, "spec.priorityClassName").value_or("");
   p.preemption_policy = r.AsString(preemption_policy, "spec.preemptionPolicy").value_or("");
   p.node_selector = r.AsStringMap(node_selector, "spec.nodeSelector");
-  p.affinity = ReadAffinity(r, affinity);
+  if (affinity.IsDefined()) p.affinity = ReadAffinity(r, affinity);
   const DocNode tols = r.AsList(tolerations, "spec.tolerations");
   for (size_t i = 0; tols.IsDefined() && i < tols.size(); ++i) {
     const char* f = "spec.tolerations";

@@ -30,10 +30,15 @@ using io_internal::Place;
 
 // What is needed to merge an object printed twice.
 struct Seen {
-  std::string uid;
+  std::string uid;  // only for kinds whose spec does not keep it (SpecHasUid)
   std::string resource_version;
   Place where;
 };
+
+template <typename T>
+constexpr bool SpecHasUid() {
+  return std::is_same_v<T, PodSpec> || std::is_same_v<T, PodGroupSpec>;
+}
 
 // (namespace, name) of a spec, viewed in the spec; a cluster-scoped kind has no namespace.
 using SpecKey = std::pair<absl::string_view, absl::string_view>;
@@ -98,17 +103,22 @@ void Put(Table<T>& into, const char* kind, bool namespaced, const DocNode& doc, 
     into.specs.pop_back();
     return;
   }
-  std::string uid, rv;
-  if (uid_value.IsScalar()) uid = uid_value.Scalar();
-  if (version.IsScalar()) rv = version.Scalar();
+  const auto text = [](const DocNode& n) { return n.IsScalar() ? n.Scalar() : std::string(); };
   const auto [it, added] = into.index.try_emplace(KeyOf(spec), into.specs.size() - 1);
   if (added) {
-    into.seen.push_back(Seen{std::move(uid), std::move(rv), where});
+    Seen& seen = into.seen.emplace_back();
+    if constexpr (!SpecHasUid<T>()) seen.uid = text(uid_value);
+    seen.resource_version = text(version);
+    seen.where = where;
     return;
   }
   const size_t kept = it->second;
   Seen& seen = into.seen[kept];
-  if (!uid.empty() && uid == seen.uid) {
+  std::string uid = text(uid_value), rv = text(version);
+  std::string kept_uid;
+  if constexpr (SpecHasUid<T>()) kept_uid = into.specs[kept].uid;
+  else kept_uid = seen.uid;
+  if (!uid.empty() && uid == kept_uid) {
     diag.warnings.push_back(absl::StrCat(kind, " \"", io_internal::ObjectKey(doc, namespaced), "\": printed twice (",
                                          seen.where.str(), " and ", where.str(), "); the newer resourceVersion is used"));
     if (NewerOrSame(rv, seen.resource_version)) {
@@ -116,7 +126,7 @@ void Put(Table<T>& into, const char* kind, bool namespaced, const DocNode& doc, 
       into.index.erase(it);
       into.specs[kept] = std::move(spec);
       into.index.emplace(KeyOf(into.specs[kept]), kept);
-      seen.uid = std::move(uid);
+      if constexpr (!SpecHasUid<T>()) seen.uid = std::move(uid);
       seen.resource_version = std::move(rv);
       seen.where = where;
     }

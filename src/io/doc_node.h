@@ -6,7 +6,7 @@
 
 #include <array>
 #include <cstddef>
-#include <optional>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -19,7 +19,8 @@ namespace vcsched::io_internal {
 class DocNode {
  public:
   DocNode() = default;  // undefined (absent)
-  DocNode(const YAML::Node& n) : kind_(Kind::kYaml), yaml_(n) {}  // NOLINT: YAML nodes convert freely
+  DocNode(const YAML::Node& n)  // NOLINT: YAML nodes convert freely
+      : kind_(Kind::kYaml), yaml_(std::make_shared<const YAML::Node>(n)) {}
   explicit DocNode(simdjson::dom::element e) : kind_(Kind::kJson), json_(e) {}
 
   // The JSON side of these is inline: a pod's reading asks them a few dozen times.
@@ -56,13 +57,14 @@ class DocNode {
 
  private:
   // Not a std::variant: a JSON node (16 bytes) is copied, compared and destroyed without
-  // visiting alternatives, and never builds a YAML::Node.
+  // visiting alternatives, and never builds a YAML::Node; a YAML node is held through a
+  // pointer, so that a DocNode stays small (readers make and drop dozens per object).
   enum class Kind : unsigned char { kAbsent, kYaml, kJson };
   const YAML::Node* yaml_node() const { return kind_ == Kind::kYaml ? &*yaml_ : nullptr; }
   const simdjson::dom::element* json_node() const { return kind_ == Kind::kJson ? &json_ : nullptr; }
   Kind kind_ = Kind::kAbsent;
   simdjson::dom::element json_;
-  std::optional<YAML::Node> yaml_;
+  std::shared_ptr<const YAML::Node> yaml_;
 };
 
 template <size_t N>

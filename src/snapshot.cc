@@ -11,7 +11,6 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/internal/k8s_match.h"
 #include "src/pod_order.h"
 #include "src/snapshot_impl.h"
 #include "vcsched/arguments.h"
@@ -460,9 +459,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   // Amounts go in as their 8 bytes: every key has the same number of them, so the
   // text that follows cannot be confused with them.
   const auto append_amount = [&shape_key](int64_t v) { shape_key.append(reinterpret_cast<const char*>(&v), sizeof v); };
-  const auto shape_of = [&](const TaskInfo& t, const PodSpec& p) {
+  // `flags` are the task's TaskFlag bits (DenseFacts::FlagsOf).
+  const auto shape_of = [&](const TaskInfo& t, const PodSpec& p, uint8_t flags) {
     shape_key.clear();
-    if (internal::HasPlacementTerms(p)) {
+    if (flags & kTaskPlacementTerms) {
       absl::StrAppend(&shape_key, "#", t.index);
     } else {
       for (int d = 0; d < t.resreq.dims(); ++d) append_amount(t.resreq[d]);
@@ -538,8 +538,8 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       }
     }
     t.pod = std::shared_ptr<const PodSpec>(specs, &p);
-    t.shape = shape_of(t, p);
     task_flags.push_back(DenseFacts::FlagsOf(t));
+    t.shape = shape_of(t, p, task_flags.back());
     latest_pod_creation_time = std::max(latest_pod_creation_time, p.creation_time);
     if (t.job != kNone) impl->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
   }

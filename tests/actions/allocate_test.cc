@@ -121,6 +121,28 @@ TEST_CASE("Backfill: best-effort pods go wherever predicates pass", "[actions][b
         "0/2 nodes are unavailable: 1 node(s) had untolerated taint(s), 1 node(s) pod number exceeded.");
 }
 
+// Found by scenario_fuzz: Volcano's backfill tests only predicates, so without the
+// predicates plugin nothing holds best-effort pods to a node's pod slots (reference §9.3).
+TEST_CASE("Backfill without the predicates plugin overfills a node's pod slots", "[actions][backfill]") {
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=4,pods=2"));
+  b.AddPodGroup(MakePodGroup("ns/g", 1));
+  for (int i = 0; i < 3; ++i) b.AddPod(MakePod(absl::StrCat("ns/be-", i), "g", ""));
+  const Snapshot snap = *std::move(b).Build();
+  SchedulerConfig no_predicates;
+  no_predicates.actions = {"allocate", "backfill"};
+  no_predicates.ApplyDefaults();
+  absl::StatusOr<Decisions> d = RunSession(snap, no_predicates);
+  REQUIRE(d.ok());
+  CHECK(BindStrings(*d) == std::vector<std::string>{"ns/be-0->n1", "ns/be-1->n1", "ns/be-2->n1"});
+  SchedulerConfig with_predicates = no_predicates;
+  with_predicates.tiers.push_back({{PluginOption{"predicates"}}});
+  with_predicates.ApplyDefaults();
+  d = RunSession(snap, with_predicates);
+  REQUIRE(d.ok());
+  CHECK(BindStrings(*d) == std::vector<std::string>{"ns/be-0->n1", "ns/be-1->n1"});
+}
+
 TEST_CASE("Enqueue: minResources beyond the queue's capability stays Pending", "[actions][enqueue]") {
   SnapshotBuilder b;
   b.AddNode(MakeNode("n1", "cpu=8,pods=110"));

@@ -3,6 +3,8 @@
 // another order.
 #include <catch2/catch.hpp>
 
+#include "absl/strings/str_cat.h"
+#include "tests/testing/builders.h"
 #include "tests/testing/invariants.h"
 #include "tests/testing/random_scenario.h"
 #include "vcsched/scheduler.h"
@@ -46,6 +48,30 @@ TEST_CASE("Property: random sessions keep every invariant and are deterministic"
   CHECK(binds > kScenarios);
   CHECK(evictions > 100);
   CHECK(pipelined > 100);
+}
+
+// The checker itself: best-effort pods past a node's pod slots are Volcano's behaviour
+// without the predicates plugin (backfill tests nothing else) and a violation with it;
+// pods with requests past allocatable are a violation either way.
+TEST_CASE("Invariants: pod slots bind best-effort pods only under the predicates plugin", "[property]") {
+  SnapshotBuilder b;
+  b.AddNode(testing::MakeNode("n1", "cpu=4,pods=2"));
+  b.AddPodGroup(testing::MakePodGroup("ns/g", 1));
+  for (int i = 0; i < 3; ++i) b.AddPod(testing::MakePod(absl::StrCat("ns/be-", i), "g", ""));
+  b.AddPod(testing::MakePod("ns/big", "g", "cpu=5"));
+  const Snapshot snap = *std::move(b).Build();
+  Decisions three_best_effort;
+  for (int i = 0; i < 3; ++i) three_best_effort.binds.push_back({absl::StrCat("ns/be-", i), "n1"});
+  SchedulerConfig no_predicates;
+  no_predicates.actions = {"backfill"};
+  no_predicates.ApplyDefaults();
+  CHECK(testing::CheckInvariants(snap, no_predicates, three_best_effort).empty());
+  const std::vector<std::string> bad =
+      testing::CheckInvariants(snap, DefaultSchedulerConfig(), three_best_effort);
+  CHECK(bad == std::vector<std::string>{"node over its allocatable after binds: n1"});
+  Decisions too_big;
+  too_big.binds.push_back({"ns/big", "n1"});
+  CHECK_FALSE(testing::CheckInvariants(snap, no_predicates, too_big).empty());
 }
 
 }  // namespace

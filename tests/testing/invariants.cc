@@ -28,6 +28,7 @@ bool Holds(const TaskInfo& t) {
 std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerConfig& config, const Decisions& d) {
   std::vector<std::string> bad;
   const int dims = snap.dims();
+  const bool predicates_on = PluginOn(config, "predicates");
   std::map<std::string, std::string> bound;
   for (const Bind& b : d.binds) {
     if (!bound.emplace(b.task, b.node).second) bad.push_back(absl::StrCat("pod bound twice: ", b.task));
@@ -39,7 +40,7 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
     }
     const TaskInfo& task = snap.tasks()[static_cast<size_t>(*t)];
     if (task.status != TaskStatus::kPending) bad.push_back(absl::StrCat("bind of a pod that was not pending: ", b.task));
-    if (PluginOn(config, "predicates")) {
+    if (predicates_on) {
       const NodeSpec& node = snap.nodes()[static_cast<size_t>(*n)].spec;
       if (!internal::MatchNodeSelectorAndAffinity(*task.pod, node)) {
         bad.push_back(absl::StrCat("bind against node selector/affinity: ", b.task, " -> ", b.node));
@@ -70,10 +71,16 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
       after[static_cast<size_t>(task.node)] -= task.resreq;
     }
   }
+  // Backfill makes no fit test of its own (reference §9.3): only the predicates plugin's
+  // pod count keeps best-effort pods within a node's pod slots, so without it they may
+  // overfill them, as in Volcano.
   for (const Bind& b : d.binds) {
     auto t = snap.FindTask(b.task);
     auto n = snap.FindNode(b.node);
-    if (t && n) after[static_cast<size_t>(*n)] += snap.tasks()[static_cast<size_t>(*t)].resreq;
+    if (!t || !n) continue;
+    const TaskInfo& task = snap.tasks()[static_cast<size_t>(*t)];
+    if (task.best_effort && !predicates_on) continue;
+    after[static_cast<size_t>(*n)] += task.resreq;
   }
   // Pods with requests are bound into idle resources only (allocate never binds onto
   // resources still being released).

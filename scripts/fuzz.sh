@@ -8,11 +8,14 @@
 #   scripts/fuzz.sh 3600       # an hour each
 #   FUZZ_TARGETS="session_fuzz" scripts/fuzz.sh 600
 #   FUZZ_TIMEOUT=60 scripts/fuzz.sh 3600   # per-input limit; raise it on a loaded machine
+#   FUZZ_SEED=1234 scripts/fuzz.sh          # a fixed random seed (CI uses the commit's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-20}"
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-10}"
 TARGETS="${FUZZ_TARGETS:-quantity_fuzz config_fuzz scenario_fuzz session_fuzz job_fuzz}"
+SEED_FLAG=()
+if [ -n "${FUZZ_SEED:-}" ]; then SEED_FLAG=(-seed="$FUZZ_SEED"); fi
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DVCSCHED_FUZZ=ON -DVCSCHED_BUILD_PYTHON=OFF \
   -DVCSCHED_BUILD_BENCH=OFF >/dev/null
@@ -30,7 +33,7 @@ for t in $TARGETS; do
   echo "== $t for ${SECONDS_EACH}s"
   if ! build-fuzz/tests/fuzz/$t "build-fuzz/corpus/$t" "${seeds[@]}" -max_total_time="$SECONDS_EACH" \
         -max_len=65536 -rss_limit_mb=2048 -timeout="$TIMEOUT_EACH" -artifact_prefix=build-fuzz/crashes/ \
-        -print_final_stats=1 2> "build-fuzz/$t.log"; then
+        -print_final_stats=1 "${SEED_FLAG[@]}" 2> "build-fuzz/$t.log"; then
     status=1
     tail -30 "build-fuzz/$t.log"
   fi

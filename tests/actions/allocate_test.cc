@@ -143,6 +143,36 @@ TEST_CASE("Backfill without the predicates plugin overfills a node's pod slots",
   CHECK(BindStrings(*d) == std::vector<std::string>{"ns/be-0->n1", "ns/be-1->n1"});
 }
 
+// Volcano consults a plugin's extension point only when its switch is on (reference §4).
+TEST_CASE("Switches: predicates without enablePredicate and gang without enableJobReady hold nothing back",
+          "[actions][allocate]") {
+  SnapshotBuilder b;
+  NodeSpec node = MakeNode("n1", "cpu=1,pods=10");
+  node.labels["zone"] = "a";
+  b.AddNode(node);
+  b.AddPodGroup(MakePodGroup("ns/g", 2));
+  PodSpec picky = MakePod("ns/g-0", "g", "cpu=1");
+  picky.node_selector["zone"] = "b";
+  b.AddPod(picky);
+  b.AddPod(MakePod("ns/g-1", "g", "cpu=1"));
+  const Snapshot snap = *std::move(b).Build();
+  const auto run = [&](bool predicate, bool job_ready) {
+    SchedulerConfig c;
+    c.actions = {"allocate"};
+    PluginOption gang{"gang"}, predicates{"predicates"};
+    gang.switches[static_cast<size_t>(Switch::kJobReady)] = job_ready;
+    predicates.switches[static_cast<size_t>(Switch::kPredicate)] = predicate;
+    c.tiers.push_back({{gang, predicates}});
+    c.ApplyDefaults();
+    absl::StatusOr<Decisions> d = RunSession(snap, c);
+    REQUIRE(d.ok());
+    return BindStrings(*d);
+  };
+  CHECK(run(false, false) == std::vector<std::string>{"ns/g-0->n1"});  // the selector is not looked at
+  CHECK(run(true, false) == std::vector<std::string>{"ns/g-1->n1"});   // a part of the gang binds
+  CHECK(run(true, true).empty());                                      // the gang waits for both
+}
+
 TEST_CASE("Enqueue: minResources beyond the queue's capability stays Pending", "[actions][enqueue]") {
   SnapshotBuilder b;
   b.AddNode(MakeNode("n1", "cpu=8,pods=110"));

@@ -74,5 +74,38 @@ TEST_CASE("Invariants: pod slots bind best-effort pods only under the predicates
   CHECK_FALSE(testing::CheckInvariants(snap, no_predicates, too_big).empty());
 }
 
+// A plugin with the switch of its extension point off constrains nothing in Volcano, and
+// the checker must not hold a session to it: predicates without enablePredicate lets a
+// pod bind against its node selector; gang without enableJobReady lets a gang bind in part.
+TEST_CASE("Invariants: a plugin whose switch is off constrains nothing", "[property]") {
+  SnapshotBuilder b;
+  NodeSpec node = testing::MakeNode("n1", "cpu=1,pods=10");
+  node.labels["zone"] = "a";
+  b.AddNode(node);
+  b.AddPodGroup(testing::MakePodGroup("ns/g", 2));
+  PodSpec picky = testing::MakePod("ns/picky", "g", "cpu=1");
+  picky.node_selector["zone"] = "b";
+  b.AddPod(picky);
+  b.AddPod(testing::MakePod("ns/other", "g", "cpu=1"));
+  const Snapshot snap = *std::move(b).Build();
+  Decisions one_bind;
+  one_bind.binds.push_back({"ns/picky", "n1"});
+  const auto config_with = [](const char* plugin, Switch s, bool on) {
+    SchedulerConfig c;
+    c.actions = {"allocate"};
+    PluginOption p{plugin};
+    p.switches[static_cast<size_t>(s)] = on;
+    c.tiers.push_back({{p}});
+    c.ApplyDefaults();
+    return c;
+  };
+  CHECK(testing::CheckInvariants(snap, config_with("predicates", Switch::kPredicate, false), one_bind).empty());
+  CHECK(testing::CheckInvariants(snap, config_with("predicates", Switch::kPredicate, true), one_bind) ==
+        std::vector<std::string>{"bind against node selector/affinity: ns/picky -> n1"});
+  CHECK(testing::CheckInvariants(snap, config_with("gang", Switch::kJobReady, false), one_bind).empty());
+  CHECK(testing::CheckInvariants(snap, config_with("gang", Switch::kJobReady, true), one_bind) ==
+        std::vector<std::string>{"gang bound below minMember: ns/g holds 1 of 2"});
+}
+
 }  // namespace
 }  // namespace vcsched

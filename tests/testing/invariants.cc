@@ -9,10 +9,13 @@
 namespace vcsched::testing {
 namespace {
 
-bool PluginOn(const SchedulerConfig& c, const std::string& name) {
+// Whether plugin `name` is configured with extension point `point` switched on: a plugin
+// whose switch is off (e.g. predicates with enablePredicate: false) constrains nothing.
+// REQUIRES: ApplyDefaults() ran on `c`.
+bool PluginOn(const SchedulerConfig& c, const std::string& name, Switch point) {
   for (const Tier& t : c.tiers) {
     for (const PluginOption& p : t.plugins) {
-      if (p.name == name) return true;
+      if (p.name == name && p.Enabled(point)) return true;
     }
   }
   return false;
@@ -25,10 +28,12 @@ bool Holds(const TaskInfo& t) {
 
 }  // namespace
 
-std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerConfig& config, const Decisions& d) {
+std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerConfig& given, const Decisions& d) {
   std::vector<std::string> bad;
   const int dims = snap.dims();
-  const bool predicates_on = PluginOn(config, "predicates");
+  SchedulerConfig config = given;
+  config.ApplyDefaults();
+  const bool predicates_on = PluginOn(config, "predicates", Switch::kPredicate);
   std::map<std::string, std::string> bound;
   for (const Bind& b : d.binds) {
     if (!bound.emplace(b.task, b.node).second) bad.push_back(absl::StrCat("pod bound twice: ", b.task));
@@ -72,8 +77,8 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
     }
   }
   // Backfill makes no fit test of its own (reference §9.3): only the predicates plugin's
-  // pod count keeps best-effort pods within a node's pod slots, so without it they may
-  // overfill them, as in Volcano.
+  // pod count keeps best-effort pods within a node's pod slots, so without its predicate
+  // they may overfill them, as in Volcano.
   for (const Bind& b : d.binds) {
     auto t = snap.FindTask(b.task);
     auto n = snap.FindNode(b.node);
@@ -103,7 +108,7 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
     }
   }
   // Gangs: all or nothing.
-  if (PluginOn(config, "gang")) {
+  if (PluginOn(config, "gang", Switch::kJobReady)) {
     std::map<JobIndex, int32_t> ready;
     std::set<JobIndex> got_binds;
     for (const TaskInfo& t : snap.tasks()) {
@@ -127,7 +132,7 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
     }
   }
   // Queue capability.
-  if (PluginOn(config, "proportion") || PluginOn(config, "capacity")) {
+  if (PluginOn(config, "proportion", Switch::kAllocatable) || PluginOn(config, "capacity", Switch::kAllocatable)) {
     std::vector<Resource> qbefore(snap.queues().size(), Resource(dims));
     std::set<QueueIndex> touched;
     for (const TaskInfo& t : snap.tasks()) {

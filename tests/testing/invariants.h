@@ -12,16 +12,19 @@
 
 namespace vcsched::testing {
 
-// Returns one line per violated invariant (empty when all hold):
+// Returns one line per violated invariant (empty when all hold). A plugin counts only
+// with the switch of the extension point it acts through (enablePredicate,
+// enabledJobReady, enabledAllocatable), as in Volcano:
 //  - binds go to existing nodes, only for pending pods, and at most once per pod;
 //  - per node, pods holding it before, less evicted ones, plus binds fit allocatable,
-//    where the node fitted before the session;
+//    where the node fitted before the session (best-effort binds count against pod
+//    slots only under predicates: backfill itself tests no resources);
 //  - a bind's node passes nodeSelector / required node affinity / NoSchedule taints /
-//    unschedulable (when predicates is enabled);
-//  - with gang enabled, a job that got binds holds at least minMember afterwards
-//    (pending best-effort pods count, as Volcano's readiness does);
-//  - a queue with a capability, within it before, is within it after (capacity and
-//    proportion bound allocation by it);
+//    unschedulable (when predicates is on);
+//  - with gang's job readiness on, a job that got binds holds at least minMember
+//    afterwards (pending best-effort pods count, as Volcano's readiness does);
+//  - a queue with a capability, within it before, is within it after (when capacity's or
+//    proportion's allocatable check is on);
 //  - an evicted pod was Running or Bound and is not also bound or pipelined.
 std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerConfig& config, const Decisions& d);
 

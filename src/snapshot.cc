@@ -123,33 +123,31 @@ Resource ToResource(const ResourceSpace& space, const ResourceList& list, int64_
 // Volcano HEAD's request: containers summed, init containers folded in with sidecars,
 // overhead added, one pod slot.
 Resource PodRequest(const ResourceSpace& space, const PodSpec& pod) {
-  Resource sum(space.size());
   const auto add = [&](Resource& to, const ResourceList& list) {
     for (const auto& [name, v] : list) {
       if (const int d = space.Find(name); d >= 0) to[d] += v;
     }
   };
+  Resource sum(space.size());
   for (const Container& c : pod.containers) add(sum, c.requests);
-  if (pod.init_containers.empty()) {  // the common case, without the temporaries below
-    for (int d = 0; d < sum.dims(); ++d) sum[d] = std::max<int64_t>(sum[d], 0);
-    add(sum, pod.overhead);
-    sum[kPods] = 1;
-    return sum;
-  }
-  Resource sidecars(space.size()), init_max(space.size());
-  for (const Container& c : pod.init_containers) {
-    const Resource req = ToResource(space, c.requests, 0);
-    if (c.restartable) {
-      sum += req;
-      sidecars += req;
-    } else {
-      init_max = Max(init_max.span(), (req + sidecars).span());
+  Resource init_max(space.size());  // stays zero without init containers (the common case)
+  if (!pod.init_containers.empty()) {
+    Resource sidecars(space.size());
+    for (const Container& c : pod.init_containers) {
+      Resource req(space.size());
+      add(req, c.requests);
+      if (c.restartable) {
+        sum += req;
+        sidecars += req;
+      } else {
+        init_max = Max(init_max.span(), (req + sidecars).span());
+      }
     }
   }
-  Resource r = Max(sum.span(), init_max.span());
-  r += ToResource(space, pod.overhead, 0);
-  r[kPods] = 1;
-  return r;
+  for (int d = 0; d < sum.dims(); ++d) sum[d] = std::max(sum[d], init_max[d]);
+  add(sum, pod.overhead);
+  sum[kPods] = 1;
+  return sum;
 }
 
 // kube-scheduler's non-zero request: 100m cpu / 200Mi memory for a container that names none.

@@ -63,7 +63,6 @@ absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
     }
   }
   for (size_t ti = 0; ti < config.tiers.size(); ++ti) {
-    bool hierarchical_drf = false, proportion = false;
     for (size_t pi = 0; pi < config.tiers[ti].plugins.size(); ++pi) {
       const PluginOption& p = config.tiers[ti].plugins[pi];
       const std::string where = absl::StrCat("tiers[", ti, "].plugins[", pi, "]");
@@ -76,12 +75,6 @@ absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
         return absl::InvalidArgumentError(
             absl::StrCat(where, " (", p.name, "): arguments: ", made.status().message()));
       }
-      if (p.name == "drf" && p.Enabled(Switch::kHierarchy)) hierarchical_drf = true;
-      if (p.name == "proportion") proportion = true;
-    }
-    if (hierarchical_drf && proportion) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "tiers[", ti, "]: drf with enableHierarchy cannot be used together with proportion"));
     }
   }
   for (size_t i = 0; i < config.configurations.size(); ++i) {

@@ -158,6 +158,7 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
   WriteTaskOutcomes(ssn);
   Decisions out = std::move(s.decisions);
   for (const std::string& w : snapshot.warnings()) out.warnings.push_back(w);
+  for (std::string& w : config.Warnings()) out.warnings.push_back(std::move(w));
   // Binds in task order and statuses in job order are in key order when the keys are.
   internal::SortDecisions(out, {s.binds_in_index_order && s.facts->task_keys_sorted, s.facts->job_keys_sorted});
   return out;

@@ -35,9 +35,10 @@ class Registry {
   std::vector<std::string> PluginNames() const;
   std::vector<std::string> ActionNames() const;
 
-  // Every action and plugin exists, and every plugin and action accepts its arguments;
-  // Volcano's forbidden combinations (hierarchical drf with proportion in one tier) are
-  // rejected. Errors name the place: `tiers[1].plugins[2]: unknown plugin "gangg"`.
+  // Every action and plugin exists, and every plugin and action accepts its arguments.
+  // Errors name the place: `tiers[1].plugins[2]: unknown plugin "gangg"`. Combinations
+  // Volcano's file loader refuses but its framework runs are warnings instead
+  // (SchedulerConfig::Warnings).
   absl::Status ValidateConfig(const SchedulerConfig& config) const;
 
  private:

@@ -81,14 +81,15 @@ TEST_CASE("Config: arguments read Volcano's types", "[core][config]") {
 namespace vcsched {
 namespace {
 
-TEST_CASE("Config: hierarchical drf and proportion may not share a tier", "[core][config]") {
+TEST_CASE("Config: hierarchical drf beside proportion is valid but warned about", "[core][config]") {
   SchedulerConfig c = DefaultSchedulerConfig();
+  CHECK(c.Warnings().empty());
   c.tiers[1].plugins[1].switches[static_cast<size_t>(Switch::kHierarchy)] = true;  // drf
-  const absl::Status s = Registry::BuiltIn().ValidateConfig(c);
-  CHECK(s.code() == absl::StatusCode::kInvalidArgument);
-  CHECK_THAT(std::string(s.message()), Catch::Contains("cannot be used together with proportion"));
-  c.tiers[1].plugins.erase(c.tiers[1].plugins.begin() + 3);  // drop proportion
   CHECK(Registry::BuiltIn().ValidateConfig(c).ok());
+  REQUIRE(c.Warnings().size() == 1);
+  CHECK_THAT(c.Warnings()[0], Catch::StartsWith("tiers[1]: drf with enableHierarchy and proportion share a tier"));
+  c.tiers[1].plugins.erase(c.tiers[1].plugins.begin() + 3);  // drop proportion
+  CHECK(c.Warnings().empty());
 }
 
 }  // namespace

@@ -65,24 +65,6 @@ void SchedulerConfig::ApplyDefaults() {
   }
 }
 
-std::vector<std::string> SchedulerConfig::Warnings() const {
-  std::vector<std::string> out;
-  for (size_t ti = 0; ti < tiers.size(); ++ti) {
-    bool hierarchical_drf = false, proportion = false;
-    for (const PluginOption& p : tiers[ti].plugins) {
-      hierarchical_drf |= p.name == "drf" && p.Enabled(Switch::kHierarchy);
-      proportion |= p.name == "proportion";
-    }
-    // Volcano's loader checks this; its framework (and its TestHDRF) runs both.
-    if (hierarchical_drf && proportion) {
-      out.push_back(absl::StrCat("tiers[", ti, "]: drf with enableHierarchy and proportion share a tier: ",
-                                 "Volcano's scheduler refuses to load such a file (and keeps its previous ",
-                                 "configuration); this session runs both, as Volcano's framework does"));
-    }
-  }
-  return out;
-}
-
 const Arguments& SchedulerConfig::ActionArguments(absl::string_view name) const {
   static const Arguments* const kEmpty = new Arguments();
   for (const ActionConfiguration& c : configurations) {

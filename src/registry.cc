@@ -1,5 +1,8 @@
 #include "vcsched/registry.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "src/actions/actions.h"
@@ -67,6 +70,7 @@ absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
       const PluginOption& p = config.tiers[ti].plugins[pi];
       const std::string where = absl::StrCat("tiers[", ti, "].plugins[", pi, "]");
       const PluginFactory* f = FindPlugin(p.name);
+      if (f == nullptr && Skips(p.name)) continue;
       if (f == nullptr) {
         return absl::InvalidArgumentError(absl::StrCat(where, ": unknown plugin \"", p.name, "\""));
       }
@@ -91,6 +95,38 @@ absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
     }
   }
   return absl::OkStatus();
+}
+
+bool Registry::Skips(absl::string_view plugin) const {
+  // Volcano's plugins (reference §4.1) that vcsched does not model.
+  static constexpr absl::string_view kVolcanoOnly[] = {"tdm", "task-topology", "numa-aware", "deviceshare",
+                                                       "usage", "pdb", "rescheduling", "resourcequota",
+                                                       "cdp", "nodegroup", "extender"};
+  return FindPlugin(plugin) == nullptr &&
+         std::find(std::begin(kVolcanoOnly), std::end(kVolcanoOnly), plugin) != std::end(kVolcanoOnly);
+}
+
+std::vector<std::string> Registry::ConfigWarnings(const SchedulerConfig& config) const {
+  std::vector<std::string> out;
+  for (size_t ti = 0; ti < config.tiers.size(); ++ti) {
+    bool hierarchical_drf = false, proportion = false;
+    for (size_t pi = 0; pi < config.tiers[ti].plugins.size(); ++pi) {
+      const PluginOption& p = config.tiers[ti].plugins[pi];
+      hierarchical_drf |= p.name == "drf" && p.Enabled(Switch::kHierarchy);
+      proportion |= p.name == "proportion";
+      if (Skips(p.name)) {
+        out.push_back(absl::StrCat("tiers[", ti, "].plugins[", pi, "]: plugin \"", p.name,
+                                   "\" is not modelled by vcsched; the session runs without it, so ",
+                                   "decisions it would change can differ from Volcano's"));
+      }
+    }
+    if (hierarchical_drf && proportion) {
+      out.push_back(absl::StrCat("tiers[", ti, "]: drf with enableHierarchy and proportion share a tier: ",
+                                 "Volcano's scheduler refuses to load such a file (and keeps its previous ",
+                                 "configuration); this session runs both, as Volcano's framework does"));
+    }
+  }
+  return out;
 }
 
 }  // namespace vcsched

@@ -126,6 +126,7 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
   std::vector<std::unique_ptr<Plugin>> plugins;
   for (size_t ti = 0; ti < cfg.tiers.size(); ++ti) {
     for (const PluginOption& opt : cfg.tiers[ti].plugins) {
+      if (registry.Skips(opt.name)) continue;  // warned about below
       const PluginFactory& factory = *registry.FindPlugin(opt.name);
       VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Plugin> plugin, factory(opt.arguments));
       s.current_plugin = &opt;
@@ -158,7 +159,7 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
   WriteTaskOutcomes(ssn);
   Decisions out = std::move(s.decisions);
   for (const std::string& w : snapshot.warnings()) out.warnings.push_back(w);
-  for (std::string& w : config.Warnings()) out.warnings.push_back(std::move(w));
+  for (std::string& w : registry.ConfigWarnings(config)) out.warnings.push_back(std::move(w));
   // Binds in task order and statuses in job order are in key order when the keys are.
   internal::SortDecisions(out, {s.binds_in_index_order && s.facts->task_keys_sorted, s.facts->job_keys_sorted});
   return out;

@@ -77,9 +77,6 @@ struct SchedulerConfig {
 
   // Sets every unset switch to its default.
   void ApplyDefaults();
-  // What Volcano's scheduler would refuse in a configuration file although its
-  // framework runs it: a tier with both hierarchical drf and proportion. One line each.
-  std::vector<std::string> Warnings() const;
   // The arguments of action `name` (empty when none are configured).
   const Arguments& ActionArguments(absl::string_view name) const;
   // Renders the configuration as volcano-scheduler.conf YAML.

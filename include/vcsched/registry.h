@@ -36,10 +36,16 @@ class Registry {
   std::vector<std::string> ActionNames() const;
 
   // Every action and plugin exists, and every plugin and action accepts its arguments.
-  // Errors name the place: `tiers[1].plugins[2]: unknown plugin "gangg"`. Combinations
-  // Volcano's file loader refuses but its framework runs are warnings instead
-  // (SchedulerConfig::Warnings).
+  // Errors name the place: `tiers[1].plugins[2]: unknown plugin "gangg"`. A plugin of
+  // Volcano's that this registry lacks (tdm, numa-aware, ...) is not an error: sessions
+  // skip it, as Volcano skips a plugin it cannot build, and ConfigWarnings says so.
   absl::Status ValidateConfig(const SchedulerConfig& config) const;
+  // What a valid configuration does that a session cannot follow as Volcano would, one
+  // line each: plugins skipped (above), and hierarchical drf beside proportion in one tier
+  // (Volcano's file loader refuses that; its framework, which sessions follow, runs both).
+  std::vector<std::string> ConfigWarnings(const SchedulerConfig& config) const;
+  // A plugin of Volcano's that this registry lacks: sessions skip it.
+  bool Skips(absl::string_view plugin) const;
 
  private:
   std::map<std::string, PluginFactory, std::less<>> plugins_;

@@ -82,14 +82,15 @@ namespace vcsched {
 namespace {
 
 TEST_CASE("Config: hierarchical drf beside proportion is valid but warned about", "[core][config]") {
+  const Registry reg = Registry::BuiltIn();
   SchedulerConfig c = DefaultSchedulerConfig();
-  CHECK(c.Warnings().empty());
+  CHECK(reg.ConfigWarnings(c).empty());
   c.tiers[1].plugins[1].switches[static_cast<size_t>(Switch::kHierarchy)] = true;  // drf
-  CHECK(Registry::BuiltIn().ValidateConfig(c).ok());
-  REQUIRE(c.Warnings().size() == 1);
-  CHECK_THAT(c.Warnings()[0], Catch::StartsWith("tiers[1]: drf with enableHierarchy and proportion share a tier"));
+  CHECK(reg.ValidateConfig(c).ok());
+  REQUIRE(reg.ConfigWarnings(c).size() == 1);
+  CHECK_THAT(reg.ConfigWarnings(c)[0], Catch::StartsWith("tiers[1]: drf with enableHierarchy and proportion share a tier"));
   c.tiers[1].plugins.erase(c.tiers[1].plugins.begin() + 3);  // drop proportion
-  CHECK(c.Warnings().empty());
+  CHECK(reg.ConfigWarnings(c).empty());
 }
 
 }  // namespace

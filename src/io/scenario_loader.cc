@@ -2,6 +2,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "src/io/config_reader.h"
 #include "src/io/job_documents.h"
 #include "src/io/k8s_reader.h"
+#include "src/io/skipped_kinds.h"
 #include "src/io/yaml_reader.h"
 #include "vcsched/io/scenario.h"
 
@@ -258,15 +260,11 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
       ReadDocument(made, Place{c.AddDocument(absl::StrCat(where.str(), " (created for Job \"", key, "\")"))},
                    line_offset, c, diag);
     }
-  } else if ((kind == "Service" || kind == "ConfigMap" || kind == "Secret" || kind == "PersistentVolumeClaim") &&
-             api == "v1") {
-    // Objects Volcano's job plugins create (`vcsched expand` prints them): nothing here
-    // changes a scheduling decision.
-    diag.warnings.push_back(absl::StrCat(where.str(), ": ", kind, " \"", io_internal::ObjectKey(doc, true),
-                                         "\" is not read by the scheduler; skipped"));
-  } else if (kind == "NetworkPolicy" && api.rfind("networking.k8s.io", 0) == 0) {
-    diag.warnings.push_back(absl::StrCat(where.str(), ": NetworkPolicy \"", io_internal::ObjectKey(doc, true),
-                                         "\" is not read by the scheduler; skipped"));
+  } else if (const std::optional<io_internal::SkippedKind> skipped = io_internal::FindSkippedKind(kind, api)) {
+    // Objects a cluster dump or Volcano's job plugins (`vcsched expand`) add that change no
+    // scheduling decision here.
+    diag.warnings.push_back(absl::StrCat(where.str(), ": ", kind, " \"", io_internal::ObjectKey(doc, skipped->namespaced),
+                                         "\" ", skipped->why, "; skipped"));
   } else if (kind == "CronJob" || kind == "JobFlow" || kind == "JobTemplate") {
     diag.warnings.push_back(absl::StrCat(where.str(), ": ", kind, " \"", io_internal::ObjectKey(doc, true),
                                          "\" creates jobs over time and is not part of a scheduling snapshot; ",

@@ -166,6 +166,38 @@ spec:
   CHECK_THAT(sc->warnings[1], Catch::Contains("persistentVolumeClaim"));
 }
 
+TEST_CASE("Loader: a `kubectl get all` dump loads; kinds the scheduler does not read are skipped", "[io][loader]") {
+  absl::StatusOr<Scenario> sc = LoadScenario({{"all.yaml", R"(apiVersion: v1
+kind: List
+items:
+- {apiVersion: apps/v1, kind: Deployment, metadata: {name: web, namespace: shop}, spec: {replicas: 1}}
+- {apiVersion: apps/v1, kind: ReplicaSet, metadata: {name: web-5d8, namespace: shop}}
+- {apiVersion: v1, kind: Namespace, metadata: {name: shop}}
+- {apiVersion: batch/v1, kind: Job, metadata: {name: migrate, namespace: shop}}
+- {apiVersion: policy/v1, kind: PodDisruptionBudget, metadata: {name: web, namespace: shop}}
+- apiVersion: v1
+  kind: Node
+  metadata: {name: n1}
+  status: {allocatable: {cpu: "4", pods: "110"}}
+)"}});
+  REQUIRE(sc.ok());
+  CHECK(sc->snapshot.nodes().size() == 1);
+  REQUIRE(sc->warnings.size() == 5);
+  CHECK_THAT(sc->warnings[0], Catch::EndsWith("Deployment \"shop/web\" is a controller: the scheduler reads the pods "
+                                              "it made, not it; skipped"));
+  CHECK_THAT(sc->warnings[2], Catch::EndsWith("Namespace \"shop\" is not read by the scheduler; skipped"));
+  CHECK_THAT(sc->warnings[4], Catch::Contains("pdb plugin"));
+
+  // A kind that is in neither table is still an error, and so is a known kind of
+  // another group.
+  for (const char* doc : {"apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: web}\n",
+                          "apiVersion: example.com/v1\nkind: Deployment\nmetadata: {name: web}\n"}) {
+    absl::StatusOr<Scenario> bad = LoadScenario({{"bad.yaml", doc}});
+    REQUIRE_FALSE(bad.ok());
+    CHECK_THAT(std::string(bad.status().message()), Catch::Contains("unknown kind"));
+  }
+}
+
 TEST_CASE("Loader: every real cluster dump loads", "[io][loader][dumps]") {
   const char* file = GENERATE("azureml-aks-blog-2022.yaml", "kuberay-volcano-2022.yaml",
                               "openshift-mustgather-gcp-nodes-2022.yaml", "ray-doc-rayjob-2025.yaml",

@@ -166,7 +166,7 @@ spec:
   CHECK_THAT(sc->warnings[1], Catch::Contains("persistentVolumeClaim"));
 }
 
-TEST_CASE("Loader: a `kubectl get all` dump loads; kinds the scheduler does not read are skipped", "[io][loader]") {
+TEST_CASE("Loader: a kubectl get-all dump loads, skipping kinds the scheduler does not read", "[io][loader]") {
   absl::StatusOr<Scenario> sc = LoadScenario({{"all.yaml", R"(apiVersion: v1
 kind: List
 items:

@@ -57,13 +57,14 @@ int Schedule(const std::vector<std::string>& args) {
     return 1;
   }
   SchedulerConfig config = sc->config.value_or(DefaultSchedulerConfig());
+  std::vector<std::string> config_warnings;
   if (!config_path.empty()) {
     absl::StatusOr<std::string> text = ReadFile(config_path);
     if (!text.ok()) {
       std::cerr << "vcsched: " << text.status().message() << "\n";
       return 1;
     }
-    absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({config_path, *text});
+    absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({config_path, *text}, &config_warnings);
     if (!c.ok()) {
       std::cerr << "vcsched: " << c.status().message() << "\n";
       return 1;
@@ -77,6 +78,7 @@ int Schedule(const std::vector<std::string>& args) {
     std::cerr << "vcsched: " << d.status().message() << "\n";
     return 1;
   }
+  d->warnings.insert(d->warnings.end(), config_warnings.begin(), config_warnings.end());
   if (output == "json") std::cout << DecisionsToJson(*d);
   else if (output == "yaml") std::cout << DecisionsToManifests(*d);
   else std::cout << DecisionsToText(*d);

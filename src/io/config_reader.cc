@@ -12,8 +12,12 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
   }
   for (const auto& kv : body) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
-    if (key != "actions" && key != "tiers" && key != "configurations" && key != "metrics" &&
-        key != "apiVersion" && key != "kind" && key != "metadata") {
+    if (key == "nodeSelector") {
+      // Volcano's scheduler sharding: that scheduler caches only nodes with these labels.
+      r.Warn("nodeSelector", "scheduler sharding is not applied: every node of the snapshot is scheduled "
+                             "(give only the nodes this scheduler owns)");
+    } else if (key != "actions" && key != "tiers" && key != "configurations" && key != "metrics" &&
+               key != "apiVersion" && key != "kind" && key != "metadata") {
       r.Fail(kv.first, key, "unknown field of a scheduler configuration");
     }
   }

@@ -479,9 +479,9 @@ absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const Lo
 
 }  // namespace
 
-absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source) {
+absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source, std::vector<std::string>* warnings) {
   if (source.borrowed_text.data() != nullptr) {  // a configuration is small: copied
-    return LoadSchedulerConfig({source.name, std::string(source.borrowed_text)});
+    return LoadSchedulerConfig({source.name, std::string(source.borrowed_text)}, warnings);
   }
   Diagnostics diag;
   std::optional<SchedulerConfig> config;
@@ -517,7 +517,7 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
         }
       }
       if (text.empty()) r.Fail(body, "data", "no *.conf entry holding a scheduler configuration");
-      else return LoadSchedulerConfig({absl::StrCat(source.name, ": data"), text});
+      else return LoadSchedulerConfig({absl::StrCat(source.name, ": data"), text}, warnings);
     } else {
       r.set_object(body.IsMap() && Get(body, "kind").IsDefined() ? "SchedulerConfiguration" : "");
       config = io_internal::ReadSchedulerConfig(r, body);
@@ -527,6 +527,7 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
                                                    ": invalid YAML: ", e.msg));
   }
   if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
+  if (warnings != nullptr) warnings->insert(warnings->end(), diag.warnings.begin(), diag.warnings.end());
   return *config;
 }
 

@@ -251,6 +251,21 @@ tiers:
   CHECK_THAT(std::string(c.status().message()), Catch::Contains("enablePreemptable: expected true or false"));
 }
 
+TEST_CASE("Config loader: a sharding nodeSelector is read and warned about, not applied", "[io][config]") {
+  std::vector<std::string> warnings;
+  absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({"c.conf", R"(actions: "allocate"
+tiers:
+- plugins: [{name: gang}]
+nodeSelector:
+  role: batch,gpu
+)"},
+                                                          &warnings);
+  REQUIRE(c.ok());
+  CHECK(c->actions == std::vector<std::string>{"allocate"});
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::StartsWith("c.conf: document 1: nodeSelector: scheduler sharding is not applied"));
+}
+
 TEST_CASE("Config loader: a scheduler ConfigMap is unwrapped", "[io][config]") {
   absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({"cm.yaml", R"(apiVersion: v1
 kind: ConfigMap

@@ -72,7 +72,9 @@ absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, con
 
 // Reads a scheduler configuration: a plain volcano-scheduler.conf, a
 // `kind: SchedulerConfiguration` document, or a ConfigMap holding volcano-scheduler.conf.
-absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source);
+// Fields read but not applied (`nodeSelector`) are appended to `warnings` when given.
+absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source,
+                                                    std::vector<std::string>* warnings = nullptr);
 
 // Compares decisions with an expectation; returns the differences ("bind c1/p1: expected
 // n1, got n2"), empty when they agree.

@@ -263,7 +263,10 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
   } else if (const std::optional<io_internal::SkippedKind> skipped = io_internal::FindSkippedKind(kind, api)) {
     // Objects a cluster dump or Volcano's job plugins (`vcsched expand`) add that change no
     // scheduling decision here.
-    diag.warnings.push_back(absl::StrCat(where.str(), ": ", kind, " \"", io_internal::ObjectKey(doc, skipped->namespaced),
+    using Scope = io_internal::SkippedKind::Scope;
+    const bool namespaced = skipped->scope == Scope::kNamespaced ||
+                            (skipped->scope == Scope::kAsWritten && doc.Get("metadata").Get("namespace").IsDefined());
+    diag.warnings.push_back(absl::StrCat(where.str(), ": ", kind, " \"", io_internal::ObjectKey(doc, namespaced),
                                          "\" ", skipped->why, "; skipped"));
   } else if (kind == "CronJob" || kind == "JobFlow" || kind == "JobTemplate") {
     diag.warnings.push_back(absl::StrCat(where.str(), ": ", kind, " \"", io_internal::ObjectKey(doc, true),

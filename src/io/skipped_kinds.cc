@@ -1,5 +1,11 @@
 #include "src/io/skipped_kinds.h"
 
+#include <algorithm>
+#include <iterator>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
 
 namespace vcsched::io_internal {
 namespace {
@@ -10,6 +16,20 @@ struct Entry {
   const char* why;    // nullptr: the plain reason
   bool namespaced = true;
 };
+
+// Groups whose kinds are all known: an unknown kind there is a mistake, not a custom
+// resource.
+constexpr absl::string_view kBuiltInGroups[] = {
+    "", "apps", "batch", "policy", "autoscaling", "networking.k8s.io", "rbac.authorization.k8s.io",
+    "storage.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io", "events.k8s.io",
+    "apiextensions.k8s.io", "admissionregistration.k8s.io", "node.k8s.io", "resource.k8s.io",
+    "certificates.k8s.io", "apiregistration.k8s.io", "flowcontrol.apiserver.k8s.io",
+    "scheduling.incubator.k8s.io", "vcsched"};
+
+bool BuiltInGroup(absl::string_view group) {
+  return absl::EndsWith(group, "volcano.sh") ||
+         std::find(std::begin(kBuiltInGroups), std::end(kBuiltInGroups), group) != std::end(kBuiltInGroups);
+}
 
 constexpr char kControllerWhy[] = "is a controller: the scheduler reads the pods it made, not it";
 
@@ -63,8 +83,14 @@ std::optional<SkippedKind> FindSkippedKind(absl::string_view kind, absl::string_
   const absl::string_view group = Group(api_version);
   for (const Entry& e : kSkipped) {
     if (kind == e.kind && group == e.group) {
-      return SkippedKind{e.why != nullptr ? e.why : "is not read by the scheduler", e.namespaced};
+      return SkippedKind{e.why != nullptr ? e.why : "is not read by the scheduler",
+                         e.namespaced ? SkippedKind::Scope::kNamespaced : SkippedKind::Scope::kCluster};
     }
+  }
+  if (!api_version.empty() && !BuiltInGroup(group)) {
+    return SkippedKind{absl::StrCat("is a custom resource of ", group,
+                                    ", which the scheduler does not read (it reads the pods and PodGroups made for it)"),
+                       SkippedKind::Scope::kAsWritten};
   }
   return std::nullopt;
 }

@@ -188,10 +188,15 @@ items:
   CHECK_THAT(sc->warnings[2], Catch::EndsWith("Namespace \"shop\" is not read by the scheduler; skipped"));
   CHECK_THAT(sc->warnings[4], Catch::Contains("pdb plugin"));
 
-  // A kind that is in neither table is still an error, and so is a known kind of
-  // another group.
+  // A custom resource of another group is skipped too; an unknown kind of a built-in
+  // group is an error (a misspelling, most likely).
+  absl::StatusOr<Scenario> crd = LoadScenario({{"crd.yaml", "apiVersion: ray.io/v1\nkind: RayCluster\n"
+                                                            "metadata: {name: rc, namespace: ml}\n"}});
+  REQUIRE(crd.ok());
+  REQUIRE(crd->warnings.size() == 1);
+  CHECK_THAT(crd->warnings[0], Catch::Contains("RayCluster \"ml/rc\" is a custom resource of ray.io"));
   for (const char* doc : {"apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: web}\n",
-                          "apiVersion: example.com/v1\nkind: Deployment\nmetadata: {name: web}\n"}) {
+                          "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queeu\nmetadata: {name: q}\n"}) {
     absl::StatusOr<Scenario> bad = LoadScenario({{"bad.yaml", doc}});
     REQUIRE_FALSE(bad.ok());
     CHECK_THAT(std::string(bad.status().message()), Catch::Contains("unknown kind"));

@@ -191,6 +191,9 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
   return e;
 }
 
+// The data entry of Volcano's scheduler ConfigMap that holds the configuration.
+constexpr char kSchedulerConfKey[] = "volcano-scheduler.conf";
+
 void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Collected& c, Diagnostics& diag) {
   ObjectReader r(&diag, where, line_offset);
   if (doc.IsNull()) return;  // an empty document between separators
@@ -203,6 +206,20 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
   const DocNode& api_value = head[1];  // a reference, not a binding: the lambda below captures it
   const std::string kind = r.AsString(kind_value, "kind").value_or("");
   const std::string api = r.AsString(api_value, "apiVersion").value_or("");
+  // The scenario's scheduler configuration, from wherever it came.
+  const auto read_config = [&](const YAML::Node& body) {
+    r.set_object("SchedulerConfiguration");
+    if (c.config) {
+      r.Fail(doc, "kind", absl::StrCat("a second SchedulerConfiguration (the first is at ", c.config_where, ")"));
+      return;
+    }
+    c.config = io_internal::ReadSchedulerConfig(r, body);
+    c.config_where = where.str();
+  };
+  if (kind.empty() && doc.Get("actions").IsDefined()) {
+    read_config(doc.yaml());  // a bare volcano-scheduler.conf given as one of the files
+    return;
+  }
   if (kind.empty()) {
     r.Fail(doc, "kind", "is required");
     return;
@@ -239,13 +256,24 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     ReadAndPut(c.priority_classes, "PriorityClass", /*namespaced=*/false, io_internal::ReadPriorityClass, doc, where,
                r, diag);
   } else if (kind == "SchedulerConfiguration" && need_api({"vcsched"})) {
-    r.set_object("SchedulerConfiguration");
-    if (c.config) {
-      r.Fail(doc, "kind", absl::StrCat("a second SchedulerConfiguration (the first is at ", c.config_where, ")"));
-      return;
+    read_config(doc.yaml());
+  } else if (const DocNode conf = doc.Get("data").Get(kSchedulerConfKey); kind == "ConfigMap" && api == "v1" &&
+                                                                         conf.IsScalar()) {
+    // Volcano's scheduler ConfigMap, as `kubectl get cm -n volcano-system -o yaml` prints it.
+    const std::string text = conf.Scalar();
+    std::string why;
+    if (io_internal::EstimateNestingDepth(text) > 200) {
+      why = "nesting too deep";
+    } else if (io_internal::YamlParsesWithinBudget(text, &why)) {
+      try {
+        read_config(YAML::Load(text));
+        return;
+      } catch (const YAML::Exception& e) {
+        why = e.msg;
+      }
     }
-    c.config = io_internal::ReadSchedulerConfig(r, doc.yaml());
-    c.config_where = where.str();
+    r.set_object(absl::StrCat("ConfigMap \"", io_internal::ObjectKey(doc, true), "\""));
+    r.Fail(conf, absl::StrCat("data.", kSchedulerConfKey), absl::StrCat("invalid YAML: ", why));
   } else if (kind == "Expectation" && need_api({"vcsched"})) {
     r.set_object("Expectation");
     if (c.expectation) {

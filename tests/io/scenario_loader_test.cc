@@ -203,6 +203,42 @@ items:
   }
 }
 
+TEST_CASE("Loader: the configuration may come as a bare volcano-scheduler.conf or as Volcano's ConfigMap",
+          "[io][loader][config]") {
+  const std::string node = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n";
+  absl::StatusOr<Scenario> bare =
+      LoadScenario({{"nodes.yaml", node}, {"volcano-scheduler.conf", "actions: \"allocate\"\ntiers:\n- plugins: [{name: gang}]\n"}});
+  REQUIRE(bare.ok());
+  REQUIRE(bare->config.has_value());
+  CHECK(bare->config->actions == std::vector<std::string>{"allocate"});
+
+  absl::StatusOr<Scenario> cm = LoadScenario({{"dump.yaml", node + R"(---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: volcano-scheduler-configmap, namespace: volcano-system}
+data:
+  volcano-scheduler.conf: |
+    actions: "enqueue, allocate"
+    tiers:
+    - plugins: [{name: gang}, {name: predicates}]
+)"}});
+  REQUIRE(cm.ok());
+  REQUIRE(cm->config.has_value());
+  CHECK(cm->config->actions == std::vector<std::string>{"enqueue", "allocate"});
+  CHECK(cm->config->tiers.at(0).plugins.size() == 2);
+  CHECK(cm->warnings.empty());
+
+  absl::StatusOr<Scenario> broken = LoadScenario({{"cm.yaml", R"(apiVersion: v1
+kind: ConfigMap
+metadata: {name: volcano-scheduler-configmap}
+data:
+  volcano-scheduler.conf: "actions: [unclosed"
+)"}});
+  REQUIRE_FALSE(broken.ok());
+  CHECK_THAT(std::string(broken.status().message()),
+             Catch::Contains("ConfigMap \"default/volcano-scheduler-configmap\": data.volcano-scheduler.conf: invalid YAML"));
+}
+
 TEST_CASE("Loader: every real cluster dump loads", "[io][loader][dumps]") {
   const char* file = GENERATE("azureml-aks-blog-2022.yaml", "kuberay-volcano-2022.yaml",
                               "openshift-mustgather-gcp-nodes-2022.yaml", "ray-doc-rayjob-2025.yaml",

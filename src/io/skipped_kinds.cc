@@ -6,7 +6,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
-
 namespace vcsched::io_internal {
 namespace {
 

@@ -107,8 +107,9 @@ void ObjectReader::Fail(const DocNode& at, const FieldPath& path, absl::string_v
 }
 
 void ObjectReader::Warn(const FieldPath& field, absl::string_view message) {
-  const std::string object = Object();  // empty for a bare volcano-scheduler.conf: name the document
-  diag_->warnings.push_back(absl::StrCat(object.empty() ? Where() : object, ": ", field.str(), ": ", message));
+  const std::string object = Object();
+  diag_->warnings.push_back(
+      absl::StrCat(Where(), ": ", object, object.empty() ? "" : ": ", field.str(), ": ", message));
 }
 
 namespace {

@@ -206,18 +206,22 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
   const DocNode& api_value = head[1];  // a reference, not a binding: the lambda below captures it
   const std::string kind = r.AsString(kind_value, "kind").value_or("");
   const std::string api = r.AsString(api_value, "apiVersion").value_or("");
-  // The scenario's scheduler configuration, from wherever it came.
-  const auto read_config = [&](const YAML::Node& body) {
-    r.set_object("SchedulerConfiguration");
+  // The scenario's scheduler configuration, from wherever it came; only one.
+  const auto set_config = [&](SchedulerConfig config) {
     if (c.config) {
+      r.set_object("SchedulerConfiguration");
       r.Fail(doc, "kind", absl::StrCat("a second SchedulerConfiguration (the first is at ", c.config_where, ")"));
       return;
     }
-    c.config = io_internal::ReadSchedulerConfig(r, body);
+    c.config = std::move(config);
     c.config_where = where.str();
   };
+  const auto read_config = [&] {
+    r.set_object("SchedulerConfiguration");
+    set_config(io_internal::ReadSchedulerConfig(r, doc.yaml()));
+  };
   if (kind.empty() && doc.Get("actions").IsDefined()) {
-    read_config(doc.yaml());  // a bare volcano-scheduler.conf given as one of the files
+    read_config();  // a bare volcano-scheduler.conf given as one of the files
     return;
   }
   if (kind.empty()) {
@@ -256,24 +260,16 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     ReadAndPut(c.priority_classes, "PriorityClass", /*namespaced=*/false, io_internal::ReadPriorityClass, doc, where,
                r, diag);
   } else if (kind == "SchedulerConfiguration" && need_api({"vcsched"})) {
-    read_config(doc.yaml());
+    read_config();
   } else if (const DocNode conf = doc.Get("data").Get(kSchedulerConfKey); kind == "ConfigMap" && api == "v1" &&
                                                                          conf.IsScalar()) {
-    // Volcano's scheduler ConfigMap, as `kubectl get cm -n volcano-system -o yaml` prints it.
-    const std::string text = conf.Scalar();
-    std::string why;
-    if (io_internal::EstimateNestingDepth(text) > 200) {
-      why = "nesting too deep";
-    } else if (io_internal::YamlParsesWithinBudget(text, &why)) {
-      try {
-        read_config(YAML::Load(text));
-        return;
-      } catch (const YAML::Exception& e) {
-        why = e.msg;
-      }
-    }
-    r.set_object(absl::StrCat("ConfigMap \"", io_internal::ObjectKey(doc, true), "\""));
-    r.Fail(conf, absl::StrCat("data.", kSchedulerConfKey), absl::StrCat("invalid YAML: ", why));
+    // Volcano's scheduler ConfigMap, as `kubectl get cm -n volcano-system -o yaml` prints
+    // it: its text is read as a configuration file is, guards included.
+    const std::string name = absl::StrCat(where.str(), ": ConfigMap \"", io_internal::ObjectKey(doc, true), "\": data.",
+                                          kSchedulerConfKey);
+    absl::StatusOr<SchedulerConfig> config = LoadSchedulerConfig({name, conf.Scalar()}, &diag.warnings);
+    if (config.ok()) set_config(*std::move(config));
+    else diag.errors.push_back(std::string(config.status().message()));
   } else if (kind == "Expectation" && need_api({"vcsched"})) {
     r.set_object("Expectation");
     if (c.expectation) {

@@ -236,7 +236,7 @@ data:
 )"}});
   REQUIRE_FALSE(broken.ok());
   CHECK_THAT(std::string(broken.status().message()),
-             Catch::Contains("ConfigMap \"default/volcano-scheduler-configmap\": data.volcano-scheduler.conf: invalid YAML"));
+             Catch::Contains("ConfigMap \"default/volcano-scheduler-configmap\": data.volcano-scheduler.conf: line 1:1: invalid YAML"));
 }
 
 TEST_CASE("Loader: every real cluster dump loads", "[io][loader][dumps]") {

@@ -95,4 +95,20 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
   return c;
 }
 
+void CheckAsVolcanoFile(ObjectReader& r, const YAML::Node& body, const SchedulerConfig& c) {
+  for (size_t ti = 0; ti < c.tiers.size(); ++ti) {
+    bool hierarchical_drf = false, proportion = false;
+    for (const PluginOption& p : c.tiers[ti].plugins) {
+      hierarchical_drf |= p.name == "drf" && p.Enabled(Switch::kHierarchy);
+      proportion |= p.name == "proportion";
+    }
+    if (hierarchical_drf && proportion) {
+      const YAML::Node tiers = Get(body, "tiers");
+      r.Fail(tiers.IsSequence() && ti < tiers.size() ? tiers[ti] : body, absl::StrCat("tiers[", ti, "]"),
+             "drf with enableHierarchy and proportion in one tier: Volcano's scheduler refuses such a configuration "
+             "file (a scenario's SchedulerConfiguration document may hold it, as Volcano's own tests do)");
+    }
+  }
+}
+
 }  // namespace vcsched::io_internal

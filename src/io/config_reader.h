@@ -12,6 +12,12 @@ namespace vcsched::io_internal {
 // plugin entry are errors (a misspelt switch would otherwise be silently on).
 SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body);
 
+// What Volcano's loader of volcano-scheduler.conf refuses beyond the format, checked for
+// configuration files (not for a scenario's SchedulerConfiguration document, which holds
+// tiers as Volcano's own tests build them): a tier with drf's enableHierarchy and
+// proportion. `c` was read from `body`.
+void CheckAsVolcanoFile(ObjectReader& r, const YAML::Node& body, const SchedulerConfig& c);
+
 }  // namespace vcsched::io_internal
 
 #endif  // VCSCHED_SRC_IO_CONFIG_READER_H_

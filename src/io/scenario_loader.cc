@@ -216,12 +216,12 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     c.config = std::move(config);
     c.config_where = where.str();
   };
-  const auto read_config = [&] {
+  if (kind.empty() && doc.Get("actions").IsDefined()) {  // a bare volcano-scheduler.conf among the files
     r.set_object("SchedulerConfiguration");
-    set_config(io_internal::ReadSchedulerConfig(r, doc.yaml()));
-  };
-  if (kind.empty() && doc.Get("actions").IsDefined()) {
-    read_config();  // a bare volcano-scheduler.conf given as one of the files
+    const YAML::Node body = doc.yaml();
+    SchedulerConfig config = io_internal::ReadSchedulerConfig(r, body);
+    io_internal::CheckAsVolcanoFile(r, body, config);
+    set_config(std::move(config));
     return;
   }
   if (kind.empty()) {
@@ -260,7 +260,8 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     ReadAndPut(c.priority_classes, "PriorityClass", /*namespaced=*/false, io_internal::ReadPriorityClass, doc, where,
                r, diag);
   } else if (kind == "SchedulerConfiguration" && need_api({"vcsched"})) {
-    read_config();
+    r.set_object("SchedulerConfiguration");
+    set_config(io_internal::ReadSchedulerConfig(r, doc.yaml()));
   } else if (const DocNode conf = doc.Get("data").Get(kSchedulerConfKey); kind == "ConfigMap" && api == "v1" &&
                                                                          conf.IsScalar()) {
     // Volcano's scheduler ConfigMap, as `kubectl get cm -n volcano-system -o yaml` prints
@@ -546,8 +547,10 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
       if (text.empty()) r.Fail(body, "data", "no *.conf entry holding a scheduler configuration");
       else return LoadSchedulerConfig({absl::StrCat(source.name, ": data"), text}, warnings);
     } else {
-      r.set_object(body.IsMap() && Get(body, "kind").IsDefined() ? "SchedulerConfiguration" : "");
+      const bool document = body.IsMap() && Get(body, "kind").IsDefined();
+      r.set_object(document ? "SchedulerConfiguration" : "");
       config = io_internal::ReadSchedulerConfig(r, body);
+      if (!document) io_internal::CheckAsVolcanoFile(r, body, *config);
     }
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(absl::StrCat(source.name, ": line ", e.mark.line + 1, ":", e.mark.column + 1,

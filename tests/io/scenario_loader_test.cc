@@ -307,6 +307,24 @@ nodeSelector:
   CHECK_THAT(warnings[0], Catch::StartsWith("c.conf: document 1: nodeSelector: scheduler sharding is not applied"));
 }
 
+TEST_CASE("Config loader: a configuration file with hierarchical drf beside proportion is refused, a scenario "
+          "document is not",
+          "[io][config]") {
+  const std::string tiers = "tiers:\n- plugins: [{name: drf, enableHierarchy: true}, {name: proportion}]\n";
+  absl::StatusOr<SchedulerConfig> file = LoadSchedulerConfig({"c.conf", "actions: \"allocate\"\n" + tiers});
+  REQUIRE_FALSE(file.ok());
+  CHECK_THAT(std::string(file.status().message()),
+             Catch::Contains("tiers[0]: drf with enableHierarchy and proportion in one tier: Volcano's scheduler refuses"));
+  // Among a scenario's files, a bare configuration is a file too.
+  CHECK_FALSE(LoadScenario({{"c.conf", "actions: \"allocate\"\n" + tiers}}).ok());
+  // A SchedulerConfiguration document holds tiers as Volcano's tests build them.
+  absl::StatusOr<Scenario> doc =
+      LoadScenario({{"s.yaml", "apiVersion: vcsched/v1\nkind: SchedulerConfiguration\nactions: \"allocate\"\n" + tiers}});
+  REQUIRE(doc.ok());
+  REQUIRE(doc->config.has_value());
+  CHECK(doc->config->tiers.at(0).plugins.size() == 2);
+}
+
 TEST_CASE("Config loader: a scheduler ConfigMap is unwrapped", "[io][config]") {
   absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({"cm.yaml", R"(apiVersion: v1
 kind: ConfigMap

@@ -1,22 +1,27 @@
 #include "vcsched/arguments.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
 namespace vcsched {
 namespace {
 
+constexpr char kWrongTypePayload[] = "vcsched/wrong-type-argument";
+
 absl::Status WrongType(absl::string_view key, absl::string_view want, const ArgValue& v) {
   const std::string got = v.kind == ArgValue::Kind::kScalar
                               ? absl::StrCat("\"", v.scalar, "\"")
                               : (v.kind == ArgValue::Kind::kMap ? "a map" : "a list");
-  return absl::InvalidArgumentError(
-      absl::StrCat("argument \"", key, "\": expected ", want, ", got ", got));
+  absl::Status s = absl::InvalidArgumentError(absl::StrCat("argument \"", key, "\": expected ", want, ", got ", got));
+  s.SetPayload(kWrongTypePayload, absl::Cord(key));
+  return s;
 }
 
 }  // namespace
@@ -26,6 +31,20 @@ const ArgValue* ArgValue::Find(absl::string_view key) const {
     if (k == key) return &v;
   }
   return nullptr;
+}
+
+std::optional<std::string> WrongTypeArgument(const absl::Status& status) {
+  const auto key = status.GetPayload(kWrongTypePayload);  // absl::optional<absl::Cord>
+  if (!key) return std::nullopt;
+  return std::string(*key);
+}
+
+bool Arguments::Erase(absl::string_view key) {
+  auto& m = root_.map;
+  auto it = std::find_if(m.begin(), m.end(), [&](const auto& kv) { return kv.first == key; });
+  if (it == m.end()) return false;
+  m.erase(it);
+  return true;
 }
 
 void Arguments::Set(std::string key, ArgValue value) {

@@ -57,6 +57,38 @@ std::vector<std::string> Registry::ActionNames() const {
   return out;
 }
 
+namespace {
+
+// Calls `factory` until it accepts the arguments, dropping each one it names as wrongly
+// typed; a key it cannot drop (not at the top level) ends the loop with its error.
+template <typename T, typename Factory>
+absl::StatusOr<std::unique_ptr<T>> BuildDroppingWrongTypes(const Factory& factory, Arguments arguments,
+                                                            std::vector<std::string>* dropped) {
+  while (true) {
+    absl::StatusOr<std::unique_ptr<T>> made = factory(arguments);
+    if (made.ok()) return made;
+    const std::optional<std::string> key = WrongTypeArgument(made.status());
+    if (!key || !arguments.Erase(*key)) return made;
+    if (dropped != nullptr) dropped->push_back(std::string(made.status().message()));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Plugin>> Registry::MakePlugin(absl::string_view name, const Arguments& arguments,
+                                                             std::vector<std::string>* dropped) const {
+  const PluginFactory* f = FindPlugin(name);
+  if (f == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown plugin \"", name, "\""));
+  return BuildDroppingWrongTypes<Plugin>(*f, arguments, dropped);
+}
+
+absl::StatusOr<std::unique_ptr<Action>> Registry::MakeAction(absl::string_view name, const Arguments& arguments,
+                                                             std::vector<std::string>* dropped) const {
+  const ActionFactory* f = FindAction(name);
+  if (f == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown action \"", name, "\""));
+  return BuildDroppingWrongTypes<Action>(*f, arguments, dropped);
+}
+
 absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
   if (config.actions.empty()) return absl::InvalidArgumentError("actions: no action configured");
   for (size_t i = 0; i < config.actions.size(); ++i) {
@@ -69,12 +101,11 @@ absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
     for (size_t pi = 0; pi < config.tiers[ti].plugins.size(); ++pi) {
       const PluginOption& p = config.tiers[ti].plugins[pi];
       const std::string where = absl::StrCat("tiers[", ti, "].plugins[", pi, "]");
-      const PluginFactory* f = FindPlugin(p.name);
-      if (f == nullptr && Skips(p.name)) continue;
-      if (f == nullptr) {
+      if (Skips(p.name)) continue;
+      if (FindPlugin(p.name) == nullptr) {
         return absl::InvalidArgumentError(absl::StrCat(where, ": unknown plugin \"", p.name, "\""));
       }
-      absl::StatusOr<std::unique_ptr<Plugin>> made = (*f)(p.arguments);
+      absl::StatusOr<std::unique_ptr<Plugin>> made = MakePlugin(p.name, p.arguments);
       if (!made.ok()) {
         return absl::InvalidArgumentError(
             absl::StrCat(where, " (", p.name, "): arguments: ", made.status().message()));
@@ -83,12 +114,11 @@ absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
   }
   for (size_t i = 0; i < config.configurations.size(); ++i) {
     const ActionConfiguration& c = config.configurations[i];
-    const ActionFactory* f = FindAction(c.name);
-    if (f == nullptr) {
+    if (FindAction(c.name) == nullptr) {
       return absl::InvalidArgumentError(
           absl::StrCat("configurations[", i, "]: unknown action \"", c.name, "\""));
     }
-    absl::StatusOr<std::unique_ptr<Action>> made = (*f)(c.arguments);
+    absl::StatusOr<std::unique_ptr<Action>> made = MakeAction(c.name, c.arguments);
     if (!made.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("configurations[", i, "] (", c.name, "): arguments: ", made.status().message()));
@@ -106,6 +136,9 @@ bool Registry::Skips(absl::string_view plugin) const {
          std::find(std::begin(kVolcanoOnly), std::end(kVolcanoOnly), plugin) != std::end(kVolcanoOnly);
 }
 
+// How a warning about a dropped argument ends.
+constexpr char kDefaultUsed[] = "; the default is used there, as Volcano does";
+
 std::vector<std::string> Registry::ConfigWarnings(const SchedulerConfig& config) const {
   std::vector<std::string> out;
   for (size_t ti = 0; ti < config.tiers.size(); ++ti) {
@@ -114,16 +147,28 @@ std::vector<std::string> Registry::ConfigWarnings(const SchedulerConfig& config)
       const PluginOption& p = config.tiers[ti].plugins[pi];
       hierarchical_drf |= p.name == "drf" && p.Enabled(Switch::kHierarchy);
       proportion |= p.name == "proportion";
+      const std::string where = absl::StrCat("tiers[", ti, "].plugins[", pi, "]");
       if (Skips(p.name)) {
-        out.push_back(absl::StrCat("tiers[", ti, "].plugins[", pi, "]: plugin \"", p.name,
-                                   "\" is not modelled by vcsched; the session runs without it, so ",
-                                   "decisions it would change can differ from Volcano's"));
+        out.push_back(absl::StrCat(where, ": plugin \"", p.name, "\" is not modelled by vcsched; the session runs ",
+                                   "without it, so decisions it would change can differ from Volcano's"));
+        continue;
       }
+      std::vector<std::string> dropped;
+      (void)MakePlugin(p.name, p.arguments, &dropped);
+      for (const std::string& d : dropped) out.push_back(absl::StrCat(where, " (", p.name, "): ", d, kDefaultUsed));
     }
     if (hierarchical_drf && proportion) {
       out.push_back(absl::StrCat("tiers[", ti, "]: drf with enableHierarchy and proportion share a tier: ",
                                  "Volcano's scheduler refuses to load such a file (and keeps its previous ",
                                  "configuration); this session runs both, as Volcano's framework does"));
+    }
+  }
+  for (size_t i = 0; i < config.configurations.size(); ++i) {
+    const ActionConfiguration& c = config.configurations[i];
+    std::vector<std::string> dropped;
+    (void)MakeAction(c.name, c.arguments, &dropped);
+    for (const std::string& d : dropped) {
+      out.push_back(absl::StrCat("configurations[", i, "] (", c.name, "): ", d, kDefaultUsed));
     }
   }
   return out;

@@ -127,8 +127,8 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
   for (size_t ti = 0; ti < cfg.tiers.size(); ++ti) {
     for (const PluginOption& opt : cfg.tiers[ti].plugins) {
       if (registry.Skips(opt.name)) continue;  // warned about below
+      VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Plugin> plugin, registry.MakePlugin(opt.name, opt.arguments));
       const PluginFactory& factory = *registry.FindPlugin(opt.name);
-      VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Plugin> plugin, factory(opt.arguments));
       s.current_plugin = &opt;
       s.current_tier = static_cast<int>(ti);
       const size_t node_fns = s.predicate.size() + s.node_order.size() + s.batch_node_order.size();
@@ -148,8 +148,7 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
   // A bind per pending task at most: reserved, so that committing never moves the list.
   s.decisions.binds.reserve(static_cast<size_t>(std::count(s.status.begin(), s.status.end(), TaskStatus::kPending)));
   for (const std::string& name : cfg.actions) {
-    VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Action> action,
-                             (*registry.FindAction(name))(cfg.ActionArguments(name)));
+    VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Action> action, registry.MakeAction(name, cfg.ActionArguments(name)));
     const absl::Status st = action->Execute(ssn);
     if (!st.ok()) return absl::Status(st.code(), absl::StrCat("action ", name, ": ", st.message()));
   }

@@ -2,15 +2,19 @@
 //
 // Values keep the YAML shape (scalar, map, list). Typed getters apply Volcano's reading
 // rules and report a wrongly typed value as an error naming the key, e.g.
-// `argument "binpack.weight": expected an integer, got "heavy"`.
+// `argument "binpack.weight": expected an integer, got "heavy"`; the error carries the key
+// (WrongTypeArgument), so that the registry can build the plugin again without it, with
+// its default, as Volcano does.
 #ifndef VCSCHED_ARGUMENTS_H_
 #define VCSCHED_ARGUMENTS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
@@ -42,6 +46,8 @@ class Arguments {
   const ArgValue& root() const { return root_; }
   const ArgValue* Find(absl::string_view key) const { return root_.Find(key); }
   void Set(std::string key, ArgValue value);
+  // Removes `key`; false when absent.
+  bool Erase(absl::string_view key);
 
   // The value at `key`, `fallback` when absent. An integer must be an unquoted YAML
   // integer; a float accepts integers; a bool accepts true/false (any case) and the
@@ -54,6 +60,9 @@ class Arguments {
  private:
   ArgValue root_{ArgValue::Kind::kMap, "", false, {}, {}};
 };
+
+// The key a getter's wrong-type error names, or nullopt for any other status.
+std::optional<std::string> WrongTypeArgument(const absl::Status& status);
 
 // Parses a Go duration ("90s", "1h30m", "3m"). kInvalidArgument on bad text.
 absl::StatusOr<int64_t> ParseGoDurationSeconds(absl::string_view text);

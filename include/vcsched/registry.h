@@ -32,17 +32,27 @@ class Registry {
 
   const PluginFactory* FindPlugin(absl::string_view name) const;
   const ActionFactory* FindAction(absl::string_view name) const;
+  // Builds a registered plugin or action from its arguments. An argument of the wrong
+  // type is dropped and the object built again, so that it takes its default there, as
+  // Volcano does; each dropped argument adds its line to `dropped` (when given). Other
+  // argument errors, and an unregistered name, are errors.
+  absl::StatusOr<std::unique_ptr<Plugin>> MakePlugin(absl::string_view name, const Arguments& arguments,
+                                                     std::vector<std::string>* dropped = nullptr) const;
+  absl::StatusOr<std::unique_ptr<Action>> MakeAction(absl::string_view name, const Arguments& arguments,
+                                                     std::vector<std::string>* dropped = nullptr) const;
   std::vector<std::string> PluginNames() const;
   std::vector<std::string> ActionNames() const;
 
-  // Every action and plugin exists, and every plugin and action accepts its arguments.
-  // Errors name the place: `tiers[1].plugins[2]: unknown plugin "gangg"`. A plugin of
-  // Volcano's that this registry lacks (tdm, numa-aware, ...) is not an error: sessions
-  // skip it, as Volcano skips a plugin it cannot build, and ConfigWarnings says so.
+  // Every action and plugin exists, and every plugin and action accepts its arguments
+  // (wrongly typed ones aside: see MakePlugin). Errors name the place:
+  // `tiers[1].plugins[2]: unknown plugin "gangg"`. A plugin of Volcano's that this
+  // registry lacks (tdm, numa-aware, ...) is not an error: sessions skip it, as Volcano
+  // skips a plugin it cannot build, and ConfigWarnings says so.
   absl::Status ValidateConfig(const SchedulerConfig& config) const;
   // What a valid configuration does that a session cannot follow as Volcano would, one
-  // line each: plugins skipped (above), and hierarchical drf beside proportion in one tier
-  // (Volcano's file loader refuses that; its framework, which sessions follow, runs both).
+  // line each: plugins skipped (above), arguments of the wrong type (their defaults are
+  // used), and hierarchical drf beside proportion in one tier (Volcano's file loader
+  // refuses that; its framework, which sessions follow, runs both).
   std::vector<std::string> ConfigWarnings(const SchedulerConfig& config) const;
   // A plugin of Volcano's that this registry lacks: sessions skip it.
   bool Skips(absl::string_view plugin) const;

@@ -52,15 +52,38 @@ TEST_CASE("Config: validation names unknown plugins, actions and bad arguments",
     c.actions.push_back("allocat");
     CHECK_THAT(std::string(reg.ValidateConfig(c).message()), Catch::Contains("unknown action \"allocat\""));
   }
-  SECTION("wrongly typed argument") {
+  SECTION("wrongly typed argument: valid, warned about, the default used") {
     c.tiers[1].plugins[4].arguments.Set("leastrequested.weight", ArgValue::Scalar("heavy"));
-    CHECK_THAT(std::string(reg.ValidateConfig(c).message()),
-               Catch::Contains("argument \"leastrequested.weight\": expected an integer, got \"heavy\""));
+    CHECK(reg.ValidateConfig(c).ok());
+    const std::vector<std::string> w = reg.ConfigWarnings(c);
+    REQUIRE(w.size() == 1);
+    CHECK_THAT(w[0], Catch::Equals("tiers[1].plugins[4] (nodeorder): argument \"leastrequested.weight\": expected an "
+                                   "integer, got \"heavy\"; the default is used there, as Volcano does"));
   }
-  SECTION("quoted integer") {
+  SECTION("quoted integer: the same") {
     c.tiers[1].plugins[4].arguments.Set("leastrequested.weight", ArgValue::Scalar("2", true));
+    CHECK(reg.ValidateConfig(c).ok());
+    CHECK(reg.ConfigWarnings(c).size() == 1);
+  }
+  SECTION("an argument error other than its type is still an error") {
+    c.configurations.push_back({"allocate", {}});
+    c.tiers.push_back(Tier{{PluginOption{"sla", {}, {}}}});
+    c.tiers.back().plugins[0].arguments.Set("sla-waiting-time", ArgValue::Scalar("soon"));
     CHECK_FALSE(reg.ValidateConfig(c).ok());
   }
+}
+
+TEST_CASE("Config: MakePlugin drops only the wrongly typed argument", "[core][config]") {
+  const Registry reg = Registry::BuiltIn();
+  Arguments args;
+  args.Set("binpack.weight", ArgValue::Scalar("heavy"));
+  args.Set("binpack.cpu", ArgValue::Scalar("3"));
+  std::vector<std::string> dropped;
+  REQUIRE(reg.MakePlugin("binpack", args, &dropped).ok());
+  REQUIRE(dropped.size() == 1);
+  CHECK_THAT(dropped[0], Catch::Contains("binpack.weight"));
+  CHECK_THAT(std::string(reg.MakePlugin("no-such-plugin", args).status().message()),
+             Catch::Contains("unknown plugin \"no-such-plugin\""));
 }
 
 TEST_CASE("Config: arguments read Volcano's types", "[core][config]") {

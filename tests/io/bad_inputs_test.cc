@@ -71,6 +71,24 @@ TEST_CASE("BadInputs: dangling references are warned about and not applied", "[i
   CHECK_THAT(w[2], Catch::Contains("PodGroup \"ns/pg-missing-queue\": spec.queue: queue \"nowhere\" not found"));
 }
 
+TEST_CASE("BadInputs: a wrongly typed argument is warned about and its default used", "[io][bad-inputs]") {
+  std::ifstream in(std::string(VCSCHED_TEST_DATA_DIR) + "/../bad_inputs/warned/wrongly-typed-argument.yaml");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  absl::StatusOr<Scenario> sc = LoadScenario({{"wrongly-typed-argument.yaml", buf.str()}});
+  REQUIRE(sc.ok());
+  REQUIRE(sc->config.has_value());
+  absl::StatusOr<Decisions> d = RunSession(sc->snapshot, *sc->config);
+  REQUIRE(d.ok());
+  CHECK(d->binds.size() == 1);
+  REQUIRE(d->warnings.size() == 1);
+  CHECK_THAT(d->warnings[0], Catch::StartsWith("tiers[0].plugins[1] (binpack): argument \"binpack.weight\": expected an "
+                                               "integer, got \"heavy\"; the default is used there"));
+  // Its other argument still applies: only the wrongly typed one was dropped.
+  const PluginOption& binpack = sc->config->tiers[0].plugins[1];
+  CHECK(binpack.arguments.Find("binpack.cpu") != nullptr);
+}
+
 TEST_CASE("BadInputs: regressions found by the fuzzers", "[io][bad-inputs][fuzz]") {
   SECTION("a document starting with ',' used to hang yaml-cpp") {
     CHECK_THAT(std::string(LoadSchedulerConfig({"c.conf", ",iece"}).status().message()),

@@ -54,6 +54,15 @@ bool PluginOption::Enabled(Switch s) const {
   return v.has_value() ? *v : DefaultOf(s);
 }
 
+bool Tier::MixesHierarchicalDrfAndProportion() const {
+  bool hierarchical_drf = false, proportion = false;
+  for (const PluginOption& p : plugins) {
+    hierarchical_drf |= p.name == "drf" && p.Enabled(Switch::kHierarchy);
+    proportion |= p.name == "proportion";
+  }
+  return hierarchical_drf && proportion;
+}
+
 void SchedulerConfig::ApplyDefaults() {
   for (Tier& tier : tiers) {
     for (PluginOption& p : tier.plugins) {

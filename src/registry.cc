@@ -142,11 +142,8 @@ constexpr char kDefaultUsed[] = "; the default is used there, as Volcano does";
 std::vector<std::string> Registry::ConfigWarnings(const SchedulerConfig& config) const {
   std::vector<std::string> out;
   for (size_t ti = 0; ti < config.tiers.size(); ++ti) {
-    bool hierarchical_drf = false, proportion = false;
     for (size_t pi = 0; pi < config.tiers[ti].plugins.size(); ++pi) {
       const PluginOption& p = config.tiers[ti].plugins[pi];
-      hierarchical_drf |= p.name == "drf" && p.Enabled(Switch::kHierarchy);
-      proportion |= p.name == "proportion";
       const std::string where = absl::StrCat("tiers[", ti, "].plugins[", pi, "]");
       if (Skips(p.name)) {
         out.push_back(absl::StrCat(where, ": plugin \"", p.name, "\" is not modelled by vcsched; the session runs ",
@@ -157,7 +154,7 @@ std::vector<std::string> Registry::ConfigWarnings(const SchedulerConfig& config)
       (void)MakePlugin(p.name, p.arguments, &dropped);
       for (const std::string& d : dropped) out.push_back(absl::StrCat(where, " (", p.name, "): ", d, kDefaultUsed));
     }
-    if (hierarchical_drf && proportion) {
+    if (config.tiers[ti].MixesHierarchicalDrfAndProportion()) {
       out.push_back(absl::StrCat("tiers[", ti, "]: drf with enableHierarchy and proportion share a tier: ",
                                  "Volcano's scheduler refuses to load such a file (and keeps its previous ",
                                  "configuration); this session runs both, as Volcano's framework does"));

@@ -63,6 +63,10 @@ struct PluginOption {
 
 struct Tier {
   std::vector<PluginOption> plugins;
+
+  // drf with enableHierarchy and proportion both in this tier: Volcano's configuration
+  // file loader refuses it, its framework runs it.
+  bool MixesHierarchicalDrfAndProportion() const;
 };
 
 struct ActionConfiguration {

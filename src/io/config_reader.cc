@@ -97,12 +97,7 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
 
 void CheckAsVolcanoFile(ObjectReader& r, const YAML::Node& body, const SchedulerConfig& c) {
   for (size_t ti = 0; ti < c.tiers.size(); ++ti) {
-    bool hierarchical_drf = false, proportion = false;
-    for (const PluginOption& p : c.tiers[ti].plugins) {
-      hierarchical_drf |= p.name == "drf" && p.Enabled(Switch::kHierarchy);
-      proportion |= p.name == "proportion";
-    }
-    if (hierarchical_drf && proportion) {
+    if (c.tiers[ti].MixesHierarchicalDrfAndProportion()) {
       const YAML::Node tiers = Get(body, "tiers");
       r.Fail(tiers.IsSequence() && ti < tiers.size() ? tiers[ti] : body, absl::StrCat("tiers[", ti, "]"),
              "drf with enableHierarchy and proportion in one tier: Volcano's scheduler refuses such a configuration "

@@ -53,11 +53,16 @@ TEST_CASE("BadInputs: an input over the size limit is refused before parsing", "
   CHECK_THAT(ErrorOf("big.yaml", big, opts), Catch::Contains("exceeds the limit of 1048576"));
 }
 
-TEST_CASE("BadInputs: dangling references are warned about and not applied", "[io][bad-inputs]") {
-  std::ifstream in(std::string(VCSCHED_TEST_DATA_DIR) + "/../bad_inputs/warned/dangling-references.yaml");
+// A file of tests/bad_inputs/warned: it loads, with warnings.
+absl::StatusOr<Scenario> LoadWarned(const std::string& name) {
+  std::ifstream in(std::string(VCSCHED_TEST_DATA_DIR) + "/../bad_inputs/warned/" + name);
   std::stringstream buf;
   buf << in.rdbuf();
-  absl::StatusOr<Scenario> sc = LoadScenario({{"dangling-references.yaml", buf.str()}});
+  return LoadScenario({{name, buf.str()}});
+}
+
+TEST_CASE("BadInputs: dangling references are warned about and not applied", "[io][bad-inputs]") {
+  absl::StatusOr<Scenario> sc = LoadWarned("dangling-references.yaml");
   REQUIRE(sc.ok());
   absl::StatusOr<Decisions> d = RunSession(sc->snapshot, DefaultSchedulerConfig());
   REQUIRE(d.ok());
@@ -72,10 +77,7 @@ TEST_CASE("BadInputs: dangling references are warned about and not applied", "[i
 }
 
 TEST_CASE("BadInputs: a wrongly typed argument is warned about and its default used", "[io][bad-inputs]") {
-  std::ifstream in(std::string(VCSCHED_TEST_DATA_DIR) + "/../bad_inputs/warned/wrongly-typed-argument.yaml");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  absl::StatusOr<Scenario> sc = LoadScenario({{"wrongly-typed-argument.yaml", buf.str()}});
+  absl::StatusOr<Scenario> sc = LoadWarned("wrongly-typed-argument.yaml");
   REQUIRE(sc.ok());
   REQUIRE(sc->config.has_value());
   absl::StatusOr<Decisions> d = RunSession(sc->snapshot, *sc->config);

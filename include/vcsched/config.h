@@ -57,7 +57,8 @@ struct PluginOption {
   std::array<std::optional<bool>, kSwitchCount> switches{};
   Arguments arguments;
 
-  // REQUIRES: ApplyDefaults() ran (an unset switch reads as its default).
+  // Whether switch `s` is on; an unset switch reads as its default, so this holds
+  // before ApplyDefaults() as after.
   bool Enabled(Switch s) const;
 };
 

@@ -11,7 +11,6 @@ namespace {
 
 // Whether plugin `name` is configured with extension point `point` switched on: a plugin
 // whose switch is off (e.g. predicates with enablePredicate: false) constrains nothing.
-// REQUIRES: ApplyDefaults() ran on `c`.
 bool PluginOn(const SchedulerConfig& c, const std::string& name, Switch point) {
   for (const Tier& t : c.tiers) {
     for (const PluginOption& p : t.plugins) {
@@ -28,11 +27,9 @@ bool Holds(const TaskInfo& t) {
 
 }  // namespace
 
-std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerConfig& given, const Decisions& d) {
+std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerConfig& config, const Decisions& d) {
   std::vector<std::string> bad;
   const int dims = snap.dims();
-  SchedulerConfig config = given;
-  config.ApplyDefaults();
   const bool predicates_on = PluginOn(config, "predicates", Switch::kPredicate);
   std::map<std::string, std::string> bound;
   for (const Bind& b : d.binds) {

@@ -30,14 +30,13 @@ void WritePodGroupStatuses(Session& ssn) {
     if (s.queue_of(j) == kNone) continue;  // not in the session
     auto& conds = s.job_conditions[static_cast<size_t>(j)];  // moved out below: written last
     const bool unsched = std::any_of(conds.begin(), conds.end(), [&](const PodGroupCondition& c) {
-      return c.type == "Unschedulable" && c.status == "True" && c.transition_id == s.session_id;
+      return absl::string_view(c.type) == "Unschedulable" && absl::string_view(c.status) == "True" &&
+             c.transition_id == s.session_id;
     });
     const int32_t running = ssn.job_count(j, TaskStatus::kRunning);
     const int32_t failed = ssn.job_count(j, TaskStatus::kFailed);
     const int32_t succeeded = ssn.job_count(j, TaskStatus::kSucceeded);
-    PodGroupStatus& st = s.decisions.pod_groups.emplace_back();
-    std::string& phase = st.phase;
-    phase = ssn.job_phase(j);
+    absl::string_view phase = ssn.job_phase(j);
     if (running > 0 && unsched) {
       phase = "Unknown";
     } else {
@@ -49,6 +48,8 @@ void WritePodGroupStatuses(Session& ssn) {
         phase = "Pending";
       }
     }
+    PodGroupStatus& st = s.decisions.pod_groups.emplace_back();
+    st.phase.assign(phase.data(), phase.size());
     const absl::string_view key = s.facts->job_key[static_cast<size_t>(j)];
     st.job.assign(key.data(), key.size());
     st.old_phase = old_phases[static_cast<size_t>(j)];

@@ -2,12 +2,12 @@
 // a gang's placements are committed only once it is ready (reference §9.2).
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "src/actions/actions.h"
 #include "src/actions/helpers.h"
+#include "src/actions/job_task_heaps.h"
 #include "src/actions/node_choice_cache.h"
 #include "src/actions/waiting_job_heap.h"
 #include "src/internal/status_macros.h"
@@ -26,7 +26,7 @@ class AllocateAction : public Action {
     const bool has_enqueue = std::find(actions.begin(), actions.end(), "enqueue") != actions.end();
     auto queues = QueueHeap(ssn);
     std::map<QueueIndex, WaitingJobHeap> jobs;
-    std::vector<std::optional<OrderedHeap<TaskIndex>>> tasks(s.jobs.size());  // by job
+    JobTaskHeaps tasks(ssn, s.jobs.size());
     for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
       const QueueIndex queue = s.queue_of(j);
       if (queue == kNone) continue;
@@ -35,15 +35,14 @@ class AllocateAction : public Action {
         ssn.SetJobPhase(j, "Inqueue");
       }
       if (ssn.JobValid(j)) continue;
-      auto heap = TaskHeap(ssn);
+      tasks.Open(j);
       for (TaskIndex t : s.job_tasks(j)) {
         if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending &&
             !(s.task_flags[static_cast<size_t>(t)] & (kTaskGated | kTaskBestEffort))) {
-          heap.Push(t);
+          tasks.Push(t);
         }
       }
-      if (heap.empty()) continue;
-      tasks[static_cast<size_t>(j)].emplace(std::move(heap));
+      if (tasks.empty(j)) continue;
       auto [it, inserted] = jobs.try_emplace(queue, ssn);
       if (inserted) queues.Push(queue);
       it->second.Push(j);
@@ -55,12 +54,11 @@ class AllocateAction : public Action {
       auto& job_heap = jobs.at(q);
       if (job_heap.empty()) continue;
       const JobIndex j = job_heap.Pop();
-      auto& task_heap = *tasks[static_cast<size_t>(j)];
       Statement stmt(ssn);
-      VCSCHED_ASSIGN_OR_RETURN(const bool keep, AllocateTasks(ssn, j, task_heap, all_nodes, reasons, stmt));
+      VCSCHED_ASSIGN_OR_RETURN(const bool keep, AllocateTasks(ssn, j, tasks, all_nodes, reasons, stmt));
       if (keep && ssn.JobReady(j)) {
         stmt.Commit();
-        if (!task_heap.empty()) job_heap.Push(j);
+        if (!tasks.empty(j)) job_heap.Push(j);
       }
       queues.Push(q);
     }
@@ -70,13 +68,13 @@ class AllocateAction : public Action {
  private:
   // One job visit. Returns whether the statement is kept (ready or pipelined); a
   // statement that is not kept has been discarded.
-  absl::StatusOr<bool> AllocateTasks(Session& ssn, JobIndex j, OrderedHeap<TaskIndex>& heap,
+  absl::StatusOr<bool> AllocateTasks(Session& ssn, JobIndex j, JobTaskHeaps& tasks,
                                      const std::vector<NodeIndex>& all_nodes, const ResourceReasons& reasons,
                                      Statement& stmt) {
     Session::State& s = ssn.state();
     FitErrorBuffer errors;
-    while (!heap.empty()) {
-      const TaskIndex t = heap.Pop();
+    while (!tasks.empty(j)) {
+      const TaskIndex t = tasks.Pop(j);
       const TaskInfo& info = s.task(t);
       const uint8_t flags = s.task_flags[static_cast<size_t>(t)];
       const QueueIndex queue = s.queue_of(j);

@@ -8,6 +8,32 @@
 namespace vcsched::internal {
 namespace {
 
+// Replaces the job's conditions of `type` (each of them, as Volcano's status update
+// does), or adds one; written in place, the common case being a job with none.
+void WriteCondition(PodGroupStatus::Conditions& conds, absl::string_view type, absl::string_view reason,
+                    std::string message, const std::string& session_id) {
+  PodGroupCondition* first = nullptr;
+  for (PodGroupCondition& old : conds) {
+    if (old.type != type) continue;
+    if (first != nullptr) {
+      old = *first;
+      continue;
+    }
+    first = &old;
+    first->reason.assign(reason.data(), reason.size());
+    first->message = std::move(message);
+    first->status = "True";
+    first->transition_id = session_id;
+  }
+  if (first != nullptr) return;
+  PodGroupCondition& c = conds.emplace_back();
+  c.type.assign(type.data(), type.size());
+  c.status = "True";
+  c.reason.assign(reason.data(), reason.size());
+  c.message = std::move(message);
+  c.transition_id = session_id;
+}
+
 class GangPlugin : public Plugin {
  public:
   absl::Status OnSessionOpen(Session& ssn) override {
@@ -61,14 +87,12 @@ class GangPlugin : public Plugin {
     Session::State& s = ssn.state();
     for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
       if (s.queue_of(j) == kNone || s.job_tasks(j).empty()) continue;
-      auto& conds = s.job_conditions[static_cast<size_t>(j)];
-      PodGroupCondition c;
-      c.status = "True";
-      c.transition_id = s.session_id;
-      if (auto invalid = ssn.JobValid(j)) {
-        c.type = "Unschedulable";
-        c.reason = invalid->first;
-        c.message = invalid->second;
+      absl::string_view type = "Unschedulable", reason;
+      std::string message;
+      auto invalid = ssn.JobValid(j);
+      if (invalid) {
+        reason = invalid->first;
+        message = std::move(invalid->second);
       } else if (!ssn.JobIsReady(j)) {
         const int32_t releasing_on_node = ssn.JobReleasingOnNodeNum(j);
         const int32_t scheduled = ssn.job_count(j, TaskStatus::kRunning) + ssn.job_count(j, TaskStatus::kBound) +
@@ -80,22 +104,14 @@ class GangPlugin : public Plugin {
         }
         const int32_t unready = s.job_min_member[static_cast<size_t>(j)] -
                                 (ssn.JobReadyTaskNum(j) + PendingOnceAllocated(ssn, j));
-        c.type = "Unschedulable";
-        c.reason = "NotEnoughResources";
-        c.message = absl::StrCat(unready, "/", s.job_tasks(j).size(), " tasks in gang unschedulable: ",
-                                 JobFitErrorText(ssn, j));
+        reason = "NotEnoughResources";
+        message = absl::StrCat(unready, "/", s.job_tasks(j).size(), " tasks in gang unschedulable: ",
+                               JobFitErrorText(ssn, j));
       } else {
-        c.type = "Scheduled";
-        c.reason = "tasks in gang are ready to be scheduled";
+        type = "Scheduled";
+        reason = "tasks in gang are ready to be scheduled";
       }
-      bool replaced = false;
-      for (PodGroupCondition& old : conds) {
-        if (old.type == c.type) {
-          old = c;
-          replaced = true;
-        }
-      }
-      if (!replaced) conds.push_back(std::move(c));
+      WriteCondition(s.job_conditions[static_cast<size_t>(j)], type, reason, std::move(message), s.session_id);
     }
   }
 };

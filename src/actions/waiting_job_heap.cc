@@ -56,7 +56,14 @@ void WaitingJobHeap::UseCallbacks() {
 JobIndex WaitingJobHeap::Pop() {
   if (fallback_) return fallback_->Pop();
   if (!run_sorted_) {
-    std::sort(run_.begin(), run_.end(), After);
+    // Jobs come in index order, which is often already their order (equal keys, older
+    // first): then the run only needs reversing. After is a total order, so either way
+    // the result is the one sorted sequence.
+    if (std::is_sorted(run_.rbegin(), run_.rend(), After)) {
+      std::reverse(run_.begin(), run_.end());
+    } else {
+      std::sort(run_.begin(), run_.end(), After);
+    }
     run_sorted_ = true;
   }
   if (!run_.empty() && (entries_.empty() || After(entries_.front(), run_.back()))) {

@@ -7,8 +7,8 @@
 // JobOrderLess (keys in registration order, then creation time, then index), which is
 // total, so the pops are the same as through the callbacks. Otherwise it compares
 // through the callbacks. The jobs pushed before the first pop are sorted once (a
-// sequential pass instead of a sift per pop); later pushes (jobs coming back) go to a
-// heap, and a pop takes the first of the two.
+// sequential pass instead of a sift per pop; only reversed when they came in order);
+// later pushes (jobs coming back) go to a heap, and a pop takes the first of the two.
 #ifndef VCSCHED_SRC_ACTIONS_WAITING_JOB_HEAP_H_
 #define VCSCHED_SRC_ACTIONS_WAITING_JOB_HEAP_H_
 

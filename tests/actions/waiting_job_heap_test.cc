@@ -93,6 +93,30 @@ TEST_CASE("WaitingJobHeap: keyed and callback orders pop the same jobs in JobOrd
   CHECK(a == b);
 }
 
+TEST_CASE("WaitingJobHeap: jobs pushed already in order, or nearly, pop in JobOrderLess order",
+          "[actions][allocate]") {
+  // Equal keys and creation times rising with the index: the pushes come in order (the
+  // run is only reversed); one job out of place makes it a sort again.
+  for (const int out_of_place : {-1, 0, 157, 399}) {
+    SnapshotBuilder b;
+    for (int j = 0; j < 400; ++j) {
+      PodGroupSpec g = MakePodGroup(absl::StrCat("ns/j", 1000 + j), 1);
+      g.creation_time = j == out_of_place ? 500 : j / 3;  // ties: the index decides
+      b.AddPodGroup(g);
+    }
+    const Snapshot snap = *std::move(b).Build();
+    const SchedulerConfig cfg = DefaultSchedulerConfig();
+    Session ssn(snap, cfg, 0, "s");
+    std::vector<std::array<double, 3>> keys(400, {1, 2, 3});
+    for (size_t i = 0; i < 3; ++i) {
+      ssn.AddJobOrderKeyFn([&keys, i](JobIndex j) { return keys[static_cast<size_t>(j)][i]; });
+    }
+    std::mt19937 rng(5);
+    const std::vector<JobIndex> order = PopAll(ssn, keys, rng);
+    CHECK(order.front() == (out_of_place == 0 ? 1 : 0));
+  }
+}
+
 TEST_CASE("WaitingJobHeap: a NaN key moves the waiting jobs to the callback heap", "[actions][allocate]") {
   std::mt19937 rng(3);
   const Snapshot snap = ManyJobs(300, rng);

@@ -21,15 +21,13 @@ const Registry& DefaultRegistry() {
 
 int64_t DefaultNow(const Snapshot& snap) { return snap.impl().dense.latest_creation_time; }
 
-// PodGroup phase at close (reference §11.1).
+// PodGroup phase at close (reference §11.1), into the statuses the session made.
 void WritePodGroupStatuses(Session& ssn) {
   Session::State& s = ssn.state();
-  s.decisions.pod_groups.reserve(s.snapshot->jobs().size());
-  const std::vector<std::string>& old_phases = s.facts->job_phase;
   for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
     if (s.queue_of(j) == kNone) continue;  // not in the session
-    auto& conds = s.job_conditions[static_cast<size_t>(j)];  // moved out below: written last
-    const bool unsched = std::any_of(conds.begin(), conds.end(), [&](const PodGroupCondition& c) {
+    PodGroupStatus& st = s.decisions.pod_groups[static_cast<size_t>(s.job_status_slot[static_cast<size_t>(j)])];
+    const bool unsched = std::any_of(st.conditions.begin(), st.conditions.end(), [&](const PodGroupCondition& c) {
       return absl::string_view(c.type) == "Unschedulable" && absl::string_view(c.status) == "True" &&
              c.transition_id == s.session_id;
     });
@@ -48,15 +46,10 @@ void WritePodGroupStatuses(Session& ssn) {
         phase = "Pending";
       }
     }
-    PodGroupStatus& st = s.decisions.pod_groups.emplace_back();
     st.phase.assign(phase.data(), phase.size());
-    const absl::string_view key = s.facts->job_key[static_cast<size_t>(j)];
-    st.job.assign(key.data(), key.size());
-    st.old_phase = old_phases[static_cast<size_t>(j)];
     st.running = running;
     st.failed = failed;
     st.succeeded = succeeded;
-    st.conditions = std::move(conds);
   }
 }
 

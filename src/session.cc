@@ -163,7 +163,8 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.job_checks_roles = f.job_checks_roles;
   s.job_priority = f.job_priority;
   s.job_creation_time = f.job_creation_time;
-  s.job_phase = f.job_phase;
+  s.job_phase.resize(jobs.size());
+  for (size_t j = 0; j < jobs.size(); ++j) s.job_phase[j] = &f.job_phase[j];
   s.job_pending_best_effort = f.job_best_effort_count;
   // Every task starts counted as Pending, then moves to its real status.
   s.job_counts.assign(jobs.size(), {});
@@ -171,7 +172,17 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     s.job_counts[j][static_cast<size_t>(TaskStatus::kPending)] = f.job_task_begin[j + 1] - f.job_task_begin[j];
   }
   s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
-  s.job_conditions.resize(jobs.size());
+  s.job_status_slot.assign(jobs.size(), -1);
+  s.decisions.pod_groups.reserve(
+      jobs.size() - static_cast<size_t>(std::count(f.job_queue.begin(), f.job_queue.end(), kNone)));
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    if (f.job_queue[j] == kNone) continue;
+    s.job_status_slot[j] = static_cast<int32_t>(s.decisions.pod_groups.size());
+    PodGroupStatus& st = s.decisions.pod_groups.emplace_back();
+    const absl::string_view key = f.job_key[j];
+    st.job.assign(key.data(), key.size());
+    st.old_phase = f.job_phase[j];
+  }
   // Finished pods never hold a node (reference §2.2). A pending task off any node is
   // where every task starts, so only the others move.
   for (const TaskIndex t : f.placed_tasks) {
@@ -292,9 +303,11 @@ bool Session::JobCheckTaskReady(JobIndex j) const { return CheckRoles(*s_, j, Ro
 bool Session::JobCheckTaskPipelined(JobIndex j) const {
   return CheckRoles(*s_, j, RoleCheck::kPipelined);
 }
-const std::string& Session::job_phase(JobIndex j) const { return s_->job_phase[static_cast<size_t>(j)]; }
+const std::string& Session::job_phase(JobIndex j) const { return *s_->job_phase[static_cast<size_t>(j)]; }
 void Session::SetJobPhase(JobIndex j, std::string phase) {
-  s_->job_phase[static_cast<size_t>(j)] = std::move(phase);
+  auto it = s_->set_phases.find(phase);
+  if (it == s_->set_phases.end()) it = s_->set_phases.insert(std::move(phase)).first;
+  s_->job_phase[static_cast<size_t>(j)] = &*it;
 }
 bool Session::JobIsPending(JobIndex j) const {
   const std::string& p = job_phase(j);

@@ -6,6 +6,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,8 +87,17 @@ struct Session::State {
   absl::Span<const int32_t> job_priority;
   absl::Span<const int64_t> job_creation_time;
   ResourceMatrix job_allocated;
-  std::vector<std::string> job_phase;
-  std::vector<PodGroupStatus::Conditions> job_conditions;  // written this session
+  // Phases point at the snapshot's strings until set; a phase set in the session is
+  // kept once in set_phases (a handful of values), so starting a session copies none.
+  std::vector<const std::string*> job_phase;
+  std::set<std::string, std::less<>> set_phases;
+  // The PodGroupStatus each job in the session returns, made at the start in job order
+  // (key and old phase) so that conditions are written where they are returned;
+  // phases and counts are written at close. -1: the job is not in the session.
+  std::vector<int32_t> job_status_slot;
+  PodGroupStatus::Conditions& job_conditions(JobIndex j) {
+    return decisions.pod_groups[static_cast<size_t>(job_status_slot[static_cast<size_t>(j)])].conditions;
+  }
 
   // Callbacks, with the tier they were registered in.
   std::vector<Registered<JobOrderFn>> job_order;

@@ -111,7 +111,7 @@ class GangPlugin : public Plugin {
         type = "Scheduled";
         reason = "tasks in gang are ready to be scheduled";
       }
-      WriteCondition(s.job_conditions[static_cast<size_t>(j)], type, reason, std::move(message), s.session_id);
+      WriteCondition(s.job_conditions(j), type, reason, std::move(message), s.session_id);
     }
   }
 };

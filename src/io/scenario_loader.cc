@@ -374,6 +374,28 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
   return true;
 }
 
+// The documents of one piece of a YAML stream. SplitDocuments cuts at every document
+// marker, so a piece holds one document at most, and it is parsed once. On some
+// malformed pieces (",x") yaml-cpp's LoadAll never returns, producing null documents
+// without end; only a budgeted event pass tells those from an empty or null piece, so
+// pieces whose document comes out null are parsed again that careful way.
+std::vector<YAML::Node> ParseYamlPiece(const io_internal::DocumentText& piece, const std::string& name,
+                                       Diagnostics& diag) {
+  const std::string text(piece.text);
+  try {
+    if (YAML::Node doc = YAML::Load(text); !doc.IsNull()) return {doc};
+    if (std::string why; !io_internal::YamlParsesWithinBudget(text, &why)) {
+      diag.errors.push_back(absl::StrCat(name, ": line ", piece.first_line + 1, ": invalid YAML: ", why));
+      return {};
+    }
+    return YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    diag.errors.push_back(absl::StrCat(name, ": line ", e.mark.line + 1 + piece.first_line, ":", e.mark.column + 1,
+                                       ": invalid YAML: ", e.msg));
+    return {};
+  }
+}
+
 absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const LoadOptions& options,
                           Collected& c, Diagnostics& diag) {
   for (const ScenarioSource& src : sources) {
@@ -399,36 +421,15 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
     // One document at a time: only one yaml-cpp tree is alive, whatever the file size.
     int index = 0;
     for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(text)) {
-      const std::string doc_text(piece.text);
-      std::string why;
-      YAML::Node doc;
-      bool parsed = false;
-      if (!io_internal::YamlParsesWithinBudget(doc_text, &why)) {
-        diag.errors.push_back(absl::StrCat(src.name, ": line ", piece.first_line + 1, ": invalid YAML: ", why));
-      } else {
+      const std::vector<YAML::Node> docs = ParseYamlPiece(piece, src.name, diag);
+      if (docs.empty()) ++index;  // an empty or unreadable piece keeps its number
+      for (const YAML::Node& doc : docs) {
+        const Place where = c.Document(src.name, ++index);
         try {
-          std::vector<YAML::Node> docs = YAML::LoadAll(doc_text);
-          for (const YAML::Node& d : docs) {
-            if (!parsed) {
-              doc = d;
-              parsed = true;
-            } else {
-              ++index;
-              ReadDocument(d, c.Document(src.name, index), piece.first_line, c, diag);
-            }
-          }
+          ReadDocument(doc, where, piece.first_line, c, diag);
         } catch (const YAML::Exception& e) {
-          diag.errors.push_back(absl::StrCat(src.name, ": line ", e.mark.line + 1 + piece.first_line, ":",
-                                             e.mark.column + 1, ": invalid YAML: ", e.msg));
+          diag.errors.push_back(absl::StrCat(where.str(), ": invalid YAML: ", e.msg));
         }
-      }
-      ++index;
-      if (!parsed) continue;
-      const Place where = c.Document(src.name, index);
-      try {
-        ReadDocument(doc, where, piece.first_line, c, diag);
-      } catch (const YAML::Exception& e) {
-        diag.errors.push_back(absl::StrCat(where.str(), ": invalid YAML: ", e.msg));
       }
     }
   }

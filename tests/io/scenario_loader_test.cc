@@ -64,6 +64,25 @@ spec: {weight: 1, capability: {memory: -1Gi}}
   CHECK_THAT(msg, Catch::Contains("Queue \"q\": spec.capability.memory: quantity \"-1Gi\" must not be negative"));
 }
 
+TEST_CASE("Loader: empty, null and unending documents keep the numbering of the ones after", "[io][loader]") {
+  // A comment-only piece, a null document, a piece yaml-cpp's LoadAll never finishes
+  // (",x": refused, not hung), then a document with an error: it is still number 4.
+  const absl::Status s = LoadError(R"(# nothing here
+---
+~
+---
+,iece
+---
+apiVersion: v1
+kind: Nod
+metadata: {name: n1}
+)");
+  const std::string msg(s.message());
+  CHECK_THAT(msg, Catch::Contains("bad.yaml: line 4: invalid YAML: the parser does not advance"));  // its "---"
+  CHECK_THAT(msg, Catch::Contains("bad.yaml: document 4, line 8:7: kind: unknown kind \"Nod\""));
+  CHECK(std::count(msg.begin(), msg.end(), '\n') == 1);  // two errors, nothing about the others
+}
+
 TEST_CASE("Loader: malformed YAML is an error with its position", "[io][loader]") {
   const absl::Status s = LoadError("apiVersion: v1\nkind: Node\nmetadata: {name: [n1\n");
   CHECK(s.code() == absl::StatusCode::kInvalidArgument);

@@ -14,6 +14,7 @@
 #include "absl/strings/match.h"
 #include "src/io/config_reader.h"
 #include "src/io/job_documents.h"
+#include "src/io/json_list_items.h"
 #include "src/io/k8s_reader.h"
 #include "src/io/skipped_kinds.h"
 #include "src/io/yaml_reader.h"
@@ -310,6 +311,37 @@ bool LooksLikeJson(absl::string_view text) {
   return at != absl::string_view::npos && (text[at] == '{' || text[at] == '[');
 }
 
+// A listing read item by item (JsonListItems): the same objects, labels and messages as
+// reading it whole, without a tape for the whole document. Only while nothing has been
+// read yet, so that if an item turns out not to be valid JSON, what was read can be
+// dropped and the source read whole, which reports the error as usual.
+bool ReadJsonListByItems(const ScenarioSource& src, simdjson::padded_string_view text, const LoadOptions& options,
+                         Collected& c, Diagnostics& diag) {
+  if (!c.documents.empty() || options.max_depth < 2) return false;
+  const std::optional<std::vector<std::string_view>> items =
+      io_internal::JsonListItems(text, static_cast<size_t>(options.max_depth));
+  if (!items) return false;
+  simdjson::dom::parser parser;
+  // An item sits two levels below the listing's root, which may nest max_depth + 1 deep.
+  if (parser.allocate(size_t{1} << 16, static_cast<size_t>(options.max_depth) - 1) != simdjson::SUCCESS) return false;
+  const size_t errors = diag.errors.size(), warnings = diag.warnings.size();
+  const Place where = c.Document(src.name, 1);
+  c.pods.index.reserve(items->size());
+  int64_t i = 0;
+  for (const std::string_view item : *items) {
+    simdjson::dom::element e;
+    // The item lies inside the padded input, so reading past its end is allowed.
+    if (parser.parse(item.data(), item.size(), false).get(e) != simdjson::SUCCESS) {
+      c = Collected();
+      diag.errors.resize(errors);
+      diag.warnings.resize(warnings);
+      return false;
+    }
+    ReadDocument(DocNode(e), Place{where.document, i++}, 0, c, diag);
+  }
+  return true;
+}
+
 // Reads every JSON document of `src` (one, or several one after another); a top-level
 // array is a list of documents. Returns false, having read nothing, when the first
 // document is not JSON: YAML flow style (`{kind: Node, ...}`) also starts with a brace,
@@ -343,6 +375,7 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
       ReadDocument(node, c.Document(src.name, ++index), 0, c, diag);
     }
   };
+  if (ReadJsonListByItems(src, text, options, c, diag)) return true;
   // One document (what kubectl prints) is parsed whole, faster than as a stream; text
   // that is not exactly one valid document goes through the stream below, which finds
   // where it goes wrong.

@@ -59,6 +59,19 @@ std::string Read(const std::string& path) {
   return buf.str();
 }
 
+// Both loaded, with as many tasks and warnings, and the same decisions.
+void CheckSameScenario(const absl::StatusOr<Scenario>& a, const absl::StatusOr<Scenario>& b) {
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(a->snapshot.tasks().size() == b->snapshot.tasks().size());
+  CHECK(a->warnings.size() == b->warnings.size());
+  const SchedulerConfig config = a->config.value_or(DefaultSchedulerConfig());
+  absl::StatusOr<Decisions> da = RunSession(a->snapshot, config), db = RunSession(b->snapshot, config);
+  REQUIRE(da.ok());
+  REQUIRE(db.ok());
+  CHECK(da->ToString() == db->ToString());
+}
+
 TEST_CASE("JSON loader: every conformance case decides as its YAML", "[io][json]") {
   int compared = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(VCSCHED_CONFORMANCE_DIR)) {
@@ -72,15 +85,7 @@ TEST_CASE("JSON loader: every conformance case decides as its YAML", "[io][json]
     INFO(e.path().string());
     absl::StatusOr<Scenario> a = LoadScenario({{"case.yaml", yaml}});
     absl::StatusOr<Scenario> b = LoadScenario({{"case.json", json}});
-    REQUIRE(a.ok());
-    REQUIRE(b.ok());
-    CHECK(a->snapshot.tasks().size() == b->snapshot.tasks().size());
-    CHECK(a->warnings.size() == b->warnings.size());
-    const SchedulerConfig config = a->config.value_or(DefaultSchedulerConfig());
-    absl::StatusOr<Decisions> da = RunSession(a->snapshot, config), db = RunSession(b->snapshot, config);
-    REQUIRE(da.ok());
-    REQUIRE(db.ok());
-    CHECK(da->ToString() == db->ToString());
+    CheckSameScenario(a, b);
     ++compared;
   }
   CHECK(compared >= 90);
@@ -143,14 +148,7 @@ TEST_CASE("JSON loader: a List read item by item reads as the same objects read 
     absl::StatusOr<Scenario> list = LoadScenario({{"l.json", absl::StrCat(R"({"apiVersion":"v1","items":[)", items,
                                                                          R"(],"kind":"List","metadata":{"a":[1,{}]}})")}});
     absl::StatusOr<Scenario> whole = LoadScenario({{"w.json", absl::StrCat("[", items, "]")}});
-    REQUIRE(list.ok());
-    REQUIRE(whole.ok());
-    CHECK(list->warnings.size() == whole->warnings.size());
-    const SchedulerConfig config = list->config.value_or(DefaultSchedulerConfig());
-    absl::StatusOr<Decisions> a = RunSession(list->snapshot, config), b = RunSession(whole->snapshot, config);
-    REQUIRE(a.ok());
-    REQUIRE(b.ok());
-    CHECK(a->ToString() == b->ToString());
+    CheckSameScenario(list, whole);
     ++compared;
   }
   CHECK(compared == 20);

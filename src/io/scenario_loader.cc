@@ -348,6 +348,15 @@ bool ReadJsonListByItems(const ScenarioSource& src, simdjson::padded_string_view
 // and the YAML reader then takes the source (and reports errors with line and column).
 bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t readable_past_end,
                const LoadOptions& options, Collected& c, Diagnostics& diag) {
+  // The parsers read up to SIMDJSON_PADDING bytes past the end: in place when that many
+  // are readable (the CLI maps files so), else from a padded copy.
+  simdjson::padded_string copy;
+  simdjson::padded_string_view text(src_text.data(), src_text.size(), src_text.size() + readable_past_end);
+  if (readable_past_end < simdjson::SIMDJSON_PADDING) {
+    copy = simdjson::padded_string(src_text.data(), src_text.size());
+    text = copy;
+  }
+  if (ReadJsonListByItems(src, text, options, c, diag)) return true;
   simdjson::dom::parser parser;
 #ifdef SIMDJSON_THREADS_ENABLED
   parser.threaded = false;  // the library starts no threads (parse_many would, past one batch)
@@ -356,14 +365,6 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
   if (parser.allocate(batch, static_cast<size_t>(options.max_depth) + 1) != simdjson::SUCCESS) {
     diag.errors.push_back(absl::StrCat(src.name, ": out of memory for a JSON parser of ", batch, " bytes"));
     return true;
-  }
-  // The parser reads up to SIMDJSON_PADDING bytes past the end: in place when that many
-  // are readable (the CLI maps files so), else from a padded copy.
-  simdjson::padded_string copy;
-  simdjson::padded_string_view text(src_text.data(), src_text.size(), src_text.size() + readable_past_end);
-  if (readable_past_end < simdjson::SIMDJSON_PADDING) {
-    copy = simdjson::padded_string(src_text.data(), src_text.size());
-    text = copy;
   }
   int index = 0;
   // A top-level array is a list of documents.
@@ -375,10 +376,9 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
       ReadDocument(node, c.Document(src.name, ++index), 0, c, diag);
     }
   };
-  if (ReadJsonListByItems(src, text, options, c, diag)) return true;
-  // One document (what kubectl prints) is parsed whole, faster than as a stream; text
-  // that is not exactly one valid document goes through the stream below, which finds
-  // where it goes wrong.
+  // Any other single document is parsed whole, faster than as a stream; text that is
+  // not exactly one valid document goes through the stream below, which finds where it
+  // goes wrong.
   if (simdjson::dom::element doc; parser.parse(text.data(), text.size(), false).get(doc) == simdjson::SUCCESS) {
     read_top(doc);
     return true;

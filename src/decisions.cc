@@ -1,6 +1,7 @@
 #include "vcsched/decisions.h"
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -37,6 +38,42 @@ void SortDecisions(Decisions& d, KnownSorted known) {
 }
 
 }  // namespace internal
+
+// Texts copied into blocks that never move, so views into them survive the Decisions
+// being moved or copied and the store growing.
+struct Decisions::TextStore {
+  static constexpr size_t kBlockSize = 64 * 1024;
+  std::vector<std::unique_ptr<char[]>> blocks;
+  char* free = nullptr;  // the unused end of the block being filled
+  size_t left = 0;
+};
+
+absl::string_view Decisions::Keep(absl::string_view text) {
+  if (text.empty()) return {};
+  if (texts_ == nullptr) texts_ = std::make_shared<TextStore>();
+  TextStore& store = *texts_;
+  char* at;
+  if (text.size() > TextStore::kBlockSize / 4) {  // a long text gets a block of its own
+    at = store.blocks.emplace_back(std::unique_ptr<char[]>(new char[text.size()])).get();
+  } else {
+    if (text.size() > store.left) {
+      store.free = store.blocks.emplace_back(std::unique_ptr<char[]>(new char[TextStore::kBlockSize])).get();
+      store.left = TextStore::kBlockSize;
+    }
+    at = store.free;
+    store.free += text.size();
+    store.left -= text.size();
+  }
+  std::memcpy(at, text.data(), text.size());
+  return absl::string_view(at, text.size());
+}
+
+void Decisions::Share(std::shared_ptr<const void> storage) {
+  for (const auto& held : shared_) {
+    if (held == storage) return;
+  }
+  shared_.push_back(std::move(storage));
+}
 
 void Decisions::Sort() { internal::SortDecisions(*this, {}); }
 

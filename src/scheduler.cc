@@ -21,6 +21,15 @@ const Registry& DefaultRegistry() {
 
 int64_t DefaultNow(const Snapshot& snap) { return snap.impl().dense.latest_creation_time; }
 
+// `phase` as a view that outlives the session: the phases Volcano knows are literals,
+// anything else (a host plugin's) is kept by the decisions.
+absl::string_view LastingPhase(Decisions& d, absl::string_view phase) {
+  for (absl::string_view known : {"Pending", "Inqueue", "Running", "Unknown", "Completed"}) {
+    if (phase == known) return known;
+  }
+  return d.Keep(phase);
+}
+
 // PodGroup phase at close (reference §11.1), into the statuses the session made.
 void WritePodGroupStatuses(Session& ssn) {
   Session::State& s = ssn.state();
@@ -46,7 +55,7 @@ void WritePodGroupStatuses(Session& ssn) {
         phase = "Pending";
       }
     }
-    st.phase.assign(phase.data(), phase.size());
+    st.phase = LastingPhase(s.decisions, phase);
     st.running = running;
     st.failed = failed;
     st.succeeded = succeeded;
@@ -66,18 +75,18 @@ void WriteTaskOutcomes(Session& ssn) {
     if (st != TaskStatus::kPipelined && st != TaskStatus::kAllocated && st != TaskStatus::kPending) continue;
     const TaskInfo& t = s.task(static_cast<TaskIndex>(ti));
     if (st == TaskStatus::kPipelined) {
-      s.decisions.pipelined.push_back({t.key, s.node_info(s.node[ti]).spec.name});
+      s.decisions.pipelined.push_back({t.key, s.node_info(s.node[ti]).spec.name});  // the snapshot's
     } else if (st == TaskStatus::kAllocated) {
       s.decisions.task_reasons.push_back(
           {t.key, "Schedulable",
-           absl::StrCat("pod can be placed on ", s.node_info(s.node[ti]).spec.name,
-                        " once the gang's minAvailable is met")});
+           s.decisions.Keep(absl::StrCat("pod can be placed on ", s.node_info(s.node[ti]).spec.name,
+                                         " once the gang's minAvailable is met"))});
     } else if (st == TaskStatus::kPending) {
       if (s.last_txn_status[ti] == TaskStatus::kAllocated && s.last_txn_node[ti] != kNone) {
         s.decisions.task_reasons.push_back(
             {t.key, "Schedulable",
-             absl::StrCat("pod fits ", s.node_info(s.last_txn_node[ti]).spec.name,
-                          ", but the gang's minAvailable was not met")});
+             s.decisions.Keep(absl::StrCat("pod fits ", s.node_info(s.last_txn_node[ti]).spec.name,
+                                           ", but the gang's minAvailable was not met"))});
       } else {
         std::string msg;
         const TaskFitErrors& f = s.Fit(t.index);
@@ -98,7 +107,7 @@ void WriteTaskOutcomes(Session& ssn) {
         }
         if (msg.empty()) msg = ssn.JobIsPending(t.job) ? "the PodGroup is not admitted (still Pending)"
                                                        : "not tried in this session";
-        s.decisions.task_reasons.push_back({t.key, "Unschedulable", std::move(msg)});
+        s.decisions.task_reasons.push_back({t.key, "Unschedulable", s.decisions.Keep(msg)});
       }
     }
   }

@@ -85,7 +85,7 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
 void Session::State::AddBind(TaskIndex t) {
   const absl::string_view key = facts->task_key[static_cast<size_t>(t)];
   Bind& bind = decisions.binds.emplace_back();  // filled in place: no temporary to move
-  bind.task.assign(key.data(), key.size());
+  bind.task = key;
   bind.node = node_info(node[static_cast<size_t>(t)]).spec.name;
   binds_in_index_order &= last_bind < t;  // kNone (-1) is below every task
   last_bind = t;
@@ -173,14 +173,15 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   }
   s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
   s.job_status_slot.assign(jobs.size(), -1);
+  s.decisions.Share(snapshot.shared_impl());  // decisions name tasks, jobs and nodes by views into it
+  s.transition_id = s.decisions.Keep(s.session_id);
   s.decisions.pod_groups.reserve(
       jobs.size() - static_cast<size_t>(std::count(f.job_queue.begin(), f.job_queue.end(), kNone)));
   for (size_t j = 0; j < jobs.size(); ++j) {
     if (f.job_queue[j] == kNone) continue;
     s.job_status_slot[j] = static_cast<int32_t>(s.decisions.pod_groups.size());
     PodGroupStatus& st = s.decisions.pod_groups.emplace_back();
-    const absl::string_view key = f.job_key[j];
-    st.job.assign(key.data(), key.size());
+    st.job = f.job_key[j];
     st.old_phase = f.job_phase[j];
   }
   // Finished pods never hold a node (reference §2.2). A pending task off any node is
@@ -645,7 +646,7 @@ absl::Status Session::Evict(TaskIndex t, absl::string_view action, absl::string_
   }
   s.MoveTask(t, TaskStatus::kReleasing, s.node[static_cast<size_t>(t)]);
   s.FireDeallocate(t);
-  s.decisions.evictions.push_back({s.task(t).key, std::string(action), "", std::string(reason)});
+  s.decisions.evictions.push_back({s.task(t).key, s.decisions.Keep(action), "", s.decisions.Keep(reason)});
   return absl::OkStatus();
 }
 
@@ -744,9 +745,9 @@ void Statement::Commit() {
         break;
       case OpKind::kEvict: {
         auto& [action, reason] = texts_[static_cast<size_t>(op.text)];
-        s.decisions.evictions.push_back({s.task(op.task).key, std::move(action),
-                                         op.preemptor == kNone ? "" : s.task(op.preemptor).key,
-                                         std::move(reason)});
+        s.decisions.evictions.push_back({s.task(op.task).key, s.decisions.Keep(action),
+                                         op.preemptor == kNone ? absl::string_view() : s.task(op.preemptor).key,
+                                         s.decisions.Keep(reason)});
         break;
       }
     }

@@ -42,6 +42,7 @@ struct Session::State {
   const SchedulerConfig* config = nullptr;
   int64_t now = 0;
   std::string session_id;
+  absl::string_view transition_id;  // session_id, kept by the decisions for their conditions
   int dims = 0;
   Resource total;
 

@@ -215,6 +215,9 @@ class PythonPlugin : public Plugin {
   std::shared_ptr<CallbackFailure> failure_;
 };
 
+// A Decisions' view as a Python str (pybind11 knows std::string_view, not absl's).
+py::str Str(absl::string_view s) { return py::str(s.data(), s.size()); }
+
 // The Arguments of a plugin as a Python dict of strings / nested dicts / lists.
 py::object ArgsToPython(const ArgValue& v) {
   if (v.kind == ArgValue::Kind::kScalar) return py::str(v.scalar);
@@ -405,17 +408,17 @@ PYBIND11_MODULE(_vcsched, m) {
                                  py::list conds;
                                  for (const PodGroupCondition& c : g.conditions) {
                                    py::dict cd;
-                                   cd["type"] = c.type;
-                                   cd["status"] = c.status;
-                                   cd["reason"] = c.reason;
-                                   cd["message"] = c.message;
-                                   cd["transitionID"] = c.transition_id;
+                                   cd["type"] = Str(c.type);
+                                   cd["status"] = Str(c.status);
+                                   cd["reason"] = Str(c.reason);
+                                   cd["message"] = Str(c.message);
+                                   cd["transitionID"] = Str(c.transition_id);
                                    conds.append(cd);
                                  }
                                  py::dict gd;
-                                 gd["podGroup"] = g.job;
-                                 gd["oldPhase"] = g.old_phase;
-                                 gd["phase"] = g.phase;
+                                 gd["podGroup"] = Str(g.job);
+                                 gd["oldPhase"] = Str(g.old_phase);
+                                 gd["phase"] = Str(g.phase);
                                  gd["running"] = g.running;
                                  gd["succeeded"] = g.succeeded;
                                  gd["failed"] = g.failed;

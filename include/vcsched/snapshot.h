@@ -152,6 +152,8 @@ class Snapshot {
   struct Impl;
   explicit Snapshot(std::shared_ptr<const Impl> impl);
   const Impl& impl() const { return *impl_; }  // the library's own data (src/snapshot_impl.h)
+  // The same data, shared: Decisions keep it alive, their names being views into it.
+  const std::shared_ptr<const Impl>& shared_impl() const { return impl_; }
 
  private:
   std::shared_ptr<const Impl> impl_;

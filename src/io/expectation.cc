@@ -10,7 +10,7 @@ namespace vcsched {
 
 std::vector<std::string> CompareWithExpectation(const Decisions& d, const Expectation& e) {
   std::vector<std::string> diffs;
-  std::map<std::string, std::string> got;
+  std::map<absl::string_view, absl::string_view> got;
   for (const Bind& b : d.binds) got[b.task] = b.node;
   if (e.has_binds) {
     for (const auto& [pod, nodes] : e.binds) {
@@ -23,14 +23,14 @@ std::vector<std::string> CompareWithExpectation(const Decisions& d, const Expect
       }
     }
     for (const auto& [pod, node] : got) {
-      if (!e.binds.count(pod)) diffs.push_back(absl::StrCat("bind ", pod, ": expected no bind, got ", node));
+      if (!e.binds.count(std::string(pod))) diffs.push_back(absl::StrCat("bind ", pod, ": expected no bind, got ", node));
     }
   }
   if (e.bind_count && static_cast<int64_t>(d.binds.size()) != *e.bind_count) {
     diffs.push_back(absl::StrCat("bindCount: expected ", *e.bind_count, ", got ", d.binds.size()));
   }
-  std::set<std::string> evicted;
-  for (const Eviction& ev : d.evictions) evicted.insert(ev.task);
+  std::set<std::string> evicted;  // the expectation's type, to compare whole sets
+  for (const Eviction& ev : d.evictions) evicted.emplace(ev.task);
   if (e.evictions) {
     const std::set<std::string> want(e.evictions->begin(), e.evictions->end());
     if (want != evicted) {

@@ -7,7 +7,7 @@
 namespace vcsched {
 namespace {
 
-std::string Quote(const std::string& s) {
+std::string Quote(absl::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
@@ -29,9 +29,9 @@ std::string Quote(const std::string& s) {
   return out + "\"";
 }
 
-std::pair<std::string, std::string> Split(const std::string& key) {
+std::pair<absl::string_view, absl::string_view> Split(absl::string_view key) {
   const size_t slash = key.find('/');
-  if (slash == std::string::npos) return {"default", key};
+  if (slash == absl::string_view::npos) return {"default", key};
   return {key.substr(0, slash), key.substr(slash + 1)};
 }
 

@@ -9,9 +9,10 @@ namespace vcsched::internal {
 namespace {
 
 // Replaces the job's conditions of `type` (each of them, as Volcano's status update
-// does), or adds one; written in place, the common case being a job with none.
+// does), or adds one; written in place, the common case being a job with none. The
+// texts are literals or kept by the session's decisions.
 void WriteCondition(PodGroupStatus::Conditions& conds, absl::string_view type, absl::string_view reason,
-                    std::string message, const std::string& session_id) {
+                    absl::string_view message, absl::string_view transition_id) {
   PodGroupCondition* first = nullptr;
   for (PodGroupCondition& old : conds) {
     if (old.type != type) continue;
@@ -20,18 +21,9 @@ void WriteCondition(PodGroupStatus::Conditions& conds, absl::string_view type, a
       continue;
     }
     first = &old;
-    first->reason.assign(reason.data(), reason.size());
-    first->message = std::move(message);
-    first->status = "True";
-    first->transition_id = session_id;
+    *first = {type, "True", reason, message, transition_id};
   }
-  if (first != nullptr) return;
-  PodGroupCondition& c = conds.emplace_back();
-  c.type.assign(type.data(), type.size());
-  c.status = "True";
-  c.reason.assign(reason.data(), reason.size());
-  c.message = std::move(message);
-  c.transition_id = session_id;
+  if (first == nullptr) conds.push_back({type, "True", reason, message, transition_id});
 }
 
 class GangPlugin : public Plugin {
@@ -87,12 +79,11 @@ class GangPlugin : public Plugin {
     Session::State& s = ssn.state();
     for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
       if (s.queue_of(j) == kNone || s.job_tasks(j).empty()) continue;
-      absl::string_view type = "Unschedulable", reason;
-      std::string message;
+      absl::string_view type = "Unschedulable", reason, message;
       auto invalid = ssn.JobValid(j);
       if (invalid) {
-        reason = invalid->first;
-        message = std::move(invalid->second);
+        reason = s.decisions.Keep(invalid->first);
+        message = s.decisions.Keep(invalid->second);
       } else if (!ssn.JobIsReady(j)) {
         const int32_t releasing_on_node = ssn.JobReleasingOnNodeNum(j);
         const int32_t scheduled = ssn.job_count(j, TaskStatus::kRunning) + ssn.job_count(j, TaskStatus::kBound) +
@@ -105,13 +96,13 @@ class GangPlugin : public Plugin {
         const int32_t unready = s.job_min_member[static_cast<size_t>(j)] -
                                 (ssn.JobReadyTaskNum(j) + PendingOnceAllocated(ssn, j));
         reason = "NotEnoughResources";
-        message = absl::StrCat(unready, "/", s.job_tasks(j).size(), " tasks in gang unschedulable: ",
-                               JobFitErrorText(ssn, j));
+        message = s.decisions.Keep(absl::StrCat(unready, "/", s.job_tasks(j).size(),
+                                                " tasks in gang unschedulable: ", JobFitErrorText(ssn, j)));
       } else {
         type = "Scheduled";
         reason = "tasks in gang are ready to be scheduled";
       }
-      WriteCondition(s.job_conditions(j), type, reason, std::move(message), s.session_id);
+      WriteCondition(s.job_conditions(j), type, reason, message, s.transition_id);
     }
   }
 };

@@ -68,7 +68,7 @@ TEST_CASE("Allocate: a gang that cannot be completed binds nothing", "[actions][
   REQUIRE(d.ok());
   CHECK(d->binds.empty());
   // Two tasks were placed and rolled back: the gang message counts them schedulable.
-  CHECK_THAT(GroupOf(*d, "ns/g").conditions[0].message,
+  CHECK_THAT(std::string(GroupOf(*d, "ns/g").conditions[0].message),
              Catch::StartsWith("1/3 tasks in gang unschedulable: pod group is not ready, 3 Pending, 3 minAvailable; "
                                "Pending: 2 Schedulable, 1 Unschedulable"));
 }
@@ -88,7 +88,7 @@ TEST_CASE("Allocate: proportion splits a contended cluster by weight", "[actions
   absl::StatusOr<Decisions> d = RunSession(*std::move(b).Build(), DefaultSchedulerConfig());
   REQUIRE(d.ok());
   std::map<std::string, int> per_queue;
-  for (const Bind& bind : d->binds) ++per_queue[bind.task.substr(3, 2)];
+  for (const Bind& bind : d->binds) ++per_queue[std::string(bind.task.substr(3, 2))];
   CHECK(per_queue["qa"] == 5);
   CHECK(per_queue["qb"] == 3);
   CHECK(per_queue["qc"] == 4);

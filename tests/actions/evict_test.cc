@@ -54,7 +54,7 @@ std::string Config(const std::string& actions) {
 
 std::vector<std::string> Evicted(const Decisions& d) {
   std::vector<std::string> out;
-  for (const Eviction& e : d.evictions) out.push_back(e.task);
+  for (const Eviction& e : d.evictions) out.emplace_back(e.task);
   return out;
 }
 

@@ -71,7 +71,7 @@ SchedulerConfig HdrfConfig() {
 std::map<std::string, int> BindsPerGroup(const Decisions& d) {
   std::map<std::string, int> out;
   for (const Bind& b : d.binds) {
-    const std::string name = b.task.substr(b.task.find('/') + 1);
+    const std::string name(b.task.substr(b.task.find('/') + 1));
     ++out[name.substr(0, name.rfind("-p"))];
   }
   return out;

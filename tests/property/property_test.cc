@@ -61,7 +61,7 @@ TEST_CASE("Invariants: pod slots bind best-effort pods only under the predicates
   b.AddPod(testing::MakePod("ns/big", "g", "cpu=5"));
   const Snapshot snap = *std::move(b).Build();
   Decisions three_best_effort;
-  for (int i = 0; i < 3; ++i) three_best_effort.binds.push_back({absl::StrCat("ns/be-", i), "n1"});
+  for (int i = 0; i < 3; ++i) three_best_effort.binds.push_back({three_best_effort.Keep(absl::StrCat("ns/be-", i)), "n1"});
   SchedulerConfig no_predicates;
   no_predicates.actions = {"backfill"};
   no_predicates.ApplyDefaults();

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/objects.h"
@@ -85,7 +86,7 @@ inline Scenario LoadInline(const std::string& yaml) {
 // Binds as "pod->node" strings, sorted.
 inline std::vector<std::string> BindStrings(const Decisions& d) {
   std::vector<std::string> out;
-  for (const Bind& b : d.binds) out.push_back(b.task + "->" + b.node);
+  for (const Bind& b : d.binds) out.push_back(absl::StrCat(b.task, "->", b.node));
   return out;
 }
 

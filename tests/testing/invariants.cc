@@ -161,7 +161,7 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
   }
   // Evictions.
   std::set<std::string> pipelined;
-  for (const Pipelined& p : d.pipelined) pipelined.insert(p.task);
+  for (const Pipelined& p : d.pipelined) pipelined.emplace(p.task);
   for (const Eviction& e : d.evictions) {
     auto t = snap.FindTask(e.task);
     if (!t) {
@@ -172,7 +172,7 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
     if (st != TaskStatus::kRunning && st != TaskStatus::kBound) {
       bad.push_back(absl::StrCat("eviction of a pod that was not running: ", e.task));
     }
-    if (bound.count(e.task) || pipelined.count(e.task)) bad.push_back(absl::StrCat("evicted and placed: ", e.task));
+    if (bound.count(std::string(e.task)) || pipelined.count(std::string(e.task))) bad.push_back(absl::StrCat("evicted and placed: ", e.task));
   }
   return bad;
 }

@@ -66,8 +66,9 @@ void WritePodGroupStatuses(Session& ssn) {
 void WriteTaskOutcomes(Session& ssn) {
   Session::State& s = ssn.state();
   s.decisions.task_reasons.reserve(s.snapshot->tasks().size());
-  // Identical messages (a job's tasks share them) are built once.
-  std::string last_fit_key, last_fit_text;
+  // Identical messages (a job's tasks share them) are built and kept once.
+  std::string last_fit_key;
+  absl::string_view last_fit_text;
   for (size_t ti = 0; ti < s.status.size(); ++ti) {
     const JobIndex job = s.task_job[ti];
     if (job == kNone || s.queue_of(job) == kNone) continue;
@@ -75,7 +76,7 @@ void WriteTaskOutcomes(Session& ssn) {
     if (st != TaskStatus::kPipelined && st != TaskStatus::kAllocated && st != TaskStatus::kPending) continue;
     const TaskInfo& t = s.task(static_cast<TaskIndex>(ti));
     if (st == TaskStatus::kPipelined) {
-      s.decisions.pipelined.push_back({t.key, s.node_info(s.node[ti]).spec.name});  // the snapshot's
+      s.decisions.pipelined.push_back({t.key, s.node_info(s.node[ti]).spec.name});  // views into the snapshot
     } else if (st == TaskStatus::kAllocated) {
       s.decisions.task_reasons.push_back(
           {t.key, "Schedulable",
@@ -88,26 +89,27 @@ void WriteTaskOutcomes(Session& ssn) {
              s.decisions.Keep(absl::StrCat("pod fits ", s.node_info(s.last_txn_node[ti]).spec.name,
                                            ", but the gang's minAvailable was not met"))});
       } else {
-        std::string msg;
+        absl::string_view msg;
         const TaskFitErrors& f = s.Fit(t.index);
         if (f.messages.empty() && f.nodes > 0) {
           std::string key = std::to_string(f.nodes);
           for (const auto& [r, c] : f.reason_counts) absl::StrAppend(&key, ",", r, ":", c);
           if (key != last_fit_key) {
             last_fit_key = std::move(key);
-            last_fit_text = internal::TaskFitErrorText(ssn, t.index);
+            last_fit_text = s.decisions.Keep(internal::TaskFitErrorText(ssn, t.index));
           }
           msg = last_fit_text;
         } else {
-          msg = internal::TaskFitErrorText(ssn, t.index);
+          msg = s.decisions.Keep(internal::TaskFitErrorText(ssn, t.index));
         }
         if (msg.empty() && f.refused_by_queue != kNone) {
-          msg = absl::StrCat("queue ", s.queue(f.refused_by_queue).spec.name,
-                             " cannot take the task now: its share or capability would be exceeded, or it is not open");
+          msg = s.decisions.Keep(absl::StrCat(
+              "queue ", s.queue(f.refused_by_queue).spec.name,
+              " cannot take the task now: its share or capability would be exceeded, or it is not open"));
         }
         if (msg.empty()) msg = ssn.JobIsPending(t.job) ? "the PodGroup is not admitted (still Pending)"
                                                        : "not tried in this session";
-        s.decisions.task_reasons.push_back({t.key, "Unschedulable", s.decisions.Keep(msg)});
+        s.decisions.task_reasons.push_back({t.key, "Unschedulable", msg});
       }
     }
   }

@@ -37,8 +37,7 @@ void WritePodGroupStatuses(Session& ssn) {
     if (s.queue_of(j) == kNone) continue;  // not in the session
     PodGroupStatus& st = s.decisions.pod_groups[static_cast<size_t>(s.job_status_slot[static_cast<size_t>(j)])];
     const bool unsched = std::any_of(st.conditions.begin(), st.conditions.end(), [&](const PodGroupCondition& c) {
-      return absl::string_view(c.type) == "Unschedulable" && absl::string_view(c.status) == "True" &&
-             c.transition_id == s.session_id;
+      return c.type == "Unschedulable" && c.status == "True" && c.transition_id == s.transition_id;
     });
     const int32_t running = ssn.job_count(j, TaskStatus::kRunning);
     const int32_t failed = ssn.job_count(j, TaskStatus::kFailed);

@@ -9,21 +9,17 @@ namespace vcsched::internal {
 namespace {
 
 // Replaces the job's conditions of `type` (each of them, as Volcano's status update
-// does), or adds one; written in place, the common case being a job with none. The
-// texts are literals or kept by the session's decisions.
-void WriteCondition(PodGroupStatus::Conditions& conds, absl::string_view type, absl::string_view reason,
-                    absl::string_view message, absl::string_view transition_id) {
-  PodGroupCondition* first = nullptr;
+// does), or adds one. A condition is views (literals, or texts the session's decisions
+// keep), so writing one copies no text.
+void WriteCondition(PodGroupStatus::Conditions& conds, const PodGroupCondition& c) {
+  bool replaced = false;
   for (PodGroupCondition& old : conds) {
-    if (old.type != type) continue;
-    if (first != nullptr) {
-      old = *first;
-      continue;
+    if (old.type == c.type) {
+      old = c;
+      replaced = true;
     }
-    first = &old;
-    *first = {type, "True", reason, message, transition_id};
   }
-  if (first == nullptr) conds.push_back({type, "True", reason, message, transition_id});
+  if (!replaced) conds.push_back(c);
 }
 
 class GangPlugin : public Plugin {
@@ -102,7 +98,7 @@ class GangPlugin : public Plugin {
         type = "Scheduled";
         reason = "tasks in gang are ready to be scheduled";
       }
-      WriteCondition(s.job_conditions(j), type, reason, message, s.transition_id);
+      WriteCondition(s.job_conditions(j), {type, "True", reason, message, s.transition_id});
     }
   }
 };

@@ -47,12 +47,12 @@ int ResourceSpace::Find(absl::string_view name) const {
 }
 
 Resource& Resource::operator+=(absl::Span<const int64_t> o) {
-  for (size_t i = 0; i < v_.size(); ++i) v_[i] += o[i];
+  for (size_t i = 0; i < v_.size(); ++i) v_[i] = SaturatingAdd(v_[i], o[i]);
   return *this;
 }
 
 Resource& Resource::operator-=(absl::Span<const int64_t> o) {
-  for (size_t i = 0; i < v_.size(); ++i) v_[i] -= o[i];
+  for (size_t i = 0; i < v_.size(); ++i) v_[i] = SaturatingSub(v_[i], o[i]);
   return *this;
 }
 

@@ -21,15 +21,15 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
     auto used_row = MutableRow(used, old_node);
     if (old_status == TaskStatus::kPipelined) {
       auto p = MutableRow(pipelined, old_node);
-      for (int d = 0; d < dims; ++d) p[d] -= r[d];
+      for (int d = 0; d < dims; ++d) p[d] = SaturatingSub(p[d], r[d]);
     } else {
       for (int d = 0; d < dims; ++d) {
-        idle_row[d] += r[d];
-        used_row[d] -= r[d];
+        idle_row[d] = SaturatingAdd(idle_row[d], r[d]);
+        used_row[d] = SaturatingSub(used_row[d], r[d]);
       }
       if (old_status == TaskStatus::kReleasing) {
         auto rel = MutableRow(releasing, old_node);
-        for (int d = 0; d < dims; ++d) rel[d] -= r[d];
+        for (int d = 0; d < dims; ++d) rel[d] = SaturatingSub(rel[d], r[d]);
       }
     }
     // Swap-remove from the node's list.
@@ -51,7 +51,7 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
     if (IsAllocatedStatus(old_status) != IsAllocatedStatus(new_status)) {
       auto a = MutableRow(job_allocated, job);
       const int64_t sign = IsAllocatedStatus(new_status) ? 1 : -1;
-      for (int d = 0; d < dims; ++d) a[d] += sign * r[d];
+      for (int d = 0; d < dims; ++d) a[d] = sign > 0 ? SaturatingAdd(a[d], r[d]) : SaturatingSub(a[d], r[d]);
     }
     if (task_flags[ti] & kTaskBestEffort) {
       job_pending_best_effort[static_cast<size_t>(job)] +=
@@ -63,17 +63,17 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
   if (new_node != kNone && HoldsNode(new_status)) {
     if (new_status == TaskStatus::kPipelined) {
       auto p = MutableRow(pipelined, new_node);
-      for (int d = 0; d < dims; ++d) p[d] += r[d];
+      for (int d = 0; d < dims; ++d) p[d] = SaturatingAdd(p[d], r[d]);
     } else {
       auto idle_row = MutableRow(idle, new_node);
       auto used_row = MutableRow(used, new_node);
       for (int d = 0; d < dims; ++d) {
-        idle_row[d] -= r[d];
-        used_row[d] += r[d];
+        idle_row[d] = SaturatingSub(idle_row[d], r[d]);
+        used_row[d] = SaturatingAdd(used_row[d], r[d]);
       }
       if (new_status == TaskStatus::kReleasing) {
         auto rel = MutableRow(releasing, new_node);
-        for (int d = 0; d < dims; ++d) rel[d] += r[d];
+        for (int d = 0; d < dims; ++d) rel[d] = SaturatingAdd(rel[d], r[d]);
       }
     }
     auto& list = node_tasks[static_cast<size_t>(new_node)];
@@ -644,6 +644,9 @@ absl::Status Session::Evict(TaskIndex t, absl::string_view action, absl::string_
   if (st != TaskStatus::kRunning && st != TaskStatus::kBound) {
     return absl::FailedPreconditionError(absl::StrCat("task ", s.task(t).key, " is not running"));
   }
+  if (s.node[static_cast<size_t>(t)] == kNone) {
+    return absl::FailedPreconditionError(absl::StrCat("task ", s.task(t).key, " is on no node of the snapshot"));
+  }
   s.MoveTask(t, TaskStatus::kReleasing, s.node[static_cast<size_t>(t)]);
   s.FireDeallocate(t);
   s.decisions.evictions.push_back({s.task(t).key, s.decisions.Keep(action), "", s.decisions.Keep(reason)});
@@ -713,6 +716,9 @@ absl::Status Statement::Evict(TaskIndex victim, absl::string_view action, TaskIn
     return absl::FailedPreconditionError(absl::StrCat("task ", s.task(victim).key, " is not running"));
   }
   const NodeIndex n = s.node[static_cast<size_t>(victim)];
+  if (n == kNone) {
+    return absl::FailedPreconditionError(absl::StrCat("task ", s.task(victim).key, " is on no node of the snapshot"));
+  }
   s.MoveTask(victim, TaskStatus::kReleasing, n);
   s.FireDeallocate(victim);
   texts_.emplace_back(std::string(action), std::string(reason));

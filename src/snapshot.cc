@@ -11,7 +11,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/object_names.h"
 #include "src/pod_order.h"
+#include "src/queue_checks.h"
 #include "src/snapshot_impl.h"
 #include "vcsched/arguments.h"
 
@@ -125,7 +127,7 @@ Resource ToResource(const ResourceSpace& space, const ResourceList& list, int64_
 Resource PodRequest(const ResourceSpace& space, const PodSpec& pod) {
   const auto add = [&](Resource& to, const ResourceList& list) {
     for (const auto& [name, v] : list) {
-      if (const int d = space.Find(name); d >= 0) to[d] += v;
+      if (const int d = space.Find(name); d >= 0) to[d] = SaturatingAdd(to[d], v);
     }
   };
   Resource sum(space.size());
@@ -161,8 +163,8 @@ std::pair<int64_t, int64_t> NonZeroRequest(const PodSpec& pod) {
   int64_t cpu = 0, mem = 0;
   for (const Container& c : pod.containers) {
     auto [a, b] = one(c);
-    cpu += a;
-    mem += b;
+    cpu = SaturatingAdd(cpu, a);
+    mem = SaturatingAdd(mem, b);
   }
   for (const Container& c : pod.init_containers) {
     auto [a, b] = one(c);
@@ -199,6 +201,13 @@ bool ParseGoBool(const std::string& s, bool* out) {
   return false;
 }
 
+constexpr absl::string_view kNameRule =
+    "not a valid name: letters, digits, '-', '.' and '_' only, starting and ending with a letter or digit "
+    "(Kubernetes allows a lower-case RFC 1123 subdomain)";
+constexpr absl::string_view kNamespaceRule =
+    "not a valid namespace: letters, digits, '-', '.' and '_' only, starting and ending with a letter or digit, "
+    "at most 63 characters (Kubernetes allows a lower-case RFC 1123 label)";
+
 bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> allowed) {
   for (absl::string_view a : allowed) if (p == a) return true;
   return false;
@@ -208,6 +217,7 @@ bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> al
 // one per owner; the pod is annotated with it.
 struct ImplicitPodGroups {
   std::vector<PodGroupSpec> groups;
+  std::vector<std::string> pods;  // the first pod of each group, for messages
   std::set<std::string> keys;
 
   void Add(PodSpec& p) {
@@ -217,6 +227,7 @@ struct ImplicitPodGroups {
     const std::string name = absl::StrCat("podgroup-", owner);
     p.annotations[std::string(kGroupAnnotation)] = name;
     if (!keys.insert(absl::StrCat(p.namespace_, "/", name)).second) return;
+    pods.push_back(absl::StrCat(p.namespace_, "/", p.name));
     PodGroupSpec& g = groups.emplace_back();
     g.name = name;
     g.namespace_ = p.namespace_;
@@ -232,7 +243,7 @@ struct ImplicitPodGroups {
     }
     ResourceList min;  // the pod's request x minMember(1)
     for (const Container& c : p.containers) {
-      for (const auto& [n, v] : c.requests) min[n] += v;
+      for (const auto& [n, v] : c.requests) min[n] = SaturatingAdd(min[n], v);
     }
     g.min_resources = min;
   }
@@ -261,6 +272,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       } else if (item.name.size() > kMaxNameLength) {
         errors.push_back(absl::StrCat(kind, " \"", key().substr(0, 64), "...\": metadata.name: is ", item.name.size(),
                                       " characters, over Kubernetes' limit of ", kMaxNameLength));
+      } else if (!IsValidObjectName(item.name)) {
+        errors.push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.name: ", kNameRule));
+      } else if (namespaced && !IsValidNamespace(ns)) {
+        errors.push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.namespace: ", kNamespaceRule));
       } else if (++seen[{ns, item.name}] == 2) {
         errors.push_back(absl::StrCat(kind, " \"", key(), "\": metadata.name: duplicate name"));
       }
@@ -293,6 +308,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     } else if (p.name.size() > kMaxNameLength) {
       errors.push_back(absl::StrCat("Pod \"", key().substr(0, 64), "...\": metadata.name: is ", p.name.size(),
                                     " characters, over Kubernetes' limit of ", kMaxNameLength));
+    } else if (!IsValidObjectName(p.name)) {
+      errors.push_back(absl::StrCat("Pod ", QuoteName(key()), ": metadata.name: ", kNameRule));
+    } else if (!IsValidNamespace(p.namespace_)) {
+      errors.push_back(absl::StrCat("Pod ", QuoteName(key()), ": metadata.namespace: ", kNamespaceRule));
     }
     if (!ValidPhase(p.phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"})) {
       errors.push_back(absl::StrCat("Pod \"", key(), "\": status.phase: unknown phase \"", p.phase, "\""));
@@ -318,11 +337,25 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       if (n < 0) errors.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minTaskMember.", role, ": must not be negative"));
     }
   }
-  // Made after the check above, as Volcano's controller makes them: valid by construction.
+  // Made after the check above, as Volcano's controller makes them: valid by construction,
+  // but the name must be free, or the pod would silently join a user's gang.
+  if (!implicit.groups.empty()) {
+    std::set<std::pair<absl::string_view, absl::string_view>> taken;
+    for (const PodGroupSpec& g : s.pod_groups) taken.emplace(g.namespace_, g.name);
+    for (size_t i = 0; i < implicit.groups.size(); ++i) {
+      const PodGroupSpec& g = implicit.groups[i];
+      if (taken.count({g.namespace_, g.name}) == 0) continue;
+      errors.push_back(absl::StrCat("Pod \"", implicit.pods[i], "\": metadata.annotations: the pod names no PodGroup (",
+                                    kGroupAnnotation, "), and the PodGroup Volcano's controller would create for it, \"",
+                                    g.name, "\", is already a PodGroup of the input"));
+    }
+  }
   for (PodGroupSpec& g : implicit.groups) s.pod_groups.push_back(std::move(g));
   for (const QueueSpec& q : s.queues) {
     if (q.weight < 0) errors.push_back(absl::StrCat("Queue \"", q.name, "\": spec.weight: must not be negative, got ", q.weight));
   }
+  CheckQueueHierarchy(s.queues, errors);
+  LintQueues(s.queues, impl->warnings);
   if (!errors.empty()) {
     std::sort(errors.begin(), errors.end());
     errors.erase(std::unique(errors.begin(), errors.end()), errors.end());
@@ -438,7 +471,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     }
     job.has_min_resources = g.min_resources.has_value();
     job.min_resources = job.has_min_resources ? ToResource(space, *g.min_resources, 0) : Resource(dims);
-    for (const auto& [role, n] : g.min_task_member) job.task_min_available_total += n;
+    for (const auto& [role, n] : g.min_task_member) job.task_min_available_total = static_cast<int32_t>(std::min<int64_t>(int64_t{job.task_min_available_total} + n, INT32_MAX));
     job.pod_group = std::move(g);
     impl->jobs.push_back(std::move(job));
   }

@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -35,10 +36,32 @@ struct CallbackFailure {
   py::object type, value, traceback;
 };
 
+// Whether the session a callback's references point into is still running. References
+// handed to Python may be kept past it; they then raise instead of reading freed memory.
+struct SessionLife {
+  std::atomic<bool> running{true};
+};
+using Life = std::shared_ptr<const SessionLife>;
+
+void CheckRunning(const Life& life, const char* what) {
+  if (!life->running) {
+    throw InputError(std::string("this ") + what +
+                     " belongs to a session that has ended; copy what you need while the callback runs");
+  }
+}
+
+// Sessions running on this thread: a plugin that calls schedule() from its callback is
+// refused instead of recursing into a session that is half done.
+thread_local int sessions_on_this_thread = 0;
+
 class TaskRef {
  public:
-  TaskRef(const Snapshot* s, TaskIndex t, const Session* ssn) : s_(s), t_(t), ssn_(ssn) {}
-  const TaskInfo& info() const { return s_->tasks()[static_cast<size_t>(t_)]; }
+  TaskRef(const Snapshot* s, TaskIndex t, const Session* ssn, Life life)
+      : s_(s), t_(t), ssn_(ssn), life_(std::move(life)) {}
+  const TaskInfo& info() const {
+    CheckRunning(life_, "TaskRef");
+    return s_->tasks()[static_cast<size_t>(t_)];
+  }
   std::string key() const { return info().key; }
   std::string name() const { return info().pod->name; }
   std::string ns() const { return info().pod->namespace_; }
@@ -53,38 +76,57 @@ class TaskRef {
     }
     return out;
   }
-  std::string status() const { return TaskStatusName(ssn_ ? ssn_->task_status(t_) : info().status); }
+  std::string status() const {
+    const TaskInfo& t = info();
+    return TaskStatusName(ssn_ ? ssn_->task_status(t_) : t.status);
+  }
 
  private:
   const Snapshot* s_;
   TaskIndex t_;
   const Session* ssn_;
+  Life life_;
 };
 
 class NodeRef {
  public:
-  NodeRef(const Snapshot* s, NodeIndex n, const Session* ssn) : s_(s), n_(n), ssn_(ssn) {}
-  std::string name() const { return s_->nodes()[static_cast<size_t>(n_)].spec.name; }
-  Labels labels() const { return s_->nodes()[static_cast<size_t>(n_)].spec.labels; }
+  NodeRef(const Snapshot* s, NodeIndex n, const Session* ssn, Life life)
+      : s_(s), n_(n), ssn_(ssn), life_(std::move(life)) {}
+  const NodeInfo& info() const {
+    CheckRunning(life_, "NodeRef");
+    return s_->nodes()[static_cast<size_t>(n_)];
+  }
+  std::string name() const { return info().spec.name; }
+  Labels labels() const { return info().spec.labels; }
   std::map<std::string, int64_t> ToMap(absl::Span<const int64_t> v) const {
     std::map<std::string, int64_t> out;
     for (int d = 0; d < s_->dims(); ++d) out[s_->space().name(d)] = v[static_cast<size_t>(d)];
     return out;
   }
-  std::map<std::string, int64_t> allocatable() const { return ToMap(s_->nodes()[static_cast<size_t>(n_)].allocatable.span()); }
-  std::map<std::string, int64_t> idle() const { return ToMap(ssn_->node_idle(n_)); }
-  std::map<std::string, int64_t> used() const { return ToMap(ssn_->node_used(n_)); }
+  std::map<std::string, int64_t> allocatable() const { return ToMap(info().allocatable.span()); }
+  std::map<std::string, int64_t> idle() const {
+    info();
+    return ToMap(ssn_->node_idle(n_));
+  }
+  std::map<std::string, int64_t> used() const {
+    info();
+    return ToMap(ssn_->node_used(n_));
+  }
 
  private:
   const Snapshot* s_;
   NodeIndex n_;
   const Session* ssn_;
+  Life life_;
 };
 
 class JobRef {
  public:
-  JobRef(const Snapshot* s, JobIndex j) : s_(s), j_(j) {}
-  const JobInfo& info() const { return s_->jobs()[static_cast<size_t>(j_)]; }
+  JobRef(const Snapshot* s, JobIndex j, Life life) : s_(s), j_(j), life_(std::move(life)) {}
+  const JobInfo& info() const {
+    CheckRunning(life_, "JobRef");
+    return s_->jobs()[static_cast<size_t>(j_)];
+  }
   std::string key() const { return info().key; }
   std::string queue() const { return info().queue == kNone ? "" : s_->queues()[static_cast<size_t>(info().queue)].spec.name; }
   int32_t priority() const { return info().priority; }
@@ -94,12 +136,13 @@ class JobRef {
  private:
   const Snapshot* s_;
   JobIndex j_;
+  Life life_;
 };
 
 class PythonPlugin : public Plugin {
  public:
-  PythonPlugin(py::object impl, std::shared_ptr<CallbackFailure> failure)
-      : impl_(std::move(impl)), failure_(std::move(failure)) {}
+  PythonPlugin(py::object impl, std::shared_ptr<CallbackFailure> failure, Life life)
+      : impl_(std::move(impl)), failure_(std::move(failure)), life_(std::move(life)) {}
   ~PythonPlugin() override {
     py::gil_scoped_acquire gil;
     impl_ = py::object();
@@ -115,13 +158,21 @@ class PythonPlugin : public Plugin {
         py::gil_scoped_acquire gil;
         if (Failed()) return FitResult::Success();
         try {
-          py::object r = impl_.attr("predicate")(TaskRef(snap, t, s), NodeRef(snap, n, s));
+          py::object r = impl_.attr("predicate")(TaskRef(snap, t, s, life_), NodeRef(snap, n, s, life_));
+          // Only a bool, or a (bool, reason) pair: anything else is a mistake in the
+          // plugin, not a quiet "does not fit".
+          const auto is_bool = [](const py::handle& h) { return py::isinstance<py::bool_>(h); };
           if (py::isinstance<py::tuple>(r)) {
             py::tuple tup = r.cast<py::tuple>();
-            if (tup.size() >= 1 && tup[0].cast<bool>()) return FitResult::Success();
-            const std::string why = tup.size() >= 2 ? py::str(tup[1]).cast<std::string>() : "";
+            if (tup.size() < 1 || tup.size() > 2 || !is_bool(tup[0]) ||
+                (tup.size() == 2 && !tup[1].is_none() && !py::isinstance<py::str>(tup[1]))) {
+              throw py::cast_error(std::string("got ") + py::repr(r).cast<std::string>());
+            }
+            if (tup[0].cast<bool>()) return FitResult::Success();
+            const std::string why = tup.size() == 2 && !tup[1].is_none() ? tup[1].cast<std::string>() : "";
             return FitResult::Fail(FitCode::kUnschedulable, why.empty() ? rejected : ssn.InternReason(why));
           }
+          if (!is_bool(r)) throw py::cast_error(std::string("got ") + py::repr(r).cast<std::string>());
           return r.cast<bool>() ? FitResult::Success() : FitResult::Fail(FitCode::kUnschedulable, rejected);
         } catch (py::error_already_set& e) {
           Record(e);
@@ -136,7 +187,7 @@ class PythonPlugin : public Plugin {
         py::gil_scoped_acquire gil;
         if (Failed()) return 0;
         try {
-          return impl_.attr("node_order")(TaskRef(snap, t, s), NodeRef(snap, n, s)).cast<double>();
+          return impl_.attr("node_order")(TaskRef(snap, t, s, life_), NodeRef(snap, n, s, life_)).cast<double>();
         } catch (py::error_already_set& e) {
           Record(e);
         } catch (const py::cast_error& e) {
@@ -150,7 +201,7 @@ class PythonPlugin : public Plugin {
         py::gil_scoped_acquire gil;
         if (Failed()) return 0;
         try {
-          return impl_.attr("job_order")(JobRef(snap, l), JobRef(snap, r)).cast<int>();
+          return impl_.attr("job_order")(JobRef(snap, l, life_), JobRef(snap, r, life_)).cast<int>();
         } catch (py::error_already_set& e) {
           Record(e);
         } catch (const py::cast_error& e) {
@@ -164,7 +215,7 @@ class PythonPlugin : public Plugin {
         py::gil_scoped_acquire gil;
         if (Failed()) return 0;
         try {
-          return impl_.attr("job_order_key")(JobRef(snap, j)).cast<double>();
+          return impl_.attr("job_order_key")(JobRef(snap, j, life_)).cast<double>();
         } catch (py::error_already_set& e) {
           Record(e);
         } catch (const py::cast_error& e) {
@@ -178,7 +229,7 @@ class PythonPlugin : public Plugin {
         py::gil_scoped_acquire gil;
         if (Failed()) return 0;
         try {
-          return impl_.attr("task_order")(TaskRef(snap, l, s), TaskRef(snap, r, s)).cast<int>();
+          return impl_.attr("task_order")(TaskRef(snap, l, s, life_), TaskRef(snap, r, s, life_)).cast<int>();
         } catch (py::error_already_set& e) {
           Record(e);
         } catch (const py::cast_error& e) {
@@ -213,6 +264,7 @@ class PythonPlugin : public Plugin {
 
   py::object impl_;
   std::shared_ptr<CallbackFailure> failure_;
+  Life life_;
 };
 
 // A Decisions' view as a Python str (pybind11 knows std::string_view, not absl's).
@@ -233,15 +285,20 @@ py::object ArgsToPython(const ArgValue& v) {
 
 Decisions Schedule(const Snapshot& snap, const SchedulerConfig& config, int64_t now,
                    const std::map<std::string, py::object>& plugins) {
+  if (sessions_on_this_thread > 0) {
+    throw InputError("schedule() was called from inside a plugin of a running session; "
+                     "a session cannot start another on the same thread");
+  }
   Registry registry = Registry::BuiltIn();
   auto failure = std::make_shared<CallbackFailure>();
+  auto life = std::make_shared<SessionLife>();
   for (const auto& [name, factory] : plugins) {
     const absl::Status st = registry.RegisterPlugin(
-        name, [factory = factory, failure](const Arguments& args) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+        name, [factory = factory, failure, life](const Arguments& args) -> absl::StatusOr<std::unique_ptr<Plugin>> {
           py::gil_scoped_acquire gil;
           try {
             py::object impl = factory(ArgsToPython(args.root()));
-            return std::unique_ptr<Plugin>(new PythonPlugin(std::move(impl), failure));
+            return std::unique_ptr<Plugin>(new PythonPlugin(std::move(impl), failure, life));
           } catch (py::error_already_set& e) {
             return absl::InvalidArgumentError(std::string("host plugin: ") + e.what());
           }
@@ -253,6 +310,14 @@ Decisions Schedule(const Snapshot& snap, const SchedulerConfig& config, int64_t 
   opts.now_seconds = now;
   absl::StatusOr<Decisions> d;
   {
+    struct Running {  // counts the session, and ends its references however it ends
+      SessionLife& life;
+      explicit Running(SessionLife& l) : life(l) { ++sessions_on_this_thread; }
+      ~Running() {
+        life.running = false;
+        --sessions_on_this_thread;
+      }
+    } running(*life);
     py::gil_scoped_release release;
     d = RunSession(snap, config, opts);
   }

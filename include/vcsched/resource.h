@@ -31,6 +31,23 @@ inline constexpr int kFixedDims = 3;
 // A value standing for "no limit" (an unset capability dimension).
 inline constexpr int64_t kUnlimited = std::numeric_limits<int64_t>::max() / 4;
 
+// Resource sums saturate instead of wrapping: two legal 7Ei requests add up to "more
+// than anything", never to a negative amount that fits every node.
+inline int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) {
+    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  }
+  return r;
+}
+inline int64_t SaturatingSub(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) {
+    return b < 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  }
+  return r;
+}
+
 // How a Kubernetes resource name is stored.
 enum class ResourceKind {
   kCpuMillis,

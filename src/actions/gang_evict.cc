@@ -82,6 +82,9 @@ class GangEvictAction : public Action {
                                  ? st == TaskStatus::kRunning
                                  : (st == TaskStatus::kRunning || st == TaskStatus::kBound);
       if (!status_ok || !t.preemptable || t.job == kNone || t.job == pj) continue;
+      // A pod whose node is not in the snapshot sits on Volcano's placeholder node,
+      // which frees nothing a pending task could use: never a victim.
+      if (s.node[static_cast<size_t>(t.index)] == kNone) continue;
       const JobInfo& vj = s.job(t.job);
       if (vj.queue == kNone || !JobPreemptableForGang(vj)) continue;
       if (kind_ == EvictionKind::kGangPreempt) {

@@ -80,12 +80,11 @@ bool MatchNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node) {
 
 bool ToleratesTaint(const std::vector<Toleration>& tolerations, const Taint& taint) {
   for (const Toleration& t : tolerations) {
+    // Kubernetes' Toleration.ToleratesTaint: an empty effect or key matches any.
     if (!t.effect.empty() && t.effect != taint.effect) continue;
-    if (t.op == "Exists") {
-      if (t.key.empty() || t.key == taint.key) return true;
-    } else if (t.key == taint.key && t.value == taint.value) {
-      return true;
-    }
+    if (!t.key.empty() && t.key != taint.key) continue;
+    if (t.op == "Exists") return true;
+    if ((t.op.empty() || t.op == "Equal") && t.value == taint.value) return true;
   }
   return false;
 }

@@ -32,6 +32,10 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
   for (size_t ti = 0; tiers.IsDefined() && ti < tiers.size(); ++ti) {
     const std::string tf = absl::StrCat("tiers[", ti, "]");
     Tier tier;
+    if (!tiers[ti].IsMap()) {
+      r.Fail(tiers[ti], tf, absl::StrCat("expected a tier (a map with a plugins list), got ", Describe(tiers[ti])));
+      continue;
+    }
     const YAML::Node plugins = r.List(tiers[ti], "plugins", absl::StrCat(tf, ".plugins")).yaml();
     for (size_t pi = 0; plugins.IsDefined() && pi < plugins.size(); ++pi) {
       const YAML::Node p = plugins[pi];

@@ -1,5 +1,6 @@
 #include "src/io/doc_node.h"
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -70,6 +71,71 @@ DocNode DocNode::operator[](size_t i) const {
   simdjson::dom::element item;
   if (j == nullptr || j->get(arr) != simdjson::SUCCESS || arr.at(i).get(item) != simdjson::SUCCESS) return DocNode();
   return DocNode(item);
+}
+
+namespace {
+
+// Depth-first; the path is put together only on the way back from a find.
+bool FindDuplicate(simdjson::dom::element e, std::string* path, std::string* key, const char* skip) {
+  if (simdjson::dom::array arr; e.get(arr) == simdjson::SUCCESS) {
+    size_t i = 0;
+    for (simdjson::dom::element item : arr) {
+      if (FindDuplicate(item, path, key, nullptr)) {
+        *path = absl::StrCat("[", i, "]", path->empty() || (*path)[0] == '[' ? "" : ".", *path);
+        return true;
+      }
+      ++i;
+    }
+    return false;
+  }
+  simdjson::dom::object obj;
+  if (e.get(obj) != simdjson::SUCCESS) return false;
+  // Objects are small: a scan of the keys before each beats hashing them.
+  std::vector<std::string_view> keys;
+  keys.reserve(obj.size());
+  for (simdjson::dom::key_value_pair kv : obj) {
+    for (std::string_view k : keys) {
+      if (k == kv.key) {
+        *key = std::string(kv.key);
+        path->clear();
+        return true;
+      }
+    }
+    keys.push_back(kv.key);
+    if (keys.size() == 64) break;  // a large object: hashed below
+  }
+  if (keys.size() == 64) {
+    absl::flat_hash_set<std::string_view> seen;
+    for (simdjson::dom::key_value_pair kv : obj) {
+      if (!seen.insert(kv.key).second) {
+        *key = std::string(kv.key);
+        path->clear();
+        return true;
+      }
+    }
+  }
+  for (simdjson::dom::key_value_pair kv : obj) {
+    if (skip != nullptr && kv.key == skip) continue;
+    if (FindDuplicate(kv.value, path, key, nullptr)) {
+      *path = absl::StrCat(absl::string_view(kv.key.data(), kv.key.size()), path->empty() || (*path)[0] == '[' ? "" : ".", *path);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool DocNode::FindDuplicateJsonKey(std::string* path, std::string* key, const char* skip) const {
+  const simdjson::dom::element* j = json_node();
+  return j != nullptr && FindDuplicate(*j, path, key, skip);
+}
+
+std::vector<DocNode> DocNode::Items() const {
+  std::vector<DocNode> out;
+  if (IsSequence()) out.reserve(size());
+  ForEachItem([&](const DocNode& item) { out.push_back(item); });
+  return out;
 }
 
 std::string DocNode::Position(int line_offset) const {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <simdjson.h>
 #include "absl/strings/string_view.h"
@@ -41,14 +42,21 @@ class DocNode {
   // Cheaper than a Get per key when several fields of one object are read.
   template <size_t N>
   std::array<DocNode, N> Fields(const absl::string_view (&keys)[N]) const;
-  // A list item (small lists: for JSON this walks the list).
+  // A list item (small lists: for JSON this walks the list, so loops use Items()).
   DocNode operator[](size_t i) const;
+  // Every item of a list, in one pass (empty when this is not a list).
+  std::vector<DocNode> Items() const;
   // f(key, value) for each map entry, in document order.
   template <typename F>
   void ForEachEntry(F&& f) const;
   // f(item) for each list item.
   template <typename F>
   void ForEachItem(F&& f) const;
+  // For a JSON node: the first key repeated within one object, as a field path below
+  // this node ("status.allocatable" and "cpu"); false when there is none or this is not
+  // JSON (the YAML reader finds repeats itself). `skip` names a top-level key whose value
+  // is not searched (a List's items, read and checked one by one).
+  bool FindDuplicateJsonKey(std::string* path, std::string* key, const char* skip = nullptr) const;
   // "line 12:5" for YAML nodes (with `line_offset` added); empty for JSON.
   std::string Position(int line_offset) const;
   // The node as yaml-cpp's (JSON: the element re-read as YAML, for the rare kinds whose

@@ -15,7 +15,7 @@ std::vector<YAML::Node> ExpandJobDocument(const YAML::Node& doc, ObjectReader& r
   Value v;
   int64_t budget = 1 << 20;  // nodes per document, aliases expanded
   if (!ToValue(doc, &v, &budget)) {
-    r.Fail(doc, "", "document too large (aliases expand past the limit)");
+    r.Fail(doc, "", "the document holds more than 1048576 values once its aliases are expanded");
     return {};
   }
   Findings findings;

@@ -14,12 +14,13 @@ std::vector<std::string> StringList(ObjectReader& r, const DocNode& parent, cons
   std::vector<std::string> out;
   const DocNode l = r.List(parent, key, field);
   if (!l.IsDefined()) return out;
-  for (size_t i = 0; i < l.size(); ++i) {
-    if (!l[i].IsScalar()) {
-      r.Fail(l[i], At(field, i), absl::StrCat("expected a string, got ", Describe(l[i])));
+  const std::vector<DocNode> l_items = l.Items();
+  for (size_t i = 0; i < l_items.size(); ++i) {
+    if (!l_items[i].IsScalar()) {
+      r.Fail(l_items[i], At(field, i), absl::StrCat("expected a string, got ", Describe(l_items[i])));
       continue;
     }
-    out.push_back(l[i].Scalar());
+    out.push_back(l_items[i].Scalar());
   }
   return out;
 }
@@ -29,11 +30,12 @@ std::vector<LabelSelectorRequirement> Requirements(ObjectReader& r, const DocNod
   std::vector<LabelSelectorRequirement> out;
   const DocNode l = r.List(parent, key, field);
   if (!l.IsDefined()) return out;
-  for (size_t i = 0; i < l.size(); ++i) {
+  const std::vector<DocNode> l_items = l.Items();
+  for (size_t i = 0; i < l_items.size(); ++i) {
     const std::string f = At(field, i);
     LabelSelectorRequirement req;
-    req.key = r.String(l[i], "key", absl::StrCat(f, ".key")).value_or("");
-    const std::string op = r.String(l[i], "operator", absl::StrCat(f, ".operator")).value_or("");
+    req.key = r.String(l_items[i], "key", absl::StrCat(f, ".key")).value_or("");
+    const std::string op = r.String(l_items[i], "operator", absl::StrCat(f, ".operator")).value_or("");
     using Op = LabelSelectorRequirement::Operator;
     if (op == "In") req.op = Op::kIn;
     else if (op == "NotIn") req.op = Op::kNotIn;
@@ -41,8 +43,8 @@ std::vector<LabelSelectorRequirement> Requirements(ObjectReader& r, const DocNod
     else if (op == "DoesNotExist") req.op = Op::kDoesNotExist;
     else if (op == "Gt") req.op = Op::kGt;
     else if (op == "Lt") req.op = Op::kLt;
-    else r.Fail(l[i], absl::StrCat(f, ".operator"), absl::StrCat("unknown operator \"", op, "\""));
-    req.values = StringList(r, l[i], "values", absl::StrCat(f, ".values"));
+    else r.Fail(l_items[i], absl::StrCat(f, ".operator"), absl::StrCat("unknown operator \"", op, "\""));
+    req.values = StringList(r, l_items[i], "values", absl::StrCat(f, ".values"));
     out.push_back(std::move(req));
   }
   return out;
@@ -79,13 +81,15 @@ void PodTerms(ObjectReader& r, const DocNode& parent, absl::string_view field,
               std::vector<PodAffinityTerm>* required, std::vector<WeightedPodAffinityTerm>* preferred) {
   const std::string req_f = absl::StrCat(field, ".requiredDuringSchedulingIgnoredDuringExecution");
   const DocNode req = r.List(parent, "requiredDuringSchedulingIgnoredDuringExecution", req_f);
-  for (size_t i = 0; req.IsDefined() && i < req.size(); ++i) required->push_back(PodTerm(r, req[i], At(req_f, i)));
+  const std::vector<DocNode> req_items = req.Items();
+  for (size_t i = 0; i < req_items.size(); ++i) required->push_back(PodTerm(r, req_items[i], At(req_f, i)));
   const std::string pref_f = absl::StrCat(field, ".preferredDuringSchedulingIgnoredDuringExecution");
   const DocNode pref = r.List(parent, "preferredDuringSchedulingIgnoredDuringExecution", pref_f);
-  for (size_t i = 0; pref.IsDefined() && i < pref.size(); ++i) {
+  const std::vector<DocNode> pref_items = pref.Items();
+  for (size_t i = 0; i < pref_items.size(); ++i) {
     WeightedPodAffinityTerm w;
-    w.weight = static_cast<int32_t>(r.Int(pref[i], "weight", absl::StrCat(At(pref_f, i), ".weight")).value_or(0));
-    const DocNode term = r.Map(pref[i], "podAffinityTerm", absl::StrCat(At(pref_f, i), ".podAffinityTerm"));
+    w.weight = r.Int32(pref_items[i], "weight", absl::StrCat(At(pref_f, i), ".weight")).value_or(0);
+    const DocNode term = r.Map(pref_items[i], "podAffinityTerm", absl::StrCat(At(pref_f, i), ".podAffinityTerm"));
     if (term.IsDefined()) w.term = PodTerm(r, term, absl::StrCat(At(pref_f, i), ".podAffinityTerm"));
     preferred->push_back(std::move(w));
   }
@@ -102,16 +106,18 @@ Affinity ReadAffinity(ObjectReader& r, const DocNode& value) {
     if (req.IsDefined()) {
       a.has_required_node_terms = true;
       const DocNode terms = r.List(req, "nodeSelectorTerms", absl::StrCat(rf, ".nodeSelectorTerms"));
-      for (size_t i = 0; terms.IsDefined() && i < terms.size(); ++i) {
-        a.required_node_terms.push_back(Term(r, terms[i], At(absl::StrCat(rf, ".nodeSelectorTerms"), i)));
+      const std::vector<DocNode> terms_items = terms.Items();
+      for (size_t i = 0; i < terms_items.size(); ++i) {
+        a.required_node_terms.push_back(Term(r, terms_items[i], At(absl::StrCat(rf, ".nodeSelectorTerms"), i)));
       }
     }
     const std::string pf = "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution";
     const DocNode pref = r.List(na, "preferredDuringSchedulingIgnoredDuringExecution", pf);
-    for (size_t i = 0; pref.IsDefined() && i < pref.size(); ++i) {
+    const std::vector<DocNode> pref_items = pref.Items();
+    for (size_t i = 0; i < pref_items.size(); ++i) {
       PreferredSchedulingTerm t;
-      t.weight = static_cast<int32_t>(r.Int(pref[i], "weight", absl::StrCat(At(pf, i), ".weight")).value_or(0));
-      const DocNode p = r.Map(pref[i], "preference", absl::StrCat(At(pf, i), ".preference"));
+      t.weight = r.Int32(pref_items[i], "weight", absl::StrCat(At(pf, i), ".weight")).value_or(0);
+      const DocNode p = r.Map(pref_items[i], "preference", absl::StrCat(At(pf, i), ".preference"));
       if (p.IsDefined()) t.preference = Term(r, p, absl::StrCat(At(pf, i), ".preference"));
       a.preferred_node_terms.push_back(std::move(t));
     }
@@ -168,14 +174,15 @@ void ReadNode(ObjectReader& r, const DocNode& doc, NodeSpec* out) {
   const DocNode spec = r.Map(doc, "spec", "spec");
   n.unschedulable = r.Bool(spec, "unschedulable", "spec.unschedulable").value_or(false);
   const DocNode taints = r.List(spec, "taints", "spec.taints");
-  for (size_t i = 0; taints.IsDefined() && i < taints.size(); ++i) {
+  const std::vector<DocNode> taints_items = taints.Items();
+  for (size_t i = 0; i < taints_items.size(); ++i) {
     const std::string f = At("spec.taints", i);
     Taint t;
-    t.key = r.String(taints[i], "key", absl::StrCat(f, ".key")).value_or("");
-    t.value = r.String(taints[i], "value", absl::StrCat(f, ".value")).value_or("");
-    t.effect = r.String(taints[i], "effect", absl::StrCat(f, ".effect")).value_or("");
+    t.key = r.String(taints_items[i], "key", absl::StrCat(f, ".key")).value_or("");
+    t.value = r.String(taints_items[i], "value", absl::StrCat(f, ".value")).value_or("");
+    t.effect = r.String(taints_items[i], "effect", absl::StrCat(f, ".effect")).value_or("");
     if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute") {
-      r.Fail(taints[i], absl::StrCat(f, ".effect"), absl::StrCat("unknown effect \"", t.effect, "\""));
+      r.Fail(taints_items[i], absl::StrCat(f, ".effect"), absl::StrCat("unknown effect \"", t.effect, "\""));
     }
     n.taints.push_back(std::move(t));
   }
@@ -201,9 +208,10 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   p.creation_time = r.AsTime(created, "metadata.creationTimestamp");
   p.deleting = deleted.IsDefined() && !deleted.IsNull();
   const DocNode owners = r.AsList(owner_references, "metadata.ownerReferences");
-  for (size_t i = 0; owners.IsDefined() && i < owners.size(); ++i) {
-    if (r.Bool(owners[i], "controller", FieldPath("metadata.ownerReferences", i, ".controller")).value_or(false)) {
-      p.controller_uid = r.String(owners[i], "uid", FieldPath("metadata.ownerReferences", i, ".uid")).value_or("");
+  const std::vector<DocNode> owners_items = owners.Items();
+  for (size_t i = 0; i < owners_items.size(); ++i) {
+    if (r.Bool(owners_items[i], "controller", FieldPath("metadata.ownerReferences", i, ".controller")).value_or(false)) {
+      p.controller_uid = r.String(owners_items[i], "uid", FieldPath("metadata.ownerReferences", i, ".uid")).value_or("");
     }
   }
   const DocNode spec = r.AsMap(spec_value, "spec");
@@ -214,39 +222,41 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
                    "overhead", "schedulingGates", "volumes"});
   p.scheduler_name = r.AsString(scheduler_name, "spec.schedulerName").value_or("");
   p.node_name = r.AsString(node_name, "spec.nodeName").value_or("");
-  if (auto v = r.AsInt(priority, "spec.priority")) p.priority = static_cast<int32_t>(*v);
+  if (auto v = r.AsInt32(priority, "spec.priority")) p.priority = *v;
   p.priority_class_name = r.AsString(priority_class_name, "spec.priorityClassName").value_or("");
   p.preemption_policy = r.AsString(preemption_policy, "spec.preemptionPolicy").value_or("");
   p.node_selector = r.AsStringMap(node_selector, "spec.nodeSelector");
   if (affinity.IsDefined()) p.affinity = ReadAffinity(r, affinity);
   const DocNode tols = r.AsList(tolerations, "spec.tolerations");
-  for (size_t i = 0; tols.IsDefined() && i < tols.size(); ++i) {
+  const std::vector<DocNode> tols_items = tols.Items();
+  for (size_t i = 0; i < tols_items.size(); ++i) {
     const char* f = "spec.tolerations";
     Toleration t;
-    t.key = r.String(tols[i], "key", FieldPath(f, i, ".key")).value_or("");
-    t.op = r.String(tols[i], "operator", FieldPath(f, i, ".operator")).value_or("Equal");
-    t.value = r.String(tols[i], "value", FieldPath(f, i, ".value")).value_or("");
-    t.effect = r.String(tols[i], "effect", FieldPath(f, i, ".effect")).value_or("");
+    t.key = r.String(tols_items[i], "key", FieldPath(f, i, ".key")).value_or("");
+    t.op = r.String(tols_items[i], "operator", FieldPath(f, i, ".operator")).value_or("Equal");
+    t.value = r.String(tols_items[i], "value", FieldPath(f, i, ".value")).value_or("");
+    t.effect = r.String(tols_items[i], "effect", FieldPath(f, i, ".effect")).value_or("");
     if (t.op != "Equal" && t.op != "Exists") {
-      r.Fail(tols[i], FieldPath(f, i, ".operator"), absl::StrCat("unknown operator \"", t.op, "\""));
+      r.Fail(tols_items[i], FieldPath(f, i, ".operator"), absl::StrCat("unknown operator \"", t.op, "\""));
     }
     p.tolerations.push_back(std::move(t));
   }
   const DocNode tsc = r.AsList(spread_constraints, "spec.topologySpreadConstraints");
-  for (size_t i = 0; tsc.IsDefined() && i < tsc.size(); ++i) {
+  const std::vector<DocNode> tsc_items = tsc.Items();
+  for (size_t i = 0; i < tsc_items.size(); ++i) {
     const std::string f = At("spec.topologySpreadConstraints", i);
     TopologySpreadConstraint c;
-    c.max_skew = static_cast<int32_t>(r.Int(tsc[i], "maxSkew", absl::StrCat(f, ".maxSkew")).value_or(1));
-    if (c.max_skew < 1) r.Fail(tsc[i], absl::StrCat(f, ".maxSkew"), "must be at least 1");
-    c.topology_key = r.String(tsc[i], "topologyKey", absl::StrCat(f, ".topologyKey")).value_or("");
-    const std::string when = r.String(tsc[i], "whenUnsatisfiable", absl::StrCat(f, ".whenUnsatisfiable")).value_or("DoNotSchedule");
+    c.max_skew = r.Int32(tsc_items[i], "maxSkew", absl::StrCat(f, ".maxSkew")).value_or(1);
+    if (c.max_skew < 1) r.Fail(tsc_items[i], absl::StrCat(f, ".maxSkew"), "must be at least 1");
+    c.topology_key = r.String(tsc_items[i], "topologyKey", absl::StrCat(f, ".topologyKey")).value_or("");
+    const std::string when = r.String(tsc_items[i], "whenUnsatisfiable", absl::StrCat(f, ".whenUnsatisfiable")).value_or("DoNotSchedule");
     if (when != "DoNotSchedule" && when != "ScheduleAnyway") {
-      r.Fail(tsc[i], absl::StrCat(f, ".whenUnsatisfiable"), absl::StrCat("unknown value \"", when, "\""));
+      r.Fail(tsc_items[i], absl::StrCat(f, ".whenUnsatisfiable"), absl::StrCat("unknown value \"", when, "\""));
     }
     c.do_not_schedule = when == "DoNotSchedule";
-    const DocNode sel = r.Map(tsc[i], "labelSelector", absl::StrCat(f, ".labelSelector"));
+    const DocNode sel = r.Map(tsc_items[i], "labelSelector", absl::StrCat(f, ".labelSelector"));
     if (sel.IsDefined()) c.label_selector = Selector(r, sel, absl::StrCat(f, ".labelSelector"));
-    c.min_domains = static_cast<int32_t>(r.Int(tsc[i], "minDomains", absl::StrCat(f, ".minDomains")).value_or(1));
+    c.min_domains = r.Int32(tsc_items[i], "minDomains", absl::StrCat(f, ".minDomains")).value_or(1);
     p.topology_spread_constraints.push_back(std::move(c));
   }
   p.containers = Containers(r, containers, "spec.containers", false);
@@ -255,8 +265,9 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   const DocNode gates = r.AsList(scheduling_gates, "spec.schedulingGates");
   p.scheduling_gated = gates.IsDefined() && gates.size() > 0;
   const DocNode vols = r.AsList(volumes, "spec.volumes");
-  for (size_t i = 0; vols.IsDefined() && i < vols.size(); ++i) {
-    if (vols[i].IsMap() && vols[i].Get("persistentVolumeClaim").IsDefined()) {
+  const std::vector<DocNode> vols_items = vols.Items();
+  for (size_t i = 0; i < vols_items.size(); ++i) {
+    if (vols_items[i].IsMap() && vols_items[i].Get("persistentVolumeClaim").IsDefined()) {
       r.Warn(absl::StrCat(At("spec.volumes", i), ".persistentVolumeClaim"),
              "volume binding and zones are not checked (VolumeBinding/VolumeZone filters)");
     }
@@ -281,17 +292,16 @@ void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out) {
   g.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
   g.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
   const DocNode spec = r.Map(doc, "spec", "spec");
-  g.min_member = static_cast<int32_t>(r.Int(spec, "minMember", "spec.minMember").value_or(0));
+  g.min_member = r.Int32(spec, "minMember", "spec.minMember").value_or(0);
   if (spec.IsDefined() && spec.Get("minResources").IsDefined() && !spec.Get("minResources").IsNull()) {
     g.min_resources = r.Resources(spec, "minResources", "spec.minResources");
   }
   r.Map(spec, "minTaskMember", "spec.minTaskMember").ForEachEntry([&](const std::string& role, const DocNode& n) {
-    int64_t v = 0;
-    if (!n.IsScalar() || !absl::SimpleAtoi(n.Scalar(), &v)) {
-      r.Fail(n, absl::StrCat("spec.minTaskMember.", role), absl::StrCat("expected an integer, got ", Describe(n)));
-      return;
+    if (const std::optional<int32_t> v = r.AsInt32(n, absl::StrCat("spec.minTaskMember.", role))) {
+      g.min_task_member[role] = *v;
+    } else if (n.IsNull()) {
+      r.Fail(n, absl::StrCat("spec.minTaskMember.", role), "expected an integer, got null");
     }
-    g.min_task_member[role] = static_cast<int32_t>(v);
   });
   g.queue = r.String(spec, "queue", "spec.queue").value_or("");
   g.priority_class_name = r.String(spec, "priorityClassName", "spec.priorityClassName").value_or("");
@@ -320,9 +330,9 @@ void ReadQueue(ObjectReader& r, const DocNode& doc, QueueSpec* out) {
   q.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
   q.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
   const DocNode spec = r.Map(doc, "spec", "spec");
-  q.weight = static_cast<int32_t>(r.Int(spec, "weight", "spec.weight").value_or(1));
+  q.weight = r.Int32(spec, "weight", "spec.weight").value_or(1);
   if (q.weight < 0) r.Fail(spec.Get("weight"), "spec.weight", "must not be negative");
-  q.priority = static_cast<int32_t>(r.Int(spec, "priority", "spec.priority").value_or(0));
+  q.priority = r.Int32(spec, "priority", "spec.priority").value_or(0);
   q.capability = r.Resources(spec, "capability", "spec.capability");
   const DocNode guarantee = r.Map(spec, "guarantee", "spec.guarantee");
   q.guarantee = r.Resources(guarantee, "resource", "spec.guarantee.resource");
@@ -342,9 +352,9 @@ void ReadPriorityClass(ObjectReader& r, const DocNode& doc, PriorityClassSpec* o
   PriorityClassSpec& c = *out;
   const DocNode meta = r.Map(doc, "metadata", "metadata");
   c.name = r.String(meta, "name", "metadata.name").value_or("");
-  const std::optional<int64_t> v = r.Int(doc, "value", "value");
-  if (!v) r.Fail(doc, "value", "is required");
-  c.value = static_cast<int32_t>(v.value_or(0));
+  const DocNode value = doc.Get("value");
+  if (!value.IsDefined() || value.IsNull()) r.Fail(doc, "value", "is required");
+  c.value = r.AsInt32(value, "value").value_or(0);
   c.global_default = r.Bool(doc, "globalDefault", "globalDefault").value_or(false);
   c.preemption_policy = r.String(doc, "preemptionPolicy", "preemptionPolicy").value_or("");
 }

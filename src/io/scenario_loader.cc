@@ -17,6 +17,7 @@
 #include "src/io/json_list_items.h"
 #include "src/io/k8s_reader.h"
 #include "src/io/skipped_kinds.h"
+#include "src/io/yaml_normalize.h"
 #include "src/io/yaml_reader.h"
 #include "vcsched/io/scenario.h"
 
@@ -203,6 +204,11 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     return;
   }
   const std::array<DocNode, 2> head = doc.Fields({"kind", "apiVersion"});
+  // Kubernetes' decoders refuse a repeated key; the first value must not silently win.
+  if (std::string path, key; doc.FindDuplicateJsonKey(&path, &key, "items")) {
+    r.Fail(doc, path, absl::StrCat("duplicate key \"", key, "\""));
+    return;
+  }
   const DocNode& kind_value = head[0];
   const DocNode& api_value = head[1];  // a reference, not a binding: the lambda below captures it
   const std::string kind = r.AsString(kind_value, "kind").value_or("");
@@ -456,9 +462,13 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
     for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(text)) {
       const std::vector<YAML::Node> docs = ParseYamlPiece(piece, src.name, diag);
       if (docs.empty()) ++index;  // an empty or unreadable piece keeps its number
-      for (const YAML::Node& doc : docs) {
+      for (YAML::Node doc : docs) {
         const Place where = c.Document(src.name, ++index);
         try {
+          if (std::string err = io_internal::NormalizeYamlDocument(doc, piece.first_line); !err.empty()) {
+            diag.errors.push_back(absl::StrCat(where.str(), ", ", err));
+            continue;
+          }
           ReadDocument(doc, where, piece.first_line, c, diag);
         } catch (const YAML::Exception& e) {
           diag.errors.push_back(absl::StrCat(where.str(), ": invalid YAML: ", e.msg));
@@ -568,6 +578,9 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
           absl::StrCat(source.name, ": expected one configuration document, found ", docs.size()));
     }
     YAML::Node body = docs[0];
+    if (std::string err = io_internal::NormalizeYamlDocument(body, 0); !err.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(source.name, ": document 1, ", err));
+    }
     ObjectReader r(&diag, absl::StrCat(source.name, ": document 1"), "");
     if (body.IsMap() && Get(body, "kind").IsScalar() && Get(body, "kind").Scalar() == "ConfigMap") {
       // A volcano-scheduler ConfigMap: the configuration is the text of its data entry.

@@ -4,6 +4,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/io/yaml_normalize.h"
 #include "src/io/yaml_reader.h"
 #include "vcsched/io/manifests.h"
 
@@ -177,13 +178,18 @@ absl::StatusOr<std::vector<Manifest>> LoadManifests(const std::vector<ScenarioSo
         continue;
       }
       try {
-        for (const YAML::Node& d : YAML::LoadAll(text)) {
+        for (YAML::Node d : YAML::LoadAll(text)) {
           ++index;
           Value v;
           int64_t budget = 1 << 20;  // nodes per document, aliases expanded
           const std::string where = absl::StrCat(src.name, ": document ", index);
+          if (std::string err = io_internal::NormalizeYamlDocument(d, piece.first_line); !err.empty()) {
+            errors.push_back(absl::StrCat(where, ", ", err));
+            continue;
+          }
           if (!io_internal::ToValue(d, &v, &budget)) {
-            errors.push_back(absl::StrCat(where, ": document too large (aliases expand past the limit)"));
+            errors.push_back(absl::StrCat(where, ": the document holds more than ", int64_t{1} << 20,
+                                          " values once its aliases are expanded"));
             continue;
           }
           Flatten(std::move(v), where, out, errors);

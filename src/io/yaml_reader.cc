@@ -1,5 +1,7 @@
 #include "src/io/yaml_reader.h"
 
+#include <limits>
+
 #include <algorithm>
 #include <vector>
 
@@ -131,6 +133,9 @@ std::optional<std::string> ObjectReader::String(const DocNode& parent, const cha
 std::optional<int64_t> ObjectReader::Int(const DocNode& parent, const char* key, const FieldPath& field) {
   return AsInt(Present(parent, key), field);
 }
+std::optional<int32_t> ObjectReader::Int32(const DocNode& parent, const char* key, const FieldPath& field) {
+  return AsInt32(Present(parent, key), field);
+}
 std::optional<bool> ObjectReader::Bool(const DocNode& parent, const char* key, const FieldPath& field) {
   return AsBool(Present(parent, key), field);
 }
@@ -169,6 +174,17 @@ std::optional<int64_t> ObjectReader::AsInt(const DocNode& value, const FieldPath
     return std::nullopt;
   }
   return v;
+}
+
+std::optional<int32_t> ObjectReader::AsInt32(const DocNode& value, const FieldPath& field) {
+  const std::optional<int64_t> v = AsInt(value, field);
+  if (!v) return std::nullopt;
+  if (*v < std::numeric_limits<int32_t>::min() || *v > std::numeric_limits<int32_t>::max()) {
+    Fail(value, field, absl::StrCat(*v, " is out of range: the field is a 32-bit integer (",
+                                    std::numeric_limits<int32_t>::min(), " to ", std::numeric_limits<int32_t>::max(), ")"));
+    return std::nullopt;
+  }
+  return static_cast<int32_t>(*v);
 }
 
 std::optional<bool> ObjectReader::AsBool(const DocNode& value, const FieldPath& field) {

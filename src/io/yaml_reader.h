@@ -59,6 +59,8 @@ class ObjectReader {
   // messages, e.g. "spec.minMember".
   std::optional<std::string> String(const DocNode& parent, const char* key, const FieldPath& field);
   std::optional<int64_t> Int(const DocNode& parent, const char* key, const FieldPath& field);
+  // An int32 field of the Kubernetes API: a value outside its range is an error.
+  std::optional<int32_t> Int32(const DocNode& parent, const char* key, const FieldPath& field);
   std::optional<bool> Bool(const DocNode& parent, const char* key, const FieldPath& field);
   // A map node (nullopt-like: an undefined node when absent).
   DocNode Map(const DocNode& parent, const char* key, const FieldPath& field);
@@ -74,6 +76,7 @@ class ObjectReader {
   // value is absent.
   std::optional<std::string> AsString(const DocNode& value, const FieldPath& field);
   std::optional<int64_t> AsInt(const DocNode& value, const FieldPath& field);
+  std::optional<int32_t> AsInt32(const DocNode& value, const FieldPath& field);
   std::optional<bool> AsBool(const DocNode& value, const FieldPath& field);
   DocNode AsMap(const DocNode& value, const FieldPath& field);
   DocNode AsList(const DocNode& value, const FieldPath& field);

@@ -111,6 +111,22 @@ void ValidateParent(const VolcanoQueue& q, const std::vector<VolcanoQueue>& othe
     f.Error("spec.parent", absl::StrCat("parent queue ", q.parent, " does not exist"));
     return;
   }
+  // A chain of parents that comes back to this queue is a cycle; one that loops above
+  // it is reported when the queues of that loop are validated.
+  std::vector<std::string> chain = {q.metadata.name};
+  std::set<std::string> seen = {q.metadata.name};
+  for (std::string at = q.parent; !at.empty() && at != "root";) {
+    chain.push_back(at);
+    if (at == q.metadata.name) {
+      f.Error("spec.parent", absl::StrCat("queue ", q.metadata.name, " is its own ancestor: the parents form a cycle (",
+                                          absl::StrJoin(chain, " -> "), ")"));
+      return;
+    }
+    if (!seen.insert(at).second) break;
+    const VolcanoQueue* p = FindQueue(others, at);
+    if (p == nullptr) break;
+    at = ParentOf(*p);
+  }
   std::vector<VolcanoQueue> all = others;
   if (FindQueue(all, q.metadata.name) == nullptr) all.push_back(q);
   if (const int depth = Depth(q, all); depth > max_depth) {

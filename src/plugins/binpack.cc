@@ -42,10 +42,10 @@ class BinpackPlugin : public Plugin {
       const int64_t w = weights_[d];
       if (req[d] <= 0 || w < 0) continue;
       if (alloc[d] > 0 && w > 0) {
-        if (used[d] + req[d] > alloc[d]) return 0;  // an over-full resource zeroes the node
-        score += static_cast<double>(w) * static_cast<double>(used[d] + req[d]) / static_cast<double>(alloc[d]);
+        if (SaturatingAdd(used[d], req[d]) > alloc[d]) return 0;  // an over-full resource zeroes the node
+        score += static_cast<double>(w) * (static_cast<double>(used[d]) + static_cast<double>(req[d])) / static_cast<double>(alloc[d]);
       }
-      wsum += w;
+      wsum = SaturatingAdd(wsum, w);
     }
     if (wsum > 0) score /= static_cast<double>(wsum);
     return score * 100.0 * static_cast<double>(weight_);

@@ -55,10 +55,11 @@ void NodeView::Add(TaskIndex t, NodeIndex n) {
   slot_[ti] = static_cast<int32_t>(list.size());
   list.push_back(t);
   node_of_[ti] = n;
-  nonzero_cpu_[static_cast<size_t>(n)] += facts.task_nonzero_cpu[ti];
-  nonzero_mem_[static_cast<size_t>(n)] += facts.task_nonzero_memory[ti];
+  nonzero_cpu_[static_cast<size_t>(n)] = SaturatingAdd(nonzero_cpu_[static_cast<size_t>(n)], facts.task_nonzero_cpu[ti]);
+  nonzero_mem_[static_cast<size_t>(n)] = SaturatingAdd(nonzero_mem_[static_cast<size_t>(n)], facts.task_nonzero_memory[ti]);
   const int64_t* req = facts.task_req.data() + static_cast<ptrdiff_t>(ti) * dims_;
-  for (int d = 0; d < dims_; ++d) requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)] += req[d];
+  int64_t* row = requested_.data() + static_cast<size_t>(n) * static_cast<size_t>(dims_);
+  for (int d = 0; d < dims_; ++d) row[d] = SaturatingAdd(row[d], req[d]);
   if (facts.task_flags[ti] & kTaskPodAffinityTerms) {
     with_affinity_.insert(std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t), t);
   }
@@ -78,10 +79,11 @@ void NodeView::Remove(TaskIndex t) {
   list.pop_back();
   slot_[ti] = -1;
   node_of_[ti] = kNone;
-  nonzero_cpu_[static_cast<size_t>(n)] -= facts.task_nonzero_cpu[ti];
-  nonzero_mem_[static_cast<size_t>(n)] -= facts.task_nonzero_memory[ti];
+  nonzero_cpu_[static_cast<size_t>(n)] = SaturatingSub(nonzero_cpu_[static_cast<size_t>(n)], facts.task_nonzero_cpu[ti]);
+  nonzero_mem_[static_cast<size_t>(n)] = SaturatingSub(nonzero_mem_[static_cast<size_t>(n)], facts.task_nonzero_memory[ti]);
   const int64_t* req = facts.task_req.data() + static_cast<ptrdiff_t>(ti) * dims_;
-  for (int d = 0; d < dims_; ++d) requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)] -= req[d];
+  int64_t* row = requested_.data() + static_cast<size_t>(n) * static_cast<size_t>(dims_);
+  for (int d = 0; d < dims_; ++d) row[d] = SaturatingSub(row[d], req[d]);
   auto it = std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t);
   if (it != with_affinity_.end() && *it == t) with_affinity_.erase(it);
 }

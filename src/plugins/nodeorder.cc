@@ -7,6 +7,7 @@
 #include <map>
 
 #include "src/internal/k8s_match.h"
+#include "src/internal/toleration_index.h"
 #include "src/internal/status_macros.h"
 #include "src/plugins/plugins.h"
 #include "src/plugins/topology.h"
@@ -28,15 +29,23 @@ struct Weights {
   int64_t topology_spread = 2;
 };
 
+// Products of Kubernetes' int64 score formulas, taken wide so huge nodes cannot wrap them.
+__extension__ using Wide = __int128;
+
+// A plugin weight times a score, in double: exact for every real weight, and no wrap for
+// an absurd one.
+double Weighted(int64_t weight, int64_t score) { return static_cast<double>(weight) * static_cast<double>(score); }
+
 int64_t LeastRequested(int64_t requested, int64_t capacity) {
-  if (capacity == 0 || requested > capacity) return 0;
-  return (capacity - requested) * kMaxNodeScore / capacity;
+  if (capacity <= 0 || requested > capacity) return 0;
+  // Kubernetes' int64 formula; the product is taken in 128 bits so huge nodes cannot wrap it.
+  return static_cast<int64_t>(static_cast<Wide>(capacity - requested) * kMaxNodeScore / capacity);
 }
 
 int64_t MostRequested(int64_t requested, int64_t capacity) {
-  if (capacity == 0) return 0;
+  if (capacity <= 0) return 0;
   requested = std::min(requested, capacity);
-  return requested * kMaxNodeScore / capacity;
+  return static_cast<int64_t>(static_cast<Wide>(requested) * kMaxNodeScore / capacity);
 }
 
 class NodeOrderPlugin : public Plugin {
@@ -60,23 +69,21 @@ class NodeOrderPlugin : public Plugin {
       for (size_t i = 0; i < nodes.size(); ++i) {
         const NodeIndex n = nodes[i];
         const int64_t cpu_cap = s.allocatable(n, kCpu), mem_cap = s.allocatable(n, kMemory);
-        const int64_t cpu_req = s.node_view.nonzero_cpu(n) + s.facts->task_nonzero_cpu[static_cast<size_t>(t)];
-        const int64_t mem_req = s.node_view.nonzero_memory(n) + s.facts->task_nonzero_memory[static_cast<size_t>(t)];
+        const int64_t cpu_req = SaturatingAdd(s.node_view.nonzero_cpu(n), s.facts->task_nonzero_cpu[static_cast<size_t>(t)]);
+        const int64_t mem_req = SaturatingAdd(s.node_view.nonzero_memory(n), s.facts->task_nonzero_memory[static_cast<size_t>(t)]);
         if (w_.least_requested != 0) {
-          scores[i] += static_cast<double>(w_.least_requested *
-                                           Combine(LeastRequested(cpu_req, cpu_cap), cpu_cap,
-                                                   LeastRequested(mem_req, mem_cap), mem_cap));
+          scores[i] += Weighted(w_.least_requested, Combine(LeastRequested(cpu_req, cpu_cap), cpu_cap,
+                                                            LeastRequested(mem_req, mem_cap), mem_cap));
         }
         if (w_.most_requested != 0) {
-          scores[i] += static_cast<double>(w_.most_requested *
-                                           Combine(MostRequested(cpu_req, cpu_cap), cpu_cap,
-                                                   MostRequested(mem_req, mem_cap), mem_cap));
+          scores[i] += Weighted(w_.most_requested, Combine(MostRequested(cpu_req, cpu_cap), cpu_cap,
+                                                           MostRequested(mem_req, mem_cap), mem_cap));
         }
       }
     }
     if (w_.balanced != 0) {
       for (size_t i = 0; i < nodes.size(); ++i) {
-        scores[i] += static_cast<double>(w_.balanced * Balanced(t, nodes[i]));
+        scores[i] += Weighted(w_.balanced, Balanced(t, nodes[i]));
       }
     }
     const bool placement_terms = s.task_flags[static_cast<size_t>(t)] & kTaskPlacementTerms;
@@ -96,18 +103,19 @@ class NodeOrderPlugin : public Plugin {
     if (w_.taint_toleration != 0 && !s.any_prefer_no_schedule) {
       // No node has a PreferNoSchedule taint: every count is 0, which normalises to
       // the full score (the common case; no per-call buffers).
-      for (size_t i = 0; i < nodes.size(); ++i) scores[i] += static_cast<double>(w_.taint_toleration * kMaxNodeScore);
+      for (size_t i = 0; i < nodes.size(); ++i) scores[i] += Weighted(w_.taint_toleration, kMaxNodeScore);
     } else if (w_.taint_toleration != 0) {
       std::vector<Toleration> relevant;
       for (const Toleration& tol : task.pod->tolerations) {
         if (tol.effect.empty() || tol.effect == "PreferNoSchedule") relevant.push_back(tol);
       }
+      const TolerationIndex tolerations(&relevant);
       std::vector<int64_t> raw(nodes.size());
       for (size_t i = 0; i < nodes.size(); ++i) {
         int64_t count = 0;
         for (const Taint& taint : s.node_info(nodes[i]).spec.taints) {
           if (taint.effect != "PreferNoSchedule") continue;
-          if (!ToleratesTaint(relevant, taint)) ++count;
+          if (!tolerations.Tolerates(taint)) ++count;
         }
         raw[i] = count;
       }
@@ -138,7 +146,8 @@ class NodeOrderPlugin : public Plugin {
       const int64_t cap = s.allocatable(n, d);
       if (req[static_cast<size_t>(d)] > 0) requests_any = true;
       if (cap <= 0) return;
-      const double f = static_cast<double>(s.node_view.requested(n, d) + req[static_cast<size_t>(d)]) / static_cast<double>(cap);
+      const double f = (static_cast<double>(s.node_view.requested(n, d)) + static_cast<double>(req[static_cast<size_t>(d)])) /
+                       static_cast<double>(cap);
       fractions[count++] = std::min(f, 1.0);
     };
     add(kCpu);
@@ -170,10 +179,10 @@ class NodeOrderPlugin : public Plugin {
       if (max == 0) {
         v = reverse ? kMaxNodeScore : 0;
       } else {
-        v = kMaxNodeScore * v / max;
+        v = static_cast<int64_t>(static_cast<Wide>(kMaxNodeScore) * v / max);
         if (reverse) v = kMaxNodeScore - v;
       }
-      scores[i] += static_cast<double>(weight * v);
+      scores[i] += Weighted(weight, v);
     }
   }
 
@@ -240,7 +249,7 @@ class NodeOrderPlugin : public Plugin {
         v = static_cast<int64_t>(static_cast<double>(kMaxNodeScore) *
                                  (static_cast<double>(raw[i] - min) / static_cast<double>(diff)));
       }
-      scores[i] += static_cast<double>(w_.pod_affinity * v);
+      scores[i] += Weighted(w_.pod_affinity, v);
     }
   }
 
@@ -282,9 +291,11 @@ class NodeOrderPlugin : public Plugin {
     for (size_t i = 0; i < nodes.size(); ++i) {
       int64_t v = 0;
       if (!ignored[i]) {
-        v = max <= 0 ? kMaxNodeScore : kMaxNodeScore * (max + min - rounded[i]) / max;
+        v = max <= 0 ? kMaxNodeScore
+                     : static_cast<int64_t>(static_cast<Wide>(kMaxNodeScore) *
+                                            (static_cast<Wide>(max) + min - rounded[i]) / max);
       }
-      scores[i] += static_cast<double>(w_.topology_spread * v);
+      scores[i] += Weighted(w_.topology_spread, v);
     }
   }
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/internal/k8s_match.h"
 #include "src/internal/status_macros.h"
+#include "src/internal/toleration_index.h"
 #include "src/plugins/plugins.h"
 #include "src/plugins/topology.h"
 #include "src/session_state.h"
@@ -97,10 +98,11 @@ class PredicatesPlugin : public Plugin {
       fail(FitCode::kUnschedulableAndUnresolvable, affinity_);
       return result;
     }
-    if (flags_.taint_toleration) {
+    if (flags_.taint_toleration && !node.taints.empty()) {
+      const TolerationIndex& tolerations = TolerationsOf(t);
       for (const Taint& taint : node.taints) {
         if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
-        if (!ToleratesTaint(task.pod->tolerations, taint)) {
+        if (!tolerations.Tolerates(taint)) {
           fail(FitCode::kUnschedulableAndUnresolvable, taint_);
           return result;
         }
@@ -113,6 +115,15 @@ class PredicatesPlugin : public Plugin {
     }
     if (flags_.topology_spread && (task_flags & kTaskPlacementTerms)) TopologySpreadFilter(t, n, fail);
     return result;
+  }
+
+  // The task's tolerations, indexed once for all the nodes it is tried on.
+  const TolerationIndex& TolerationsOf(TaskIndex t) const {
+    if (tolerations_task_ != t) {
+      tolerations_ = TolerationIndex(&ssn_->state().task(t).pod->tolerations);
+      tolerations_task_ = t;
+    }
+    return tolerations_;
   }
 
   // The pods placed when `t`'s PreFilter ran (cached across the nodes of one pass).
@@ -224,6 +235,8 @@ class PredicatesPlugin : public Plugin {
   std::vector<int64_t> prefilter_seq_;
   mutable std::vector<NodeView::Placement> cache_;
   mutable TaskIndex cache_task_ = kNone;
+  mutable TolerationIndex tolerations_;
+  mutable TaskIndex tolerations_task_ = kNone;
   mutable int64_t cache_seq_ = -2, cache_now_ = -2;
   ReasonId pod_number_ = 0, unschedulable_ = 0, affinity_ = 0, taint_ = 0, pod_affinity_ = 0,
            pod_anti_affinity_ = 0, existing_anti_ = 0, spread_ = 0, spread_label_ = 0;

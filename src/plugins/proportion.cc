@@ -49,7 +49,8 @@ class ProportionPlugin : public Plugin {
     });
     ssn.AddPreemptiveFn([this](QueueIndex q, absl::Span<const TaskIndex> tasks) {
       const QueueAmounts* a = Find(q);
-      if (a == nullptr) return false;
+      // Volcano HEAD asks for an Open queue here as it does in Allocatable.
+      if (a == nullptr || s_->queue(q).spec.state != "Open") return false;
       Resource sum(s_->dims);
       for (TaskIndex t : tasks) sum += s_->req(t);
       return FitsWithDimension(a->allocated, sum.span(), a->deserved);

@@ -154,6 +154,10 @@ RandomScenario MakeRandomScenario(Choices& c) {
           p.node_name = s.nodes[n].name;
           p.phase = "Running";
         }
+      } else if (c.Chance(4)) {
+        // Running on a node the snapshot lacks (deleted from the cluster), or with no node.
+        p.node_name = c.Chance(50) ? "gone-node" : "";
+        p.phase = "Running";
       }
       s.pods.push_back(std::move(p));
     }

@@ -128,3 +128,52 @@ def test_wrong_return_types_are_type_errors():
 def test_a_plugin_cannot_shadow_a_built_in():
     with pytest.raises(vcsched.Error, match="built-in"):
         vcsched.register_plugin("gang", RackPreference)
+
+
+def test_references_kept_past_the_session_raise_instead_of_reading_freed_memory():
+    kept = []
+
+    class Keeper:
+        def predicate(self, task, node):
+            kept.append((task, node))
+            return True
+    snap = cluster()
+    vcsched.schedule(snap, config_with("keeper"), plugins={"keeper": Keeper})
+    assert kept
+    task, node = kept[0]
+    with pytest.raises(vcsched.Error, match="session that has ended"):
+        task.key
+    with pytest.raises(vcsched.Error, match="session that has ended"):
+        node.idle
+    del snap
+    import gc
+    gc.collect()
+    with pytest.raises(vcsched.Error, match="session that has ended"):
+        node.name
+
+
+def test_schedule_from_inside_a_plugin_is_refused():
+    snap = cluster()
+
+    class Recursive:
+        def predicate(self, task, node):
+            vcsched.schedule(snap, config_with("recursive"), plugins={"recursive": Recursive})
+            return True
+    import sys
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(100000)
+    try:
+        with pytest.raises(vcsched.Error, match="inside a plugin of a running session"):
+            vcsched.schedule(snap, config_with("recursive"), plugins={"recursive": Recursive})
+    finally:
+        sys.setrecursionlimit(old)
+    assert vcsched.schedule(snap).binds == {"ns/p": "n1"}  # the next session runs normally
+
+
+@pytest.mark.parametrize("result", [None, "yes", 1, (1, "x"), (True, 3), (True, "a", "b"), ()])
+def test_malformed_predicate_results_are_type_errors(result):
+    class Odd:
+        def predicate(self, task, node):
+            return result
+    with pytest.raises(TypeError, match="predicate must return a bool"):
+        vcsched.schedule(cluster(), config_with("odd"), plugins={"odd": Odd})

@@ -1,0 +1,26 @@
+// Kubernetes' rules for object names, checked on every object a snapshot takes: a name
+// with a newline or a control character could otherwise forge lines of the text output.
+#ifndef VCSCHED_SRC_OBJECT_NAMES_H_
+#define VCSCHED_SRC_OBJECT_NAMES_H_
+
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace vcsched {
+
+// Kubernetes requires RFC 1123 subdomains (lower-case alphanumerics, '-' and '.') for
+// these names and labels for namespaces; Volcano's own scheduler tests, which the
+// conformance cases come from, also name objects with '_' and upper case. So a name is
+// accepted when it is made of ASCII letters, digits, '-', '.' and '_' and starts and
+// ends with a letter or digit; a namespace likewise, at most 63 characters. Anything else (spaces, control characters, '/', quotes, non-ASCII) is
+// refused. Length of names is checked separately.
+bool IsValidObjectName(absl::string_view name);
+bool IsValidNamespace(absl::string_view name);
+// The name as it may be printed in a message: quoted, control and non-ASCII bytes
+// escaped, cut after 64 characters.
+std::string QuoteName(absl::string_view name);
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_SRC_OBJECT_NAMES_H_

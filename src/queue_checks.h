@@ -1,0 +1,30 @@
+// Checks of the queue hierarchy that every snapshot must pass before a session walks
+// it: parent cycles, and depths (spec.parent chains and volcano.sh/hierarchy paths)
+// past a bound that keeps every walk short.
+#ifndef VCSCHED_SRC_QUEUE_CHECKS_H_
+#define VCSCHED_SRC_QUEUE_CHECKS_H_
+
+#include <string>
+#include <vector>
+
+#include "vcsched/objects.h"
+
+namespace vcsched {
+
+// The deepest hierarchy a snapshot accepts, in levels below root. Volcano's webhook
+// allows 5 by default; a scheduler fed objects directly sees whatever exists, so the
+// bound is generous, and only there to keep memory and stack use small.
+inline constexpr int kMaxQueueHierarchyDepth = 256;
+
+// Appends an error for each parent cycle (naming its queues in order), each queue
+// deeper than kMaxQueueHierarchyDepth, and each volcano.sh/hierarchy annotation with
+// more levels than that. Linear in the number of queues and annotation bytes.
+void CheckQueueHierarchy(const std::vector<QueueSpec>& queues, std::vector<std::string>& errors);
+
+// Warnings for queue specs that schedule but are almost certainly mistakes: a
+// guarantee above the capability in some resource.
+void LintQueues(const std::vector<QueueSpec>& queues, std::vector<std::string>& warnings);
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_SRC_QUEUE_CHECKS_H_

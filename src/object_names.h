@@ -17,6 +17,13 @@ namespace vcsched {
 // refused. Length of names is checked separately.
 bool IsValidObjectName(absl::string_view name);
 bool IsValidNamespace(absl::string_view name);
+// What an error says about a name or namespace that fails the rule above.
+inline constexpr absl::string_view kInvalidNameMessage =
+    "not a valid name: letters, digits, '-', '.' and '_' only, starting and ending with a letter or digit "
+    "(Kubernetes allows a lower-case RFC 1123 subdomain)";
+inline constexpr absl::string_view kInvalidNamespaceMessage =
+    "not a valid namespace: letters, digits, '-', '.' and '_' only, starting and ending with a letter or digit, "
+    "at most 63 characters (Kubernetes allows a lower-case RFC 1123 label)";
 // The name as it may be printed in a message: quoted, control and non-ASCII bytes
 // escaped, cut after 64 characters.
 std::string QuoteName(absl::string_view name);

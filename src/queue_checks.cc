@@ -22,6 +22,13 @@ std::string FormatAmount(const std::string& name, int64_t v) {
 }  // namespace
 
 void CheckQueueHierarchy(const std::vector<QueueSpec>& queues, std::vector<std::string>& errors) {
+  CheckQueueHierarchy(queues, [&](size_t q, const std::string& problem) {
+    errors.push_back(absl::StrCat("Queue \"", queues[q].name, "\": ", problem));
+  });
+}
+
+void CheckQueueHierarchy(const std::vector<QueueSpec>& queues,
+                         const std::function<void(size_t queue, const std::string& problem)>& report) {
   // Index of each queue's parent (-1: root, or a parent that does not exist, which the
   // builder reports as a warning).
   absl::flat_hash_map<absl::string_view, int32_t> by_name;
@@ -60,8 +67,8 @@ void CheckQueueHierarchy(const std::vector<QueueSpec>& queues, std::vector<std::
       for (size_t i = 0; i <= cycle.size(); ++i) {
         names.push_back(queues[static_cast<size_t>(cycle[(first + i) % cycle.size()])].name);
       }
-      errors.push_back(absl::StrCat("Queue \"", names[0], "\": spec.parent: the queues' parents form a cycle (",
-                                    absl::StrJoin(names, " -> "), ")"));
+      report(static_cast<size_t>(cycle[first]),
+             absl::StrCat("spec.parent: the queues' parents form a cycle (", absl::StrJoin(names, " -> "), ")"));
       for (int32_t q : cycle) depth[static_cast<size_t>(q)] = 0;  // reported; not walked again
       chain.resize(at);
       base = 0;
@@ -71,20 +78,19 @@ void CheckQueueHierarchy(const std::vector<QueueSpec>& queues, std::vector<std::
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       depth[static_cast<size_t>(*it)] = ++base;
       if (base == kMaxQueueHierarchyDepth + 1) {
-        errors.push_back(absl::StrCat("Queue \"", queues[static_cast<size_t>(*it)].name,
-                                      "\": spec.parent: the queue is more than ", kMaxQueueHierarchyDepth,
-                                      " levels below root"));
+        report(static_cast<size_t>(*it),
+               absl::StrCat("spec.parent: the queue is more than ", kMaxQueueHierarchyDepth, " levels below root"));
       }
     }
   }
-  for (const QueueSpec& q : queues) {
-    auto it = q.annotations.find("volcano.sh/hierarchy");
-    if (it == q.annotations.end()) continue;
+  for (size_t i = 0; i < queues.size(); ++i) {
+    auto it = queues[i].annotations.find("volcano.sh/hierarchy");
+    if (it == queues[i].annotations.end()) continue;
     int64_t levels = 1;
     for (char c : it->second) levels += c == '/';
     if (levels > kMaxQueueHierarchyDepth + 1) {
-      errors.push_back(absl::StrCat("Queue \"", q.name, "\": metadata.annotations.volcano.sh/hierarchy: ", levels,
-                                    " levels, more than the limit of ", kMaxQueueHierarchyDepth + 1));
+      report(i, absl::StrCat("metadata.annotations.volcano.sh/hierarchy: ", levels, " levels, more than the limit of ",
+                             kMaxQueueHierarchyDepth + 1));
     }
   }
 }

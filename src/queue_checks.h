@@ -4,6 +4,7 @@
 #ifndef VCSCHED_SRC_QUEUE_CHECKS_H_
 #define VCSCHED_SRC_QUEUE_CHECKS_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ inline constexpr int kMaxQueueHierarchyDepth = 256;
 // Appends an error for each parent cycle (naming its queues in order), each queue
 // deeper than kMaxQueueHierarchyDepth, and each volcano.sh/hierarchy annotation with
 // more levels than that. Linear in the number of queues and annotation bytes.
+// `report` gets the index of the queue at fault and the field and message
+// ("spec.parent: ..."); the overload formats them as `Queue "name": spec.parent: ...`.
+void CheckQueueHierarchy(const std::vector<QueueSpec>& queues,
+                         const std::function<void(size_t queue, const std::string& problem)>& report);
 void CheckQueueHierarchy(const std::vector<QueueSpec>& queues, std::vector<std::string>& errors);
 
 // Warnings for queue specs that schedule but are almost certainly mistakes: a

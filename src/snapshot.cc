@@ -201,13 +201,6 @@ bool ParseGoBool(const std::string& s, bool* out) {
   return false;
 }
 
-constexpr absl::string_view kNameRule =
-    "not a valid name: letters, digits, '-', '.' and '_' only, starting and ending with a letter or digit "
-    "(Kubernetes allows a lower-case RFC 1123 subdomain)";
-constexpr absl::string_view kNamespaceRule =
-    "not a valid namespace: letters, digits, '-', '.' and '_' only, starting and ending with a letter or digit, "
-    "at most 63 characters (Kubernetes allows a lower-case RFC 1123 label)";
-
 bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> allowed) {
   for (absl::string_view a : allowed) if (p == a) return true;
   return false;
@@ -273,9 +266,9 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
         errors.push_back(absl::StrCat(kind, " \"", key().substr(0, 64), "...\": metadata.name: is ", item.name.size(),
                                       " characters, over Kubernetes' limit of ", kMaxNameLength));
       } else if (!IsValidObjectName(item.name)) {
-        errors.push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.name: ", kNameRule));
+        errors.push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.name: ", kInvalidNameMessage));
       } else if (namespaced && !IsValidNamespace(ns)) {
-        errors.push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.namespace: ", kNamespaceRule));
+        errors.push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.namespace: ", kInvalidNamespaceMessage));
       } else if (++seen[{ns, item.name}] == 2) {
         errors.push_back(absl::StrCat(kind, " \"", key(), "\": metadata.name: duplicate name"));
       }
@@ -309,9 +302,9 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
       errors.push_back(absl::StrCat("Pod \"", key().substr(0, 64), "...\": metadata.name: is ", p.name.size(),
                                     " characters, over Kubernetes' limit of ", kMaxNameLength));
     } else if (!IsValidObjectName(p.name)) {
-      errors.push_back(absl::StrCat("Pod ", QuoteName(key()), ": metadata.name: ", kNameRule));
+      errors.push_back(absl::StrCat("Pod ", QuoteName(key()), ": metadata.name: ", kInvalidNameMessage));
     } else if (!IsValidNamespace(p.namespace_)) {
-      errors.push_back(absl::StrCat("Pod ", QuoteName(key()), ": metadata.namespace: ", kNamespaceRule));
+      errors.push_back(absl::StrCat("Pod ", QuoteName(key()), ": metadata.namespace: ", kInvalidNamespaceMessage));
     }
     if (!ValidPhase(p.phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"})) {
       errors.push_back(absl::StrCat("Pod \"", key(), "\": status.phase: unknown phase \"", p.phase, "\""));

@@ -18,6 +18,8 @@
 #include "src/io/k8s_reader.h"
 #include "src/io/skipped_kinds.h"
 #include "src/io/yaml_normalize.h"
+#include "src/object_names.h"
+#include "src/queue_checks.h"
 #include "src/io/yaml_reader.h"
 #include "vcsched/io/scenario.h"
 
@@ -104,6 +106,17 @@ void Put(Table<T>& into, const char* kind, bool namespaced, const DocNode& doc, 
   if (spec.name.size() > kMaxNameLength) {
     r.Fail(name, "metadata.name",
            absl::StrCat("is ", spec.name.size(), " characters, over Kubernetes' limit of ", kMaxNameLength));
+    into.specs.pop_back();
+    return;
+  }
+  // A name with a newline or a control character could forge lines of the output.
+  if (!IsValidObjectName(spec.name)) {
+    r.Fail(name, "metadata.name", kInvalidNameMessage);
+    into.specs.pop_back();
+    return;
+  }
+  if (namespaced && !IsValidNamespace(KeyOf(spec).first)) {
+    r.Fail(meta.Get("namespace"), "metadata.namespace", kInvalidNamespaceMessage);
     into.specs.pop_back();
     return;
   }
@@ -523,6 +536,13 @@ void HandOver(Table<T>& table, F&& add) {
 }
 
 absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const LoadOptions& options) {
+  // The queue hierarchy is checked here too, where each queue's document is known.
+  if (diag.errors.empty() && !c.queues.specs.empty()) {
+    const std::vector<QueueSpec> queues(c.queues.specs.begin(), c.queues.specs.end());
+    CheckQueueHierarchy(queues, [&](size_t q, const std::string& problem) {
+      diag.errors.push_back(absl::StrCat(c.queues.seen[q].where.str(), ": Queue \"", queues[q].name, "\": ", problem));
+    });
+  }
   if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
   SnapshotBuilder b(options.snapshot);
   // Each table is released once handed over, so the specs are not held twice while the

@@ -2,7 +2,9 @@
 // each test pins the behaviour of a whole class (see README "Robustness").
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "src/internal/toleration_index.h"
@@ -196,6 +198,16 @@ spec: {minMember: 2, priorityClassName: high}
     CHECK(e.task != "default/low-gone");
     CHECK(e.task != "default/low-nowhere");
   }
+}
+
+TEST_CASE("Hostile: a plain pod's PodGroup may not take the name of a PodGroup of the input", "[io][hostile]") {
+  std::ifstream in(std::string(VCSCHED_TEST_DATA_DIR) + "/implicit-podgroup-name-clash.yaml");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  absl::StatusOr<Scenario> sc = LoadScenario({{"clash.yaml", buf.str()}});
+  REQUIRE_FALSE(sc.ok());
+  CHECK_THAT(std::string(sc.status().message()),
+             Catch::Contains("Pod \"default/p\"") && Catch::Contains("\"podgroup-uid-1\", is already a PodGroup"));
 }
 
 }  // namespace

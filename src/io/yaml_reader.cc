@@ -1,8 +1,7 @@
 #include "src/io/yaml_reader.h"
 
-#include <limits>
-
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -72,6 +71,16 @@ std::string Place::str() const {
 namespace {
 // An absurdly long label (a huge name) is cut so that messages stay readable.
 std::string Shortened(std::string label) {
+  // Control bytes (a NUL, a newline in a name) are shown escaped: a message is one line.
+  if (std::any_of(label.begin(), label.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+    std::string escaped;
+    for (char c : label) {
+      const unsigned char u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u == 0x7f) absl::StrAppend(&escaped, "\\x", absl::Hex(u, absl::kZeroPad2));
+      else escaped += c;
+    }
+    label = std::move(escaped);
+  }
   constexpr size_t kShown = 120;
   if (label.size() > 2 * kShown) {
     const size_t total = label.size();

@@ -20,6 +20,10 @@ void NodeView::Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
   with_affinity_.clear();
   log_.clear();
   initialized_ = false;
+  label_index_built_ = false;
+  by_label_.clear();
+  ever_.assign(status.size(), 0);
+  ever_placed_.clear();
   for (size_t t = 0; t < status.size(); ++t) {
     const TaskStatus s = status[t];
     if (node[t] == kNone || s == TaskStatus::kPending || s == TaskStatus::kSucceeded ||
@@ -63,6 +67,33 @@ void NodeView::Add(TaskIndex t, NodeIndex n) {
   if (facts.task_flags[ti] & kTaskPodAffinityTerms) {
     with_affinity_.insert(std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t), t);
   }
+  if (!ever_[ti]) {
+    ever_[ti] = 1;
+    ever_placed_.push_back(t);
+    if (label_index_built_) IndexLabels(t);
+  }
+}
+
+void NodeView::IndexLabels(TaskIndex t) {
+  std::string key;
+  for (const auto& [k, v] : snap_->tasks()[static_cast<size_t>(t)].pod->labels) {
+    key.assign(k);
+    key.push_back('\0');
+    key.append(v);
+    by_label_[key].push_back(t);
+  }
+}
+
+const std::vector<TaskIndex>* NodeView::PodsWithLabel(absl::string_view key, absl::string_view value) {
+  if (!label_index_built_) {
+    label_index_built_ = true;
+    for (TaskIndex t : ever_placed_) IndexLabels(t);
+  }
+  std::string k(key);
+  k.push_back('\0');
+  k.append(value.data(), value.size());
+  auto it = by_label_.find(k);
+  return it == by_label_.end() ? nullptr : &it->second;
 }
 
 void NodeView::Remove(TaskIndex t) {

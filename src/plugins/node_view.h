@@ -6,7 +6,11 @@
 #define VCSCHED_SRC_PLUGINS_NODE_VIEW_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 
 #include "vcsched/snapshot.h"
 
@@ -44,6 +48,14 @@ class NodeView {
   // particular order. seq < 0 means now.
   std::vector<Placement> AsOf(int64_t seq) const;
 
+  // Pods that may carry the label key=value: every pod placed at some time in this
+  // session with that label (test node_of() >= 0 for "placed now"). Built on first use,
+  // then kept up to date, so finding the pods a selector names costs those pods, not
+  // every pod of the cluster. Null when no pod ever had that label.
+  const std::vector<TaskIndex>* PodsWithLabel(absl::string_view key, absl::string_view value);
+  // Every pod placed at some time in this session (test node_of()).
+  const std::vector<TaskIndex>& PodsEverPlaced() const { return ever_placed_; }
+
  private:
   const Snapshot* snap_ = nullptr;
   int dims_ = 0;
@@ -59,6 +71,11 @@ class NodeView {
   };
   std::vector<Change> log_;
   bool initialized_ = false;
+  void IndexLabels(TaskIndex t);
+  bool label_index_built_ = false;
+  absl::flat_hash_map<std::string, std::vector<TaskIndex>> by_label_;  // "key\0value"
+  std::vector<uint8_t> ever_;                                         // by task: in ever_placed_
+  std::vector<TaskIndex> ever_placed_;
 };
 
 }  // namespace vcsched::internal

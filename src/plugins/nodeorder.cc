@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "absl/container/flat_hash_map.h"
 #include "src/internal/k8s_match.h"
 #include "src/internal/toleration_index.h"
 #include "src/internal/status_macros.h"
@@ -203,11 +204,16 @@ class NodeOrderPlugin : public Plugin {
     const Affinity& a = pod.affinity;
     const bool own_terms = !a.preferred_pod_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
     if (!own_terms && s.node_view.pods_with_affinity().empty()) return;
-    std::vector<int64_t> raw(nodes.size(), 0);
+    // Weights are summed per topology domain, then each node reads its domains: a
+    // matching pod costs a lookup, not a pass over the nodes.
+    absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>, int64_t> by_domain;  // views into the snapshot
+    std::vector<absl::string_view> keys;
     auto apply = [&](const PodAffinityTerm& term, NodeIndex where, int64_t w) {
-      for (size_t i = 0; i < nodes.size(); ++i) {
-        if (SameDomain(term.topology_key, nodes[i], where)) raw[i] += w;
-      }
+      const Labels& labels = s.node_info(where).spec.labels;
+      auto v = labels.find(term.topology_key);
+      if (v == labels.end()) return;
+      by_domain[{absl::string_view(term.topology_key), absl::string_view(v->second)}] += w;
+      if (std::find(keys.begin(), keys.end(), term.topology_key) == keys.end()) keys.push_back(term.topology_key);
     };
     if (own_terms) {
       for (const NodeInfo& ni : s.snapshot->nodes()) {
@@ -235,6 +241,16 @@ class NodeOrderPlugin : public Plugin {
       }
       for (const auto& wt : op.affinity.preferred_pod_anti_affinity) {
         if (PodMatchesTerm(wt.term, op, pod)) apply(wt.term, where, -wt.weight);
+      }
+    }
+    std::vector<int64_t> raw(nodes.size(), 0);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const Labels& labels = s.node_info(nodes[i]).spec.labels;
+      for (absl::string_view key : keys) {
+        auto v = labels.find(key);
+        if (v == labels.end()) continue;
+        auto w = by_domain.find(std::make_pair(key, absl::string_view(v->second)));
+        if (w != by_domain.end()) raw[i] = SaturatingAdd(raw[i], w->second);
       }
     }
     int64_t max = INT64_MIN, min = INT64_MAX;

@@ -3,12 +3,14 @@
 // InterPodAffinity and PodTopologySpread. Its event handlers keep the shared node view
 // current with this session's placements.
 #include <algorithm>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "src/internal/k8s_match.h"
 #include "src/internal/status_macros.h"
 #include "src/internal/toleration_index.h"
 #include "src/plugins/plugins.h"
+#include "src/plugins/pod_affinity_state.h"
 #include "src/plugins/topology.h"
 #include "src/session_state.h"
 
@@ -40,7 +42,11 @@ class PredicatesPlugin : public Plugin {
     // The affinity and spread filters see the pods as they were when the task's
     // PreFilter ran, as Kubernetes' cycle state does.
     ssn.AddPrePredicateFn([this](TaskIndex t) {
-      prefilter_seq_[static_cast<size_t>(t)] = ssn_->state().node_view.seq();
+      Session::State& st = ssn_->state();
+      prefilter_seq_[static_cast<size_t>(t)] = st.node_view.seq();
+      if (NeedsAffinityState(t)) {
+        Remember(t, st.node_view.seq(), PodAffinityState::FromView(*st.snapshot, t, st.node_view));
+      }
       return FitResult::Success();
     });
     ssn.AddPredicateFn([this](TaskIndex t, NodeIndex n) { return Filter(t, n); });
@@ -61,7 +67,8 @@ class PredicatesPlugin : public Plugin {
         if (result.code == FitCode::kSuccess || code == FitCode::kUnschedulableAndUnresolvable) result.code = code;
         result.reasons.push_back(reason);
       };
-      PodAffinityFilter(t, n, placed, fail);
+      PodAffinityFilter(PodAffinityState::FromPlacements(*ssn_->state().snapshot, t, placed),
+                        ssn_->state().node_info(n).spec, fail);
       return result;
     });
     Session::State& s = ssn.state();
@@ -109,8 +116,7 @@ class PredicatesPlugin : public Plugin {
       }
     }
     // 3. Other filters.
-    if (flags_.pod_affinity && ((task_flags & kTaskPodAffinityTerms) || !s.node_view.pods_with_affinity().empty()) &&
-        !PodAffinityFilter(t, n, Placements(t), fail)) {
+    if (flags_.pod_affinity && NeedsAffinityState(t) && !PodAffinityFilter(AffinityStateOf(t), node, fail)) {
       return result;
     }
     if (flags_.topology_spread && (task_flags & kTaskPlacementTerms)) TopologySpreadFilter(t, n, fail);
@@ -139,65 +145,47 @@ class PredicatesPlugin : public Plugin {
     return cache_;
   }
 
-  // Returns false when evaluation must stop (an unresolvable failure).
-  template <typename Fail>
-  bool PodAffinityFilter(TaskIndex t, NodeIndex n, const std::vector<NodeView::Placement>& placed,
-                         Fail& fail) const {
+  bool NeedsAffinityState(TaskIndex t) const {
     const Session::State& s = ssn_->state();
-    const PodSpec& pod = *s.task(t).pod;
-    const NodeSpec& node = s.node_info(n).spec;
-    const auto same_domain = [&](const std::string& key, NodeIndex other) {
-      auto a = node.labels.find(key);
-      if (a == node.labels.end()) return false;
-      const Labels& ol = s.node_info(other).spec.labels;
-      auto b = ol.find(key);
-      return b != ol.end() && b->second == a->second;
-    };
-    const Affinity& a = pod.affinity;
-    const bool own_terms = !a.required_pod_affinity.empty() || !a.required_pod_anti_affinity.empty();
-    if (!own_terms && s.node_view.pods_with_affinity().empty()) return true;
-    // Existing pods' required anti-affinity against this pod.
-    for (const NodeView::Placement& p : placed) {
-      if (p.task == t) continue;
-      const PodSpec& op = *s.task(p.task).pod;
-      for (const PodAffinityTerm& term : op.affinity.required_pod_anti_affinity) {
-        if (PodMatchesTerm(term, op, pod) && same_domain(term.topology_key, p.node)) {
-          fail(FitCode::kUnschedulable, existing_anti_);
-          return true;
-        }
-      }
+    return (s.task_flags[static_cast<size_t>(t)] & kTaskPodAffinityTerms) || !s.node_view.pods_with_affinity().empty();
+  }
+
+  // The task's affinity state as of its PreFilter: made there, or (when that was long
+  // ago or never) again from the view as it was then.
+  const PodAffinityState& AffinityStateOf(TaskIndex t) const {
+    Session::State& s = ssn_->state();
+    const int64_t seq = prefilter_seq_[static_cast<size_t>(t)];
+    const int64_t at = seq >= 0 ? seq : s.node_view.seq();
+    for (const auto& [task, when, state] : affinity_states_) {
+      if (task == t && when == at) return state;
     }
-    if (!own_terms) return true;
-    auto any_match = [&](const PodAffinityTerm& term, bool need_same_domain) {
-      for (const NodeView::Placement& p : placed) {
-        if (p.task == t || (need_same_domain && !same_domain(term.topology_key, p.node))) continue;
-        if (PodMatchesTerm(term, pod, *s.task(p.task).pod)) return true;
-      }
+    if (seq < 0) return Remember(t, at, PodAffinityState::FromView(*s.snapshot, t, s.node_view));
+    return Remember(t, at, PodAffinityState::FromPlacements(*s.snapshot, t, s.node_view.AsOf(seq)));
+  }
+
+  // Keeps the states of the last few tasks (a task is filtered right after its PreFilter).
+  const PodAffinityState& Remember(TaskIndex t, int64_t at, PodAffinityState state) const {
+    constexpr size_t kKept = 8;
+    if (affinity_states_.size() == kKept) affinity_states_.erase(affinity_states_.begin());
+    affinity_states_.push_back({t, at, std::move(state)});
+    return std::get<2>(affinity_states_.back());
+  }
+
+  // Kubernetes' InterPodAffinity filter over the PreFilter state. Returns false when
+  // evaluation must stop (an unresolvable failure).
+  template <typename Fail>
+  bool PodAffinityFilter(const PodAffinityState& state, const NodeSpec& node, Fail& fail) const {
+    if (!state.ExistingAntiAffinityOk(node)) {
+      fail(FitCode::kUnschedulable, existing_anti_);
+      return true;
+    }
+    if (!state.AntiAffinityOk(node)) {
+      fail(FitCode::kUnschedulable, pod_anti_affinity_);
+      return true;
+    }
+    if (!state.AffinityOk(node)) {
+      fail(FitCode::kUnschedulableAndUnresolvable, pod_affinity_);
       return false;
-    };
-    for (const PodAffinityTerm& term : a.required_pod_anti_affinity) {
-      if (any_match(term, true)) {
-        fail(FitCode::kUnschedulable, pod_anti_affinity_);
-        return true;
-      }
-    }
-    if (!a.required_pod_affinity.empty()) {
-      bool all = true, any_exists = false;
-      for (const PodAffinityTerm& term : a.required_pod_affinity) {
-        if (any_match(term, false)) any_exists = true;
-        if (!any_match(term, true)) all = false;
-      }
-      if (!all) {
-        // The first pod of a group that selects itself may go anywhere.
-        bool self = !any_exists;
-        for (const PodAffinityTerm& term : a.required_pod_affinity) {
-          self = self && PodMatchesTerm(term, pod, pod) && node.labels.count(term.topology_key);
-        }
-        if (!self) {
-          fail(FitCode::kUnschedulableAndUnresolvable, pod_affinity_);
-          return false;
-        }
-      }
     }
     return true;
   }
@@ -207,19 +195,17 @@ class PredicatesPlugin : public Plugin {
     const Session::State& s = ssn_->state();
     const PodSpec& pod = *s.task(t).pod;
     const NodeSpec& node = s.node_info(n).spec;
-    for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
+    const std::vector<SpreadCounts>& all = SpreadCountsOf(t);
+    for (size_t i = 0; i < pod.topology_spread_constraints.size(); ++i) {
+      const TopologySpreadConstraint& c = pod.topology_spread_constraints[i];
       if (!c.do_not_schedule) continue;
       auto value = node.labels.find(c.topology_key);
       if (value == node.labels.end()) {
         fail(FitCode::kUnschedulableAndUnresolvable, spread_label_);
         return;
       }
-      const std::map<std::string, int64_t> counts = CountPodsPerDomain(*ssn_, t, c, Placements(t));
-      int64_t min_count = 0;
-      if (static_cast<int32_t>(counts.size()) >= c.min_domains && !counts.empty()) {
-        min_count = INT64_MAX;
-        for (const auto& [d, cnt] : counts) min_count = std::min(min_count, cnt);
-      }
+      const std::map<std::string, int64_t>& counts = all[i].counts;
+      const int64_t min_count = all[i].min_count;
       auto here = counts.find(value->second);
       const int64_t count = here == counts.end() ? 0 : here->second;
       const int64_t skew = count + (SelfMatches(pod, c) ? 1 : 0) - min_count;
@@ -230,11 +216,41 @@ class PredicatesPlugin : public Plugin {
     }
   }
 
+  // Matching pods per domain of each constraint, and the smallest count that applies,
+  // worked out once per task as of its PreFilter (PodTopologySpread's PreFilter state).
+  struct SpreadCounts {
+    std::map<std::string, int64_t> counts;
+    int64_t min_count = 0;
+  };
+  const std::vector<SpreadCounts>& SpreadCountsOf(TaskIndex t) const {
+    const int64_t seq = prefilter_seq_[static_cast<size_t>(t)];
+    const int64_t at = seq >= 0 ? seq : ssn_->state().node_view.seq();
+    if (spread_task_ == t && spread_at_ == at) return spread_counts_;
+    spread_counts_.clear();
+    const PodSpec& pod = *ssn_->state().task(t).pod;
+    for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
+      SpreadCounts& sc = spread_counts_.emplace_back();
+      if (!c.do_not_schedule) continue;
+      sc.counts = CountPodsPerDomain(*ssn_, t, c, Placements(t));
+      if (static_cast<int32_t>(sc.counts.size()) >= c.min_domains && !sc.counts.empty()) {
+        sc.min_count = INT64_MAX;
+        for (const auto& [d, cnt] : sc.counts) sc.min_count = std::min(sc.min_count, cnt);
+      }
+    }
+    spread_task_ = t;
+    spread_at_ = at;
+    return spread_counts_;
+  }
+
   Flags flags_;
   Session* ssn_ = nullptr;
+  mutable std::vector<SpreadCounts> spread_counts_;
+  mutable TaskIndex spread_task_ = kNone;
+  mutable int64_t spread_at_ = -2;
   std::vector<int64_t> prefilter_seq_;
   mutable std::vector<NodeView::Placement> cache_;
   mutable TaskIndex cache_task_ = kNone;
+  mutable std::vector<std::tuple<TaskIndex, int64_t, PodAffinityState>> affinity_states_;
   mutable TolerationIndex tolerations_;
   mutable TaskIndex tolerations_task_ = kNone;
   mutable int64_t cache_seq_ = -2, cache_now_ = -2;

@@ -39,8 +39,8 @@ int main(int argc, char** argv) {
 
   vcsched::JobSimulator sim(job, /*now=*/0);
   sim.Sync();                       // the controller creates the PodGroup
-  sim.SetPodGroupPhase("Inqueue");  // the scheduler enqueues it: pods are created
-  sim.SetAllPods("Running");
+  (void)sim.SetPodGroupPhase("Inqueue");  // the scheduler enqueues it: pods are created
+  (void)sim.SetAllPods("Running");
   std::cout << "phase " << sim.status().phase << "\n";
   if (!sim.world().pods.empty()) {
     absl::StatusOr<vcsched::SimulatorStep> step = sim.EvictPod(sim.world().pods.front().name);

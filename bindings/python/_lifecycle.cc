@@ -174,7 +174,7 @@ void RegisterLifecycle(py::module_& m) {
            }),
            py::arg("sources"), py::arg("now") = 0)
       .def("sync", [](JobSimulator& s) { return StepDict(s.Sync()); })
-      .def("set_pod_group_phase", [](JobSimulator& s, const std::string& p) { return StepDict(s.SetPodGroupPhase(p)); })
+      .def("set_pod_group_phase", [](JobSimulator& s, const std::string& p) { return Step(s.SetPodGroupPhase(p)); })
       .def("set_pod_phase",
            [](JobSimulator& s, const std::string& pod, const std::string& phase, std::optional<int32_t> code) {
              return Step(s.SetPodPhase(pod, phase, code));
@@ -183,21 +183,21 @@ void RegisterLifecycle(py::module_& m) {
       .def("set_all_pods",
            [](JobSimulator& s, const std::string& phase) {
              py::list out;
-             for (const SimulatorStep& step : s.SetAllPods(phase)) out.append(StepDict(step));
+             for (const SimulatorStep& step : Unwrap(s.SetAllPods(phase))) out.append(StepDict(step));
              return out;
            })
       .def("evict_pod", [](JobSimulator& s, const std::string& pod) { return Step(s.EvictPod(pod)); })
       .def("restart_container", [](JobSimulator& s, const std::string& pod) { return Step(s.RestartContainer(pod)); })
-      .def("command", [](JobSimulator& s, const std::string& action) { return StepDict(s.Command(action)); })
+      .def("command", [](JobSimulator& s, const std::string& action) { return Step(s.Command(action)); })
       .def("event",
            [](JobSimulator& s, const std::string& event, const std::string& task, const std::string& pod) {
-             return StepDict(s.Deliver({event, "", task, pod, std::nullopt, std::nullopt}, "event " + event));
+             return Step(s.Deliver({event, "", task, pod, std::nullopt, std::nullopt}, "event " + event));
            },
            py::arg("event"), py::arg("task") = "", py::arg("pod") = "")
       .def("advance",
            [](JobSimulator& s, int64_t seconds) {
              py::list out;
-             for (const SimulatorStep& step : s.Advance(seconds)) out.append(StepDict(step));
+             for (const SimulatorStep& step : Unwrap(s.Advance(seconds))) out.append(StepDict(step));
              return out;
            })
       .def_property_readonly("status", [](const JobSimulator& s) { return StatusDict(s.status()); })

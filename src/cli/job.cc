@@ -111,7 +111,12 @@ int Job(const std::vector<std::string>& args) {
       step = kv.size() == 2 ? sim.SetPodPhase(kv[0], pc[0], code)
                             : absl::InvalidArgumentError("--pod expects NAME=PHASE[:EXITCODE]");
     } else if (flag == "--all-pods") {
-      for (const SimulatorStep& s : sim.SetAllPods(value)) Print(s, sim);
+      absl::StatusOr<std::vector<SimulatorStep>> steps = sim.SetAllPods(value);
+      if (!steps.ok()) {
+        std::cerr << "vcsched job: --all-pods: " << steps.status().message() << "\n";
+        return 2;
+      }
+      for (const SimulatorStep& s : *steps) Print(s, sim);
       continue;
     } else if (flag == "--evict") {
       step = sim.EvictPod(value);
@@ -131,9 +136,14 @@ int Job(const std::vector<std::string>& args) {
         std::cerr << "vcsched job: --wait expects seconds, got " << value << "\n";
         return 2;
       }
-      const std::vector<SimulatorStep> ran = sim.Advance(secs);
+      absl::StatusOr<std::vector<SimulatorStep>> ran = sim.Advance(secs);
+      if (!ran.ok()) {
+        std::cerr << "vcsched job: --wait: " << ran.status().message() << "\n";
+        return 2;
+      }
       std::cout << "[t=" << sim.now() << "] waited " << secs << "s\n";
-      for (const SimulatorStep& s : ran) Print(s, sim);
+      for (const SimulatorStep& s : *ran) Print(s, sim);
+      if (sim.deleted()) std::cout << "  the job was deleted (ttlSecondsAfterFinished)\n";
       continue;
     }
     if (!step.ok()) {

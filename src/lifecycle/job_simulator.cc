@@ -3,12 +3,23 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "src/lifecycle/saturating.h"
 #include "vcsched/lifecycle/expand.h"
 
 namespace vcsched {
 
 namespace {
+
+bool IsPodPhase(const std::string& phase) {
+  static const char* kPhases[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
+  return std::find(std::begin(kPhases), std::end(kPhases), phase) != std::end(kPhases);
+}
+
+bool IsCommandAction(const std::string& a) {
+  const std::vector<std::string>& actions = PolicyActions();
+  return std::find(actions.begin(), actions.end(), a) != actions.end() || a == "SyncJob";
+}
 
 bool IsJobLevel(const std::string& a) {
   return a == "AbortJob" || a == "RestartJob" || a == "TerminateJob" || a == "CompleteJob" || a == "ResumeJob";
@@ -108,14 +119,35 @@ SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, con
   return out;
 }
 
-SimulatorStep JobSimulator::Deliver(JobRequest request, std::string what) {
+absl::StatusOr<SimulatorStep> JobSimulator::Deliver(JobRequest request, std::string what) {
+  // Policy events and the controller's own (sync, commands, outside changes).
+  static const char* kOthers[] = {"OutOfSync", "CommandIssued", "JobUnknown", "PodRunning"};
+  const std::vector<std::string>& policy = PolicyEvents();
+  if ((request.event == "*" || std::find(policy.begin(), policy.end(), request.event) == policy.end()) &&
+      std::find(std::begin(kOthers), std::end(kOthers), request.event) == std::end(kOthers)) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown event \"", request.event, "\"; expected one of ",
+                                                   absl::StrJoin(policy.begin() + 1, policy.end(), ", "), ", ",
+                                                   absl::StrJoin(std::begin(kOthers), std::end(kOthers), ", ")));
+  }
+  if (request.event == "CommandIssued" && !IsCommandAction(request.action)) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown command action \"", request.action, "\"; expected one of ",
+                                                   absl::StrJoin(PolicyActions(), ", ")));
+  }
   const PolicyChoice choice = ChooseAction(job_, status_, request);
   return Run(request, std::move(what), choice);
 }
 
-SimulatorStep JobSimulator::Sync() { return Deliver({"OutOfSync", "", "", "", std::nullopt, std::nullopt}, "sync"); }
+SimulatorStep JobSimulator::Sync() {
+  return Run({"OutOfSync", "", "", "", std::nullopt, std::nullopt}, "sync",
+             ChooseAction(job_, status_, {"OutOfSync", "", "", "", std::nullopt, std::nullopt}));
+}
 
-SimulatorStep JobSimulator::SetPodGroupPhase(const std::string& phase) {
+absl::StatusOr<SimulatorStep> JobSimulator::SetPodGroupPhase(const std::string& phase) {
+  static const char* kPhases[] = {"Pending", "Inqueue", "Running", "Unknown", "Completed"};
+  if (std::find(std::begin(kPhases), std::end(kPhases), phase) == std::end(kPhases)) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown PodGroup phase \"", phase, "\"; expected one of ",
+                                                   absl::StrJoin(std::begin(kPhases), std::end(kPhases), ", ")));
+  }
   world_.pod_group_phase = phase;
   const std::string event = phase == "Unknown" ? "Unknown" : "OutOfSync";
   return Deliver({event, "", "", "", std::nullopt, std::nullopt}, absl::StrCat("podgroup -> ", phase));
@@ -126,8 +158,7 @@ absl::StatusOr<SimulatorStep> JobSimulator::SetPodPhase(const std::string& pod_n
   const std::string name = pod_name;  // the caller's string may live in a pod this step removes
   JobPod* p = FindPod(name);
   if (p == nullptr) return absl::NotFoundError(absl::StrCat("no pod \"", name, "\" in the job (yet)"));
-  static const char* kPhases[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
-  if (std::find(std::begin(kPhases), std::end(kPhases), phase) == std::end(kPhases)) {
+  if (!IsPodPhase(phase)) {
     return absl::InvalidArgumentError(absl::StrCat("unknown pod phase \"", phase, "\""));
   }
   p->phase = phase;
@@ -153,13 +184,17 @@ absl::StatusOr<SimulatorStep> JobSimulator::SetPodPhase(const std::string& pod_n
   return Deliver(r, what);
 }
 
-std::vector<SimulatorStep> JobSimulator::SetAllPods(const std::string& phase) {
+absl::StatusOr<std::vector<SimulatorStep>> JobSimulator::SetAllPods(const std::string& phase) {
+  if (!IsPodPhase(phase)) return absl::InvalidArgumentError(absl::StrCat("unknown pod phase \"", phase, "\""));
   std::vector<std::string> names;
-  for (const JobPod& p : world_.pods) names.push_back(p.name);
+  for (const JobPod& p : world_.pods) {
+    if (p.phase != "Succeeded" && p.phase != "Failed") names.push_back(p.name);  // finished pods stay so
+  }
   std::vector<SimulatorStep> out;
   for (const std::string& n : names) {
     if (FindPod(n) == nullptr) continue;  // removed by an earlier step's action
     absl::StatusOr<SimulatorStep> s = SetPodPhase(n, phase);
+    if (!s.ok() && absl::IsInvalidArgument(s.status())) return s.status();
     if (s.ok()) out.push_back(*std::move(s));
   }
   return out;
@@ -186,11 +221,14 @@ absl::StatusOr<SimulatorStep> JobSimulator::RestartContainer(const std::string& 
   return Deliver(r, absl::StrCat("container restart in pod ", name, " (task restarts: ", n, ")"));
 }
 
-SimulatorStep JobSimulator::Command(const std::string& action) {
+absl::StatusOr<SimulatorStep> JobSimulator::Command(const std::string& action) {
   return Deliver({"CommandIssued", action, "", "", std::nullopt, std::nullopt}, absl::StrCat("command ", action));
 }
 
-std::vector<SimulatorStep> JobSimulator::Advance(int64_t seconds) {
+absl::StatusOr<std::vector<SimulatorStep>> JobSimulator::Advance(int64_t seconds) {
+  if (seconds < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot move the clock back: advance by ", seconds, " seconds"));
+  }
   std::vector<SimulatorStep> out;
   const int64_t until = lifecycle_internal::AddSat(now_, seconds);
   while (true) {

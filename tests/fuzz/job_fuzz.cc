@@ -34,9 +34,9 @@ void Drive(const VolcanoJob& job) {
   JobSimulator sim(job, 1000);
   sim.Sync();
   CheckStatus(sim);
-  sim.SetPodGroupPhase("Inqueue");
+  (void)sim.SetPodGroupPhase("Inqueue");
   CheckStatus(sim);
-  sim.SetAllPods("Running");
+  (void)sim.SetAllPods("Running");
   CheckStatus(sim);
   if (!sim.world().pods.empty()) {
     (void)sim.SetPodPhase(sim.world().pods[0].name, "Failed", 137);
@@ -46,11 +46,11 @@ void Drive(const VolcanoJob& job) {
     (void)sim.EvictPod(sim.world().pods.back().name);
     CheckStatus(sim);
   }
-  sim.Advance(3600);
-  sim.SetAllPods("Succeeded");
+  (void)sim.Advance(3600);
+  (void)sim.SetAllPods("Succeeded");
   CheckStatus(sim);
-  sim.Command("AbortJob");
-  sim.Command("ResumeJob");
+  (void)sim.Command("AbortJob");
+  (void)sim.Command("ResumeJob");
   CheckStatus(sim);
 }
 

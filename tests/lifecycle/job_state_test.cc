@@ -267,9 +267,9 @@ TEST_CASE("the simulator: create, run, evict and restart") {
   JobSimulator sim(JobFrom(kThreePods), 0);
   CHECK(sim.Sync().executed->status.phase == "Pending");
   CHECK(sim.world().pods.empty());  // the PodGroup is not enqueued yet
-  sim.SetPodGroupPhase("Inqueue");
+  (void)sim.SetPodGroupPhase("Inqueue");
   CHECK(sim.world().pods.size() == 3);
-  sim.SetAllPods("Running");
+  (void)sim.SetAllPods("Running");
   CHECK(sim.status().phase == "Running");
   absl::StatusOr<SimulatorStep> evicted = sim.EvictPod("j-w-0");
   REQUIRE(evicted.ok());
@@ -280,7 +280,7 @@ TEST_CASE("the simulator: create, run, evict and restart") {
   CHECK(sim.world().pod_group_phase == "Pending");
   REQUIRE_FALSE(evicted->follow_ups.empty());
   CHECK(evicted->follow_ups[0].commands.at(0).kind == "CreatePodGroup");
-  sim.SetPodGroupPhase("Inqueue");
+  (void)sim.SetPodGroupPhase("Inqueue");
   CHECK(sim.status().phase == "Pending");
   CHECK(sim.world().pods.size() == 3);
   for (const JobPod& p : sim.world().pods) CHECK(p.version == 1);
@@ -289,13 +289,13 @@ TEST_CASE("the simulator: create, run, evict and restart") {
   REQUIRE(pending.ok());
   CHECK_FALSE(pending->executed.has_value());
   CHECK(sim.delayed().size() == 1);
-  CHECK(sim.Advance(299).empty());
-  const std::vector<SimulatorStep> ran = sim.Advance(1);
+  CHECK(sim.Advance(299)->empty());
+  const std::vector<SimulatorStep> ran = *sim.Advance(1);
   REQUIRE(ran.size() == 1);
   CHECK(ran[0].executed->action == "RestartPod");
   // Every pod succeeding completes the task: TaskCompleted -> CompleteJob.
-  sim.SetPodGroupPhase("Running");
-  const std::vector<SimulatorStep> done = sim.SetAllPods("Succeeded");
+  (void)sim.SetPodGroupPhase("Running");
+  const std::vector<SimulatorStep> done = *sim.SetAllPods("Succeeded");
   CHECK(done.back().request.event == "TaskCompleted");
   CHECK(done.back().choice.action == "CompleteJob");
   CHECK(IsFinishedPhase(sim.status().phase));
@@ -304,11 +304,11 @@ TEST_CASE("the simulator: create, run, evict and restart") {
 TEST_CASE("regression (job_fuzz): a step may be given the name of the pod it removes") {
   JobSimulator sim(JobFrom(kThreePods), 0);
   sim.Sync();
-  sim.SetPodGroupPhase("Inqueue");
+  (void)sim.SetPodGroupPhase("Inqueue");
   REQUIRE(sim.world().pods.size() == 3);
   // The argument refers into the simulator's own pod list; the step erases that pod.
   CHECK(sim.EvictPod(sim.world().pods.back().name).ok());
-  sim.SetPodGroupPhase("Inqueue");  // the restart killed the rest; the controller recreates them
+  (void)sim.SetPodGroupPhase("Inqueue");  // the restart killed the rest; the controller recreates them
   REQUIRE_FALSE(sim.world().pods.empty());
   CHECK(sim.SetPodPhase(sim.world().pods.front().name, "Failed", 137).ok());
 }
@@ -316,11 +316,11 @@ TEST_CASE("regression (job_fuzz): a step may be given the name of the pod it rem
 TEST_CASE("huge times and timeouts saturate instead of overflowing") {
   JobSimulator sim(JobFrom(kThreePods), INT64_MAX - 10);
   sim.Sync();
-  sim.SetPodGroupPhase("Inqueue");
+  (void)sim.SetPodGroupPhase("Inqueue");
   REQUIRE(sim.SetPodPhase("j-w-0", "Pending").ok());  // the 5-minute PodPending timeout
   REQUIRE(sim.delayed().size() == 1);
   CHECK(sim.delayed()[0].due == INT64_MAX);
-  sim.Advance(INT64_MAX);
+  (void)sim.Advance(INT64_MAX);
   CHECK(sim.now() == INT64_MAX);
 }
 
@@ -353,7 +353,7 @@ spec:
   CHECK(TasksReadyToCreate(job, {{"a", 1}, {"b", 1}}) == std::vector<std::string>{"a", "b", "c", "e"});
   JobSimulator sim(job, 0);
   sim.Sync();
-  sim.SetPodGroupPhase("Inqueue");
+  (void)sim.SetPodGroupPhase("Inqueue");
   CHECK(sim.world().pods.size() == 2);
   REQUIRE(sim.SetPodPhase("d-a-0", "Running").ok());
   CHECK(sim.world().pods.size() == 3);  // c starts once one of a, b is ready

@@ -83,3 +83,26 @@ def test_cron_next():
     assert vcsched.cron_next("*/5 * * * *", t) == t + 180
     with pytest.raises(vcsched.Error):
         vcsched.cron_next("not cron", t)
+
+
+def test_simulator_refuses_unknown_names_and_negative_time():
+    job = """apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: j}
+spec:
+  minAvailable: 1
+  tasks:
+  - name: t
+    replicas: 1
+    template: {spec: {containers: [{name: c, image: x}]}}
+"""
+    sim = vcsched.JobSimulator(job)
+    sim.sync()
+    for call in (lambda: sim.command("Bogus"), lambda: sim.event("Bogus"), lambda: sim.set_pod_group_phase("Bogus"),
+                 lambda: sim.set_all_pods("Bogus"), lambda: sim.advance(-5)):
+        with pytest.raises(vcsched.Error):
+            call()
+    sim.set_pod_group_phase("Inqueue")
+    sim.set_all_pods("Succeeded")
+    sim.set_all_pods("Running")  # a finished pod does not run again
+    assert sim.pods and all(phase == "Succeeded" for phase in sim.pods.values())

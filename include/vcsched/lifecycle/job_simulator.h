@@ -41,23 +41,27 @@ class JobSimulator {
 
   // A first sync of the new job (creates the PodGroup).
   SimulatorStep Sync();
-  // The scheduler moved the PodGroup (e.g. to Inqueue); the controller syncs.
-  SimulatorStep SetPodGroupPhase(const std::string& phase);
+  // The scheduler moved the PodGroup (Pending, Inqueue, Running, Unknown, Completed);
+  // the controller syncs. Another phase is an error.
+  absl::StatusOr<SimulatorStep> SetPodGroupPhase(const std::string& phase);
   // A pod changed phase (Running, Succeeded, Failed with an exit code, Pending).
   absl::StatusOr<SimulatorStep> SetPodPhase(const std::string& pod, const std::string& phase,
                                             std::optional<int32_t> exit_code = std::nullopt);
-  // Every current pod to `phase`, one step per pod.
-  std::vector<SimulatorStep> SetAllPods(const std::string& phase);
+  // Every current pod to `phase`, one step per pod; pods already Succeeded or Failed
+  // stay so (a finished pod never runs again). An unknown phase is an error.
+  absl::StatusOr<std::vector<SimulatorStep>> SetAllPods(const std::string& phase);
   // A pod was deleted from outside (evicted, preempted, node lost): PodEvicted.
   absl::StatusOr<SimulatorStep> EvictPod(const std::string& pod);
   // A container restart of a pod; TaskFailed once the task's restarts reach its maxRetry.
   absl::StatusOr<SimulatorStep> RestartContainer(const std::string& pod);
-  // An event delivered as is (e.g. Unknown for the PodGroup).
-  SimulatorStep Deliver(JobRequest request, std::string what);
-  // A bus Command (AbortJob, ResumeJob, ...).
-  SimulatorStep Command(const std::string& action);
-  // Moves the clock; due delayed actions run, in due order.
-  std::vector<SimulatorStep> Advance(int64_t seconds);
+  // An event delivered as is (e.g. Unknown for the PodGroup); an event Volcano does
+  // not have is an error.
+  absl::StatusOr<SimulatorStep> Deliver(JobRequest request, std::string what);
+  // A bus Command (AbortJob, ResumeJob, ...); an action Volcano does not have is an error.
+  absl::StatusOr<SimulatorStep> Command(const std::string& action);
+  // Moves the clock forward; due delayed actions run, in due order. A negative
+  // duration is an error.
+  absl::StatusOr<std::vector<SimulatorStep>> Advance(int64_t seconds);
 
   const JobStatus& status() const { return status_; }
   const JobWorld& world() const { return world_; }

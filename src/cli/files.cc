@@ -13,37 +13,59 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "vcsched/io/scenario.h"
 
 namespace vcsched::cli {
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ostringstream buf;
-  if (path == "-") {
-    buf << std::cin.rdbuf();
-    return buf.str();
+namespace {
+
+// Reads a stream (standard input, a pipe, a FIFO, a character device) up to the
+// loader's size limit: /dev/zero or an endless pipe ends with an error, not with all
+// memory used, and an empty read of something that is not a regular file is not taken
+// for an empty file without saying so.
+absl::StatusOr<std::string> ReadBounded(std::istream& in, const std::string& name) {
+  const size_t kLimit = LoadOptions().max_bytes;
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+    if (text.size() > kLimit) {
+      return absl::InvalidArgumentError(absl::StrCat(name, ": input exceeds the limit of ", kLimit, " bytes"));
+    }
   }
+  return text;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  if (path == "-" || path == "/dev/stdin") return ReadBounded(std::cin, "standard input");
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": is a directory"));
   }
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open file"));
+  const bool regular = std::filesystem::is_regular_file(path, ec);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (!std::filesystem::exists(path, ec)) return absl::NotFoundError(absl::StrCat(path, ": no such file"));
+    return absl::NotFoundError(absl::StrCat(path, ": cannot open file"));
+  }
+  if (!regular) return ReadBounded(in, path);  // a pipe, a FIFO, a device
   // One read into a string of the file's size: a stream copy of a 100 MB file costs more
   // than parsing it.
-  const std::streamoff size = in.tellg();
-  if (size >= 0) {
-    // Spare capacity past the end lets the JSON parser read the text in place (it reads
-    // up to 64 bytes beyond the last one) instead of copying it into a padded buffer.
-    std::string text;
-    text.reserve(static_cast<size_t>(size) + 64);
-    text.resize(static_cast<size_t>(size));
-    in.seekg(0);
-    if (in.read(text.data(), size)) return text;
-    in.clear();
-    in.seekg(0);
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) return ReadBounded(in, path);
+  if (size > LoadOptions().max_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": input of ", size, " bytes exceeds the limit of ", LoadOptions().max_bytes));
   }
-  buf << in.rdbuf();  // not seekable (a pipe): read as a stream
-  return buf.str();
+  // Spare capacity past the end lets the JSON parser read the text in place (it reads
+  // up to 64 bytes beyond the last one) instead of copying it into a padded buffer.
+  std::string text;
+  text.reserve(static_cast<size_t>(size) + 64);
+  text.resize(static_cast<size_t>(size));
+  if (in.read(text.data(), static_cast<std::streamsize>(size))) return text;
+  return absl::DataLossError(absl::StrCat(path, ": the file changed while it was read"));
 }
 
 absl::StatusOr<FileText> FileText::Open(const std::string& path) {

@@ -90,10 +90,13 @@ absl::StatusOr<std::unique_ptr<Action>> Registry::MakeAction(absl::string_view n
 }
 
 absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
-  if (config.actions.empty()) return absl::InvalidArgumentError("actions: no action configured");
+  const auto error = [&](std::string message) {
+    return absl::InvalidArgumentError(config.origin.empty() ? message : absl::StrCat(config.origin, ": ", message));
+  };
+  if (config.actions.empty()) return error("actions: no action configured");
   for (size_t i = 0; i < config.actions.size(); ++i) {
     if (FindAction(config.actions[i]) == nullptr) {
-      return absl::InvalidArgumentError(
+      return error(
           absl::StrCat("actions[", i, "]: unknown action \"", config.actions[i], "\""));
     }
   }
@@ -103,11 +106,11 @@ absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
       const std::string where = absl::StrCat("tiers[", ti, "].plugins[", pi, "]");
       if (Skips(p.name)) continue;
       if (FindPlugin(p.name) == nullptr) {
-        return absl::InvalidArgumentError(absl::StrCat(where, ": unknown plugin \"", p.name, "\""));
+        return error(absl::StrCat(where, ": unknown plugin \"", p.name, "\""));
       }
       absl::StatusOr<std::unique_ptr<Plugin>> made = MakePlugin(p.name, p.arguments);
       if (!made.ok()) {
-        return absl::InvalidArgumentError(
+        return error(
             absl::StrCat(where, " (", p.name, "): arguments: ", made.status().message()));
       }
     }
@@ -115,12 +118,12 @@ absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
   for (size_t i = 0; i < config.configurations.size(); ++i) {
     const ActionConfiguration& c = config.configurations[i];
     if (FindAction(c.name) == nullptr) {
-      return absl::InvalidArgumentError(
+      return error(
           absl::StrCat("configurations[", i, "]: unknown action \"", c.name, "\""));
     }
     absl::StatusOr<std::unique_ptr<Action>> made = MakeAction(c.name, c.arguments);
     if (!made.ok()) {
-      return absl::InvalidArgumentError(
+      return error(
           absl::StrCat("configurations[", i, "] (", c.name, "): arguments: ", made.status().message()));
     }
   }
@@ -141,21 +144,26 @@ constexpr char kDefaultUsed[] = "; the default is used there, as Volcano does";
 
 std::vector<std::string> Registry::ConfigWarnings(const SchedulerConfig& config) const {
   std::vector<std::string> out;
+  struct Prefixed {  // every warning starts with where the configuration came from
+    std::vector<std::string>& out;
+    const std::string& origin;
+    void push_back(std::string w) { out.push_back(origin.empty() ? std::move(w) : absl::StrCat(origin, ": ", w)); }
+  } warn{out, config.origin};
   for (size_t ti = 0; ti < config.tiers.size(); ++ti) {
     for (size_t pi = 0; pi < config.tiers[ti].plugins.size(); ++pi) {
       const PluginOption& p = config.tiers[ti].plugins[pi];
       const std::string where = absl::StrCat("tiers[", ti, "].plugins[", pi, "]");
       if (Skips(p.name)) {
-        out.push_back(absl::StrCat(where, ": plugin \"", p.name, "\" is not modelled by vcsched; the session runs ",
+        warn.push_back(absl::StrCat(where, ": plugin \"", p.name, "\" is not modelled by vcsched; the session runs ",
                                    "without it, so decisions it would change can differ from Volcano's"));
         continue;
       }
       std::vector<std::string> dropped;
       (void)MakePlugin(p.name, p.arguments, &dropped);
-      for (const std::string& d : dropped) out.push_back(absl::StrCat(where, " (", p.name, "): ", d, kDefaultUsed));
+      for (const std::string& d : dropped) warn.push_back(absl::StrCat(where, " (", p.name, "): ", d, kDefaultUsed));
     }
     if (config.tiers[ti].MixesHierarchicalDrfAndProportion()) {
-      out.push_back(absl::StrCat("tiers[", ti, "]: drf with enableHierarchy and proportion share a tier: ",
+      warn.push_back(absl::StrCat("tiers[", ti, "]: drf with enableHierarchy and proportion share a tier: ",
                                  "Volcano's scheduler refuses to load such a file (and keeps its previous ",
                                  "configuration); this session runs both, as Volcano's framework does"));
     }
@@ -165,7 +173,7 @@ std::vector<std::string> Registry::ConfigWarnings(const SchedulerConfig& config)
     std::vector<std::string> dropped;
     (void)MakeAction(c.name, c.arguments, &dropped);
     for (const std::string& d : dropped) {
-      out.push_back(absl::StrCat("configurations[", i, "] (", c.name, "): ", d, kDefaultUsed));
+      warn.push_back(absl::StrCat("configurations[", i, "] (", c.name, "): ", d, kDefaultUsed));
     }
   }
   return out;

@@ -79,6 +79,9 @@ struct SchedulerConfig {
   std::vector<std::string> actions;  // in execution order
   std::vector<Tier> tiers;
   std::vector<ActionConfiguration> configurations;
+  // Where the configuration was read ("volcano-scheduler.conf: document 1"); errors and
+  // warnings about it begin with this. Empty for a configuration built in code.
+  std::string origin;
 
   // Sets every unset switch to its default.
   void ApplyDefaults();

@@ -49,14 +49,15 @@ int Expand(const std::vector<std::string>& args) {
       ++failed;
       continue;
     }
-    absl::StatusOr<Expansion> e = ExpandJob(job, options);
-    if (!e.ok()) {
-      std::cerr << m.where << ": Job \"" << job.metadata.name << "\": " << e.status().message() << "\n";
+    // Objects are printed as they are made: a job of many replicas needs the memory of
+    // a few pods, not of all of them.
+    std::cout << "# Job " << job.metadata.namespace_ << "/" << job.metadata.name << " (from " << m.where << ")\n";
+    const absl::Status s = ExpandJobTo(job, options, [](Value object) { std::cout << ToYaml({&object}); });
+    if (!s.ok()) {
+      std::cerr << m.where << ": Job \"" << job.metadata.name << "\": " << s.message() << "\n";
       ++failed;
       continue;
     }
-    std::cout << "# Job " << job.metadata.namespace_ << "/" << job.metadata.name << " (from " << m.where << ")\n"
-              << ToYaml(e->All());
   }
   if (jobs == 0) {
     std::cerr << "vcsched expand: no Volcano Job (batch.volcano.sh) in the input\n";

@@ -233,6 +233,7 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
       r.Fail(doc, "kind", absl::StrCat("a second SchedulerConfiguration (the first is at ", c.config_where, ")"));
       return;
     }
+    if (config.origin.empty()) config.origin = where.str();
     c.config = std::move(config);
     c.config_where = where.str();
   };
@@ -448,6 +449,39 @@ std::vector<YAML::Node> ParseYamlPiece(const io_internal::DocumentText& piece, c
   }
 }
 
+// The YAML documents of one source, read and dropped one at a time.
+void ParseYamlSource(const ScenarioSource& src, absl::string_view text, const LoadOptions& options, Collected& c,
+                   Diagnostics& diag) {
+  if (const int64_t bad = io_internal::FirstInvalidUtf8(text); bad >= 0) {
+    diag.errors.push_back(absl::StrCat(src.name, ": invalid UTF-8 at byte ", bad));
+    return;
+  }
+  const int depth = io_internal::EstimateNestingDepth(text);
+  if (depth > options.max_depth) {
+    diag.errors.push_back(absl::StrCat(src.name, ": nesting depth ", depth, " exceeds the limit of ", options.max_depth));
+    return;
+  }
+  // One document at a time: only one yaml-cpp tree is alive, whatever the file size.
+  int index = 0;
+  for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(text)) {
+    const std::vector<YAML::Node> docs = ParseYamlPiece(piece, src.name, diag);
+    if (docs.empty()) ++index;  // an empty or unreadable piece keeps its number
+    for (YAML::Node doc : docs) {
+      const Place where = c.Document(src.name, ++index);
+      try {
+        if (std::string err = io_internal::NormalizeYamlDocument(doc, piece.first_line); !err.empty()) {
+          diag.errors.push_back(absl::StrCat(where.str(), ", ", err));
+          continue;
+        }
+        ReadDocument(doc, where, piece.first_line, c, diag);
+      } catch (const YAML::Exception& e) {
+        diag.errors.push_back(absl::StrCat(where.str(), ": invalid YAML: ", e.msg));
+      }
+    }
+  }
+}
+
+
 absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const LoadOptions& options,
                           Collected& c, Diagnostics& diag) {
   for (const ScenarioSource& src : sources) {
@@ -461,32 +495,25 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
     }
     // simdjson checks UTF-8 and depth itself.
     if (LooksLikeJson(text) && ParseJson(src, text, readable_past_end, options, c, diag)) continue;
-    if (const int64_t bad = io_internal::FirstInvalidUtf8(text); bad >= 0) {
-      diag.errors.push_back(absl::StrCat(src.name, ": invalid UTF-8 at byte ", bad));
-      continue;
-    }
-    const int depth = io_internal::EstimateNestingDepth(text);
-    if (depth > options.max_depth) {
-      diag.errors.push_back(absl::StrCat(src.name, ": nesting depth ", depth, " exceeds the limit of ", options.max_depth));
-      continue;
-    }
-    // One document at a time: only one yaml-cpp tree is alive, whatever the file size.
-    int index = 0;
-    for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(text)) {
-      const std::vector<YAML::Node> docs = ParseYamlPiece(piece, src.name, diag);
-      if (docs.empty()) ++index;  // an empty or unreadable piece keeps its number
-      for (YAML::Node doc : docs) {
-        const Place where = c.Document(src.name, ++index);
-        try {
-          if (std::string err = io_internal::NormalizeYamlDocument(doc, piece.first_line); !err.empty()) {
-            diag.errors.push_back(absl::StrCat(where.str(), ", ", err));
-            continue;
-          }
-          ReadDocument(doc, where, piece.first_line, c, diag);
-        } catch (const YAML::Exception& e) {
-          diag.errors.push_back(absl::StrCat(where.str(), ": invalid YAML: ", e.msg));
-        }
-      }
+    // Text that is not JSON goes to the YAML reader (YAML flow style looks like JSON);
+    // when a file named .json is not YAML either, the error says what is wrong with it
+    // as JSON, not what the YAML reader made of it.
+    const size_t errors_before = diag.errors.size();
+    ParseYamlSource(src, text, options, c, diag);
+    if (absl::EndsWith(src.name, ".json") && diag.errors.size() > errors_before &&
+        absl::StrContains(diag.errors[errors_before], ": invalid YAML: ")) {
+      simdjson::dom::parser parser;
+      const simdjson::padded_string copy(text.data(), text.size());
+      const simdjson::error_code err = parser.parse(copy).error();
+      // The YAML reader's error has the position ("line 1:34"); it is kept.
+      const std::string& yaml_error = diag.errors[errors_before];
+      const size_t at = yaml_error.find(": line ");
+      const std::string position =
+          at == std::string::npos ? "" : yaml_error.substr(at, yaml_error.find(": invalid YAML: ") - at);
+      diag.errors.resize(errors_before);
+      diag.errors.push_back(absl::StrCat(src.name, position, ": invalid JSON: ",
+                                         err == simdjson::SUCCESS ? "not a JSON object or list of objects"
+                                                                  : simdjson::error_message(err)));
     }
   }
   return absl::OkStatus();
@@ -625,6 +652,7 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
   }
   if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
   if (warnings != nullptr) warnings->insert(warnings->end(), diag.warnings.begin(), diag.warnings.end());
+  config->origin = absl::StrCat(source.name, ": document 1");
   return *config;
 }
 

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "src/lifecycle/job_plugins.h"
+#include "src/lifecycle/saturating.h"
 #include "src/lifecycle/k8s_values.h"
 #include "src/lifecycle/min_resources.h"
 #include "vcsched/lifecycle/expand.h"
@@ -29,6 +30,21 @@ std::vector<const Value*> Expansion::All() const {
 }
 
 namespace {
+
+// Values in a tree (the tree itself counted), for the expansion's size bound.
+int64_t CountNodes(const Value& v) {
+  int64_t n = 1;
+  if (v.is_map()) {
+    for (const auto& [k, child] : v.entries()) n += CountNodes(child);
+  } else {
+    for (const Value& child : v.items()) n += CountNodes(child);
+  }
+  return n;
+}
+
+// The most values a job may expand to: ample for any real job (a 40,000-pod job of
+// 100-value templates is 4 million), small enough to stay in memory and time bounds.
+constexpr int64_t kMaxExpandedNodes = int64_t{1} << 26;
 
 Value BuildPodGroup(const VolcanoJob& job, const ExpandOptions& options) {
   Value pg = NewObject("scheduling.volcano.sh/v1beta1", "PodGroup", PodGroupNameOf(job), job.metadata.namespace_);
@@ -149,13 +165,23 @@ PodDraft BuildPod(const VolcanoJob& job, const JobTask& t, int32_t index, const 
 
 }  // namespace
 
-absl::StatusOr<Expansion> ExpandJob(const VolcanoJob& job, const ExpandOptions& options) {
+absl::Status ExpandJobTo(const VolcanoJob& job, const ExpandOptions& options, const ObjectSink& emit) {
   if (const int64_t n = job.TotalReplicas(); n > options.max_pods) {
     return absl::InvalidArgumentError(absl::StrCat("job ", job.metadata.name, " has ", n,
                                                    " pods, over the expansion limit of ", options.max_pods));
   }
-  Expansion out;
-  out.pod_group = BuildPodGroup(job, options);
+  // What the pods copy from their templates, in Value nodes: a small manifest whose
+  // aliases expand to a huge template must not turn into a huge expansion.
+  int64_t nodes = 0;
+  for (const JobTask& t : job.tasks) {
+    nodes = lifecycle_internal::AddSat(nodes, lifecycle_internal::MulSat(CountNodes(t.pod_template), t.replicas));
+  }
+  if (nodes > kMaxExpandedNodes) {
+    return absl::InvalidArgumentError(absl::StrCat("job ", job.metadata.name, " would expand to ", nodes,
+                                                   " values (templates times replicas), over the limit of ",
+                                                   kMaxExpandedNodes));
+  }
+  std::vector<Value> objects;
   for (size_t i = 0; i < job.volumes.size(); ++i) {
     const JobVolume& v = job.volumes[i];
     if (v.volume_claim.is_null() || !v.volume_claim_name.empty()) continue;
@@ -163,18 +189,52 @@ absl::StatusOr<Expansion> ExpandJob(const VolcanoJob& job, const ExpandOptions& 
                           job.metadata.namespace_);
     SetJobOwner(pvc, job);
     pvc.Set("spec", v.volume_claim);
-    out.plugin_objects.push_back(std::move(pvc));
+    objects.push_back(std::move(pvc));
   }
+  // The plugins' objects depend on the job alone; their changes to a pod depend on that
+  // pod alone, so pods go through the plugins a batch at a time.
   std::vector<PodDraft> drafts;
+  if (absl::Status s = lifecycle_internal::ApplyJobPlugins(job, options, objects, drafts); !s.ok()) return s;
+  emit(BuildPodGroup(job, options));
+  for (Value& o : objects) emit(std::move(o));
+  constexpr size_t kBatch = 256;
+  std::vector<Value> scratch;
+  const auto flush = [&]() -> absl::Status {
+    scratch.clear();
+    if (absl::Status s = lifecycle_internal::ApplyJobPlugins(job, options, scratch, drafts); !s.ok()) return s;
+    for (PodDraft& d : drafts) emit(std::move(d.pod));
+    drafts.clear();
+    return absl::OkStatus();
+  };
   for (const JobTask& t : job.tasks) {
     if (!options.only_tasks.empty() &&
         std::find(options.only_tasks.begin(), options.only_tasks.end(), t.name) == options.only_tasks.end()) {
       continue;
     }
-    for (int32_t i = 0; i < t.replicas; ++i) drafts.push_back(BuildPod(job, t, i, options));
+    for (int32_t i = 0; i < t.replicas; ++i) {
+      drafts.push_back(BuildPod(job, t, i, options));
+      if (drafts.size() == kBatch) {
+        if (absl::Status s = flush(); !s.ok()) return s;
+      }
+    }
   }
-  if (absl::Status s = lifecycle_internal::ApplyJobPlugins(job, options, out.plugin_objects, drafts); !s.ok()) return s;
-  for (PodDraft& d : drafts) out.pods.push_back(std::move(d.pod));
+  return flush();
+}
+
+absl::StatusOr<Expansion> ExpandJob(const VolcanoJob& job, const ExpandOptions& options) {
+  Expansion out;
+  bool first = true;
+  absl::Status s = ExpandJobTo(job, options, [&](Value v) {
+    if (first) {
+      out.pod_group = std::move(v);
+      first = false;
+      return;
+    }
+    const Value* kind = v.Find("kind");
+    if (kind != nullptr && kind->text() == "Pod") out.pods.push_back(std::move(v));
+    else out.plugin_objects.push_back(std::move(v));
+  });
+  if (!s.ok()) return s;
   return out;
 }
 

@@ -18,6 +18,7 @@ inline int64_t Clamp64(absl::int128 v) {
 
 inline int64_t AddSat(int64_t a, int64_t b) { return Clamp64(absl::int128(a) + b); }
 inline int64_t SubSat(int64_t a, int64_t b) { return Clamp64(absl::int128(a) - b); }
+inline int64_t MulSat(int64_t a, int64_t b) { return Clamp64(absl::int128(a) * b); }
 
 }  // namespace vcsched::lifecycle_internal
 

@@ -84,8 +84,10 @@ TEST_CASE("BadInputs: a wrongly typed argument is warned about and its default u
   REQUIRE(d.ok());
   CHECK(d->binds.size() == 1);
   REQUIRE(d->warnings.size() == 1);
-  CHECK_THAT(d->warnings[0], Catch::StartsWith("tiers[0].plugins[1] (binpack): argument \"binpack.weight\": expected an "
-                                               "integer, got \"heavy\"; the default is used there"));
+  // The warning names the file and document the configuration came from.
+  CHECK_THAT(d->warnings[0], Catch::StartsWith("wrongly-typed-argument.yaml: document 1: tiers[0].plugins[1] (binpack): "
+                                               "argument \"binpack.weight\": expected an integer, got \"heavy\"; "
+                                               "the default is used there"));
   // Its other argument still applies: only the wrongly typed one was dropped.
   const PluginOption& binpack = sc->config->tiers[0].plugins[1];
   CHECK(binpack.arguments.Find("binpack.cpu") != nullptr);

@@ -58,6 +58,12 @@ struct Expansion {
 // arguments it cannot use and when ssh keys are needed and none can be had.
 absl::StatusOr<Expansion> ExpandJob(const VolcanoJob& job, const ExpandOptions& options = {});
 
+// The same objects, in the same order (PodGroup, plugin objects, pods), handed to `emit`
+// one at a time as they are made: memory stays that of a few pods whatever the
+// replicas. Nothing is emitted when the expansion fails before its first pod.
+using ObjectSink = std::function<void(Value object)>;
+absl::Status ExpandJobTo(const VolcanoJob& job, const ExpandOptions& options, const ObjectSink& emit);
+
 // The PodGroup name Volcano gives a job: `<job>-<uid>`.
 std::string PodGroupNameOf(const VolcanoJob& job);
 // The pod name `<job>-<task>-<index>`.

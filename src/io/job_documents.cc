@@ -11,18 +11,18 @@
 
 namespace vcsched::io_internal {
 
-std::vector<YAML::Node> ExpandJobDocument(const YAML::Node& doc, ObjectReader& r) {
+void ExpandJobDocument(const YAML::Node& doc, ObjectReader& r, const std::function<void(const YAML::Node&)>& read) {
   Value v;
   int64_t budget = 1 << 20;  // nodes per document, aliases expanded
   if (!ToValue(doc, &v, &budget)) {
     r.Fail(doc, "", "the document holds more than 1048576 values once its aliases are expanded");
-    return {};
+    return;
   }
   Findings findings;
   // Queues are resolved by the snapshot, which warns on unknown ones.
   const VolcanoJob job = AdmitJobDocument(v, {}, &findings);
   for (const Violation& e : findings.errors) r.Fail(doc, e.field, e.message);
-  if (!findings.ok()) return {};
+  if (!findings.ok()) return;
   ExpandOptions options;
   // The controller creates a task's pods once its dependsOn tasks are ready; in a
   // snapshot nothing has run yet, so only tasks without pending dependencies have pods.
@@ -41,14 +41,12 @@ std::vector<YAML::Node> ExpandJobDocument(const YAML::Node& doc, ObjectReader& r
   options.ssh_keys = [](const VolcanoJob&) -> absl::StatusOr<SshKeyPair> {
     return SshKeyPair{"(not generated for scheduling)", "(not generated for scheduling)"};
   };
-  absl::StatusOr<Expansion> expanded = ExpandJob(job, options);
-  if (!expanded.ok()) {
-    r.Fail(doc, "spec", expanded.status().message());
-    return {};
-  }
-  std::vector<YAML::Node> out = {ToYamlNode(expanded->pod_group)};
-  for (const Value& pod : expanded->pods) out.push_back(ToYamlNode(pod));
-  return out;
+  // The PodGroup and the pods; the plugins' other objects change no scheduling decision.
+  const absl::Status s = ExpandJobTo(job, options, [&](Value object) {
+    const Value* kind = object.Find("kind");
+    if (kind != nullptr && (kind->text() == "Pod" || kind->text() == "PodGroup")) read(ToYamlNode(object));
+  });
+  if (!s.ok()) r.Fail(doc, "spec", s.message());
 }
 
 }  // namespace vcsched::io_internal

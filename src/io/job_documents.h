@@ -4,6 +4,7 @@
 #ifndef VCSCHED_SRC_IO_JOB_DOCUMENTS_H_
 #define VCSCHED_SRC_IO_JOB_DOCUMENTS_H_
 
+#include <functional>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -12,8 +13,9 @@
 
 namespace vcsched::io_internal {
 
-// The PodGroup and pod documents of the Job `doc`; errors go to `r` (nothing returned).
-std::vector<YAML::Node> ExpandJobDocument(const YAML::Node& doc, ObjectReader& r);
+// The PodGroup and pod documents of the Job `doc`, handed to `read` one at a time as
+// they are made (a job of many replicas is never held whole); errors go to `r`.
+void ExpandJobDocument(const YAML::Node& doc, ObjectReader& r, const std::function<void(const YAML::Node&)>& read);
 
 }  // namespace vcsched::io_internal
 

@@ -302,10 +302,10 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
   } else if (kind == "Job" && api.rfind("batch.volcano.sh", 0) == 0) {
     const std::string key = io_internal::ObjectKey(doc, true);
     r.set_object(absl::StrCat("Job \"", key, "\""));
-    for (const YAML::Node& made : io_internal::ExpandJobDocument(doc.yaml(), r)) {
-      ReadDocument(made, Place{c.AddDocument(absl::StrCat(where.str(), " (created for Job \"", key, "\")"))},
-                   line_offset, c, diag);
-    }
+    const std::string* created = c.AddDocument(absl::StrCat(where.str(), " (created for Job \"", key, "\")"));
+    io_internal::ExpandJobDocument(doc.yaml(), r, [&](const YAML::Node& made) {
+      ReadDocument(made, Place{created}, line_offset, c, diag);
+    });
   } else if (const std::optional<io_internal::SkippedKind> skipped = io_internal::FindSkippedKind(kind, api)) {
     // Objects a cluster dump or Volcano's job plugins (`vcsched expand`) add that change no
     // scheduling decision here.

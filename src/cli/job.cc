@@ -10,6 +10,7 @@
 //   --event EVENT[:TASK[:POD[:EXITCODE]]]  an event as is
 //   --command ACTION         a bus Command (AbortJob, ResumeJob, ...)
 //   --wait SECONDS           time passes; delayed (timeout) actions run
+#include <algorithm>
 #include <iostream>
 
 #include "absl/strings/numbers.h"
@@ -36,16 +37,24 @@ void Print(const SimulatorStep& s, const JobSimulator& sim) {
     return;
   }
   std::cout << "  action: " << s.executed->action << " -> " << s.executed->status.phase << "\n";
-  for (const JobCommand& c : s.executed->commands) std::cout << "  command: " << c.kind << " " << c.target << "\n";
+  // A follow-up sync re-issues commands the step already gave (DeletePluginObjects of a
+  // finished job); each is printed once per step.
+  std::vector<std::pair<std::string, std::string>> printed;
+  const auto print_new = [&](const JobCommand& c, const char* indent) {
+    if (std::find(printed.begin(), printed.end(), std::make_pair(c.kind, c.target)) != printed.end()) return;
+    printed.emplace_back(c.kind, c.target);
+    std::cout << indent << "command: " << c.kind << " " << c.target << "\n";
+  };
+  for (const JobCommand& c : s.executed->commands) print_new(c, "  ");
   for (const JobStep& f : s.follow_ups) {
     std::cout << "  then (job changed phase, out of sync): SyncJob -> " << f.status.phase << "\n";
-    for (const JobCommand& c : f.commands) std::cout << "    command: " << c.kind << " " << c.target << "\n";
+    for (const JobCommand& c : f.commands) print_new(c, "    ");
   }
-  const JobStatus& st = sim.status();
+  // The state this step left, not the simulator's state after later steps.
+  const JobStatus& st = s.follow_ups.empty() ? s.executed->status : s.follow_ups.back().status;
   std::cout << "  phase: " << st.phase << "  retry: " << st.retry_count << "  version: " << st.version
             << "  pods: pending " << st.pending << ", running " << st.running << ", succeeded " << st.succeeded
             << ", failed " << st.failed << ", terminating " << st.terminating << "\n";
-  if (sim.deleted()) std::cout << "  ttlSecondsAfterFinished reached: the job is deleted\n";
 }
 
 }  // namespace
@@ -136,6 +145,7 @@ int Job(const std::vector<std::string>& args) {
         std::cerr << "vcsched job: --wait expects seconds, got " << value << "\n";
         return 2;
       }
+      const bool deleted_before = sim.deleted();
       absl::StatusOr<std::vector<SimulatorStep>> ran = sim.Advance(secs);
       if (!ran.ok()) {
         std::cerr << "vcsched job: --wait: " << ran.status().message() << "\n";
@@ -143,7 +153,9 @@ int Job(const std::vector<std::string>& args) {
       }
       std::cout << "[t=" << sim.now() << "] waited " << secs << "s\n";
       for (const SimulatorStep& s : *ran) Print(s, sim);
-      if (sim.deleted()) std::cout << "  the job was deleted (ttlSecondsAfterFinished)\n";
+      if (sim.deleted() && !deleted_before) {
+        std::cout << "  ttlSecondsAfterFinished passed: the job is deleted\n";
+      }
       continue;
     }
     if (!step.ok()) {
@@ -152,7 +164,7 @@ int Job(const std::vector<std::string>& args) {
     }
     Print(*step, sim);
   }
-  std::cout << "final phase: " << sim.status().phase << "\n";
+  std::cout << "final phase: " << sim.status().phase << (sim.deleted() ? " (deleted)" : "") << "\n";
   return 0;
 }
 

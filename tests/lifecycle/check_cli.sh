@@ -45,4 +45,14 @@ check "job: an event as is, with an exit code" 0 "action: RestartJob -> Restarti
   "$vcsched" job "$data/seed-examples/004-job-genome-analysis.yaml" --event PodFailed:compute:genome-analysis-compute-0:137
 check "job: a bad step is an error" 2 "no pod" -- "$vcsched" job "$data/volcano-examples/job.yaml" --pod nosuch=Running
 check "schedule expands a Job in a scenario" 0 "summary: 6 binds" -- "$vcsched" schedule "$cluster" "$data/volcano-examples/job.yaml"
+for bad in "--command Bogus" "--event Bogus" "--podgroup Bogus" "--all-pods Bogus"; do
+  # shellcheck disable=SC2086
+  check "job: an unknown name is an error ($bad)" 2 "unknown" -- "$vcsched" job "$data/volcano-examples/job.yaml" --sync $bad
+done
+check "job: a negative wait is an error" 2 "expects seconds" -- "$vcsched" job "$data/volcano-examples/job.yaml" --wait -5
+check "job: each step prints the state it left" 0 "pods: pending 5, running 1" -- \
+  "$vcsched" job "$data/volcano-examples/job.yaml" --sync --podgroup Inqueue --all-pods Running
+check "job: finished pods do not run again" 0 "final phase: Completed" -- \
+  "$vcsched" job "$data/seed-examples/000-job-distributed-mnist.yaml" --sync --podgroup Inqueue --all-pods Running \
+  --all-pods Succeeded --all-pods Running
 exit $fail

@@ -201,6 +201,9 @@ bool ParseGoBool(const std::string& s, bool* out) {
   return false;
 }
 
+// The most values the dense resource tables may hold (1 GiB of int64).
+constexpr uint64_t kMaxResourceTableValues = uint64_t{1} << 27;
+
 bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> allowed) {
   for (absl::string_view a : allowed) if (p == a) return true;
   return false;
@@ -378,6 +381,17 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   impl->space = ResourceSpace(std::move(scalars));
   const ResourceSpace& space = impl->space;
   const int dims = space.size();
+  // Resource vectors are dense (one value per resource name for every pod, node, job and
+  // queue): thousands of distinct names over thousands of pods would take gigabytes, so
+  // such input is refused with the numbers instead of exhausting memory.
+  if (const uint64_t rows = s.pods.size() + 6 * s.nodes.size() + 2 * s.pod_groups.size() + 4 * s.queues.size();
+      static_cast<uint64_t>(dims) * rows > kMaxResourceTableValues) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the input names ", dims, " distinct resources over ", s.pods.size(), " pods and ", s.nodes.size(),
+        " nodes: the dense resource tables would hold ", static_cast<uint64_t>(dims) * rows,
+        " values, over the limit of ", kMaxResourceTableValues,
+        " (vcsched keeps one value per resource name for every object)"));
+  }
 
   // Nodes.
   std::sort(s.nodes.begin(), s.nodes.end(), [](const auto& a, const auto& b) { return a.name < b.name; });

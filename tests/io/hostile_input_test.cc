@@ -210,5 +210,18 @@ TEST_CASE("Hostile: a plain pod's PodGroup may not take the name of a PodGroup o
              Catch::Contains("Pod \"default/p\"") && Catch::Contains("\"podgroup-uid-1\", is already a PodGroup"));
 }
 
+TEST_CASE("Hostile: thousands of distinct resource names are refused with the numbers, not by running out of memory",
+          "[io][hostile]") {
+  std::string doc = kNode;
+  for (int i = 0; i < 8000; ++i) {
+    doc += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p" + std::to_string(i) +
+           ", namespace: default}\nspec:\n  schedulerName: volcano\n  containers: [{name: c, resources: {requests: "
+           "{example.com/a" + std::to_string(i) + ": \"1\", example.com/b" + std::to_string(i) + ": \"1\"}}}]\n";
+  }
+  absl::StatusOr<Scenario> sc = LoadScenario({{"dims.yaml", doc}});
+  REQUIRE_FALSE(sc.ok());
+  CHECK_THAT(std::string(sc.status().message()), Catch::Contains("16003 distinct resources over 8000 pods"));
+}
+
 }  // namespace
 }  // namespace vcsched

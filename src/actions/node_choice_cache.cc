@@ -2,10 +2,12 @@
 
 namespace vcsched::internal {
 
-bool NodeChoiceCache::Usable(const Session& ssn, TaskIndex t) {
-  const Session::State& s = ssn.state();
+bool NodeChoiceCache::Usable(Session& ssn, TaskIndex t) {
+  Session::State& s = ssn.state();
+  // Placed pods' affinity terms matter to `t` only when one of them selects it; a
+  // shape-only task no term selects is judged and scored on its shape and the node alone.
   return s.node_choice_cache && !s.host_node_callbacks && !s.any_prefer_no_schedule &&
-         (s.task_flags[static_cast<size_t>(t)] & kTaskShapeOnly) && s.node_view.pods_with_affinity().empty();
+         (s.task_flags[static_cast<size_t>(t)] & kTaskShapeOnly) && !s.node_view.AnyPlacedTermSelects(t);
 }
 
 NodeIndex NodeChoiceCache::Better(const Entry& e, NodeIndex a, NodeIndex b) {

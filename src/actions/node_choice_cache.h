@@ -22,7 +22,7 @@ class NodeChoiceCache {
  public:
   // Whether `t` may use the cache: built-in node callbacks only, no pod (anti-)affinity
   // or spread anywhere it could matter, no PreferNoSchedule taints, no nominated node.
-  static bool Usable(const Session& ssn, TaskIndex t);
+  static bool Usable(Session& ssn, TaskIndex t);
 
   // The best node for `t` (Volcano's gradients: idle fit first, then future idle), or
   // kNone when no node is feasible. REQUIRES: Usable(ssn, t).

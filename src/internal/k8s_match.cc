@@ -89,6 +89,22 @@ bool ToleratesTaint(const std::vector<Toleration>& tolerations, const Taint& tai
   return false;
 }
 
+bool SelectorRequiredLabel(const LabelSelector& sel, std::string* key, std::string* value) {
+  if (!sel.match_labels.empty()) {
+    *key = sel.match_labels.begin()->first;
+    *value = sel.match_labels.begin()->second;
+    return true;
+  }
+  for (const LabelSelectorRequirement& r : sel.match_expressions) {
+    if (r.op == LabelSelectorRequirement::Operator::kIn && r.values.size() == 1) {
+      *key = r.key;
+      *value = r.values[0];
+      return true;
+    }
+  }
+  return false;
+}
+
 bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod) {
   if (!term.has_label_selector) return false;
   if (term.namespace_selector.has_value()) {

@@ -22,6 +22,9 @@ bool HasPodAffinityTerms(const PodSpec& pod);
 // Node affinity, pod (anti-)affinity or topology spread terms: where such a pod may go
 // depends on more than its requests, node selector and tolerations.
 bool HasPlacementTerms(const PodSpec& pod);
+// A label pair (key, value) that every pod `sel` selects must carry, if the selector
+// names one (a matchLabels entry or an In with one value): a key into a label index.
+bool SelectorRequiredLabel(const LabelSelector& sel, std::string* key, std::string* value);
 // Does `pod` (the other pod) match `term` of `owner`?
 bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "src/internal/k8s_match.h"
 #include "src/snapshot_impl.h"
 
 namespace vcsched::internal {
@@ -24,6 +25,10 @@ void NodeView::Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
   by_label_.clear();
   ever_.assign(status.size(), 0);
   ever_placed_.clear();
+  term_index_built_ = false;
+  terms_indexed_.assign(status.size(), 0);
+  terms_by_label_.clear();
+  terms_any_label_.clear();
   for (size_t t = 0; t < status.size(); ++t) {
     const TaskStatus s = status[t];
     if (node[t] == kNone || s == TaskStatus::kPending || s == TaskStatus::kSucceeded ||
@@ -66,6 +71,7 @@ void NodeView::Add(TaskIndex t, NodeIndex n) {
   for (int d = 0; d < dims_; ++d) row[d] = SaturatingAdd(row[d], req[d]);
   if (facts.task_flags[ti] & kTaskPodAffinityTerms) {
     with_affinity_.insert(std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t), t);
+    if (term_index_built_) IndexTerms(t);
   }
   if (!ever_[ti]) {
     ever_[ti] = 1;
@@ -82,6 +88,49 @@ void NodeView::IndexLabels(TaskIndex t) {
     key.append(v);
     by_label_[key].push_back(t);
   }
+}
+
+const PodSpec& NodeView::PodOf(TaskIndex t) const { return *snap_->tasks()[static_cast<size_t>(t)].pod; }
+
+bool NodeView::Selects(const PlacedTerm& pt, TaskIndex t, const PodSpec& pod) const {
+  return pt.owner != t && node_of_[static_cast<size_t>(pt.owner)] != kNone &&
+         internal::PodMatchesTerm(*pt.term, PodOf(pt.owner), pod);
+}
+
+void NodeView::IndexTerms(TaskIndex t) {
+  if (terms_indexed_[static_cast<size_t>(t)]) return;
+  terms_indexed_[static_cast<size_t>(t)] = 1;
+  const Affinity& a = PodOf(t).affinity;
+  std::string key, value;
+  const auto add = [&](const PodAffinityTerm& term, TermKind kind, int32_t weight) {
+    if (!term.has_label_selector) return;  // selects no pod
+    const PlacedTerm pt{t, &term, kind, weight};
+    if (!internal::SelectorRequiredLabel(term.label_selector, &key, &value)) {
+      terms_any_label_.push_back(pt);
+      return;
+    }
+    key.push_back('\0');
+    key.append(value);
+    terms_by_label_[key].push_back(pt);
+  };
+  for (const PodAffinityTerm& term : a.required_pod_affinity) add(term, TermKind::kRequiredAffinity, 0);
+  for (const PodAffinityTerm& term : a.required_pod_anti_affinity) add(term, TermKind::kRequiredAntiAffinity, 0);
+  for (const WeightedPodAffinityTerm& wt : a.preferred_pod_affinity) {
+    add(wt.term, TermKind::kPreferredAffinity, wt.weight);
+  }
+  for (const WeightedPodAffinityTerm& wt : a.preferred_pod_anti_affinity) {
+    add(wt.term, TermKind::kPreferredAntiAffinity, wt.weight);
+  }
+}
+
+void NodeView::BuildTermIndex() {
+  if (term_index_built_) return;
+  term_index_built_ = true;
+  for (TaskIndex o : with_affinity_) IndexTerms(o);
+}
+
+bool NodeView::AnyPlacedTermSelects(TaskIndex t) {
+  return ForEachPlacedTermSelecting(t, [](const PlacedTerm&) { return true; });
 }
 
 const std::vector<TaskIndex>* NodeView::PodsWithLabel(absl::string_view key, absl::string_view value) {

@@ -55,6 +55,23 @@ class NodeView {
   const std::vector<TaskIndex>* PodsWithLabel(absl::string_view key, absl::string_view value);
   // Every pod placed at some time in this session (test node_of()).
   const std::vector<TaskIndex>& PodsEverPlaced() const { return ever_placed_; }
+  // Whether a term of a placed pod (required or preferred, affinity or anti-affinity)
+  // selects `t`. When none does and `t` has no terms of its own, the affinity filter
+  // and score treat `t` as if no pod had terms. Found through an index of the terms by
+  // the label their selector requires, so it costs `t`'s labels, not the placed pods.
+  bool AnyPlacedTermSelects(TaskIndex t);
+  // A term of a placed pod, with the rule it belongs to.
+  enum class TermKind : uint8_t { kRequiredAffinity, kRequiredAntiAffinity, kPreferredAffinity, kPreferredAntiAffinity };
+  struct PlacedTerm {
+    TaskIndex owner;
+    const PodAffinityTerm* term;
+    TermKind kind;
+    int32_t weight;  // preferred terms only
+  };
+  // Calls f(term) for each term of a placed pod that selects `t` (not `t`'s own), until
+  // f returns true; returns whether one did.
+  template <typename F>
+  bool ForEachPlacedTermSelecting(TaskIndex t, F&& f);
 
  private:
   const Snapshot* snap_ = nullptr;
@@ -76,7 +93,37 @@ class NodeView {
   absl::flat_hash_map<std::string, std::vector<TaskIndex>> by_label_;  // "key\0value"
   std::vector<uint8_t> ever_;                                         // by task: in ever_placed_
   std::vector<TaskIndex> ever_placed_;
+  void IndexTerms(TaskIndex t);
+  void BuildTermIndex();
+  bool Selects(const PlacedTerm& pt, TaskIndex t, const PodSpec& pod) const;
+  const PodSpec& PodOf(TaskIndex t) const;
+  bool term_index_built_ = false;
+  std::vector<uint8_t> terms_indexed_;                                        // by task
+  absl::flat_hash_map<std::string, std::vector<PlacedTerm>> terms_by_label_;  // "key\0value"
+  std::vector<PlacedTerm> terms_any_label_;  // selectors that require no one label
 };
+
+template <typename F>
+bool NodeView::ForEachPlacedTermSelecting(TaskIndex t, F&& f) {
+  if (with_affinity_.empty()) return false;
+  BuildTermIndex();
+  const PodSpec& pod = PodOf(t);
+  for (const PlacedTerm& pt : terms_any_label_) {
+    if (Selects(pt, t, pod) && f(pt)) return true;
+  }
+  std::string key;
+  for (const auto& [k, v] : pod.labels) {
+    key.assign(k);
+    key.push_back('\0');
+    key.append(v);
+    auto it = terms_by_label_.find(key);
+    if (it == terms_by_label_.end()) continue;
+    for (const PlacedTerm& pt : it->second) {
+      if (Selects(pt, t, pod) && f(pt)) return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace vcsched::internal
 

@@ -215,34 +215,37 @@ class NodeOrderPlugin : public Plugin {
       by_domain[{absl::string_view(term.topology_key), absl::string_view(v->second)}] += w;
       if (std::find(keys.begin(), keys.end(), term.topology_key) == keys.end()) keys.push_back(term.topology_key);
     };
+    NodeView& view = ssn_->state().node_view;
     if (own_terms) {
-      for (const NodeInfo& ni : s.snapshot->nodes()) {
-        for (TaskIndex other : s.node_view.pods(ni.index)) {
-          if (other == t) continue;
-          const PodSpec& op = *s.task(other).pod;
-          for (const auto& wt : a.preferred_pod_affinity) {
-            if (PodMatchesTerm(wt.term, pod, op)) apply(wt.term, ni.index, wt.weight);
-          }
-          for (const auto& wt : a.preferred_pod_anti_affinity) {
-            if (PodMatchesTerm(wt.term, pod, op)) apply(wt.term, ni.index, -wt.weight);
-          }
+      // The placed pods a term can select: through the label index when its selector
+      // requires a label, else all of them.
+      std::string key, value;
+      const auto own = [&](const PodAffinityTerm& term, int64_t w) {
+        if (!term.has_label_selector) return;
+        const std::vector<TaskIndex>* candidates = SelectorRequiredLabel(term.label_selector, &key, &value)
+                                                       ? view.PodsWithLabel(key, value)
+                                                       : &view.PodsEverPlaced();
+        if (candidates == nullptr) return;  // no pod has had the label
+        for (TaskIndex other : *candidates) {
+          const NodeIndex where = view.node_of(other);
+          if (other == t || where == kNone) continue;
+          if (PodMatchesTerm(term, pod, *s.task(other).pod)) apply(term, where, w);
         }
-      }
+      };
+      for (const auto& wt : a.preferred_pod_affinity) own(wt.term, wt.weight);
+      for (const auto& wt : a.preferred_pod_anti_affinity) own(wt.term, -int64_t{wt.weight});
     }
-    for (TaskIndex other : s.node_view.pods_with_affinity()) {
-      if (other == t) continue;
-      const PodSpec& op = *s.task(other).pod;
-      const NodeIndex where = s.node_view.node_of(other);
-      for (const auto& term : op.affinity.required_pod_affinity) {
-        if (PodMatchesTerm(term, op, pod)) apply(term, where, 1);  // hardPodAffinityWeight
+    // Placed pods' terms that select this pod, through the view's term index.
+    view.ForEachPlacedTermSelecting(t, [&](const NodeView::PlacedTerm& pt) {
+      const NodeIndex where = view.node_of(pt.owner);
+      switch (pt.kind) {
+        case NodeView::TermKind::kRequiredAffinity: apply(*pt.term, where, 1); break;  // hardPodAffinityWeight
+        case NodeView::TermKind::kPreferredAffinity: apply(*pt.term, where, pt.weight); break;
+        case NodeView::TermKind::kPreferredAntiAffinity: apply(*pt.term, where, -int64_t{pt.weight}); break;
+        case NodeView::TermKind::kRequiredAntiAffinity: break;  // a filter, not a score
       }
-      for (const auto& wt : op.affinity.preferred_pod_affinity) {
-        if (PodMatchesTerm(wt.term, op, pod)) apply(wt.term, where, wt.weight);
-      }
-      for (const auto& wt : op.affinity.preferred_pod_anti_affinity) {
-        if (PodMatchesTerm(wt.term, op, pod)) apply(wt.term, where, -wt.weight);
-      }
-    }
+      return false;
+    });
     std::vector<int64_t> raw(nodes.size(), 0);
     for (size_t i = 0; i < nodes.size(); ++i) {
       const Labels& labels = s.node_info(nodes[i]).spec.labels;

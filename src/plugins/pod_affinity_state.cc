@@ -7,24 +7,6 @@
 namespace vcsched::internal {
 namespace {
 
-// A label pair every pod the selector selects must carry, if the selector names one:
-// the way into the view's label index.
-bool RequiredPair(const LabelSelector& sel, std::string* key, std::string* value) {
-  if (!sel.match_labels.empty()) {
-    *key = sel.match_labels.begin()->first;
-    *value = sel.match_labels.begin()->second;
-    return true;
-  }
-  for (const LabelSelectorRequirement& r : sel.match_expressions) {
-    if (r.op == LabelSelectorRequirement::Operator::kIn && r.values.size() == 1) {
-      *key = r.key;
-      *value = r.values[0];
-      return true;
-    }
-  }
-  return false;
-}
-
 bool MatchesAllTerms(const std::vector<PodAffinityTerm>& terms, const PodSpec& owner, const PodSpec& pod) {
   for (const PodAffinityTerm& term : terms) {
     if (!PodMatchesTerm(term, owner, pod)) return false;
@@ -81,9 +63,14 @@ PodAffinityState PodAffinityState::FromView(const Snapshot& snap, TaskIndex t, N
     const NodeIndex n = view.node_of(o);
     return n == kNone || o == t ? nullptr : &snap.nodes()[static_cast<size_t>(n)].spec;
   };
-  for (TaskIndex o : view.pods_with_affinity()) {
-    if (const NodeSpec* node = node_of(o)) st.AddExisting(o, *node);
-  }
+  // Placed pods' required anti-affinity terms that select us, found through the index.
+  view.ForEachPlacedTermSelecting(t, [&](const NodeView::PlacedTerm& pt) {
+    if (pt.kind != NodeView::TermKind::kRequiredAntiAffinity) return false;
+    const NodeSpec& node = *node_of(pt.owner);
+    auto v = node.labels.find(pt.term->topology_key);
+    if (v != node.labels.end()) ++st.existing_anti_[{pt.term->topology_key, v->second}];
+    return false;
+  });
   const Affinity& a = st.pod_->affinity;
   if (a.required_pod_affinity.empty() && a.required_pod_anti_affinity.empty()) return st;
   // The pods any of our terms can select: a pod counted for affinity matches the first
@@ -94,7 +81,7 @@ PodAffinityState PodAffinityState::FromView(const Snapshot& snap, TaskIndex t, N
   std::string key, value;
   const auto gather = [&](const PodAffinityTerm& term) {
     if (!term.has_label_selector) return;  // selects nothing
-    if (!RequiredPair(term.label_selector, &key, &value)) {
+    if (!SelectorRequiredLabel(term.label_selector, &key, &value)) {
       everyone = true;
       return;
     }

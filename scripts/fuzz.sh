@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-20}"
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-10}"
-TARGETS="${FUZZ_TARGETS:-quantity_fuzz config_fuzz scenario_fuzz session_fuzz job_fuzz}"
+TARGETS="${FUZZ_TARGETS:-quantity_fuzz config_fuzz loader_fuzz scenario_fuzz session_fuzz job_fuzz}"
 SEED_FLAG=()
 if [ -n "${FUZZ_SEED:-}" ]; then SEED_FLAG=(-seed="$FUZZ_SEED"); fi
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -27,7 +27,10 @@ for t in $TARGETS; do
   mkdir -p "build-fuzz/corpus/$t"
   seeds=()
   candidates=("tests/fuzz/corpus/$t")
-  if [ "$t" = scenario_fuzz ]; then candidates+=(tests/conformance tests/data/real-dumps examples/queues examples/lifecycle); fi
+  if [ "$t" = scenario_fuzz ] || [ "$t" = loader_fuzz ]; then
+    candidates+=(tests/fuzz/corpus/scenario_fuzz tests/conformance tests/data/real-dumps tests/bad_inputs examples/queues
+                 examples/lifecycle)
+  fi
   if [ "$t" = job_fuzz ]; then candidates+=(tests/data/lifecycle); fi
   for d in "${candidates[@]}"; do [ -d "$d" ] && seeds+=("$d"); done  # git keeps no empty folders
   echo "== $t for ${SECONDS_EACH}s"

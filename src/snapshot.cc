@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/internal/k8s_match.h"
 #include "src/object_names.h"
 #include "src/pod_order.h"
 #include "src/queue_checks.h"
@@ -311,6 +312,10 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
     }
     if (!ValidPhase(p.phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"})) {
       errors.push_back(absl::StrCat("Pod \"", key(), "\": status.phase: unknown phase \"", p.phase, "\""));
+    }
+    for (NodeSelectorTerm& term : p.affinity.required_node_terms) term.parses = internal::NodeSelectorTermParses(term);
+    for (PreferredSchedulingTerm& pref : p.affinity.preferred_node_terms) {
+      pref.preference.parses = internal::NodeSelectorTermParses(pref.preference);
     }
     for (const Container& c : p.containers) collect(c.requests);
     for (const Container& c : p.init_containers) collect(c.requests);

@@ -58,6 +58,10 @@ struct LabelSelector {
 struct NodeSelectorTerm {
   std::vector<LabelSelectorRequirement> match_expressions;
   std::vector<LabelSelectorRequirement> match_fields;
+  // False when Kubernetes could not parse a requirement (a value that is not a label
+  // value, a key that is not a qualified name, a Gt without one integer, ...): the term
+  // then matches no node. Set by SnapshotBuilder::Build.
+  bool parses = true;
 };
 
 struct PreferredSchedulingTerm {
@@ -107,8 +111,16 @@ struct TopologySpreadConstraint {
   int32_t max_skew = 1;
   std::string topology_key;
   bool do_not_schedule = true;  // whenUnsatisfiable DoNotSchedule; else ScheduleAnyway
+  // The selector, with matchLabelKeys merged in (key In the pod's own value). Without a
+  // labelSelector the constraint selects no pod, as Kubernetes reads it.
   LabelSelector label_selector;
+  bool has_label_selector = false;
   int32_t min_domains = 1;
+  // Node inclusion policies (Kubernetes' defaults): only nodes that match the pod's
+  // node affinity and selector count (nodeAffinityPolicy Honor); taints are not
+  // considered (nodeTaintsPolicy Ignore).
+  bool honor_node_affinity = true;
+  bool honor_node_taints = false;
 };
 
 struct Container {

@@ -14,6 +14,8 @@ bool MatchRequirement(const LabelSelectorRequirement& req, const Labels& labels)
 bool MatchLabelSelector(const LabelSelector& sel, const Labels& labels);
 // One node selector term (matchFields understands metadata.name).
 bool MatchNodeSelectorTerm(const NodeSelectorTerm& term, const NodeSpec& node);
+// Whether Kubernetes' node selector parser accepts every requirement of `term`.
+bool NodeSelectorTermParses(const NodeSelectorTerm& term);
 // nodeSelector and required node affinity (terms ORed; an empty term list matches none).
 bool MatchNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node);
 bool ToleratesTaint(const std::vector<Toleration>& tolerations, const Taint& taint);

@@ -255,8 +255,26 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
     }
     c.do_not_schedule = when == "DoNotSchedule";
     const DocNode sel = r.Map(tsc_items[i], "labelSelector", absl::StrCat(f, ".labelSelector"));
+    c.has_label_selector = sel.IsDefined();
     if (sel.IsDefined()) c.label_selector = Selector(r, sel, absl::StrCat(f, ".labelSelector"));
+    // matchLabelKeys: the pod's own values of these keys are ANDed into the selector (a
+    // key the pod lacks is ignored), as the API server merges them.
+    for (const std::string& key : StringList(r, tsc_items[i], "matchLabelKeys", absl::StrCat(f, ".matchLabelKeys"))) {
+      auto own = p.labels.find(key);
+      if (own == p.labels.end() || !c.has_label_selector) continue;
+      c.label_selector.match_expressions.push_back({key, LabelSelectorRequirement::Operator::kIn, {own->second}});
+    }
     c.min_domains = r.Int32(tsc_items[i], "minDomains", absl::StrCat(f, ".minDomains")).value_or(1);
+    const auto policy = [&](const char* key, bool honor_by_default) {
+      const std::optional<std::string> v = r.String(tsc_items[i], key, absl::StrCat(f, ".", key));
+      if (!v) return honor_by_default;
+      if (*v != "Honor" && *v != "Ignore") {
+        r.Fail(tsc_items[i], absl::StrCat(f, ".", key), absl::StrCat("unknown policy \"", *v, "\" (Honor or Ignore)"));
+      }
+      return *v == "Honor";
+    };
+    c.honor_node_affinity = policy("nodeAffinityPolicy", true);
+    c.honor_node_taints = policy("nodeTaintsPolicy", false);
     p.topology_spread_constraints.push_back(std::move(c));
   }
   p.containers = Containers(r, containers, "spec.containers", false);

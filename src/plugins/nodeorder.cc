@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "absl/container/flat_hash_map.h"
 #include "src/internal/k8s_match.h"
@@ -239,7 +240,9 @@ class NodeOrderPlugin : public Plugin {
     view.ForEachPlacedTermSelecting(t, [&](const NodeView::PlacedTerm& pt) {
       const NodeIndex where = view.node_of(pt.owner);
       switch (pt.kind) {
-        case NodeView::TermKind::kRequiredAffinity: apply(*pt.term, where, 1); break;  // hardPodAffinityWeight
+        // Volcano builds InterPodAffinity with empty arguments and Kubernetes' constructor
+        // does not default them, so hardPodAffinityWeight is 0: required terms add nothing.
+        case NodeView::TermKind::kRequiredAffinity: break;
         case NodeView::TermKind::kPreferredAffinity: apply(*pt.term, where, pt.weight); break;
         case NodeView::TermKind::kPreferredAntiAffinity: apply(*pt.term, where, -int64_t{pt.weight}); break;
         case NodeView::TermKind::kRequiredAntiAffinity: break;  // a filter, not a score
@@ -281,22 +284,39 @@ class NodeOrderPlugin : public Plugin {
       if (!c.do_not_schedule) soft.push_back(&c);
     }
     if (soft.empty()) return;
+    // Kubernetes' PreScore: a feasible node without every constraint's key is ignored;
+    // each constraint's weight is log(domains + 2) over the feasible nodes kept (per node
+    // for the hostname key); counts come from every node that counts for spreading.
     std::vector<double> raw(nodes.size(), 0);
     std::vector<bool> ignored(nodes.size(), false);
+    size_t kept = 0;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const Labels& labels = s.node_info(nodes[i]).spec.labels;
+      for (const TopologySpreadConstraint* c : soft) ignored[i] = ignored[i] || labels.count(c->topology_key) == 0;
+      kept += ignored[i] ? 0 : 1;
+    }
     const std::vector<NodeView::Placement> placed = s.node_view.AsOf(-1);
     for (const TopologySpreadConstraint* c : soft) {
-      const std::map<std::string, int64_t> counts = CountPodsPerDomain(*ssn_, t, *c, placed);
-      const double weight = std::log(static_cast<double>(counts.size()) + 2);
+      const bool per_node = c->topology_key == "kubernetes.io/hostname";
+      const std::map<std::string, int64_t> counts =
+          per_node ? std::map<std::string, int64_t>() : CountPodsPerDomain(*ssn_, t, *c, placed);
+      std::set<absl::string_view> domains;
       for (size_t i = 0; i < nodes.size(); ++i) {
-        const Labels& labels = s.node_info(nodes[i]).spec.labels;
-        auto v = labels.find(c->topology_key);
-        if (v == labels.end()) {
-          ignored[i] = true;
-          continue;
+        if (!ignored[i]) domains.insert(s.node_info(nodes[i]).spec.labels.find(c->topology_key)->second);
+      }
+      const double weight = std::log(static_cast<double>(per_node ? kept : domains.size()) + 2);
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        if (ignored[i]) continue;
+        int64_t count = 0;
+        if (per_node) {
+          for (TaskIndex other : s.node_view.pods(nodes[i])) {
+            if (other != t && CountsForSpread(*s.task(other).pod, pod, *c)) ++count;
+          }
+        } else {
+          auto cnt = counts.find(s.node_info(nodes[i]).spec.labels.find(c->topology_key)->second);
+          count = cnt == counts.end() ? 0 : cnt->second;
         }
-        auto cnt = counts.find(v->second);
-        const double count = cnt == counts.end() ? 0 : static_cast<double>(cnt->second);
-        raw[i] += count * weight + static_cast<double>(c->max_skew - 1);
+        raw[i] += static_cast<double>(count) * weight + static_cast<double>(c->max_skew - 1);
       }
     }
     std::vector<int64_t> rounded(nodes.size());

@@ -5,6 +5,29 @@
 
 namespace vcsched::internal {
 
+bool NodeCountsForSpread(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c, NodeIndex n) {
+  const Session::State& s = ssn.state();
+  const PodSpec& pod = *s.task(t).pod;
+  const NodeSpec& node = s.node_info(n).spec;
+  for (const TopologySpreadConstraint& other : pod.topology_spread_constraints) {
+    if (other.do_not_schedule == c.do_not_schedule && node.labels.count(other.topology_key) == 0) return false;
+  }
+  if (c.honor_node_affinity && !MatchNodeSelectorAndAffinity(pod, node)) return false;
+  if (c.honor_node_taints) {
+    for (const Taint& taint : node.taints) {
+      if ((taint.effect == "NoSchedule" || taint.effect == "NoExecute") && !ToleratesTaint(pod.tolerations, taint)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool CountsForSpread(const PodSpec& other, const PodSpec& owner, const TopologySpreadConstraint& c) {
+  return c.has_label_selector && !other.deleting && other.namespace_ == owner.namespace_ &&
+         MatchLabelSelector(c.label_selector, other.labels);
+}
+
 std::map<std::string, int64_t> CountPodsPerDomain(const Session& ssn, TaskIndex t,
                                                   const TopologySpreadConstraint& c,
                                                   const std::vector<NodeView::Placement>& placements) {
@@ -13,22 +36,22 @@ std::map<std::string, int64_t> CountPodsPerDomain(const Session& ssn, TaskIndex 
   std::map<std::string, int64_t> counts;
   std::vector<const std::string*> domain(s.snapshot->nodes().size(), nullptr);
   for (const NodeInfo& node : s.snapshot->nodes()) {
-    auto key = node.spec.labels.find(c.topology_key);
-    if (key == node.spec.labels.end() || !MatchNodeSelectorAndAffinity(pod, node.spec)) continue;
-    counts[key->second];  // every eligible domain is present, even with no pods
-    domain[static_cast<size_t>(node.index)] = &key->second;
+    if (!NodeCountsForSpread(ssn, t, c, node.index)) continue;
+    const std::string& value = node.spec.labels.find(c.topology_key)->second;
+    counts[value];  // every eligible domain is present, even with no pods
+    domain[static_cast<size_t>(node.index)] = &value;
   }
+  if (!c.has_label_selector) return counts;  // selects no pod
   for (const NodeView::Placement& p : placements) {
     const std::string* d = domain[static_cast<size_t>(p.node)];
     if (d == nullptr || p.task == t) continue;
-    const PodSpec& op = *s.task(p.task).pod;
-    if (op.namespace_ == pod.namespace_ && MatchLabelSelector(c.label_selector, op.labels)) ++counts[*d];
+    if (CountsForSpread(*s.task(p.task).pod, pod, c)) ++counts[*d];
   }
   return counts;
 }
 
 bool SelfMatches(const PodSpec& pod, const TopologySpreadConstraint& c) {
-  return MatchLabelSelector(c.label_selector, pod.labels);
+  return c.has_label_selector && MatchLabelSelector(c.label_selector, pod.labels);
 }
 
 }  // namespace vcsched::internal

@@ -131,7 +131,7 @@ absl::Status Registry::ValidateConfig(const SchedulerConfig& config) const {
 }
 
 bool Registry::Skips(absl::string_view plugin) const {
-  // Volcano's plugins (reference §4.1) that vcsched does not model.
+  // Volcano's plugins (docs/reference/scheduler.md §4.1) that vcsched does not model.
   static constexpr absl::string_view kVolcanoOnly[] = {"tdm", "task-topology", "numa-aware", "deviceshare",
                                                        "usage", "pdb", "rescheduling", "resourcequota",
                                                        "cdp", "nodegroup", "extender"};

@@ -30,7 +30,7 @@ absl::string_view LastingPhase(Decisions& d, absl::string_view phase) {
   return d.Keep(phase);
 }
 
-// PodGroup phase at close (reference §11.1), into the statuses the session made.
+// PodGroup phase at close (docs/reference/scheduler.md §11.1), into the statuses the session made.
 void WritePodGroupStatuses(Session& ssn) {
   Session::State& s = ssn.state();
   for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {

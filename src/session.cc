@@ -184,7 +184,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     st.job = f.job_key[j];
     st.old_phase = f.job_phase[j];
   }
-  // Finished pods never hold a node (reference §2.2). A pending task off any node is
+  // Finished pods never hold a node (docs/reference/scheduler.md §2.2). A pending task off any node is
   // where every task starts, so only the others move.
   for (const TaskIndex t : f.placed_tasks) {
     const TaskInfo& info = tasks[static_cast<size_t>(t)];

@@ -210,7 +210,7 @@ bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> al
   return false;
 }
 
-// The PodGroup Volcano's controller creates for a plain pod of ours (lifecycle.md §9),
+// The PodGroup Volcano's controller creates for a plain pod of ours (docs/reference/lifecycle.md §9),
 // one per owner; the pod is annotated with it.
 struct ImplicitPodGroups {
   std::vector<PodGroupSpec> groups;

@@ -18,7 +18,7 @@
 
 namespace vcsched {
 
-// One gate per kind of callback (reference/scheduler.md §4.3).
+// One gate per kind of callback (docs/reference/scheduler.md §4.3).
 enum class Switch : int {
   kJobOrder,
   kTaskOrder,

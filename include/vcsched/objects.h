@@ -1,7 +1,7 @@
 // The Kubernetes and Volcano objects a snapshot is built from, as plain values.
 //
 // These mirror the fields of Node, Pod, PodGroup, Queue and PriorityClass that change a
-// scheduling decision (see scenarios/FORMAT.md). Quantities are already converted to
+// scheduling decision (see docs/FORMAT.md). Quantities are already converted to
 // stored units (ParseResourceList); everything else is as the API server prints it.
 // Hosts fill these directly; the YAML loader (io/scenario.h) fills them from manifests.
 #ifndef VCSCHED_OBJECTS_H_

@@ -114,7 +114,7 @@ class Session {
   int32_t job_count(JobIndex j, TaskStatus status) const;
   // Sum of the Resreq of the job's allocated-class tasks.
   absl::Span<const int64_t> job_allocated(JobIndex j) const;
-  // Volcano's job counters (reference §2.3).
+  // Volcano's job counters (docs/reference/scheduler.md §2.3).
   int32_t JobReadyTaskNum(JobIndex j) const;   // allocated class + Succeeded
   int32_t JobWaitingTaskNum(JobIndex j) const; // Pipelined
   int32_t JobPendingBestEffortNum(JobIndex j) const;
@@ -162,7 +162,7 @@ class Session {
   // The plugin whose OnSessionOpen is running (its switches and arguments).
   const PluginOption& current_plugin() const;
 
-  // ---- combined questions (tier rules in reference/scheduler.md §5) ----
+  // ---- combined questions (tier rules in docs/reference/scheduler.md §5) ----
   // First non-zero opinion wins; then PodGroup creation time, then "namespace/name".
   bool JobOrderLess(JobIndex l, JobIndex r) const;
   // Plugins only (0 when none decides).

@@ -1,5 +1,5 @@
 // allocate: queue by queue, job by job, place pending tasks on the best feasible node;
-// a gang's placements are committed only once it is ready (reference §9.2).
+// a gang's placements are committed only once it is ready (docs/reference/scheduler.md §9.2).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -137,7 +137,7 @@ class AllocateAction : public Action {
     return false;
   }
 
-  // Should a visit go on after a task found no node? (reference §9.2.3)
+  // Should a visit go on after a task found no node? (docs/reference/scheduler.md §9.2.3)
   static bool NeedContinueAllocating(const Session& ssn, JobIndex j, const std::set<std::string>& failed_roles) {
     const Session::State& s = ssn.state();
     const JobInfo& job = s.job(j);

@@ -1,5 +1,5 @@
 // backfill: place best-effort tasks (no requests) wherever predicates pass
-// (reference §9.3). The order is fixed before the first placement.
+// (docs/reference/scheduler.md §9.3). The order is fixed before the first placement.
 #include <map>
 
 #include "src/actions/actions.h"

@@ -1,4 +1,4 @@
-// enqueue: admit Pending PodGroups to Inqueue by the plugins' votes (reference §9.1).
+// enqueue: admit Pending PodGroups to Inqueue by the plugins' votes (docs/reference/scheduler.md §9.1).
 #include <map>
 
 #include "src/actions/actions.h"

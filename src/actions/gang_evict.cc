@@ -1,5 +1,5 @@
 // gangpreempt / gangreclaim: evict whole "bundles" so a starving gang becomes pipelined
-// in one step (reference §9.7). Without network topology the only domain is the whole
+// in one step (docs/reference/scheduler.md §9.7). Without network topology the only domain is the whole
 // cluster.
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // preempt: inside one queue, starving jobs evict lower-priority work (between jobs, then
-// between tasks of one job); the preemptor is pipelined, not bound (reference §9.4).
+// between tasks of one job); the preemptor is pipelined, not bound (docs/reference/scheduler.md §9.4).
 #include <algorithm>
 #include <functional>
 #include <map>

@@ -1,5 +1,5 @@
 // reclaim: starving jobs of queues entitled to more evict running tasks of other,
-// reclaimable queues (reference §9.5).
+// reclaimable queues (docs/reference/scheduler.md §9.5).
 #include <map>
 
 #include "absl/strings/str_cat.h"

@@ -1,5 +1,5 @@
 // Victim selection shared by preempt and reclaim: the order in which candidate victims
-// are evicted (Volcano's BuildVictimsPriorityQueue, reference §9.4.1) and the predicate
+// are evicted (Volcano's BuildVictimsPriorityQueue, docs/reference/scheduler.md §9.4.1) and the predicate
 // filter that keeps nodes where evictions could help.
 #ifndef VCSCHED_SRC_ACTIONS_VICTIMS_H_
 #define VCSCHED_SRC_ACTIONS_VICTIMS_H_

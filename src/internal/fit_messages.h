@@ -1,4 +1,4 @@
-// Volcano's texts for why tasks and gangs did not schedule (reference §11.2).
+// Volcano's texts for why tasks and gangs did not schedule (docs/reference/scheduler.md §11.2).
 #ifndef VCSCHED_SRC_INTERNAL_FIT_MESSAGES_H_
 #define VCSCHED_SRC_INTERNAL_FIT_MESSAGES_H_
 

@@ -1,4 +1,4 @@
-// CronJob admission and controller sync (lifecycle reference §12).
+// CronJob admission and controller sync (docs/reference/lifecycle.md §12).
 #include <algorithm>
 #include <tuple>
 

@@ -1,4 +1,4 @@
-// Job -> PodGroup, pods and the plugins' objects (lifecycle reference §3, §4).
+// Job -> PodGroup, pods and the plugins' objects (docs/reference/lifecycle.md §3, §4).
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"

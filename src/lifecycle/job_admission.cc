@@ -1,5 +1,5 @@
 // Volcano Job admission: the mutating defaults and the create/update validation rules
-// (lifecycle reference §2).
+// (docs/reference/lifecycle.md §2).
 #include <algorithm>
 #include <map>
 #include <set>

@@ -1,4 +1,4 @@
-// The job plugins (lifecycle reference §5): env, svc, ssh, mpi, pytorch, tensorflow, ray
+// The job plugins (docs/reference/lifecycle.md §5): env, svc, ssh, mpi, pytorch, tensorflow, ray
 // and hcclrank. Each adds its shared objects once per job and mutates every pod.
 #ifndef VCSCHED_SRC_LIFECYCLE_JOB_PLUGINS_H_
 #define VCSCHED_SRC_LIFECYCLE_JOB_PLUGINS_H_

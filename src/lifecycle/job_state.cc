@@ -1,4 +1,4 @@
-// The job state machine (lifecycle reference §6, §7.2, §8).
+// The job state machine (docs/reference/lifecycle.md §6, §7.2, §8).
 #include "vcsched/lifecycle/job_state.h"
 
 #include <algorithm>

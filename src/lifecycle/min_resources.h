@@ -1,4 +1,4 @@
-// A job PodGroup's minResources (lifecycle reference §3.1): the quota usage of the first
+// A job PodGroup's minResources (docs/reference/lifecycle.md §3.1): the quota usage of the first
 // minAvailable pods, taking tasks in priority order.
 #ifndef VCSCHED_SRC_LIFECYCLE_MIN_RESOURCES_H_
 #define VCSCHED_SRC_LIFECYCLE_MIN_RESOURCES_H_

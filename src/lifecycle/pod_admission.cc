@@ -1,4 +1,4 @@
-// Pod admission (lifecycle reference §2.5) and the PodGroup create-time default (§10).
+// Pod admission (docs/reference/lifecycle.md §2.5) and the PodGroup create-time default (§10).
 #include "absl/strings/ascii.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/numbers.h"

@@ -1,4 +1,4 @@
-// PodGroup admission (lifecycle reference §10).
+// PodGroup admission (docs/reference/lifecycle.md §10).
 #include "absl/strings/str_cat.h"
 #include "vcsched/lifecycle/admission.h"
 

@@ -1,5 +1,5 @@
 // binpack: prefer nodes whose requested resources are already most used
-// (reference §10.10).
+// (docs/reference/scheduler.md §10.10).
 #include <map>
 
 #include "absl/strings/str_cat.h"

@@ -1,5 +1,5 @@
 // capacity: queues get configured deserved shares and hard capabilities, flat or as a
-// hierarchy through spec.parent (reference §10.8). Unlike proportion, capability (not
+// hierarchy through spec.parent (docs/reference/scheduler.md §10.8). Unlike proportion, capability (not
 // deserved) bounds allocation; deserved orders queues and decides reclaim.
 #include <algorithm>
 #include <cmath>

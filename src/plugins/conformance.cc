@@ -1,4 +1,4 @@
-// conformance: critical pods and kube-system are never victims (reference §10.3).
+// conformance: critical pods and kube-system are never victims (docs/reference/scheduler.md §10.3).
 #include "src/plugins/plugins.h"
 #include "src/session_state.h"
 

@@ -1,4 +1,4 @@
-// drf: dominant resource fairness between jobs (reference §10.5, flat mode).
+// drf: dominant resource fairness between jobs (docs/reference/scheduler.md §10.5, flat mode).
 #include <cmath>
 #include <map>
 

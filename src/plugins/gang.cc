@@ -1,4 +1,4 @@
-// gang: all-or-nothing by minMember (reference §10.2 and the close-hook conditions of
+// gang: all-or-nothing by minMember (docs/reference/scheduler.md §10.2 and the close-hook conditions of
 // §11.2).
 #include "absl/strings/str_cat.h"
 #include "src/internal/fit_messages.h"

@@ -1,4 +1,4 @@
-// Hierarchical DRF (drf with enableHierarchy, reference §10.5): queues form a tree by
+// Hierarchical DRF (drf with enableHierarchy, docs/reference/scheduler.md §10.5): queues form a tree by
 // their volcano.sh/hierarchy paths ("root/eng/dev") and per-level weights, jobs are the
 // leaves, and a queue's standing is its node's weighted dominant share.
 #ifndef VCSCHED_SRC_PLUGINS_HDRF_H_

@@ -1,4 +1,4 @@
-// network-topology-aware: HyperNode-based placement (reference §10.19). A snapshot has
+// network-topology-aware: HyperNode-based placement (docs/reference/scheduler.md §10.19). A snapshot has
 // no HyperNode objects, so there are no topology domains to order or prefer: the plugin
 // accepts its arguments and registers nothing, which is what Volcano's plugin amounts
 // to on a cluster without HyperNodes. Jobs that ask for a network topology get a loader

@@ -1,5 +1,5 @@
 // nodeorder: Kubernetes score plugins, each 0-100 times its weight, summed
-// (reference §10.9). Scores read the shared node view, with Kubernetes' integer
+// (docs/reference/scheduler.md §10.9). Scores read the shared node view, with Kubernetes' integer
 // arithmetic and normalisations.
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // overcommit: admit PodGroups while the cluster, inflated by a factor, has room for
-// their minResources (reference §10.4).
+// their minResources (docs/reference/scheduler.md §10.4).
 #include "absl/strings/str_cat.h"
 #include "src/internal/status_macros.h"
 #include "src/plugins/plugins.h"

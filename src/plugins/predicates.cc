@@ -1,5 +1,5 @@
 // predicates: Kubernetes filters as Volcano's predicates plugin runs them
-// (reference §10.6): pod count, NodeUnschedulable, NodeAffinity, TaintToleration,
+// (docs/reference/scheduler.md §10.6): pod count, NodeUnschedulable, NodeAffinity, TaintToleration,
 // InterPodAffinity and PodTopologySpread. Its event handlers keep the shared node view
 // current with this session's placements.
 #include <algorithm>

@@ -1,5 +1,5 @@
 // priority: higher priority first for jobs and tasks; lower priority may be preempted
-// (reference §10.1).
+// (docs/reference/scheduler.md §10.1).
 #include "src/plugins/plugins.h"
 #include "src/session_state.h"
 

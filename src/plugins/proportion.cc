@@ -1,6 +1,6 @@
 // proportion: weighted water-filling of the cluster into per-queue deserved shares,
 // which order queues, cap allocation and admission, and decide reclaim victims
-// (reference §10.7). Amounts are doubles because deserved shares are fractional.
+// (docs/reference/scheduler.md §10.7). Amounts are doubles because deserved shares are fractional.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -132,7 +132,7 @@ class ProportionPlugin : public Plugin {
     a->share = Share(*a);
   }
 
-  // Weighted water-filling (reference §10.7, worked example §15 A).
+  // Weighted water-filling (docs/reference/scheduler.md §10.7, worked example §15 A).
   void ComputeDeserved() {
     const int dims = s_->dims;
     Amount remaining(static_cast<size_t>(dims));

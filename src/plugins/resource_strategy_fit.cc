@@ -1,5 +1,5 @@
 // resource-strategy-fit: per-resource LeastAllocated / MostAllocated scoring with
-// weights (reference §10.16). Resource names may end in '*' to match a prefix.
+// weights (docs/reference/scheduler.md §10.16). Resource names may end in '*' to match a prefix.
 #include <map>
 
 #include "absl/strings/match.h"

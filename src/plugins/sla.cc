@@ -1,5 +1,5 @@
 // sla: jobs that have waited past their waiting time go first and are admitted
-// (reference §10.11). Time comes from the session clock.
+// (docs/reference/scheduler.md §10.11). Time comes from the session clock.
 #include "absl/strings/str_cat.h"
 #include "src/internal/status_macros.h"
 #include "src/plugins/plugins.h"

@@ -122,7 +122,7 @@ TEST_CASE("Backfill: best-effort pods go wherever predicates pass", "[actions][b
 }
 
 // Found by scenario_fuzz: Volcano's backfill tests only predicates, so without the
-// predicates plugin nothing holds best-effort pods to a node's pod slots (reference §9.3).
+// predicates plugin nothing holds best-effort pods to a node's pod slots (docs/reference/scheduler.md §9.3).
 TEST_CASE("Backfill without the predicates plugin overfills a node's pod slots", "[actions][backfill]") {
   SnapshotBuilder b;
   b.AddNode(MakeNode("n1", "cpu=4,pods=2"));
@@ -143,7 +143,7 @@ TEST_CASE("Backfill without the predicates plugin overfills a node's pod slots",
   CHECK(BindStrings(*d) == std::vector<std::string>{"ns/be-0->n1", "ns/be-1->n1"});
 }
 
-// Volcano consults a plugin's extension point only when its switch is on (reference §4).
+// Volcano consults a plugin's extension point only when its switch is on (docs/reference/scheduler.md §4).
 TEST_CASE("Switches: predicates without enablePredicate and gang without enableJobReady hold nothing back",
           "[actions][allocate]") {
   SnapshotBuilder b;

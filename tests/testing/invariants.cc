@@ -73,7 +73,7 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
       after[static_cast<size_t>(task.node)] -= task.resreq;
     }
   }
-  // Backfill makes no fit test of its own (reference §9.3): only the predicates plugin's
+  // Backfill makes no fit test of its own (docs/reference/scheduler.md §9.3): only the predicates plugin's
   // pod count keeps best-effort pods within a node's pod slots, so without its predicate
   // they may overfill them, as in Volcano.
   for (const Bind& b : d.binds) {

@@ -260,7 +260,7 @@ class Scenario:
 
 
 def load_scenario(path_or_text: PathOrText) -> Scenario:
-    """Loads a scenario file (scenarios/FORMAT.md) from a path or from YAML text."""
+    """Loads a scenario file (docs/FORMAT.md) from a path or from YAML text."""
     name, text = _read(path_or_text)
     loaded = _vcsched.load_scenario([(name, text)])
     return Scenario(Snapshot(loaded["snapshot"]), loaded["config"], loaded["expectation"], list(loaded["warnings"]))

@@ -1,4 +1,4 @@
-// Scenario files (scenarios/FORMAT.md) and scheduler configurations from YAML text.
+// Scenario files (docs/FORMAT.md) and scheduler configurations from YAML text.
 //
 // This is the separate `vcsched_io` library: the only code that sees yaml-cpp. It does
 // no file I/O; callers pass text and a name for messages.

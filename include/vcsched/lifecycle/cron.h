@@ -1,4 +1,4 @@
-// Volcano CronJob (`batch.volcano.sh/v1alpha1`, lifecycle reference §12): the cron
+// Volcano CronJob (`batch.volcano.sh/v1alpha1`, docs/reference/lifecycle.md §12): the cron
 // schedule, admission, and the controller's sync as a pure function of "now" and the
 // child jobs.
 #ifndef VCSCHED_LIFECYCLE_CRON_H_

@@ -1,4 +1,4 @@
-// dependsOn between the tasks of a Volcano Job (lifecycle reference §4.3): whether the
+// dependsOn between the tasks of a Volcano Job (docs/reference/lifecycle.md §4.3): whether the
 // graph is a DAG, and which tasks may have their pods created given the others' progress.
 #ifndef VCSCHED_LIFECYCLE_DEPENDENCIES_H_
 #define VCSCHED_LIFECYCLE_DEPENDENCIES_H_

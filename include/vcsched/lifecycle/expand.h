@@ -1,4 +1,4 @@
-// What Volcano's job controller creates for a Job (lifecycle reference §3–§5): one
+// What Volcano's job controller creates for a Job (docs/reference/lifecycle.md §3–§5): one
 // PodGroup, the pods `<job>-<task>-<index>`, and the job plugins' objects (headless
 // Service, NetworkPolicy, hosts ConfigMap, ssh Secret, PVCs), as Kubernetes objects.
 //

@@ -1,4 +1,4 @@
-// The Volcano Job state machine as a pure reducer (lifecycle reference §6, §7): given a
+// The Volcano Job state machine as a pure reducer (docs/reference/lifecycle.md §6, §7): given a
 // job, its status, its pods and a request (an event, or an explicit command), compute the
 // action, the new status and the commands for the host (create/delete pods, delete the
 // PodGroup, run a delayed action later). Nothing here performs them.

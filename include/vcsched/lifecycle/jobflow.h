@@ -1,4 +1,4 @@
-// JobFlow and JobTemplate (`flow.volcano.sh/v1alpha1`, lifecycle reference §13): DAG
+// JobFlow and JobTemplate (`flow.volcano.sh/v1alpha1`, docs/reference/lifecycle.md §13): DAG
 // admission, which jobs to create given the others' phases, and the flow's phase.
 #ifndef VCSCHED_LIFECYCLE_JOBFLOW_H_
 #define VCSCHED_LIFECYCLE_JOBFLOW_H_

@@ -84,6 +84,7 @@ struct SnapshotBuilder::State {
   std::vector<PodGroupSpec> pod_groups;
   std::vector<QueueSpec> queues;
   std::vector<PriorityClassSpec> priority_classes;
+  std::vector<NamespaceSpec> namespaces;
   std::vector<std::string> warnings;
 };
 
@@ -108,6 +109,7 @@ void SnapshotBuilder::AddQueue(QueueSpec q) { state_->queues.push_back(std::move
 void SnapshotBuilder::AddPriorityClass(PriorityClassSpec c) {
   state_->priority_classes.push_back(std::move(c));
 }
+void SnapshotBuilder::AddNamespace(NamespaceSpec ns) { state_->namespaces.push_back(std::move(ns)); }
 void SnapshotBuilder::AddWarning(std::string w) { state_->warnings.push_back(std::move(w)); }
 
 namespace {
@@ -282,6 +284,12 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   check_names("Node", s.nodes, cluster_scoped);
   check_names("Queue", s.queues, cluster_scoped);
   check_names("PriorityClass", s.priority_classes, cluster_scoped);
+  check_names("Namespace", s.namespaces, cluster_scoped);
+  // Kubernetes labels every namespace with its name (kubernetes.io/metadata.name).
+  for (NamespaceSpec& ns : s.namespaces) {
+    ns.labels["kubernetes.io/metadata.name"] = ns.name;
+    impl->namespace_labels[ns.name] = std::move(ns.labels);
+  }
   std::vector<std::string> scalars;  // resource names beyond cpu, memory and pods
   auto collect = [&](const ResourceList& l) {
     for (const auto& [n, v] : l) {
@@ -580,6 +588,12 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
         }
       }
     }
+    // A namespace without a Namespace object in the input still has its name label.
+    auto ns = impl->namespace_labels.find(p.namespace_);
+    if (ns == impl->namespace_labels.end()) {
+      ns = impl->namespace_labels.emplace(p.namespace_, Labels{{"kubernetes.io/metadata.name", p.namespace_}}).first;
+    }
+    p.namespace_labels = &ns->second;
     t.pod = std::shared_ptr<const PodSpec>(specs, &p);
     task_flags.push_back(DenseFacts::FlagsOf(t));
     t.shape = shape_of(t, p, task_flags.back());

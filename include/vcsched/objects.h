@@ -73,8 +73,9 @@ struct PodAffinityTerm {
   LabelSelector label_selector;
   bool has_label_selector = false;  // a term without a selector matches no pod
   std::vector<std::string> namespaces;  // empty and no namespace selector: the pod's own
-  std::optional<LabelSelector> namespace_selector;  // namespace labels are not modelled:
-                                                    // an empty selector means all namespaces
+  // Selects namespaces by their Namespace objects' labels (kind: Namespace in the input;
+  // every namespace also has kubernetes.io/metadata.name); an empty one selects all.
+  std::optional<LabelSelector> namespace_selector;
   std::string topology_key;
 };
 
@@ -137,9 +138,18 @@ struct NodeSpec {
   ResourceList allocatable;  // status.allocatable, or status.capacity when absent
 };
 
+// A Namespace object: its labels are what pod affinity terms' namespaceSelector reads.
+struct NamespaceSpec {
+  std::string name;
+  Labels labels;
+};
+
 struct PodSpec {
   std::string name;
   std::string namespace_ = "default";
+  // The labels of the pod's Namespace object, when the input has one; set by
+  // SnapshotBuilder::Build (it points into the snapshot).
+  const Labels* namespace_labels = nullptr;
   std::string uid;  // empty: "<namespace>-<name>"
   Labels labels;
   Labels annotations;

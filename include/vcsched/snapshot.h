@@ -173,6 +173,9 @@ class SnapshotBuilder {
   void AddPodGroup(PodGroupSpec pod_group);
   void AddQueue(QueueSpec queue);
   void AddPriorityClass(PriorityClassSpec priority_class);
+  // A Namespace, for its labels (pod affinity namespaceSelector); a second one of the
+  // same name is an error at Build.
+  void AddNamespace(NamespaceSpec ns);
   // A warning to carry into the snapshot (used by loaders for unsupported fields).
   void AddWarning(std::string warning);
 

@@ -171,19 +171,17 @@ bool SelectorRequiredLabel(const LabelSelector& sel, std::string* key, std::stri
 
 bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod) {
   if (!term.has_label_selector) return false;
+  // Kubernetes' namespaces of a term: those listed, together with those its
+  // namespaceSelector selects by their labels (an empty selector: every namespace);
+  // neither given: the owner's own.
+  const bool listed = std::find(term.namespaces.begin(), term.namespaces.end(), pod.namespace_) != term.namespaces.end();
   if (term.namespace_selector.has_value()) {
-    // Namespace labels are not modelled: an empty selector selects every namespace; a
-    // non-empty one falls back to the listed namespaces.
-    const LabelSelector& ns = *term.namespace_selector;
-    const bool all = ns.match_labels.empty() && ns.match_expressions.empty();
-    if (!all && std::find(term.namespaces.begin(), term.namespaces.end(), pod.namespace_) ==
-                    term.namespaces.end()) {
-      return false;
-    }
+    static const Labels kNoLabels;
+    const Labels& labels = pod.namespace_labels != nullptr ? *pod.namespace_labels : kNoLabels;
+    if (!listed && !MatchLabelSelector(*term.namespace_selector, labels)) return false;
   } else if (term.namespaces.empty()) {
     if (pod.namespace_ != owner.namespace_) return false;
-  } else if (std::find(term.namespaces.begin(), term.namespaces.end(), pod.namespace_) ==
-             term.namespaces.end()) {
+  } else if (!listed) {
     return false;
   }
   return MatchLabelSelector(term.label_selector, pod.labels);

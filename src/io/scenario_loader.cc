@@ -68,6 +68,7 @@ struct Collected {
   Table<PodGroupSpec> pod_groups;
   Table<QueueSpec> queues;
   Table<PriorityClassSpec> priority_classes;
+  std::map<std::string, Labels> namespaces;  // Namespace objects: their labels
   std::optional<SchedulerConfig> config;
   std::string config_where;
   std::optional<Expectation> expectation;
@@ -277,6 +278,15 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     ReadAndPut(c.pod_groups, "PodGroup", /*namespaced=*/true, io_internal::ReadPodGroup, doc, where, r, diag);
   } else if (kind == "Queue" && need_api({"scheduling.volcano.sh", "scheduling.incubator.k8s.io"})) {
     ReadAndPut(c.queues, "Queue", /*namespaced=*/false, io_internal::ReadQueue, doc, where, r, diag);
+  } else if (kind == "Namespace" && need_api({"v1"})) {
+    r.set_object("Namespace", doc, /*namespaced=*/false);
+    const DocNode meta = r.Map(doc, "metadata", "metadata");
+    NamespaceSpec ns;
+    ns.name = r.String(meta, "name", "metadata.name").value_or("");
+    ns.labels = r.StringMap(meta, "labels", "metadata.labels");
+    if (ns.name.empty()) r.Fail(meta.IsDefined() ? meta : doc, "metadata.name", "must not be empty");
+    else if (!IsValidObjectName(ns.name)) r.Fail(meta.Get("name"), "metadata.name", kInvalidNameMessage);
+    else if (!c.namespaces.emplace(ns.name, std::move(ns.labels)).second) r.Fail(doc, "metadata.name", "duplicate name");
   } else if (kind == "PriorityClass" && need_api({"scheduling.k8s.io"})) {
     ReadAndPut(c.priority_classes, "PriorityClass", /*namespaced=*/false, io_internal::ReadPriorityClass, doc, where,
                r, diag);
@@ -583,6 +593,7 @@ absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const Lo
   HandOver(c.pod_groups, [&](PodGroupSpec&& s) { b.AddPodGroup(std::move(s)); });
   HandOver(c.queues, [&](QueueSpec&& s) { b.AddQueue(std::move(s)); });
   HandOver(c.priority_classes, [&](PriorityClassSpec&& s) { b.AddPriorityClass(std::move(s)); });
+  for (auto& [name, labels] : c.namespaces) b.AddNamespace({name, std::move(labels)});
   std::sort(diag.warnings.begin(), diag.warnings.end());
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
   for (const std::string& w : diag.warnings) b.AddWarning(w);

@@ -40,7 +40,6 @@ constexpr Entry kSkipped[] = {
     {"", "PersistentVolume", nullptr, false},
     {"", "Endpoints", nullptr},
     {"", "Event", nullptr},
-    {"", "Namespace", nullptr, false},
     {"", "ServiceAccount", nullptr},
     {"", "LimitRange", nullptr},
     {"", "PodTemplate", nullptr},

@@ -295,11 +295,10 @@ class NodeOrderPlugin : public Plugin {
       for (const TopologySpreadConstraint* c : soft) ignored[i] = ignored[i] || labels.count(c->topology_key) == 0;
       kept += ignored[i] ? 0 : 1;
     }
-    const std::vector<NodeView::Placement> placed = s.node_view.AsOf(-1);
     for (const TopologySpreadConstraint* c : soft) {
       const bool per_node = c->topology_key == "kubernetes.io/hostname";
-      const std::map<std::string, int64_t> counts =
-          per_node ? std::map<std::string, int64_t>() : CountPodsPerDomain(*ssn_, t, *c, placed);
+      const std::map<std::string, int64_t> counts = per_node ? std::map<std::string, int64_t>()
+                                                             : CountPodsPerDomainNow(*ssn_, t, *c, ssn_->state().node_view);
       std::set<absl::string_view> domains;
       for (size_t i = 0; i < nodes.size(); ++i) {
         if (!ignored[i]) domains.insert(s.node_info(nodes[i]).spec.labels.find(c->topology_key)->second);

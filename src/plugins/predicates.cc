@@ -231,7 +231,10 @@ class PredicatesPlugin : public Plugin {
     for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
       SpreadCounts& sc = spread_counts_.emplace_back();
       if (!c.do_not_schedule) continue;
-      sc.counts = CountPodsPerDomain(*ssn_, t, c, Placements(t));
+      // As of the PreFilter: the live view when nothing was placed since, else the log.
+      sc.counts = at == ssn_->state().node_view.seq()
+                      ? CountPodsPerDomainNow(*ssn_, t, c, ssn_->state().node_view)
+                      : CountPodsPerDomain(*ssn_, t, c, Placements(t));
       if (static_cast<int32_t>(sc.counts.size()) >= c.min_domains && !sc.counts.empty()) {
         sc.min_count = INT64_MAX;
         for (const auto& [d, cnt] : sc.counts) sc.min_count = std::min(sc.min_count, cnt);

@@ -25,6 +25,11 @@ std::map<std::string, int64_t> CountPodsPerDomain(const Session& ssn, TaskIndex 
                                                   const TopologySpreadConstraint& constraint,
                                                   const std::vector<NodeView::Placement>& placements);
 
+// The same over the pods placed now, found through the view's label index: it costs the
+// pods the selector can select, not every pod of the cluster.
+std::map<std::string, int64_t> CountPodsPerDomainNow(const Session& ssn, TaskIndex t,
+                                                     const TopologySpreadConstraint& constraint, NodeView& view);
+
 // True when the pod's own labels match the constraint's selector (never without one).
 bool SelfMatches(const PodSpec& pod, const TopologySpreadConstraint& constraint);
 // A pod that counts for `constraint` of `owner`: same namespace, not terminating, selected.

@@ -27,15 +27,15 @@ for t in $TARGETS; do
   mkdir -p "build-fuzz/corpus/$t"
   seeds=()
   candidates=("tests/fuzz/corpus/$t")
-  if [ "$t" = scenario_fuzz ] || [ "$t" = loader_fuzz ]; then
-    candidates+=(tests/fuzz/corpus/scenario_fuzz tests/conformance tests/data/real-dumps tests/bad_inputs examples/queues
-                 examples/lifecycle)
-  fi
+  if [ "$t" = scenario_fuzz ]; then candidates+=(tests/conformance tests/data/real-dumps examples/queues examples/lifecycle); fi
+  # The loader-only target is about speed: small inputs, small seeds.
+  max_len=65536
+  if [ "$t" = loader_fuzz ]; then candidates+=(tests/fuzz/corpus/scenario_fuzz tests/bad_inputs); max_len=4096; fi
   if [ "$t" = job_fuzz ]; then candidates+=(tests/data/lifecycle); fi
   for d in "${candidates[@]}"; do [ -d "$d" ] && seeds+=("$d"); done  # git keeps no empty folders
   echo "== $t for ${SECONDS_EACH}s"
   if ! build-fuzz/tests/fuzz/$t "build-fuzz/corpus/$t" "${seeds[@]}" -max_total_time="$SECONDS_EACH" \
-        -max_len=65536 -rss_limit_mb=2048 -timeout="$TIMEOUT_EACH" -artifact_prefix=build-fuzz/crashes/ \
+        -max_len="$max_len" -rss_limit_mb=2048 -timeout="$TIMEOUT_EACH" -artifact_prefix=build-fuzz/crashes/ \
         -print_final_stats=1 "${SEED_FLAG[@]}" 2> "build-fuzz/$t.log"; then
     status=1
     tail -30 "build-fuzz/$t.log"

@@ -391,7 +391,9 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
 #ifdef SIMDJSON_THREADS_ENABLED
   parser.threaded = false;  // the library starts no threads (parse_many would, past one batch)
 #endif
-  const size_t batch = std::max<size_t>(src_text.size(), size_t{1} << 20);
+  // Sized to the text (parse_many needs a batch as large as its largest document): a small
+  // input does not pay for a megabyte of parser buffers.
+  const size_t batch = std::max<size_t>(src_text.size(), size_t{1} << 12);
   if (parser.allocate(batch, static_cast<size_t>(options.max_depth) + 1) != simdjson::SUCCESS) {
     diag.errors.push_back(absl::StrCat(src.name, ": out of memory for a JSON parser of ", batch, " bytes"));
     return true;

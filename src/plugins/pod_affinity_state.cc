@@ -19,11 +19,15 @@ bool MatchesAllTerms(const std::vector<PodAffinityTerm>& terms, const PodSpec& o
 PodAffinityState::PodAffinityState(const Snapshot& snap, TaskIndex t)
     : snap_(&snap), task_(t), pod_(snap.tasks()[static_cast<size_t>(t)].pod.get()) {}
 
+void PodAffinityState::CountExistingAnti(const PodAffinityTerm& term, const NodeSpec& node) {
+  auto v = node.labels.find(term.topology_key);
+  if (v != node.labels.end()) ++existing_anti_[{term.topology_key, v->second}];
+}
+
 void PodAffinityState::AddExisting(TaskIndex other, const NodeSpec& node) {
   const PodSpec& op = *snap_->tasks()[static_cast<size_t>(other)].pod;
   for (const PodAffinityTerm& term : op.affinity.required_pod_anti_affinity) {
-    auto v = node.labels.find(term.topology_key);
-    if (v != node.labels.end() && PodMatchesTerm(term, op, *pod_)) ++existing_anti_[{term.topology_key, v->second}];
+    if (PodMatchesTerm(term, op, *pod_)) CountExistingAnti(term, node);
   }
 }
 
@@ -66,9 +70,7 @@ PodAffinityState PodAffinityState::FromView(const Snapshot& snap, TaskIndex t, N
   // Placed pods' required anti-affinity terms that select us, found through the index.
   view.ForEachPlacedTermSelecting(t, [&](const NodeView::PlacedTerm& pt) {
     if (pt.kind != NodeView::TermKind::kRequiredAntiAffinity) return false;
-    const NodeSpec& node = *node_of(pt.owner);
-    auto v = node.labels.find(pt.term->topology_key);
-    if (v != node.labels.end()) ++st.existing_anti_[{pt.term->topology_key, v->second}];
+    st.CountExistingAnti(*pt.term, *node_of(pt.owner));
     return false;
   });
   const Affinity& a = st.pod_->affinity;

@@ -42,6 +42,7 @@ class PodAffinityState {
   PodAffinityState(const Snapshot& snap, TaskIndex t);
   // Counts placed pod `other` on `node` for the rules of the incoming pod.
   void AddExisting(TaskIndex other, const NodeSpec& node);  // its anti-affinity against us
+  void CountExistingAnti(const PodAffinityTerm& term, const NodeSpec& node);  // a term that selects us
   void AddIncoming(TaskIndex other, const NodeSpec& node);  // our terms against it
 
   const Snapshot* snap_;

@@ -159,7 +159,8 @@ class PredicatesPlugin : public Plugin {
     for (const auto& [task, when, state] : affinity_states_) {
       if (task == t && when == at) return state;
     }
-    if (seq < 0) return Remember(t, at, PodAffinityState::FromView(*s.snapshot, t, s.node_view));
+    // As the spread counts do: the live view when nothing was placed since, else the log.
+    if (at == s.node_view.seq()) return Remember(t, at, PodAffinityState::FromView(*s.snapshot, t, s.node_view));
     return Remember(t, at, PodAffinityState::FromPlacements(*s.snapshot, t, s.node_view.AsOf(seq)));
   }
 

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "bindings/python/status_errors.h"
+#include "vcsched/version.h"
 #include "vcsched/io/format.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/vcsched.h"
@@ -341,6 +342,7 @@ py::array_t<int64_t> Matrix(const std::vector<std::vector<int64_t>>& rows, size_
 
 PYBIND11_MODULE(_vcsched, m) {
   m.doc() = "C++ core of vcsched (use the vcsched package)";
+  m.attr("__version__") = VCSCHED_VERSION_STRING;
   py::register_exception<InputError>(m, "Error", PyExc_ValueError);
   py::register_exception<NotFound>(m, "NotFoundError", PyExc_KeyError);
   RegisterLifecycle(m);

@@ -16,5 +16,6 @@
 #include "vcsched/session.h"
 #include "vcsched/snapshot.h"
 #include "vcsched/statement.h"
+#include "vcsched/version.h"
 
 #endif  // VCSCHED_VCSCHED_H_

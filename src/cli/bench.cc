@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <iostream>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
@@ -28,29 +27,10 @@ uint64_t Fingerprint(const std::string& text) {
 
 }  // namespace
 
-int Bench(const std::vector<std::string>& args) {
-  std::string file;
-  int repeat = 5;
-  bool reference = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--reference") {
-      reference = true;
-    } else if (args[i] == "--repeat" && i + 1 < args.size()) {
-      if (!absl::SimpleAtoi(args[++i], &repeat) || repeat < 1) {
-        std::cerr << "vcsched bench: --repeat takes a positive integer\n";
-        return 2;
-      }
-    } else if (file.empty() && args[i][0] != '-') {
-      file = args[i];
-    } else {
-      std::cerr << "vcsched bench: unexpected argument " << args[i] << "\n";
-      return 2;
-    }
-  }
-  if (file.empty()) {
-    std::cerr << "vcsched bench: no scenario file given\n";
-    return 2;
-  }
+int Bench(const BenchOptions& options) {
+  const std::string& file = options.file;
+  const int repeat = options.repeat;
+  const bool reference = options.reference;
   using Clock = std::chrono::steady_clock;
   const auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
   const auto t0 = Clock::now();

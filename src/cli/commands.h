@@ -1,19 +1,55 @@
-// The vcsched subcommands. Each takes the arguments after its name and returns the
-// process exit code; errors go to stderr.
+// The vcsched subcommands. main.cc parses the command line (CLI11) into these options;
+// each command returns the process exit code and writes its errors to stderr.
 #ifndef VCSCHED_SRC_CLI_COMMANDS_H_
 #define VCSCHED_SRC_CLI_COMMANDS_H_
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vcsched::cli {
 
-int Schedule(const std::vector<std::string>& args);
-int Conformance(const std::vector<std::string>& args);
-int Bench(const std::vector<std::string>& args);
-int Validate(const std::vector<std::string>& args);
-int Expand(const std::vector<std::string>& args);
-int Job(const std::vector<std::string>& args);
+// Exit codes: 0 success, 1 the input was read and judged bad (or a check failed),
+// 2 the command line itself is wrong, 3 an internal error.
+inline constexpr int kExitUsage = 2;
+
+struct ScheduleOptions {
+  std::vector<std::string> files;  // scenario files (directories already expanded)
+  std::string config;              // a volcano-scheduler.conf; empty: the scenario's or the default
+  std::string output = "text";     // text, yaml, json or kubectl
+  int64_t now = 0;
+};
+int Schedule(const ScheduleOptions& options);
+
+int Conformance(const std::vector<std::string>& files);
+
+struct BenchOptions {
+  std::string file;
+  int repeat = 5;
+  bool reference = false;
+};
+int Bench(const BenchOptions& options);
+
+struct ValidateOptions {
+  std::vector<std::string> files, cluster_files, old_files;
+  bool strict = false;
+};
+int Validate(const ValidateOptions& options);
+
+struct ExpandCommandOptions {
+  std::vector<std::string> files;
+  std::string ssh_key_dir;
+};
+int Expand(const ExpandCommandOptions& options);
+
+struct JobOptions {
+  std::string file;
+  int64_t now = 0;
+  // The steps in command-line order: (flag without dashes, value); "sync" has no value.
+  std::vector<std::pair<std::string, std::string>> steps;
+};
+int Job(const JobOptions& options);
 
 }  // namespace vcsched::cli
 

@@ -25,12 +25,8 @@ std::string RunCase(const std::string& path) {
 
 }  // namespace
 
-int Conformance(const std::vector<std::string>& args) {
-  if (args.empty()) {
-    std::cerr << "vcsched conformance: no path given\n";
-    return 2;
-  }
-  absl::StatusOr<std::vector<std::string>> files = CollectYamlFiles(args);
+int Conformance(const std::vector<std::string>& paths) {
+  absl::StatusOr<std::vector<std::string>> files = CollectYamlFiles(paths);
   if (!files.ok()) {
     std::cerr << "vcsched: " << files.status().message() << "\n";
     return 1;

@@ -10,20 +10,9 @@
 
 namespace vcsched::cli {
 
-int Expand(const std::vector<std::string>& args) {
-  std::vector<std::string> files;
-  std::string key_dir;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--ssh-key-dir" && i + 1 < args.size()) key_dir = args[++i];
-    else if (!args[i].empty() && args[i][0] == '-' && args[i] != "-") {
-      std::cerr << "vcsched expand: unknown flag " << args[i] << "\n";
-      return 2;
-    } else files.push_back(args[i]);
-  }
-  if (files.empty()) {
-    std::cerr << "usage: vcsched expand FILE... [--ssh-key-dir DIR]\n";
-    return 2;
-  }
+int Expand(const ExpandCommandOptions& command) {
+  const std::vector<std::string>& files = command.files;
+  const std::string& key_dir = command.ssh_key_dir;
   absl::StatusOr<std::vector<Manifest>> manifests = ReadManifests(files);
   if (!manifests.ok()) {
     std::cerr << manifests.status().message() << "\n";

@@ -145,6 +145,30 @@ absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths
   return LoadScenario(std::move(sources));
 }
 
+absl::StatusOr<std::vector<std::string>> ExpandScenarioPaths(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (p == "-" || !std::filesystem::is_directory(p, ec)) {
+      out.push_back(p);  // a file that cannot be read is reported when it is read
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = std::filesystem::recursive_directory_iterator(p, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      const std::string ext = it->path().extension().string();
+      if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml" || ext == ".json")) {
+        found.push_back(it->path().string());
+      }
+    }
+    if (ec) return absl::InvalidArgumentError(absl::StrCat(p, ": ", ec.message()));
+    if (found.empty()) return absl::NotFoundError(absl::StrCat(p, ": no *.yaml, *.yml or *.json file in the directory"));
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<std::string>> CollectYamlFiles(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
   for (const std::string& p : paths) {

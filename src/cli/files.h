@@ -42,6 +42,10 @@ class FileText {
 
 // Loads scenario files (FORMAT.md) into one scenario; the files are unmapped on return.
 absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths);
+// The paths with each directory replaced by the scenario files under it (*.yaml, *.yml,
+// *.json, recursively, sorted); files, `-` and /dev/stdin are kept as given. A missing
+// path, or a directory without scenario files, is an error.
+absl::StatusOr<std::vector<std::string>> ExpandScenarioPaths(const std::vector<std::string>& paths);
 // Every *.yaml / *.yml file under each path (a file is taken as it is), sorted.
 absl::StatusOr<std::vector<std::string>> CollectYamlFiles(const std::vector<std::string>& paths);
 

@@ -1,4 +1,4 @@
-// vcsched job FILE [--now SECONDS] STEP...
+// vcsched job FILE [--now SECONDS] STEP...   (the steps in command-line order)
 // Steps a Volcano Job through its lifecycle and prints, after each step, the action the
 // controller takes, its commands, and the job's phase and pod counts. Steps, in order:
 //   --sync                   the controller syncs the job
@@ -59,12 +59,8 @@ void Print(const SimulatorStep& s, const JobSimulator& sim) {
 
 }  // namespace
 
-int Job(const std::vector<std::string>& args) {
-  if (args.empty()) {
-    std::cerr << "usage: vcsched job FILE [--now SECONDS] STEP...   (see `vcsched help`)\n";
-    return 2;
-  }
-  absl::StatusOr<std::vector<Manifest>> manifests = ReadManifests({args[0]});
+int Job(const JobOptions& options) {
+  absl::StatusOr<std::vector<Manifest>> manifests = ReadManifests({options.file});
   if (!manifests.ok()) {
     std::cerr << manifests.status().message() << "\n";
     return 1;
@@ -74,7 +70,7 @@ int Job(const std::vector<std::string>& args) {
     if (IsVolcanoJob(m) && doc == nullptr) doc = &m;
   }
   if (doc == nullptr) {
-    std::cerr << args[0] << ": no Volcano Job (batch.volcano.sh) in the file\n";
+    std::cerr << options.file << ": no Volcano Job (batch.volcano.sh) in the file\n";
     return 1;
   }
   Findings f;
@@ -83,32 +79,19 @@ int Job(const std::vector<std::string>& args) {
     std::cerr << FormatFindings(absl::StrCat(doc->where, ": Job \"", job.metadata.name, "\""), Findings{f.errors, {}});
     return 1;
   }
-  int64_t now = 0;
-  size_t i = 1;
-  if (i + 1 < args.size() && args[i] == "--now") {
-    if (!absl::SimpleAtoi(args[i + 1], &now)) {
-      std::cerr << "vcsched job: --now expects seconds, got " << args[i + 1] << "\n";
-      return 2;
-    }
-    i += 2;
-  }
+  const int64_t now = options.now;
   absl::StatusOr<JobSimulator> created = JobSimulator::Create(std::move(job), now);
   if (!created.ok()) {
     std::cerr << "vcsched job: " << created.status().message() << "\n";
     return 1;
   }
   JobSimulator& sim = *created;
-  for (; i < args.size(); ++i) {
-    const std::string& flag = args[i];
+  for (const auto& [step_name, value] : options.steps) {
+    const std::string flag = absl::StrCat("--", step_name);
     if (flag == "--sync") {
       Print(sim.Sync(), sim);
       continue;
     }
-    if (i + 1 >= args.size()) {
-      std::cerr << "vcsched job: " << flag << " needs a value\n";
-      return 2;
-    }
-    const std::string value = args[++i];
     absl::StatusOr<SimulatorStep> step = absl::InvalidArgumentError(absl::StrCat("unknown step ", flag));
     if (flag == "--podgroup") {
       step = sim.SetPodGroupPhase(value);

@@ -1,64 +1,188 @@
-// vcsched: what-if scheduling sessions, conformance runs and benchmarks from YAML.
-//
-//   vcsched schedule FILE... [--config CONF] [-o text|yaml|json] [--now SECONDS]
-//   vcsched conformance PATH...
-//   vcsched validate | expand | job   (Volcano Job lifecycle)
+// vcsched: what-if scheduling sessions, conformance runs, benchmarks and the Job
+// lifecycle from YAML. The command line follows the conventions of kubectl and other
+// pflag tools (CLI11): --flag=value, --flag value, -ovalue, -o value, -o=value, per-command
+// --help, and `-` or /dev/stdin for standard input.
+#include <algorithm>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
+#include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
 #include "src/cli/commands.h"
+#include "src/cli/files.h"
+#include "vcsched/version.h"
 
+namespace vcsched::cli {
 namespace {
 
-constexpr const char* kUsage = R"(usage:
-  vcsched schedule FILE... [--config CONF] [-o text|yaml|json] [--now SECONDS]
-      Run one scheduling session on the scenario in FILE(s) and print the decisions.
-      The configuration is CONF (a volcano-scheduler.conf), else the scenario's
-      SchedulerConfiguration document, else Volcano's default.
-  vcsched conformance PATH...
-      Run every scenario file under PATH(s) and compare with its Expectation.
-  vcsched bench FILE [--repeat N] [--reference]
-      Load once, run the session N times, print timings as JSON. --reference also times
-      the path that evaluates every node for every task (and checks it decides alike).
-  vcsched validate FILE... [--strict] [--cluster QUEUES.yaml]... [--old OLD.yaml]...
-      Volcano's admission for every Job, PodGroup, Queue, CronJob, JobFlow, JobTemplate
-      and Pod: every error with its field; exit 1 when any object is rejected. --cluster
-      gives the cluster's queues (job queue rules are then checked); --strict makes
-      Kubernetes pod-template problems errors, as Volcano's webhook does; a Job also in an
-      --old file is judged as an update of it.
-  vcsched expand FILE... [--ssh-key-dir DIR]
-      Every object Volcano's controller creates for each Job, as Kubernetes YAML.
-  vcsched job FILE [--now SECONDS] STEP...
-      Step a Job through its lifecycle; STEP is --sync, --podgroup PHASE,
-      --pod NAME=PHASE[:EXITCODE], --all-pods PHASE, --evict POD, --restart-container POD,
-      --event EVENT[:TASK[:POD[:EXITCODE]]], --command ACTION or --wait SECONDS.
-  vcsched help
-)";
+// pflag reads `-o=json` as the value "json"; CLI11 would keep the "=". Splitting such a
+// short flag in two gives the pflag meaning.
+std::vector<std::string> SplitShortEquals(int argc, char** argv) {
+  std::vector<std::string> out;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.size() > 3 && a[0] == '-' && a[1] != '-' && a[2] == '=') {
+      out.push_back(a.substr(0, 2));
+      out.push_back(a.substr(3));
+    } else {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+// Directories become the scenario files under them (files are judged when read).
+bool ExpandInputs(std::vector<std::string>* files, const char* command) {
+  absl::StatusOr<std::vector<std::string>> expanded = ExpandScenarioPaths(*files);
+  if (!expanded.ok()) {
+    std::cerr << "vcsched " << command << ": " << expanded.status().message() << "\n";
+    return false;
+  }
+  *files = *std::move(expanded);
+  return true;
+}
+
+constexpr const char* kJobSteps[] = {"podgroup", "pod", "all-pods", "evict", "restart-container",
+                                     "event", "command", "wait"};
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    std::cout << kUsage;
-    return args.empty() ? 2 : 0;
+int RunCli(int argc, char** argv) {
+  CLI::App app{"vcsched: Volcano's scheduling decisions, deterministic and fast.", "vcsched"};
+  app.set_version_flag("--version", VCSCHED_VERSION_STRING);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  int exit_code = 0;
+
+  // schedule
+  ScheduleOptions schedule;
+  CLI::App* sc = app.add_subcommand("schedule", "Run one scheduling session on a scenario and print the decisions");
+  sc->add_option("files", schedule.files, "Scenario files or directories (- or /dev/stdin: standard input)")
+      ->required();
+  sc->add_option("--config", schedule.config,
+                 "A volcano-scheduler.conf (default: the scenario's SchedulerConfiguration, else Volcano's default)");
+  sc->add_option("-o,--output", schedule.output,
+                 "text, yaml (Binding objects), json, or kubectl (a shell script applying the decisions)")
+      ->check(CLI::IsMember({"text", "yaml", "json", "kubectl"}));
+  sc->add_option("--now", schedule.now, "The session's clock, in seconds since the epoch");
+  sc->callback([&] { exit_code = ExpandInputs(&schedule.files, "schedule") ? Schedule(schedule) : 1; });
+
+  // conformance
+  std::vector<std::string> conformance_paths;
+  CLI::App* cf = app.add_subcommand("conformance", "Run every scenario under the paths and compare with its Expectation");
+  cf->add_option("paths", conformance_paths, "Scenario files or directories")->required();
+  cf->callback([&] { exit_code = Conformance(conformance_paths); });
+
+  // bench
+  BenchOptions bench;
+  CLI::App* bn = app.add_subcommand("bench", "Load a scenario once, run the session N times, print timings as JSON");
+  bn->add_option("file", bench.file, "The scenario file")->required();
+  bn->add_option("--repeat", bench.repeat, "Sessions to run")->check(CLI::PositiveNumber);
+  bn->add_flag("--reference", bench.reference,
+               "Also time the path that evaluates every node for every task (and check it decides alike)");
+  bn->callback([&] { exit_code = Bench(bench); });
+
+  // validate
+  ValidateOptions validate;
+  CLI::App* va = app.add_subcommand(
+      "validate", "Volcano's admission for every Job, PodGroup, Queue, CronJob, JobFlow, JobTemplate and Pod");
+  va->add_option("files", validate.files, "Manifest files or directories")->required();
+  va->add_flag("--strict", validate.strict, "Kubernetes pod-template problems are errors, as in Volcano's webhook");
+  va->add_option("--cluster", validate.cluster_files, "The cluster's queues (the job's queue rules are checked)");
+  va->add_option("--old", validate.old_files, "Earlier versions: a Job found there is judged as an update");
+  va->callback([&] {
+    exit_code = ExpandInputs(&validate.files, "validate") && ExpandInputs(&validate.cluster_files, "validate") &&
+                        ExpandInputs(&validate.old_files, "validate")
+                    ? Validate(validate)
+                    : 1;
+  });
+
+  // expand
+  ExpandCommandOptions expand;
+  CLI::App* ex = app.add_subcommand("expand", "Every object Volcano's controller creates for each Job, as YAML");
+  ex->add_option("files", expand.files, "Manifest files or directories")->required();
+  ex->add_option("--ssh-key-dir", expand.ssh_key_dir, "id_rsa and id_rsa.pub for the ssh plugin's Secret");
+  ex->callback([&] { exit_code = ExpandInputs(&expand.files, "expand") ? Expand(expand) : 1; });
+
+  // job: the steps keep their command-line order.
+  JobOptions job;
+  CLI::App* jb = app.add_subcommand("job", "Step a Volcano Job through its lifecycle");
+  jb->add_option("file", job.file, "The Job manifest")->required();
+  jb->add_option("--now", job.now, "The clock at the start, in seconds since the epoch");
+  jb->add_flag("--sync", "The controller syncs the job")->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  const std::map<std::string, std::string> step_help = {
+      {"podgroup", "PHASE: the scheduler moved the PodGroup (Inqueue, Running, Unknown)"},
+      {"pod", "NAME=PHASE[:EXITCODE]: a pod changed phase"},
+      {"all-pods", "PHASE: every current pod to PHASE"},
+      {"evict", "POD: the pod was deleted from outside (PodEvicted)"},
+      {"restart-container", "POD: a container of the pod restarted"},
+      {"event", "EVENT[:TASK[:POD[:EXITCODE]]]: an event as is"},
+      {"command", "ACTION: a bus Command (AbortJob, ResumeJob, ...)"},
+      {"wait", "SECONDS: time passes; delayed (timeout) actions run"}};
+  for (const char* step : kJobSteps) {
+    jb->add_option(absl::StrCat("--", step), step_help.at(step))
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->type_size(1)
+        ->allow_extra_args(false);
   }
-  const std::string cmd = args[0];
-  args.erase(args.begin());
+  jb->callback([&] {
+    std::map<const CLI::Option*, size_t> used;
+    for (const CLI::Option* o : jb->parse_order()) {
+      if (o->get_lnames().empty()) continue;  // the file
+      const std::string& name = o->get_lnames().front();  // "--pod" -> "pod"
+      if (name == "sync") {
+        job.steps.emplace_back("sync", "");
+      } else if (name != "now" && name != "file" && name != "help") {
+        job.steps.emplace_back(name, o->results().at(used[o]++));
+      }
+    }
+    exit_code = Job(job);
+  });
+
+  app.add_subcommand("help", "Print this help, or a command's: vcsched help COMMAND")->allow_extras();
+
+  std::vector<std::string> args = SplitShortEquals(argc, argv);
+  if (args.empty() || args[0] == "help") {
+    const CLI::App* about = nullptr;
+    for (const CLI::App* c : app.get_subcommands({})) {
+      if (args.size() > 1 && c->get_name() == args[1]) about = c;
+    }
+    std::cout << (about != nullptr ? about->help("vcsched") : app.help());
+    return args.empty() ? kExitUsage : 0;
+  }
+  if (args[0].empty() || args[0][0] != '-') {
+    bool known = false;
+    for (const CLI::App* c : app.get_subcommands({})) known = known || c->get_name() == args[0];
+    if (!known) {
+      std::cerr << "vcsched: unknown command \"" << args[0] << "\" (see vcsched --help)\n";
+      return kExitUsage;
+    }
+  }
   try {
-    if (cmd == "schedule") return vcsched::cli::Schedule(args);
-    if (cmd == "conformance") return vcsched::cli::Conformance(args);
-    if (cmd == "bench") return vcsched::cli::Bench(args);
-    if (cmd == "validate") return vcsched::cli::Validate(args);
-    if (cmd == "expand") return vcsched::cli::Expand(args);
-    if (cmd == "job") return vcsched::cli::Job(args);
+    std::reverse(args.begin(), args.end());  // CLI11 takes a vector back to front
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);  // prints the message and a pointer to --help
+    return kExitUsage;
+  }
+  return exit_code;
+}
+
+}  // namespace vcsched::cli
+
+int main(int argc, char** argv) {
+  try {
+    return vcsched::cli::RunCli(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "vcsched: internal error: " << e.what() << "\n";
     return 3;
   }
-  std::cerr << "vcsched: unknown command \"" << cmd << "\"\n" << kUsage;
-  return 2;
 }

@@ -35,27 +35,12 @@ const Value* FindSame(const std::vector<Manifest>& old, const Manifest& m) {
 
 }  // namespace
 
-int Validate(const std::vector<std::string>& args) {
-  std::vector<std::string> files, cluster_files, old_files;
+int Validate(const ValidateOptions& options) {
+  const std::vector<std::string>& files = options.files;
+  const std::vector<std::string>& cluster_files = options.cluster_files;
+  const std::vector<std::string>& old_files = options.old_files;
   AdmissionContext context;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--strict") {
-      context.strict_pod_templates = true;
-    } else if (args[i] == "--cluster" && i + 1 < args.size()) {
-      cluster_files.push_back(args[++i]);
-    } else if (args[i] == "--old" && i + 1 < args.size()) {
-      old_files.push_back(args[++i]);
-    } else if (!args[i].empty() && args[i][0] == '-' && args[i] != "-") {
-      std::cerr << "vcsched validate: unknown flag " << args[i] << "\n";
-      return 2;
-    } else {
-      files.push_back(args[i]);
-    }
-  }
-  if (files.empty()) {
-    std::cerr << "usage: vcsched validate FILE... [--strict] [--cluster QUEUES.yaml]... [--old OLD.yaml]...\n";
-    return 2;
-  }
+  context.strict_pod_templates = options.strict;
   absl::StatusOr<std::vector<Manifest>> manifests = ReadManifests(files);
   absl::StatusOr<std::vector<Manifest>> cluster = ReadManifests(cluster_files);
   absl::StatusOr<std::vector<Manifest>> old = ReadManifests(old_files);

@@ -162,12 +162,24 @@ void RegisterLifecycle(py::module_& m) {
         py::arg("cluster") = std::nullopt);
   m.def("expand_job", &Expand, py::arg("sources"), py::arg("ssh_keys") = py::none());
   m.def("cron_next",
-        [](const std::string& schedule, int64_t after, int64_t utc_offset_seconds) -> std::optional<int64_t> {
+        [](const std::string& schedule, int64_t after, int64_t utc_offset_seconds,
+           const std::optional<std::string>& time_zone) -> std::optional<int64_t> {
           CronSchedule s = Unwrap(CronSchedule::Parse(schedule));
-          std::optional<absl::Time> n = s.Next(absl::FromUnixSeconds(after), absl::FixedTimeZone(utc_offset_seconds));
+          absl::TimeZone zone = absl::FixedTimeZone(static_cast<int>(utc_offset_seconds));
+          if (time_zone) {
+            if (utc_offset_seconds != 0) throw InputError("cron_next: give utc_offset_seconds or time_zone, not both");
+            // The Python module is a host: it may read the system's zoneinfo (the core never does).
+            if (!absl::LoadTimeZone(*time_zone, &zone)) {
+              throw InputError("cron_next: unknown time zone \"" + *time_zone + "\" (an IANA name such as Asia/Shanghai)");
+            }
+          } else if (utc_offset_seconds < -86400 || utc_offset_seconds > 86400) {
+            throw InputError("cron_next: utc_offset_seconds must be within a day");
+          }
+          std::optional<absl::Time> n = s.Next(absl::FromUnixSeconds(after), zone);
           return n ? std::optional<int64_t>(absl::ToUnixSeconds(*n)) : std::nullopt;
         },
-        py::arg("schedule"), py::arg("after"), py::arg("utc_offset_seconds") = 0);
+        py::arg("schedule"), py::arg("after"), py::arg("utc_offset_seconds") = 0, py::kw_only(),
+        py::arg("time_zone") = std::nullopt);
   py::class_<JobSimulator>(m, "JobSimulator")
       .def(py::init([](const std::vector<std::pair<std::string, std::string>>& sources, int64_t now) {
              return Unwrap(JobSimulator::Create(AdmittedJob(sources), now));

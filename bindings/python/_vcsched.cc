@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -35,6 +36,16 @@ struct CallbackFailure {
   std::mutex mu;
   bool failed = false;
   py::object type, value, traceback;
+
+  // Keeps the first Python exception; schedule() raises it, type and traceback intact.
+  void Record(py::error_already_set& e) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (failed) return;
+    failed = true;
+    type = e.type();
+    value = e.value();
+    traceback = e.trace();
+  }
 };
 
 // Whether the session a callback's references point into is still running. References
@@ -140,6 +151,41 @@ class JobRef {
   Life life_;
 };
 
+// Adds a batch_node_order result (a sequence of numbers, or a numpy array) to `scores`;
+// a result of another length, or with a value that is not a number, is the plugin's error.
+void AddBatchScores(const py::object& result, absl::Span<double> scores) {
+  const auto wrong_length = [&](size_t n) {
+    throw py::cast_error("got " + std::to_string(n) + " scores for " + std::to_string(scores.size()) + " nodes");
+  };
+  if (py::isinstance<py::array>(result)) {
+    auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(result);
+    if (!a || a.ndim() != 1) throw py::cast_error("a numpy array must be one-dimensional and numeric");
+    if (static_cast<size_t>(a.size()) != scores.size()) wrong_length(static_cast<size_t>(a.size()));
+    const double* v = a.data();
+    for (size_t i = 0; i < scores.size(); ++i) {
+      if (std::isnan(v[i])) throw py::cast_error("item " + std::to_string(i) + " is NaN");
+      scores[i] += v[i];
+    }
+    return;
+  }
+  if (!py::isinstance<py::sequence>(result) || py::isinstance<py::str>(result)) {
+    throw py::cast_error("got " + py::repr(result).cast<std::string>());
+  }
+  const py::sequence seq = result.cast<py::sequence>();
+  if (seq.size() != scores.size()) wrong_length(seq.size());
+  for (size_t i = 0; i < scores.size(); ++i) {
+    const py::object item = seq[i];
+    const double v = item.is_none() || py::isinstance<py::bool_>(item) || py::isinstance<py::str>(item)
+                         ? std::nan("")
+                         : PyFloat_AsDouble(item.ptr());  // ints, floats, numpy scalars: anything with __float__
+    if (PyErr_Occurred() != nullptr || std::isnan(v)) {
+      PyErr_Clear();
+      throw py::cast_error("item " + std::to_string(i) + " is " + py::repr(item).cast<std::string>());
+    }
+    scores[i] += v;
+  }
+}
+
 class PythonPlugin : public Plugin {
  public:
   PythonPlugin(py::object impl, std::shared_ptr<CallbackFailure> failure, Life life)
@@ -197,6 +243,23 @@ class PythonPlugin : public Plugin {
         return 0;
       });
     }
+    if (py::hasattr(impl_, "batch_node_order")) {
+      // One Python call scores every candidate node of a task.
+      ssn.AddBatchNodeOrderFn([this, snap, s](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
+        py::gil_scoped_acquire gil;
+        if (Failed()) return;
+        try {
+          py::list refs(nodes.size());
+          for (size_t i = 0; i < nodes.size(); ++i) refs[i] = py::cast(NodeRef(snap, nodes[i], s, life_));
+          py::object r = impl_.attr("batch_node_order")(TaskRef(snap, t, s, life_), refs);
+          AddBatchScores(r, scores);
+        } catch (py::error_already_set& e) {
+          Record(e);
+        } catch (const py::cast_error& e) {
+          RecordMessage(std::string("batch_node_order must return one number per node: ") + e.what());
+        }
+      });
+    }
     if (py::hasattr(impl_, "job_order")) {
       ssn.AddJobOrderFn([this, snap](JobIndex l, JobIndex r) -> int {
         py::gil_scoped_acquire gil;
@@ -247,14 +310,7 @@ class PythonPlugin : public Plugin {
     std::lock_guard<std::mutex> lock(failure_->mu);
     return failure_->failed;
   }
-  void Record(py::error_already_set& e) {
-    std::lock_guard<std::mutex> lock(failure_->mu);
-    if (failure_->failed) return;
-    failure_->failed = true;
-    failure_->type = e.type();
-    failure_->value = e.value();
-    failure_->traceback = e.trace();
-  }
+  void Record(py::error_already_set& e) { failure_->Record(e); }
   void RecordMessage(const std::string& msg) {
     std::lock_guard<std::mutex> lock(failure_->mu);
     if (failure_->failed) return;
@@ -301,6 +357,8 @@ Decisions Schedule(const Snapshot& snap, const SchedulerConfig& config, int64_t 
             py::object impl = factory(ArgsToPython(args.root()));
             return std::unique_ptr<Plugin>(new PythonPlugin(std::move(impl), failure, life));
           } catch (py::error_already_set& e) {
+            // The factory's own exception reaches the caller as it was raised.
+            failure->Record(e);
             return absl::InvalidArgumentError(std::string("host plugin: ") + e.what());
           }
         });

@@ -18,14 +18,18 @@ document, object and field.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import os
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _vcsched
 
+__version__: str = _vcsched.__version__
+"""The vcsched version (CMakeLists.txt's project VERSION, as VCSCHED_VERSION_STRING in C++)."""
+
 __all__ = [
-    "Error", "NotFoundError", "Snapshot", "SnapshotBuilder", "SchedulerConfig", "Scenario",
+    "Error", "NotFoundError", "TaskRef", "NodeRef", "JobRef", "PathOrText", "Snapshot", "SnapshotBuilder", "SchedulerConfig", "Scenario",
     "Decisions", "Eviction", "PodGroupStatus", "Usage", "Scheduler", "load_scenario",
     "load_config", "default_config", "schedule", "register_plugin", "unregister_plugin",
     "registered_plugins", "parse_quantity", "builtin_plugins", "builtin_actions",
@@ -42,21 +46,60 @@ SchedulerConfig = _vcsched.SchedulerConfig
 """A Volcano scheduler configuration (actions and tiers of plugins)."""
 
 PathOrText = Union[str, os.PathLike]
+"""Where a function takes a file or its text, one rule decides which it is:
+
+- an ``os.PathLike`` (``pathlib.Path``) is always a file;
+- a ``str`` containing a newline is YAML or JSON text;
+- any other ``str`` is a file path.
+
+A file that does not exist raises ``FileNotFoundError`` naming it."""
 
 
 def _read(path_or_text: PathOrText) -> Tuple[str, Union[str, bytes]]:
-    """(name, content) of a path, or of literal text when it is not an existing file.
-    Files are read as bytes so the library, not Python, judges their encoding."""
+    """(name, content) of a path or of literal text, by the PathOrText rule. Files are
+    read as bytes so that the library, not Python, judges their encoding."""
     if isinstance(path_or_text, os.PathLike):
-        path = os.fspath(path_or_text)
-        with open(path, "rb") as f:
-            return path, f.read()
-    if not isinstance(path_or_text, str):
+        path = os.fsdecode(os.fspath(path_or_text))
+    elif isinstance(path_or_text, str):
+        if "\n" in path_or_text:
+            return "<text>", path_or_text
+        path = path_or_text
+    else:
         raise TypeError(f"expected a path or YAML text, got {type(path_or_text).__name__}")
-    if "\n" not in path_or_text and len(path_or_text) < 4096 and os.path.isfile(path_or_text):
-        with open(path_or_text, "rb") as f:
-            return path_or_text, f.read()
-    return "<text>", path_or_text
+    with open(path, "rb") as f:  # FileNotFoundError / IsADirectoryError name the path
+        return path, f.read()
+
+
+TaskRef = _vcsched.TaskRef
+TaskRef.__doc__ = """A task (pod) as a plugin callback sees it, valid while the callback runs.
+
+Attributes: ``key`` ("namespace/name"), ``name``, ``namespace``, ``labels``,
+``annotations`` (dicts), ``priority`` (int), ``job`` (its PodGroup's key), ``request``
+(resource name -> int: millicores for cpu, bytes or units otherwise) and ``status``
+("Pending", "Running", ...). Reading one after its session ended raises vcsched.Error:
+copy what you need during the callback."""
+
+NodeRef = _vcsched.NodeRef
+NodeRef.__doc__ = """A node as a plugin callback sees it, at that moment of the session.
+
+Attributes: ``name``, ``labels``, and resource dicts ``allocatable``, ``idle`` and
+``used`` (as in TaskRef.request). Valid while the callback runs, like TaskRef."""
+
+JobRef = _vcsched.JobRef
+JobRef.__doc__ = """A job (PodGroup) as job_order / job_order_key see it: ``key``, ``queue``,
+``priority``, ``min_member`` and ``annotations``. Valid while the callback runs."""
+
+
+def _call_factory(factory: Callable[..., Any], args: Dict[str, Any]) -> Any:
+    """A plugin factory called by its signature: with the arguments dict when it takes a
+    parameter (or *args), without when it takes none. Errors it raises are the plugin's
+    and propagate as they are."""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # a callable whose signature Python cannot read
+        return factory(args)
+    takes_one = any(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) for p in params)
+    return factory(args) if takes_one else factory()
 
 
 class Snapshot:
@@ -290,24 +333,25 @@ def register_plugin(name: str, factory: Callable[..., Any]) -> None:
 
         predicate(task, node) -> bool | (bool, reason)
         node_order(task, node) -> float        # added to the node's score
+        batch_node_order(task, nodes) -> one float per node, in order (a sequence or a
+                                         numpy array); one call scores every node
         job_order(job_a, job_b) -> int         # <0: a first, >0: b first, 0: no opinion
         job_order_key(job) -> float            # lower first; from the job's own state only
         task_order(task_a, task_b) -> int
 
-    A class whose constructor takes the arguments dict (or nothing) works as a factory.
+    `task` and `node` are TaskRef and NodeRef; `job_a`, `job_b` and `job` are JobRef.
+    The factory is called according to its signature: with the arguments dict when it
+    takes a parameter, without when it takes none (so a class whose constructor takes
+    the dict, or nothing, is a factory).
     """
     if not name or not isinstance(name, str):
         raise Error("register_plugin: the name must be a non-empty string")
     if name in _vcsched.builtin_plugins():
         raise Error(f"register_plugin: \"{name}\" is a built-in plugin")
 
-    def make(args: Dict[str, Any]) -> Any:
-        try:
-            return factory(args)
-        except TypeError:
-            return factory()
-
-    _PLUGINS[name] = make
+    if not callable(factory):
+        raise TypeError(f"register_plugin: the factory must be callable, got {type(factory).__name__}")
+    _PLUGINS[name] = lambda args: _call_factory(factory, args)
 
 
 def unregister_plugin(name: str) -> None:
@@ -485,13 +529,6 @@ def schedule(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerC
         all_plugins[name] = (lambda f: (lambda args: _call_factory(f, args)))(factory)
     impl = _vcsched.schedule(snapshot._impl, _as_config(config), int(now), all_plugins)
     return Decisions(impl, snapshot)
-
-
-def _call_factory(factory: Callable[..., Any], args: Dict[str, Any]) -> Any:
-    try:
-        return factory(args)
-    except TypeError:
-        return factory()
 
 
 class Scheduler:

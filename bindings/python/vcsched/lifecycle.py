@@ -135,6 +135,11 @@ class JobSimulator:
         return f"<vcsched.JobSimulator phase={self.phase!r} pods={len(self.pods)} t={self.now}>"
 
 
-def cron_next(schedule: str, after: int, utc_offset_seconds: int = 0) -> Optional[int]:
-    """The first activation of a cron schedule strictly after ``after`` (Unix seconds)."""
-    return _vcsched.cron_next(schedule, after, utc_offset_seconds)
+def cron_next(schedule: str, after: int, utc_offset_seconds: int = 0, *,
+              time_zone: Optional[str] = None) -> Optional[int]:
+    """The first activation of a cron schedule strictly after ``after`` (Unix seconds).
+
+    The schedule is read in ``time_zone``, an IANA name ("Asia/Shanghai",
+    "America/New_York": daylight-saving changes included, from the system's zoneinfo),
+    or else at a fixed ``utc_offset_seconds`` east of UTC. None when it never fires."""
+    return _vcsched.cron_next(schedule, after, utc_offset_seconds, time_zone=time_zone)

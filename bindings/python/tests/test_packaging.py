@@ -107,8 +107,14 @@ class BatchRank:
 
     def batch_node_order(self, task, nodes):
         BatchRank.calls += 1
-        assert all(isinstance(n, vcsched.NodeRef) for n in nodes) and isinstance(task, vcsched.TaskRef)
-        return [1000.0 if n.labels["rank"] == "3" else 0.0 for n in nodes]
+        assert isinstance(nodes, vcsched.NodeList) and isinstance(task, vcsched.TaskRef)
+        assert all(isinstance(n, vcsched.NodeRef) for n in nodes) and len(list(nodes)) == len(nodes)
+        assert [n.name for n in nodes] == nodes.names and nodes[-1].name == nodes.names[-1]
+        assert nodes.label("rank") == [n.labels["rank"] for n in nodes]
+        assert list(nodes.idle("cpu")) == [n.idle["cpu"] for n in nodes]
+        assert list(nodes.allocatable("nvidia.com/gpu")) == [0] * len(nodes)
+        assert nodes.label("zone", "none") == ["none"] * len(nodes)
+        return [1000.0 if rank == "3" else 0.0 for rank in nodes.label("rank")]
 
 
 def test_batch_node_order_scores_every_node_in_one_call():
@@ -144,8 +150,22 @@ def test_batch_node_order_results_are_checked(result, message):
         vcsched.schedule(cluster(), config_with("bad"), plugins={"bad": Bad})
 
 
+def test_a_node_list_kept_past_its_session_raises():
+    kept = []
+
+    class Keeper:
+        def batch_node_order(self, task, nodes):
+            kept.append(nodes)
+            return [0.0] * len(nodes)
+    vcsched.schedule(cluster(), config_with("k"), plugins={"k": Keeper})
+    with pytest.raises(vcsched.Error, match="session that has ended"):
+        kept[0].names
+    with pytest.raises(vcsched.Error, match="session that has ended"):
+        kept[0][0]
+
+
 def test_plugin_types_are_public_and_documented():
-    for name in ("TaskRef", "NodeRef", "JobRef"):
+    for name in ("TaskRef", "NodeRef", "NodeList", "JobRef"):
         t = getattr(vcsched, name)
         assert name in vcsched.__all__ and t.__doc__ and "callback" in t.__doc__
     assert "key" in vcsched.TaskRef.__doc__ and "idle" in vcsched.NodeRef.__doc__

@@ -29,7 +29,7 @@ __version__: str = _vcsched.__version__
 """The vcsched version (CMakeLists.txt's project VERSION, as VCSCHED_VERSION_STRING in C++)."""
 
 __all__ = [
-    "Error", "NotFoundError", "TaskRef", "NodeRef", "JobRef", "PathOrText", "Snapshot", "SnapshotBuilder", "SchedulerConfig", "Scenario",
+    "Error", "NotFoundError", "TaskRef", "NodeRef", "NodeList", "JobRef", "PathOrText", "Snapshot", "SnapshotBuilder", "SchedulerConfig", "Scenario",
     "Decisions", "Eviction", "PodGroupStatus", "Usage", "Scheduler", "load_scenario",
     "load_config", "default_config", "schedule", "register_plugin", "unregister_plugin",
     "registered_plugins", "parse_quantity", "builtin_plugins", "builtin_actions",
@@ -84,6 +84,15 @@ NodeRef.__doc__ = """A node as a plugin callback sees it, at that moment of the 
 
 Attributes: ``name``, ``labels``, and resource dicts ``allocatable``, ``idle`` and
 ``used`` (as in TaskRef.request). Valid while the callback runs, like TaskRef."""
+
+NodeList = _vcsched.NodeList
+NodeList.__doc__ = """The nodes batch_node_order(task, nodes) scores, in the order its scores must follow.
+
+A sequence of NodeRef (``len(nodes)``, ``nodes[i]``, ``for node in nodes``), and bulk
+accessors that avoid one Python object per node: ``names`` (list of str),
+``label(key, default=None)`` (each node's value), and ``idle(resource)``,
+``used(resource)``, ``allocatable(resource)`` (numpy int64 arrays; 0 for a resource no
+node has). Valid while the callback runs, like NodeRef."""
 
 JobRef = _vcsched.JobRef
 JobRef.__doc__ = """A job (PodGroup) as job_order / job_order_key see it: ``key``, ``queue``,
@@ -334,7 +343,8 @@ def register_plugin(name: str, factory: Callable[..., Any]) -> None:
         predicate(task, node) -> bool | (bool, reason)
         node_order(task, node) -> float        # added to the node's score
         batch_node_order(task, nodes) -> one float per node, in order (a sequence or a
-                                         numpy array); one call scores every node
+                                         numpy array); one call scores every node;
+                                         `nodes` is a NodeList
         job_order(job_a, job_b) -> int         # <0: a first, >0: b first, 0: no opinion
         job_order_key(job) -> float            # lower first; from the job's own state only
         task_order(task_a, task_b) -> int

@@ -1,5 +1,5 @@
 # Type stubs for the C++ extension; the public API is the vcsched package.
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 __version__: str
 
@@ -42,6 +42,16 @@ class NodeRef:
     allocatable: Dict[str, int]
     idle: Dict[str, int]
     used: Dict[str, int]
+
+class NodeList:
+    names: List[str]
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> NodeRef: ...
+    def __iter__(self) -> Iterator[NodeRef]: ...
+    def label(self, key: str, default: Optional[str] = ...) -> List[Optional[str]]: ...
+    def idle(self, resource: str) -> Any: ...
+    def used(self, resource: str) -> Any: ...
+    def allocatable(self, resource: str) -> Any: ...
 
 class JobRef:
     key: str

@@ -73,7 +73,12 @@ PodAffinityTerm PodTerm(ObjectReader& r, const DocNode& node, absl::string_view 
   const DocNode ns = r.Map(node, "namespaceSelector", absl::StrCat(field, ".namespaceSelector"));
   if (ns.IsDefined()) t.namespace_selector = Selector(r, ns, absl::StrCat(field, ".namespaceSelector"));
   t.topology_key = r.String(node, "topologyKey", absl::StrCat(field, ".topologyKey")).value_or("");
-  if (t.topology_key.empty()) r.Fail(node, absl::StrCat(field, ".topologyKey"), "must not be empty");
+  // The API server refuses an empty key; Kubernetes' scheduler plugin, given one, finds
+  // it on no node (a required affinity term then fits nowhere, an anti-affinity term
+  // excludes nothing), and so does vcsched (tests/k8s-tables).
+  if (t.topology_key.empty()) {
+    r.Warn(absl::StrCat(field, ".topologyKey"), "empty: no node has this topology key, so the term matches no domain");
+  }
   return t;
 }
 
@@ -236,7 +241,10 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
     t.op = r.String(tols_items[i], "operator", FieldPath(f, i, ".operator")).value_or("Equal");
     t.value = r.String(tols_items[i], "value", FieldPath(f, i, ".value")).value_or("");
     t.effect = r.String(tols_items[i], "effect", FieldPath(f, i, ".effect")).value_or("");
-    if (t.op != "Equal" && t.op != "Exists") {
+    // Gt and Lt are API values since Kubernetes 1.35 (TaintTolerationComparisonOperators);
+    // Volcano runs the taint plugins with that gate off, so such a toleration tolerates
+    // no taint (tests/k8s-tables/tainttoleration-filter.yaml).
+    if (t.op != "Equal" && t.op != "Exists" && t.op != "Gt" && t.op != "Lt") {
       r.Fail(tols_items[i], FieldPath(f, i, ".operator"), absl::StrCat("unknown operator \"", t.op, "\""));
     }
     p.tolerations.push_back(std::move(t));

@@ -1,0 +1,150 @@
+#!/usr/bin/python3
+"""Kubernetes' own table tests for the scheduler plugins Volcano calls, run against vcsched.
+
+Each *.yaml here is one Kubernetes test function converted to data (README.md is the
+index: Kubernetes version, feature gates, sources, skipped cases and why). A case gives
+the incoming pod, the nodes, the pods already running, and the verdict Kubernetes' test
+asserts:
+
+- filter tables: `want: {node: true|false}`. Each node is checked in its own session in
+  which only that node has room (the others get no cpu); the pod binds iff it fits. The
+  other nodes stay in the cluster, so counts over domains (spread, affinity) see them.
+- score tables: `scores: {node: n}` (Kubernetes' normalised 0-100). nodeorder runs with
+  only the table's plugin weighted; the pod must bind to a node of the highest score. With
+  `ranking: full`, the check repeats with the best node(s) removed, down the ranking
+  (only for scorers whose order does not depend on which nodes are feasible).
+
+usage: run_tables.py [TABLE.yaml...]   (PYTHONPATH must reach the vcsched package)
+"""
+import copy
+import glob
+import os
+import sys
+
+import yaml
+
+import vcsched
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NODEORDER_WEIGHTS = ["leastrequested", "mostrequested", "balancedresource", "nodeaffinity", "podaffinity",
+                     "tainttoleration", "imagelocality", "podtopologyspread"]
+
+
+def config(weights):
+    args = {f"{w}.weight": 0 for w in NODEORDER_WEIGHTS}
+    args.update(weights or {})
+    return {"actions": "enqueue, allocate, backfill",
+            "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+                      {"plugins": [{"name": "predicates"}, {"name": "nodeorder", "arguments": args}]}]}
+
+
+def node_doc(frag, has_room):
+    d = copy.deepcopy(frag)
+    d.setdefault("apiVersion", "v1")
+    d.setdefault("kind", "Node")
+    status = d.setdefault("status", {})
+    alloc = status.setdefault("allocatable", {"cpu": "64", "memory": "256Gi", "pods": "110"})
+    if not has_room:
+        alloc["cpu"] = "0"
+    return d
+
+
+def pod_doc(frag, default_name, incoming):
+    d = copy.deepcopy(frag)
+    d.setdefault("apiVersion", "v1")
+    d.setdefault("kind", "Pod")
+    meta = d.setdefault("metadata", {})
+    meta.setdefault("name", default_name)
+    meta.setdefault("namespace", "default")
+    spec = d.setdefault("spec", {})
+    if "containers" not in spec:
+        # A pod of the tables without containers: a token request, so that allocate
+        # (not backfill) places it and scores nodes for it.
+        spec["containers"] = [{"name": "c", "resources": {"requests": {"cpu": "1m"}}}]
+    if incoming:
+        spec["schedulerName"] = "volcano"
+        d.setdefault("status", {})["phase"] = "Pending"
+    else:
+        d.setdefault("status", {}).setdefault("phase", "Running")
+    return d
+
+
+def session(case, weights, room):
+    docs = [node_doc(n, n["metadata"]["name"] in room) for n in case["nodes"]]
+    docs += [{"apiVersion": "v1", "kind": "Namespace", "metadata": ns} for ns in case.get("namespaces", [])]
+    docs += [pod_doc(p, f"existing-{i}", False) for i, p in enumerate(case.get("pods", []))]
+    incoming = pod_doc(case["pod"], "incoming", True)
+    docs.append(incoming)
+    text = yaml.safe_dump_all(docs, sort_keys=False)
+    d = vcsched.schedule(vcsched.load_scenario(text), config(weights))
+    key = f"{incoming['metadata']['namespace']}/{incoming['metadata']['name']}"
+    return d.binds.get(key)
+
+
+def check_filter(case, weights):
+    errors = []
+    for node, fits in case["want"].items():
+        got = session(case, weights, {node})
+        if (got == node) != fits:
+            errors.append(f"{node}: Kubernetes says {'fits' if fits else 'does not fit'}, vcsched "
+                          f"{'bound it there' if got == node else 'did not bind it'}")
+    return errors
+
+
+def check_score(case, weights, full_ranking):
+    scores = dict(case["scores"])
+    errors = []
+    while scores:
+        best = max(scores.values())
+        top = {n for n, s in scores.items() if s == best}
+        got = session(case, weights, set(scores))
+        if got not in top:
+            errors.append(f"among {sorted(scores)}: Kubernetes ranks {sorted(top)} first (score {best}), "
+                          f"vcsched bound to {got}")
+            break
+        if not full_ranking:
+            break
+        for n in top:
+            del scores[n]
+    return errors
+
+
+def run(path):
+    with open(path) as f:
+        table = yaml.safe_load(f)
+    passed = failed = skipped = 0
+    for case in table["cases"]:
+        label = f"{table['function']}: {case['name']}"
+        if "skip" in case:
+            skipped += 1
+            continue
+        try:
+            if table["kind"] == "filter":
+                errors = check_filter(case, table.get("weights"))
+            else:
+                errors = check_score(case, table.get("weights"), table.get("ranking") == "full")
+        except Exception as e:  # a load error is a failed case, named
+            errors = [f"{type(e).__name__}: {e}"]
+        if errors:
+            failed += 1
+            print(f"FAIL {label}")
+            for e in errors:
+                print(f"     {e}")
+        else:
+            passed += 1
+    print(f"{os.path.basename(path)}: {passed} passed, {failed} failed, {skipped} skipped")
+    return passed, failed, skipped
+
+
+def main():
+    paths = sys.argv[1:] or sorted(glob.glob(os.path.join(HERE, "*.yaml")))
+    totals = [0, 0, 0]
+    for p in paths:
+        for i, n in enumerate(run(p)):
+            totals[i] += n
+    print(f"total: {totals[0]} passed, {totals[1]} failed, {totals[2]} skipped")
+    sys.exit(1 if totals[1] or not totals[0] else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -20,12 +20,12 @@ ResourceKind ClassifyResourceName(absl::string_view name) {
   if (absl::StartsWith(name, "hugepages-") || absl::StartsWith(name, "attachable-volumes-")) {
     return ResourceKind::kScalar;
   }
-  // Extended resources carry a domain ("nvidia.com/gpu"); kubernetes.io/ names other
-  // than the above are native and not scalars Volcano tracks.
-  if (name.find('/') != absl::string_view::npos &&
-      !absl::StartsWith(name, "kubernetes.io/")) {
-    return ResourceKind::kScalar;
-  }
+  // Extended resources carry a domain ("nvidia.com/gpu"); names with a kubernetes.io/
+  // domain ("kubernetes.io/x", "sub.kubernetes.io/x") are prefixed native resources.
+  // Kubernetes' IsScalarResourceName counts both, and so do Volcano's Resource and the
+  // fit filter: a pod requesting one fits only a node that offers it
+  // (tests/k8s-tables/noderesourcesfit-filter.yaml).
+  if (name.find('/') != absl::string_view::npos) return ResourceKind::kScalar;
   return ResourceKind::kIgnored;
 }
 

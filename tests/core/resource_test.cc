@@ -25,6 +25,9 @@ TEST_CASE("Resource: classifies names as Volcano does", "[core][resource]") {
   CHECK(ClassifyResourceName("requests.cpu") == ResourceKind::kIgnored);
   CHECK(ClassifyResourceName("count/pods") == ResourceKind::kIgnored);
   CHECK(ClassifyResourceName("storage") == ResourceKind::kIgnored);
+  // Prefixed native resources are scalars, as in Kubernetes' IsScalarResourceName.
+  CHECK(ClassifyResourceName("kubernetes.io/something") == ResourceKind::kScalar);
+  CHECK(ClassifyResourceName("subdomain.kubernetes.io/something") == ResourceKind::kScalar);
 }
 
 TEST_CASE("Resource: a space orders scalars by name after the fixed dimensions", "[core][resource]") {

@@ -38,14 +38,17 @@ def config(weights):
                       {"plugins": [{"name": "predicates"}, {"name": "nodeorder", "arguments": args}]}]}
 
 
-def node_doc(frag, has_room):
+def node_doc(frag, has_room, pods_there):
     d = copy.deepcopy(frag)
     d.setdefault("apiVersion", "v1")
     d.setdefault("kind", "Node")
     status = d.setdefault("status", {})
     alloc = status.setdefault("allocatable", {"cpu": "64", "memory": "256Gi", "pods": "110"})
     if not has_room:
+        # No cpu and no pod slot left: neither a pod with requests nor a best-effort
+        # one (which only needs a slot) fits here.
         alloc["cpu"] = "0"
+        alloc["pods"] = str(pods_there)
     return d
 
 
@@ -58,9 +61,10 @@ def pod_doc(frag, default_name, incoming):
     meta.setdefault("namespace", "default")
     spec = d.setdefault("spec", {})
     if "containers" not in spec:
-        # A pod of the tables without containers: a token request, so that allocate
-        # (not backfill) places it and scores nodes for it.
-        spec["containers"] = [{"name": "c", "resources": {"requests": {"cpu": "1m"}}}]
+        # A pod of the tables without containers: a token request of both scored
+        # resources, so that allocate (not backfill) places it and scores nodes for it,
+        # and no non-zero default (100m cpu, 200Mi memory) stands in for a missing one.
+        spec["containers"] = [{"name": "c", "resources": {"requests": {"cpu": "1m", "memory": "1"}}}]
     if incoming:
         spec["schedulerName"] = "volcano"
         d.setdefault("status", {})["phase"] = "Pending"
@@ -70,7 +74,11 @@ def pod_doc(frag, default_name, incoming):
 
 
 def session(case, weights, room):
-    docs = [node_doc(n, n["metadata"]["name"] in room) for n in case["nodes"]]
+    on_node = {}
+    for p in case.get("pods", []):
+        node = p.get("spec", {}).get("nodeName")
+        on_node[node] = on_node.get(node, 0) + 1
+    docs = [node_doc(n, n["metadata"]["name"] in room, on_node.get(n["metadata"]["name"], 0)) for n in case["nodes"]]
     docs += [{"apiVersion": "v1", "kind": "Namespace", "metadata": ns} for ns in case.get("namespaces", [])]
     docs += [pod_doc(p, f"existing-{i}", False) for i, p in enumerate(case.get("pods", []))]
     incoming = pod_doc(case["pod"], "incoming", True)

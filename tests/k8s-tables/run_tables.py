@@ -9,7 +9,8 @@ asserts:
 - filter tables: `want: {node: true|false}`. Each node is checked in its own session in
   which only that node has room (the others get no cpu); the pod binds iff it fits. The
   other nodes stay in the cluster, so counts over domains (spread, affinity) see them.
-- score tables: `scores: {node: n}` (Kubernetes' normalised 0-100). nodeorder runs with
+- score tables: `scores: {node: n}` (Kubernetes' normalised 0-100) for the candidate
+  nodes; `failed: [node]` lists nodes that are in the cluster but fail the filters. nodeorder runs with
   only the table's plugin weighted; the pod must bind to a node of the highest score. With
   `ranking: full`, the check repeats with the best node(s) removed, down the ranking
   (only for scorers whose order does not depend on which nodes are feasible).
@@ -78,7 +79,11 @@ def session(case, weights, room):
     for p in case.get("pods", []):
         node = p.get("spec", {}).get("nodeName")
         on_node[node] = on_node.get(node, 0) + 1
-    docs = [node_doc(n, n["metadata"]["name"] in room, on_node.get(n["metadata"]["name"], 0)) for n in case["nodes"]]
+    # `failed` nodes are in the cluster (their pods count) but never have room: the nodes
+    # Kubernetes' score tests leave out of PreScore as having failed the filters.
+    failed = set(case.get("failed", []))
+    docs = [node_doc(n, n["metadata"]["name"] in room and n["metadata"]["name"] not in failed,
+                     on_node.get(n["metadata"]["name"], 0)) for n in case["nodes"]]
     docs += [{"apiVersion": "v1", "kind": "Namespace", "metadata": ns} for ns in case.get("namespaces", [])]
     docs += [pod_doc(p, f"existing-{i}", False) for i, p in enumerate(case.get("pods", []))]
     incoming = pod_doc(case["pod"], "incoming", True)

@@ -168,4 +168,21 @@ void NodeView::Remove(TaskIndex t) {
   if (it != with_affinity_.end() && *it == t) with_affinity_.erase(it);
 }
 
+const NodeView::Domains& NodeView::DomainsOf(const std::string& key) const {
+  std::unique_ptr<Domains>& slot = domains_[key];
+  if (slot) return *slot;
+  slot = std::make_unique<Domains>();
+  Domains& d = *slot;
+  d.of_node.assign(snap_->nodes().size(), -1);
+  absl::flat_hash_map<absl::string_view, int32_t> ids;
+  for (const NodeInfo& node : snap_->nodes()) {
+    auto v = node.spec.labels.find(key);
+    if (v == node.spec.labels.end()) continue;
+    auto [it, added] = ids.try_emplace(v->second, static_cast<int32_t>(d.value.size()));
+    if (added) d.value.push_back(&v->second);
+    d.of_node[static_cast<size_t>(node.index)] = it->second;
+  }
+  return d;
+}
+
 }  // namespace vcsched::internal

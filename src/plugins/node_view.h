@@ -6,6 +6,7 @@
 #define VCSCHED_SRC_PLUGINS_NODE_VIEW_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,16 @@ class NodeView {
   template <typename F>
   bool ForEachPlacedTermSelecting(TaskIndex t, F&& f);
 
+  // The topology domains of a node label key: each node's domain id (-1 when the node
+  // lacks the key) and each domain's value. Node labels do not change in a session, so
+  // it is built on first use of the key and kept: spreading then costs an array read per
+  // node instead of a label lookup and a string comparison.
+  struct Domains {
+    std::vector<int32_t> of_node;
+    std::vector<const std::string*> value;  // by domain id; points into the snapshot
+  };
+  const Domains& DomainsOf(const std::string& key) const;
+
  private:
   const Snapshot* snap_ = nullptr;
   int dims_ = 0;
@@ -101,6 +112,7 @@ class NodeView {
   std::vector<uint8_t> terms_indexed_;                                        // by task
   absl::flat_hash_map<std::string, std::vector<PlacedTerm>> terms_by_label_;  // "key\0value"
   std::vector<PlacedTerm> terms_any_label_;  // selectors that require no one label
+  mutable absl::flat_hash_map<std::string, std::unique_ptr<Domains>> domains_;  // by label key
 };
 
 template <typename F>

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
-#include <set>
 
 #include "absl/container/flat_hash_map.h"
 #include "src/internal/k8s_match.h"
@@ -289,21 +287,30 @@ class NodeOrderPlugin : public Plugin {
     // for the hostname key); counts come from every node that counts for spreading.
     std::vector<double> raw(nodes.size(), 0);
     std::vector<bool> ignored(nodes.size(), false);
+    NodeView& view = ssn_->state().node_view;
     size_t kept = 0;
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      const Labels& labels = s.node_info(nodes[i]).spec.labels;
-      for (const TopologySpreadConstraint* c : soft) ignored[i] = ignored[i] || labels.count(c->topology_key) == 0;
-      kept += ignored[i] ? 0 : 1;
+    for (const TopologySpreadConstraint* c : soft) {
+      const NodeView::Domains& d = view.DomainsOf(c->topology_key);
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        ignored[i] = ignored[i] || d.of_node[static_cast<size_t>(nodes[i])] < 0;
+      }
     }
+    for (size_t i = 0; i < nodes.size(); ++i) kept += ignored[i] ? 0 : 1;
     for (const TopologySpreadConstraint* c : soft) {
       const bool per_node = c->topology_key == "kubernetes.io/hostname";
-      const std::map<std::string, int64_t> counts = per_node ? std::map<std::string, int64_t>()
-                                                             : CountPodsPerDomainNow(*ssn_, t, *c, ssn_->state().node_view);
-      std::set<absl::string_view> domains;
+      const NodeView::Domains& d = view.DomainsOf(c->topology_key);
+      DomainCounts counts;
+      if (!per_node) counts = CountPodsPerDomainNow(*ssn_, t, *c, view);
+      // The constraint's weight counts the domains of the candidate nodes kept.
+      std::vector<uint8_t> seen(d.value.size(), 0);
+      size_t domains = 0;
       for (size_t i = 0; i < nodes.size(); ++i) {
-        if (!ignored[i]) domains.insert(s.node_info(nodes[i]).spec.labels.find(c->topology_key)->second);
+        if (ignored[i]) continue;
+        uint8_t& was = seen[static_cast<size_t>(d.of_node[static_cast<size_t>(nodes[i])])];
+        domains += was ? 0 : 1;
+        was = 1;
       }
-      const double weight = std::log(static_cast<double>(per_node ? kept : domains.size()) + 2);
+      const double weight = std::log(static_cast<double>(per_node ? kept : domains) + 2);
       for (size_t i = 0; i < nodes.size(); ++i) {
         if (ignored[i]) continue;
         int64_t count = 0;
@@ -312,8 +319,7 @@ class NodeOrderPlugin : public Plugin {
             if (other != t && CountsForSpread(*s.task(other).pod, pod, *c)) ++count;
           }
         } else {
-          auto cnt = counts.find(s.node_info(nodes[i]).spec.labels.find(c->topology_key)->second);
-          count = cnt == counts.end() ? 0 : cnt->second;
+          count = counts.OfNode(nodes[i]);
         }
         raw[i] += static_cast<double>(count) * weight + static_cast<double>(c->max_skew - 1);
       }

@@ -195,21 +195,16 @@ class PredicatesPlugin : public Plugin {
   void TopologySpreadFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
     const Session::State& s = ssn_->state();
     const PodSpec& pod = *s.task(t).pod;
-    const NodeSpec& node = s.node_info(n).spec;
     const std::vector<SpreadCounts>& all = SpreadCountsOf(t);
     for (size_t i = 0; i < pod.topology_spread_constraints.size(); ++i) {
       const TopologySpreadConstraint& c = pod.topology_spread_constraints[i];
       if (!c.do_not_schedule) continue;
-      auto value = node.labels.find(c.topology_key);
-      if (value == node.labels.end()) {
+      const DomainCounts& counts = all[i].counts;
+      if (counts.domains->of_node[static_cast<size_t>(n)] < 0) {  // the node lacks the key
         fail(FitCode::kUnschedulableAndUnresolvable, spread_label_);
         return;
       }
-      const std::map<std::string, int64_t>& counts = all[i].counts;
-      const int64_t min_count = all[i].min_count;
-      auto here = counts.find(value->second);
-      const int64_t count = here == counts.end() ? 0 : here->second;
-      const int64_t skew = count + (SelfMatches(pod, c) ? 1 : 0) - min_count;
+      const int64_t skew = counts.OfNode(n) + (SelfMatches(pod, c) ? 1 : 0) - all[i].min_count;
       if (skew > c.max_skew) {
         fail(FitCode::kUnschedulable, spread_);
         return;
@@ -220,7 +215,7 @@ class PredicatesPlugin : public Plugin {
   // Matching pods per domain of each constraint, and the smallest count that applies,
   // worked out once per task as of its PreFilter (PodTopologySpread's PreFilter state).
   struct SpreadCounts {
-    std::map<std::string, int64_t> counts;
+    DomainCounts counts;
     int64_t min_count = 0;
   };
   const std::vector<SpreadCounts>& SpreadCountsOf(TaskIndex t) const {
@@ -236,9 +231,8 @@ class PredicatesPlugin : public Plugin {
       sc.counts = at == ssn_->state().node_view.seq()
                       ? CountPodsPerDomainNow(*ssn_, t, c, ssn_->state().node_view)
                       : CountPodsPerDomain(*ssn_, t, c, Placements(t));
-      if (static_cast<int32_t>(sc.counts.size()) >= c.min_domains && !sc.counts.empty()) {
-        sc.min_count = INT64_MAX;
-        for (const auto& [d, cnt] : sc.counts) sc.min_count = std::min(sc.min_count, cnt);
+      if (sc.counts.present_domains >= c.min_domains && sc.counts.present_domains > 0) {
+        sc.min_count = sc.counts.MinPresent();
       }
     }
     spread_task_ = t;

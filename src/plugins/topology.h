@@ -3,8 +3,9 @@
 #ifndef VCSCHED_SRC_PLUGINS_TOPOLOGY_H_
 #define VCSCHED_SRC_PLUGINS_TOPOLOGY_H_
 
-#include <map>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "src/plugins/node_view.h"
 #include "vcsched/session.h"
@@ -17,18 +18,32 @@ namespace vcsched::internal {
 // (t's node affinity and selector under Honor; its tolerations under taints Honor).
 bool NodeCountsForSpread(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& constraint, NodeIndex n);
 
-// For `constraint` of task `t`: the number of placed pods matching its selector (in t's
-// namespace, not terminating) per value of the topology key, over the nodes that count
-// (NodeCountsForSpread). Every such domain is present, possibly with 0. `placements` are
-// the pods to count (NodeView::AsOf).
-std::map<std::string, int64_t> CountPodsPerDomain(const Session& ssn, TaskIndex t,
-                                                  const TopologySpreadConstraint& constraint,
-                                                  const std::vector<NodeView::Placement>& placements);
+// Placed pods matching a constraint's selector, per domain of its topology key (domain
+// ids of NodeView::DomainsOf). `present` marks the domains of the nodes that count
+// (NodeCountsForSpread), with 0 pods or more; only pods on such nodes are counted.
+struct DomainCounts {
+  const NodeView::Domains* domains = nullptr;
+  std::vector<int64_t> count;    // by domain id
+  std::vector<uint8_t> present;  // by domain id
+  int32_t present_domains = 0;
+  // The count of node n's domain: 0 when n has no domain or nothing counted there.
+  int64_t OfNode(NodeIndex n) const {
+    const int32_t d = domains->of_node[static_cast<size_t>(n)];
+    return d < 0 ? 0 : count[static_cast<size_t>(d)];
+  }
+  // The smallest count among the present domains (INT64_MAX when none is present).
+  int64_t MinPresent() const;
+};
+
+// For `constraint` of task `t`: the placed pods matching its selector (in t's namespace,
+// not terminating) per domain. `placements` are the pods to count (NodeView::AsOf).
+DomainCounts CountPodsPerDomain(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& constraint,
+                                const std::vector<NodeView::Placement>& placements);
 
 // The same over the pods placed now, found through the view's label index: it costs the
 // pods the selector can select, not every pod of the cluster.
-std::map<std::string, int64_t> CountPodsPerDomainNow(const Session& ssn, TaskIndex t,
-                                                     const TopologySpreadConstraint& constraint, NodeView& view);
+DomainCounts CountPodsPerDomainNow(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& constraint,
+                                   NodeView& view);
 
 // True when the pod's own labels match the constraint's selector (never without one).
 bool SelfMatches(const PodSpec& pod, const TopologySpreadConstraint& constraint);

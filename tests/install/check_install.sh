@@ -35,4 +35,8 @@ c++ -o "$tmp/pc_consumer" "$src/tests/install/consumer/main.cc" $(pkg-config --c
 echo "== add_subdirectory, core only, host flags kept"
 cmake -S "$src/tests/install/consumer" -B "$tmp/subdir" -DCONSUMER_FROM_SOURCE=ON -DVCSCHED_SOURCE_DIR="$src" \
   -DCMAKE_BUILD_TYPE=Release | grep "consumer:"
+echo "== built on its own, the default build type is Release (optimised)"
+cmake -S "$src" -B "$tmp/standalone" -G Ninja -DVCSCHED_BUILD_IO=OFF -DVCSCHED_INSTALL=OFF >/dev/null
+grep -qx 'CMAKE_BUILD_TYPE:STRING=Release' "$tmp/standalone/CMakeCache.txt" \
+  || { echo "FAIL: a plain configure left CMAKE_BUILD_TYPE $(grep CMAKE_BUILD_TYPE: "$tmp/standalone/CMakeCache.txt")"; exit 1; }
 echo "install checks passed"

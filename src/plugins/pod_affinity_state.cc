@@ -16,61 +16,74 @@ bool MatchesAllTerms(const std::vector<PodAffinityTerm>& terms, const PodSpec& o
 
 }  // namespace
 
-PodAffinityState::PodAffinityState(const Snapshot& snap, TaskIndex t)
-    : snap_(&snap), task_(t), pod_(snap.tasks()[static_cast<size_t>(t)].pod.get()) {}
-
-void PodAffinityState::CountExistingAnti(const PodAffinityTerm& term, const NodeSpec& node) {
-  auto v = node.labels.find(term.topology_key);
-  if (v != node.labels.end()) ++existing_anti_[{term.topology_key, v->second}];
-}
-
-void PodAffinityState::AddExisting(TaskIndex other, const NodeSpec& node) {
-  const PodSpec& op = *snap_->tasks()[static_cast<size_t>(other)].pod;
-  for (const PodAffinityTerm& term : op.affinity.required_pod_anti_affinity) {
-    if (PodMatchesTerm(term, op, *pod_)) CountExistingAnti(term, node);
+PodAffinityState::PodAffinityState(const Snapshot& snap, TaskIndex t, const NodeView& view)
+    : snap_(&snap), view_(&view), task_(t), pod_(snap.tasks()[static_cast<size_t>(t)].pod.get()) {
+  // The affinity terms' keys get their counts up front, so that each node's check finds
+  // them by position.
+  for (const PodAffinityTerm& term : pod_->affinity.required_pod_affinity) {
+    const KeyCounts* slot = Slot(affinity_, term.topology_key);  // may move the others
+    affinity_slot_.push_back(static_cast<int>(slot - affinity_.data()));
   }
 }
 
-void PodAffinityState::AddIncoming(TaskIndex other, const NodeSpec& node) {
+PodAffinityState::KeyCounts* PodAffinityState::Slot(std::vector<KeyCounts>& counts, const std::string& key) {
+  for (KeyCounts& c : counts) {
+    if (*c.key == key) return &c;
+  }
+  const NodeView::Domains& domains = view_->DomainsOf(key);
+  counts.push_back({&key, &domains, std::vector<int64_t>(domains.value.size(), 0)});
+  return &counts.back();
+}
+
+bool PodAffinityState::Count(std::vector<KeyCounts>& counts, const std::string& key, NodeIndex n) {
+  KeyCounts& c = *Slot(counts, key);
+  const int32_t d = c.domains->of_node[static_cast<size_t>(n)];
+  if (d < 0) return false;
+  ++c.count[static_cast<size_t>(d)];
+  return true;
+}
+
+void PodAffinityState::AddExisting(TaskIndex other, NodeIndex n) {
+  const PodSpec& op = *snap_->tasks()[static_cast<size_t>(other)].pod;
+  for (const PodAffinityTerm& term : op.affinity.required_pod_anti_affinity) {
+    if (PodMatchesTerm(term, op, *pod_)) Count(existing_anti_, term.topology_key, n);
+  }
+}
+
+void PodAffinityState::AddIncoming(TaskIndex other, NodeIndex n) {
   const PodSpec& op = *snap_->tasks()[static_cast<size_t>(other)].pod;
   const Affinity& a = pod_->affinity;
   // Kubernetes counts a pod for the affinity terms only if it matches all of them.
   if (MatchesAllTerms(a.required_pod_affinity, *pod_, op)) {
     for (const PodAffinityTerm& term : a.required_pod_affinity) {
-      auto v = node.labels.find(term.topology_key);
-      if (v != node.labels.end()) ++affinity_[{term.topology_key, v->second}];
+      if (Count(affinity_, term.topology_key, n)) ++affinity_total_;
     }
   }
   for (const PodAffinityTerm& term : a.required_pod_anti_affinity) {
-    auto v = node.labels.find(term.topology_key);
-    if (v != node.labels.end() && PodMatchesTerm(term, *pod_, op)) ++anti_[{term.topology_key, v->second}];
+    if (PodMatchesTerm(term, *pod_, op)) Count(anti_, term.topology_key, n);
   }
 }
 
-PodAffinityState PodAffinityState::FromPlacements(const Snapshot& snap, TaskIndex t,
+PodAffinityState PodAffinityState::FromPlacements(const Snapshot& snap, TaskIndex t, const NodeView& view,
                                                   const std::vector<NodeView::Placement>& placed) {
-  PodAffinityState st(snap, t);
+  PodAffinityState st(snap, t, view);
   const bool own_terms = !st.pod_->affinity.required_pod_affinity.empty() ||
                          !st.pod_->affinity.required_pod_anti_affinity.empty();
   for (const NodeView::Placement& p : placed) {
     if (p.task == t) continue;
-    const NodeSpec& node = snap.nodes()[static_cast<size_t>(p.node)].spec;
-    st.AddExisting(p.task, node);
-    if (own_terms) st.AddIncoming(p.task, node);
+    st.AddExisting(p.task, p.node);
+    if (own_terms) st.AddIncoming(p.task, p.node);
   }
   return st;
 }
 
 PodAffinityState PodAffinityState::FromView(const Snapshot& snap, TaskIndex t, NodeView& view) {
-  PodAffinityState st(snap, t);
-  const auto node_of = [&](TaskIndex o) -> const NodeSpec* {
-    const NodeIndex n = view.node_of(o);
-    return n == kNone || o == t ? nullptr : &snap.nodes()[static_cast<size_t>(n)].spec;
-  };
+  PodAffinityState st(snap, t, view);
+  const auto node_of = [&](TaskIndex o) -> NodeIndex { return o == t ? kNone : view.node_of(o); };
   // Placed pods' required anti-affinity terms that select us, found through the index.
   view.ForEachPlacedTermSelecting(t, [&](const NodeView::PlacedTerm& pt) {
     if (pt.kind != NodeView::TermKind::kRequiredAntiAffinity) return false;
-    st.CountExistingAnti(*pt.term, *node_of(pt.owner));
+    st.Count(st.existing_anti_, pt.term->topology_key, node_of(pt.owner));
     return false;
   });
   const Affinity& a = st.pod_->affinity;
@@ -100,43 +113,39 @@ PodAffinityState PodAffinityState::FromView(const Snapshot& snap, TaskIndex t, N
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   }
   for (TaskIndex o : candidates) {
-    if (const NodeSpec* node = node_of(o)) st.AddIncoming(o, *node);
+    const NodeIndex n = node_of(o);
+    if (n != kNone) st.AddIncoming(o, n);
   }
   return st;
 }
 
-bool PodAffinityState::ExistingAntiAffinityOk(const NodeSpec& node) const {
-  if (existing_anti_.empty()) return true;
-  for (const auto& [k, v] : node.labels) {
-    auto it = existing_anti_.find(Pair(k, v));
-    if (it != existing_anti_.end() && it->second > 0) return false;
+bool PodAffinityState::ExistingAntiAffinityOk(NodeIndex n) const {
+  for (const KeyCounts& c : existing_anti_) {
+    if (c.At(n) > 0) return false;
   }
   return true;
 }
 
-bool PodAffinityState::AntiAffinityOk(const NodeSpec& node) const {
-  if (anti_.empty()) return true;
-  for (const PodAffinityTerm& term : pod_->affinity.required_pod_anti_affinity) {
-    auto v = node.labels.find(term.topology_key);
-    if (v == node.labels.end()) continue;
-    auto it = anti_.find(Pair(term.topology_key, v->second));
-    if (it != anti_.end() && it->second > 0) return false;
+bool PodAffinityState::AntiAffinityOk(NodeIndex n) const {
+  // Every key's counts hold the pods of all the terms with that key, as Kubernetes'
+  // topology pairs do; the node's domain for each key is checked.
+  for (const KeyCounts& c : anti_) {
+    if (c.At(n) > 0) return false;
   }
   return true;
 }
 
-bool PodAffinityState::AffinityOk(const NodeSpec& node) const {
-  const std::vector<PodAffinityTerm>& terms = pod_->affinity.required_pod_affinity;
+bool PodAffinityState::AffinityOk(NodeIndex n) const {
   bool pods_exist = true;
-  for (const PodAffinityTerm& term : terms) {
-    auto v = node.labels.find(term.topology_key);
-    if (v == node.labels.end()) return false;  // every topology key must be on the node
-    auto it = affinity_.find(Pair(term.topology_key, v->second));
-    if (it == affinity_.end() || it->second <= 0) pods_exist = false;
+  for (int slot : affinity_slot_) {
+    const KeyCounts& c = affinity_[static_cast<size_t>(slot)];
+    const int32_t d = c.domains->of_node[static_cast<size_t>(n)];
+    if (d < 0) return false;  // every topology key must be on the node
+    if (c.count[static_cast<size_t>(d)] <= 0) pods_exist = false;
   }
   if (pods_exist) return true;
   // The first pod of a group that selects itself may go anywhere its keys exist.
-  return affinity_.empty() && MatchesAllTerms(terms, *pod_, *pod_);
+  return affinity_total_ == 0 && MatchesAllTerms(pod_->affinity.required_pod_affinity, *pod_, *pod_);
 }
 
 }  // namespace vcsched::internal

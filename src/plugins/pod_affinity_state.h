@@ -9,8 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/strings/string_view.h"
 #include "src/plugins/node_view.h"
 #include "vcsched/snapshot.h"
 
@@ -20,35 +18,50 @@ class PodAffinityState {
  public:
   // From the pods placed now, found through the view's label index.
   static PodAffinityState FromView(const Snapshot& snap, TaskIndex t, NodeView& view);
-  // From an explicit list of placements (the preemption dry run, with victims removed).
-  static PodAffinityState FromPlacements(const Snapshot& snap, TaskIndex t,
+  // From an explicit list of placements (the preemption dry run, with victims removed);
+  // the view lends only its topology domains.
+  static PodAffinityState FromPlacements(const Snapshot& snap, TaskIndex t, const NodeView& view,
                                          const std::vector<NodeView::Placement>& placed);
 
   // satisfyExistingPodsAntiAffinity: no placed pod's required anti-affinity term that
   // selects the incoming pod has a pod in a domain of this node.
-  bool ExistingAntiAffinityOk(const NodeSpec& node) const;
+  bool ExistingAntiAffinityOk(NodeIndex n) const;
   // satisfyPodAntiAffinity: no pod selected by an incoming anti-affinity term in the
   // term's domain of this node.
-  bool AntiAffinityOk(const NodeSpec& node) const;
+  bool AntiAffinityOk(NodeIndex n) const;
   // satisfyPodAffinity: the node has every term's topology key, and each domain holds a
   // pod matching all the terms, or no such pod exists anywhere and the incoming pod
   // matches its own terms (the first pod of a group).
-  bool AffinityOk(const NodeSpec& node) const;
+  bool AffinityOk(NodeIndex n) const;
 
  private:
-  // Views of a topology key and a node's label value: both live in the snapshot, so
-  // counting makes no strings.
-  using Pair = std::pair<absl::string_view, absl::string_view>;
-  PodAffinityState(const Snapshot& snap, TaskIndex t);
-  // Counts placed pod `other` on `node` for the rules of the incoming pod.
-  void AddExisting(TaskIndex other, const NodeSpec& node);  // its anti-affinity against us
-  void CountExistingAnti(const PodAffinityTerm& term, const NodeSpec& node);  // a term that selects us
-  void AddIncoming(TaskIndex other, const NodeSpec& node);  // our terms against it
+  // Matching pods per domain of one topology key (Kubernetes' topology pairs with that
+  // key), by the view's domain ids: a node's check is an array read, not a label lookup.
+  struct KeyCounts {
+    const std::string* key;
+    const NodeView::Domains* domains;
+    std::vector<int64_t> count;  // by domain id
+    int64_t At(NodeIndex n) const {
+      const int32_t d = domains->of_node[static_cast<size_t>(n)];
+      return d < 0 ? 0 : count[static_cast<size_t>(d)];
+    }
+  };
+  PodAffinityState(const Snapshot& snap, TaskIndex t, const NodeView& view);
+  // The counts of `key`, added (all zero) on first use.
+  KeyCounts* Slot(std::vector<KeyCounts>& counts, const std::string& key);
+  // Adds one pod on node `n` to its domain of `key`; false when n lacks the key.
+  bool Count(std::vector<KeyCounts>& counts, const std::string& key, NodeIndex n);
+  // Counts placed pod `other` on node `n` for the rules of the incoming pod.
+  void AddExisting(TaskIndex other, NodeIndex n);  // its anti-affinity against us
+  void AddIncoming(TaskIndex other, NodeIndex n);  // our terms against it
 
   const Snapshot* snap_;
+  const NodeView* view_;
   TaskIndex task_;
   const PodSpec* pod_;
-  absl::flat_hash_map<Pair, int64_t> existing_anti_, anti_, affinity_;
+  std::vector<KeyCounts> existing_anti_, anti_, affinity_;  // a few keys each
+  std::vector<int> affinity_slot_;  // by affinity term: its key's entry in affinity_
+  int64_t affinity_total_ = 0;      // pods counted for affinity, in any domain
 };
 
 }  // namespace vcsched::internal

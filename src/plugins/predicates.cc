@@ -67,8 +67,8 @@ class PredicatesPlugin : public Plugin {
         if (result.code == FitCode::kSuccess || code == FitCode::kUnschedulableAndUnresolvable) result.code = code;
         result.reasons.push_back(reason);
       };
-      PodAffinityFilter(PodAffinityState::FromPlacements(*ssn_->state().snapshot, t, placed),
-                        ssn_->state().node_info(n).spec, fail);
+      const Session::State& st = ssn_->state();
+      PodAffinityFilter(PodAffinityState::FromPlacements(*st.snapshot, t, st.node_view, placed), n, fail);
       return result;
     });
     Session::State& s = ssn.state();
@@ -116,7 +116,7 @@ class PredicatesPlugin : public Plugin {
       }
     }
     // 3. Other filters.
-    if (flags_.pod_affinity && NeedsAffinityState(t) && !PodAffinityFilter(AffinityStateOf(t), node, fail)) {
+    if (flags_.pod_affinity && NeedsAffinityState(t) && !PodAffinityFilter(AffinityStateOf(t), n, fail)) {
       return result;
     }
     if (flags_.topology_spread && (task_flags & kTaskPlacementTerms)) TopologySpreadFilter(t, n, fail);
@@ -161,7 +161,7 @@ class PredicatesPlugin : public Plugin {
     }
     // As the spread counts do: the live view when nothing was placed since, else the log.
     if (at == s.node_view.seq()) return Remember(t, at, PodAffinityState::FromView(*s.snapshot, t, s.node_view));
-    return Remember(t, at, PodAffinityState::FromPlacements(*s.snapshot, t, s.node_view.AsOf(seq)));
+    return Remember(t, at, PodAffinityState::FromPlacements(*s.snapshot, t, s.node_view, s.node_view.AsOf(seq)));
   }
 
   // Keeps the states of the last few tasks (a task is filtered right after its PreFilter).
@@ -175,16 +175,16 @@ class PredicatesPlugin : public Plugin {
   // Kubernetes' InterPodAffinity filter over the PreFilter state. Returns false when
   // evaluation must stop (an unresolvable failure).
   template <typename Fail>
-  bool PodAffinityFilter(const PodAffinityState& state, const NodeSpec& node, Fail& fail) const {
-    if (!state.ExistingAntiAffinityOk(node)) {
+  bool PodAffinityFilter(const PodAffinityState& state, NodeIndex n, Fail& fail) const {
+    if (!state.ExistingAntiAffinityOk(n)) {
       fail(FitCode::kUnschedulable, existing_anti_);
       return true;
     }
-    if (!state.AntiAffinityOk(node)) {
+    if (!state.AntiAffinityOk(n)) {
       fail(FitCode::kUnschedulable, pod_anti_affinity_);
       return true;
     }
-    if (!state.AffinityOk(node)) {
+    if (!state.AffinityOk(n)) {
       fail(FitCode::kUnschedulableAndUnresolvable, pod_affinity_);
       return false;
     }

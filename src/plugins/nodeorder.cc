@@ -5,7 +5,6 @@
 #include <array>
 #include <cmath>
 
-#include "absl/container/flat_hash_map.h"
 #include "src/internal/k8s_match.h"
 #include "src/internal/toleration_index.h"
 #include "src/internal/status_macros.h"
@@ -186,15 +185,6 @@ class NodeOrderPlugin : public Plugin {
     }
   }
 
-  bool SameDomain(const std::string& key, NodeIndex a, NodeIndex b) const {
-    const Session::State& s = ssn_->state();
-    const Labels& la = s.node_info(a).spec.labels;
-    const Labels& lb = s.node_info(b).spec.labels;
-    auto x = la.find(key);
-    auto y = lb.find(key);
-    return x != la.end() && y != lb.end() && x->second == y->second;
-  }
-
   // InterPodAffinity: preferred terms of the pod against placed pods, and placed pods'
   // terms against the pod, summed per topology domain, then min-max normalised.
   void PodAffinityScore(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
@@ -203,16 +193,24 @@ class NodeOrderPlugin : public Plugin {
     const Affinity& a = pod.affinity;
     const bool own_terms = !a.preferred_pod_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
     if (!own_terms && s.node_view.pods_with_affinity().empty()) return;
-    // Weights are summed per topology domain, then each node reads its domains: a
-    // matching pod costs a lookup, not a pass over the nodes.
-    absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>, int64_t> by_domain;  // views into the snapshot
-    std::vector<absl::string_view> keys;
+    // Weights are summed per topology domain (by the view's domain ids, one array per
+    // topology key), then each node reads its domains: a matching pod costs an array
+    // write, a node an array read per key.
+    struct KeyWeights {
+      const std::string* key;
+      const NodeView::Domains* domains;
+      std::vector<int64_t> weight;  // by domain id
+    };
+    std::vector<KeyWeights> by_key;  // a few keys
     auto apply = [&](const PodAffinityTerm& term, NodeIndex where, int64_t w) {
-      const Labels& labels = s.node_info(where).spec.labels;
-      auto v = labels.find(term.topology_key);
-      if (v == labels.end()) return;
-      by_domain[{absl::string_view(term.topology_key), absl::string_view(v->second)}] += w;
-      if (std::find(keys.begin(), keys.end(), term.topology_key) == keys.end()) keys.push_back(term.topology_key);
+      auto it = std::find_if(by_key.begin(), by_key.end(),
+                             [&](const KeyWeights& k) { return *k.key == term.topology_key; });
+      if (it == by_key.end()) {
+        const NodeView::Domains& d = s.node_view.DomainsOf(term.topology_key);
+        it = by_key.insert(by_key.end(), {&term.topology_key, &d, std::vector<int64_t>(d.value.size(), 0)});
+      }
+      const int32_t domain = it->domains->of_node[static_cast<size_t>(where)];
+      if (domain >= 0) it->weight[static_cast<size_t>(domain)] += w;
     };
     NodeView& view = ssn_->state().node_view;
     if (own_terms) {
@@ -248,13 +246,10 @@ class NodeOrderPlugin : public Plugin {
       return false;
     });
     std::vector<int64_t> raw(nodes.size(), 0);
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      const Labels& labels = s.node_info(nodes[i]).spec.labels;
-      for (absl::string_view key : keys) {
-        auto v = labels.find(key);
-        if (v == labels.end()) continue;
-        auto w = by_domain.find(std::make_pair(key, absl::string_view(v->second)));
-        if (w != by_domain.end()) raw[i] = SaturatingAdd(raw[i], w->second);
+    for (const KeyWeights& k : by_key) {
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        const int32_t domain = k.domains->of_node[static_cast<size_t>(nodes[i])];
+        if (domain >= 0) raw[i] = SaturatingAdd(raw[i], k.weight[static_cast<size_t>(domain)]);
       }
     }
     int64_t max = INT64_MIN, min = INT64_MAX;

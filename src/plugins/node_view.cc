@@ -29,6 +29,7 @@ void NodeView::Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
   terms_indexed_.assign(status.size(), 0);
   terms_by_label_.clear();
   terms_any_label_.clear();
+  domains_.clear();  // numbered for the previous snapshot's nodes
   for (size_t t = 0; t < status.size(); ++t) {
     const TaskStatus s = status[t];
     if (node[t] == kNone || s == TaskStatus::kPending || s == TaskStatus::kSucceeded ||

@@ -2,6 +2,8 @@
 
 #include <map>
 #include <set>
+#include <tuple>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "src/internal/k8s_match.h"
@@ -18,6 +20,19 @@ bool PluginOn(const SchedulerConfig& c, const std::string& name, Switch point) {
     }
   }
   return false;
+}
+
+// Whether the predicates plugin's boolean argument `arg` is true (default true) in the
+// first tier entry that configures predicates.
+bool PredicateArgOn(const SchedulerConfig& c, const std::string& arg) {
+  for (const Tier& t : c.tiers) {
+    for (const PluginOption& p : t.plugins) {
+      if (p.name != "predicates") continue;
+      absl::StatusOr<bool> on = p.arguments.GetBool(arg, true);
+      return !on.ok() || *on;
+    }
+  }
+  return true;
 }
 
 bool Holds(const TaskInfo& t) {
@@ -55,6 +70,43 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
         if ((taint.effect == "NoSchedule" || taint.effect == "NoExecute") &&
             !internal::ToleratesTaint(task.pod->tolerations, taint)) {
           bad.push_back(absl::StrCat("bind against a taint: ", b.task, " -> ", b.node));
+        }
+      }
+    }
+  }
+  // Required pod anti-affinity (Kubernetes' InterPodAffinity filter, both directions):
+  // no pod bound now shares a topology domain with a pod that one of the two keeps out.
+  // Pairs of pods placed before the session are not judged (the input may hold them).
+  if (predicates_on && PredicateArgOn(config, "predicate.PodAffinityEnable")) {
+    std::vector<std::pair<const TaskInfo*, const NodeSpec*>> placed;
+    std::set<std::string> evicted;
+    for (const Eviction& e : d.evictions) evicted.insert(std::string(e.task));
+    for (const TaskInfo& t : snap.tasks()) {
+      if (Holds(t) && !evicted.count(t.key)) placed.push_back({&t, &snap.nodes()[static_cast<size_t>(t.node)].spec});
+    }
+    const size_t held = placed.size();
+    for (const Bind& b : d.binds) {
+      auto t = snap.FindTask(b.task);
+      auto n = snap.FindNode(b.node);
+      if (t && n) placed.push_back({&snap.tasks()[static_cast<size_t>(*t)], &snap.nodes()[static_cast<size_t>(*n)].spec});
+    }
+    const auto same_domain = [](const std::string& key, const NodeSpec& x, const NodeSpec& y) {
+      auto a = x.labels.find(key);
+      auto b = y.labels.find(key);
+      return a != x.labels.end() && b != y.labels.end() && a->second == b->second;
+    };
+    for (size_t i = held; i < placed.size(); ++i) {
+      for (size_t j = 0; j < placed.size(); ++j) {
+        if (i == j) continue;
+        const auto [x, xn] = placed[i];
+        const auto [y, yn] = placed[j];
+        for (const auto& [owner, other, on, other_on] : {std::make_tuple(x, y, xn, yn), std::make_tuple(y, x, yn, xn)}) {
+          for (const PodAffinityTerm& term : owner->pod->affinity.required_pod_anti_affinity) {
+            if (internal::PodMatchesTerm(term, *owner->pod, *other->pod) && same_domain(term.topology_key, *on, *other_on)) {
+              bad.push_back(absl::StrCat("bind against required anti-affinity: ", x->key, " -> ", xn->name, " beside ",
+                                         y->key, " on ", yn->name));
+            }
+          }
         }
       }
     }

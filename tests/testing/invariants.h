@@ -21,6 +21,8 @@ namespace vcsched::testing {
 //    slots only under predicates: backfill itself tests no resources);
 //  - a bind's node passes nodeSelector / required node affinity / NoSchedule taints /
 //    unschedulable (when predicates is on);
+//  - no pod bound now shares a topology domain with a placed pod when either one's
+//    required pod anti-affinity keeps the other out (predicates with pod affinity on);
 //  - with gang's job readiness on, a job that got binds holds at least minMember
 //    afterwards (pending best-effort pods count, as Volcano's readiness does);
 //  - a queue with a capability, within it before, is within it after (when capacity's or

@@ -79,6 +79,47 @@ SchedulerConfig RandomConfig(Choices& c) {
   return cfg;
 }
 
+// Inter-pod (anti-)affinity and spread terms, shared by a job's pods as a workload's
+// template would: on hostname or zone, selecting the job's own pods or another job's.
+struct PlacementTerms {
+  std::vector<PodAffinityTerm> required_affinity, required_anti_affinity;
+  std::vector<WeightedPodAffinityTerm> preferred_affinity, preferred_anti_affinity;
+  std::vector<TopologySpreadConstraint> spread;
+};
+
+PlacementTerms RandomPlacementTerms(Choices& c, const std::string& job, uint32_t n_jobs) {
+  PlacementTerms t;
+  if (!c.Chance(40)) return t;
+  const auto key = [&] { return c.Chance(50) ? std::string("kubernetes.io/hostname") : std::string("zone"); };
+  const auto term = [&] {
+    PodAffinityTerm pt;
+    pt.has_label_selector = true;
+    pt.label_selector.match_labels["app"] = c.Chance(70) ? job : absl::StrCat("job", c.Below(n_jobs));
+    pt.topology_key = key();
+    return pt;
+  };
+  const uint32_t kinds = 1 + c.Below(2);
+  for (uint32_t k = 0; k < kinds; ++k) {
+    switch (c.Below(5)) {
+      case 0: t.required_affinity.push_back(term()); break;
+      case 1: t.required_anti_affinity.push_back(term()); break;
+      case 2: t.preferred_affinity.push_back({static_cast<int32_t>(1 + c.Below(100)), term()}); break;
+      case 3: t.preferred_anti_affinity.push_back({static_cast<int32_t>(1 + c.Below(100)), term()}); break;
+      default: {
+        TopologySpreadConstraint sc;
+        sc.max_skew = static_cast<int32_t>(1 + c.Below(2));
+        sc.topology_key = key();
+        sc.do_not_schedule = c.Chance(60);
+        sc.has_label_selector = true;
+        sc.label_selector.match_labels["app"] = job;
+        t.spread.push_back(sc);
+        break;
+      }
+    }
+  }
+  return t;
+}
+
 }  // namespace
 
 RandomScenario MakeRandomScenario(Choices& c) {
@@ -93,6 +134,7 @@ RandomScenario MakeRandomScenario(Choices& c) {
     if (gpus) absl::StrAppend(&alloc, ",nvidia.com/gpu=", c.Below(5));
     NodeSpec n = MakeNode(absl::StrCat("node-", i), alloc);
     n.labels["zone"] = c.Chance(50) ? "a" : "b";
+    n.labels["kubernetes.io/hostname"] = n.name;
     if (c.Chance(20)) n.taints.push_back({"dedicated", "batch", c.Chance(70) ? "NoSchedule" : "PreferNoSchedule"});
     n.unschedulable = c.Chance(5);
     Resource r(space.size());
@@ -133,6 +175,7 @@ RandomScenario MakeRandomScenario(Choices& c) {
                                          mem * std::max<uint32_t>(g.min_member, 1), "Gi"));
     }
     s.pod_groups.push_back(g);
+    const PlacementTerms terms = RandomPlacementTerms(c, name, n_jobs);
     for (uint32_t r = 0; r < replicas; ++r) {
       std::string req = absl::StrCat("cpu=", cpu, ",memory=", mem, "Gi");
       if (gpu) absl::StrAppend(&req, ",nvidia.com/gpu=1");
@@ -142,6 +185,12 @@ RandomScenario MakeRandomScenario(Choices& c) {
       if (c.Chance(20)) p.tolerations.push_back({"dedicated", "Exists", "", ""});
       if (c.Chance(15)) p.node_selector["zone"] = c.Chance(50) ? "a" : "b";
       if (c.Chance(10)) p.labels["volcano.sh/preemptable"] = "false";
+      p.labels["app"] = name;
+      p.affinity.required_pod_affinity = terms.required_affinity;
+      p.affinity.required_pod_anti_affinity = terms.required_anti_affinity;
+      p.affinity.preferred_pod_affinity = terms.preferred_affinity;
+      p.affinity.preferred_pod_anti_affinity = terms.preferred_anti_affinity;
+      p.topology_spread_constraints = terms.spread;
       if (c.Chance(30)) p.priority = static_cast<int32_t>(c.Below(3) * 10);
       if (c.Chance(35)) {
         // Running where it fits, so the cluster starts consistent.

@@ -252,17 +252,18 @@ class NodeOrderPlugin : public Plugin {
         if (domain >= 0) raw[i] = SaturatingAdd(raw[i], k.weight[static_cast<size_t>(domain)]);
       }
     }
+    if (raw.empty()) return;  // preemption may score no node
     int64_t max = INT64_MIN, min = INT64_MAX;
     for (int64_t v : raw) {
       max = std::max(max, v);
       min = std::min(min, v);
     }
-    const int64_t diff = max - min;
+    const int64_t diff = SaturatingSub(max, min);  // sums saturate, so may their spread
     for (size_t i = 0; i < raw.size(); ++i) {
       int64_t v = 0;
       if (diff > 0) {
         v = static_cast<int64_t>(static_cast<double>(kMaxNodeScore) *
-                                 (static_cast<double>(raw[i] - min) / static_cast<double>(diff)));
+                                 (static_cast<double>(SaturatingSub(raw[i], min)) / static_cast<double>(diff)));
       }
       scores[i] += Weighted(w_.pod_affinity, v);
     }

@@ -7,7 +7,6 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/synthetic_cluster.h"
-#include "src/session_state.h"
 #include "tests/testing/builders.h"
 
 namespace vcsched::bench {
@@ -160,10 +159,10 @@ BENCHMARK(BM_Score_Binpack)->Arg(1000)->Arg(5000);
 
 void BM_FitCheck_FutureIdle(benchmark::State& state) {
   OpenSession o(static_cast<int>(state.range(0)), Only({"predicates"}));
-  const Session::State& s = o.ssn.state();
+  const Session& s = o.ssn;
   for (auto _ : state) {
     int fits = 0;
-    for (NodeIndex n = 0; n < static_cast<NodeIndex>(o.snap.nodes().size()); ++n) fits += s.FitsFutureIdle(s.req(0), n);
+    for (NodeIndex n = 0; n < s.num_nodes(); ++n) fits += s.NodeFitsFutureIdle(s.task_resreq(0), n);
     benchmark::DoNotOptimize(fits);
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * o.snap.nodes().size()));

@@ -13,20 +13,6 @@
 
 namespace vcsched {
 
-// Bits of DenseFacts::task_flags.
-enum TaskFlag : uint8_t {
-  kTaskGated = 1,        // spec.schedulingGates is non-empty
-  kTaskBestEffort = 2,   // requests nothing
-  kTaskHasRole = 4,      // volcano.sh/task-spec is set
-  // No nominated node, node affinity, pod (anti-)affinity or spread terms: the node
-  // choice depends only on the task's shape (see NodeChoiceCache).
-  kTaskShapeOnly = 8,
-  // The pod spec's placement fields, so that node checks and scores read the (large)
-  // spec only when it has something to say.
-  kTaskPlacementTerms = 16,    // node affinity terms, pod (anti-)affinity or spread constraints
-  kTaskPodAffinityTerms = 32,  // pod affinity or anti-affinity terms
-  kTaskNodeSelection = 64,     // a node selector or required node affinity
-};
 
 // What every session reads for every task and job, laid out densely once at build, so
 // that opening a session and its per-job passes do not walk the large TaskInfo and

@@ -17,12 +17,12 @@ Registry Registry::BuiltIn() {
   return r;
 }
 
-absl::Status Registry::RegisterPlugin(std::string name, PluginFactory factory) {
+absl::Status Registry::RegisterPlugin(std::string name, PluginFactory factory, PluginTraits traits) {
   if (name.empty()) return absl::InvalidArgumentError("plugin name must not be empty");
   if (plugins_.count(name)) {
     return absl::AlreadyExistsError(absl::StrCat("plugin \"", name, "\" is already registered"));
   }
-  plugins_.emplace(std::move(name), std::move(factory));
+  plugins_.emplace(std::move(name), PluginEntry{std::move(factory), traits});
   return absl::OkStatus();
 }
 
@@ -37,7 +37,12 @@ absl::Status Registry::RegisterAction(std::string name, ActionFactory factory) {
 
 const PluginFactory* Registry::FindPlugin(absl::string_view name) const {
   auto it = plugins_.find(name);
-  return it == plugins_.end() ? nullptr : &it->second;
+  return it == plugins_.end() ? nullptr : &it->second.factory;
+}
+
+const PluginTraits* Registry::FindPluginTraits(absl::string_view name) const {
+  auto it = plugins_.find(name);
+  return it == plugins_.end() ? nullptr : &it->second.traits;
 }
 
 const ActionFactory* Registry::FindAction(absl::string_view name) const {

@@ -6,9 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "src/decisions_sort.h"
-#include "src/internal/fit_messages.h"
 #include "src/internal/status_macros.h"
-#include "src/plugins/plugins.h"
 #include "src/session_state.h"
 
 namespace vcsched {
@@ -19,7 +17,7 @@ const Registry& DefaultRegistry() {
   return *kRegistry;
 }
 
-int64_t DefaultNow(const Snapshot& snap) { return snap.impl().dense.latest_creation_time; }
+int64_t DefaultNow(const Snapshot& snap) { return SnapshotInternals::Of(snap).dense.latest_creation_time; }
 
 // `phase` as a view that outlives the session: the phases Volcano knows are literals,
 // anything else (a host plugin's) is kept by the decisions.
@@ -32,7 +30,7 @@ absl::string_view LastingPhase(Decisions& d, absl::string_view phase) {
 
 // PodGroup phase at close (docs/reference/scheduler.md §11.1), into the statuses the session made.
 void WritePodGroupStatuses(Session& ssn) {
-  Session::State& s = ssn.state();
+  Session::State& s = SessionInternals::Of(ssn);
   for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
     if (s.queue_of(j) == kNone) continue;  // not in the session
     PodGroupStatus& st = s.decisions.pod_groups[static_cast<size_t>(s.job_status_slot[static_cast<size_t>(j)])];
@@ -63,7 +61,7 @@ void WritePodGroupStatuses(Session& ssn) {
 
 // Pipelined tasks and the reasons of tasks left pending.
 void WriteTaskOutcomes(Session& ssn) {
-  Session::State& s = ssn.state();
+  Session::State& s = SessionInternals::Of(ssn);
   s.decisions.task_reasons.reserve(s.snapshot->tasks().size());
   // Identical messages (a job's tasks share them) are built and kept once.
   std::string last_fit_key;
@@ -95,11 +93,11 @@ void WriteTaskOutcomes(Session& ssn) {
           for (const auto& [r, c] : f.reason_counts) absl::StrAppend(&key, ",", r, ":", c);
           if (key != last_fit_key) {
             last_fit_key = std::move(key);
-            last_fit_text = s.decisions.Keep(internal::TaskFitErrorText(ssn, t.index));
+            last_fit_text = s.decisions.Keep(ssn.TaskFitErrorText(t.index));
           }
           msg = last_fit_text;
         } else {
-          msg = s.decisions.Keep(internal::TaskFitErrorText(ssn, t.index));
+          msg = s.decisions.Keep(ssn.TaskFitErrorText(t.index));
         }
         if (msg.empty() && f.refused_by_queue != kNone) {
           msg = s.decisions.Keep(absl::StrCat(
@@ -124,7 +122,7 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
   cfg.ApplyDefaults();
   const int64_t now = options.now_seconds != 0 ? options.now_seconds : DefaultNow(snapshot);
   Session ssn(snapshot, cfg, now, options.session_id);
-  Session::State& s = ssn.state();
+  Session::State& s = SessionInternals::Of(ssn);
   s.node_choice_cache = options.node_choice_cache;
 
   std::vector<std::unique_ptr<Plugin>> plugins;
@@ -132,14 +130,13 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
     for (const PluginOption& opt : cfg.tiers[ti].plugins) {
       if (registry.Skips(opt.name)) continue;  // warned about below
       VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Plugin> plugin, registry.MakePlugin(opt.name, opt.arguments));
-      const PluginFactory& factory = *registry.FindPlugin(opt.name);
+      const bool node_local = registry.FindPluginTraits(opt.name)->node_local_answers;
       s.current_plugin = &opt;
       s.current_tier = static_cast<int>(ti);
       const size_t node_fns = s.predicate.size() + s.node_order.size() + s.batch_node_order.size();
       const absl::Status st = plugin->OnSessionOpen(ssn);
-      if (s.predicate.size() + s.node_order.size() + s.batch_node_order.size() != node_fns &&
-          !internal::IsBuiltInPluginFactory(factory)) {
-        s.host_node_callbacks = true;
+      if (s.predicate.size() + s.node_order.size() + s.batch_node_order.size() != node_fns && !node_local) {
+        s.node_choice_cache = false;  // node answers that may depend on more than the node
       }
       if (!st.ok()) {
         return absl::Status(st.code(), absl::StrCat("plugin ", opt.name, ": ", st.message()));

@@ -103,6 +103,10 @@ void Session::State::FireDeallocate(TaskIndex t) {
   }
 }
 
+bool Session::NodeFitsFutureIdle(absl::Span<const int64_t> r, NodeIndex n) const { return s_->FitsFutureIdle(r, n); }
+bool Session::NodeFitsIdle(absl::Span<const int64_t> r, NodeIndex n) const { return s_->FitsIdle(r, n); }
+absl::Span<const NodeIndex> Session::node_change_log() const { return s_->node_changes; }
+
 bool Session::State::FitsFutureIdle(absl::Span<const int64_t> r, NodeIndex n) const {
   const int64_t* i = idle.data() + static_cast<ptrdiff_t>(n) * dims;
   const int64_t* rel = releasing.data() + static_cast<ptrdiff_t>(n) * dims;
@@ -154,7 +158,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.last_txn_status.assign(tasks.size(), TaskStatus::kPending);
   s.fit_slot.assign(tasks.size(), -1);
   // Facts that do not change in a session are the snapshot's; the rest start from them.
-  const DenseFacts& f = snapshot.impl().dense;
+  const DenseFacts& f = SnapshotInternals::Of(snapshot).dense;
   s.task_flags = f.task_flags;
   s.task_job = f.task_job;
   s.facts = &f;
@@ -173,7 +177,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   }
   s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
   s.job_status_slot.assign(jobs.size(), -1);
-  s.decisions.Share(snapshot.shared_impl());  // decisions name tasks, jobs and nodes by views into it
+  s.decisions.Share(SnapshotInternals::Shared(snapshot));  // decisions name tasks, jobs and nodes by views into it
   s.transition_id = s.decisions.Keep(s.session_id);
   s.decisions.pod_groups.reserve(
       jobs.size() - static_cast<size_t>(std::count(f.job_queue.begin(), f.job_queue.end(), kNone)));
@@ -190,11 +194,34 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     const TaskInfo& info = tasks[static_cast<size_t>(t)];
     s.MoveTask(t, info.status, HoldsNode(info.status) ? info.node : kNone);
   }
-  s.node_view.Init(snapshot, s.status, s.node);
   s.node_changes.clear();  // the initial placement is the baseline, not a change
-  for (const NodeInfo& node_info : nodes) {
-    for (const Taint& taint : node_info.spec.taints) s.any_prefer_no_schedule |= taint.effect == "PreferNoSchedule";
-  }
+
+  v_.num_tasks = static_cast<int32_t>(tasks.size());
+  v_.num_jobs = static_cast<int32_t>(jobs.size());
+  v_.num_nodes = static_cast<int32_t>(nodes.size());
+  v_.num_queues = static_cast<int32_t>(snapshot.queues().size());
+  v_.dims = s.dims;
+  v_.tasks = tasks.data();
+  v_.jobs = jobs.data();
+  v_.nodes = nodes.data();
+  v_.queues = snapshot.queues().data();
+  v_.task_job = f.task_job.data();
+  v_.task_flags = f.task_flags.data();
+  v_.task_shape = f.task_shape.data();
+  v_.task_req = f.task_req.data();
+  v_.task_nonzero_cpu = f.task_nonzero_cpu.data();
+  v_.task_nonzero_memory = f.task_nonzero_memory.data();
+  v_.job_queue = f.job_queue.data();
+  v_.job_min_member = f.job_min_member.data();
+  v_.job_priority = f.job_priority.data();
+  v_.job_creation_time = f.job_creation_time.data();
+  v_.job_checks_roles = f.job_checks_roles.data();
+  v_.job_has_min_resources = f.job_has_min_resources.data();
+  v_.job_min_resources = f.job_min_resources.data();
+  v_.job_task_begin = f.job_task_begin.data();
+  v_.job_task_list = f.job_task_list.data();
+  v_.status = s.status.data();  // sized once: never reallocated
+  v_.node = s.node.data();
 }
 
 Session::~Session() = default;
@@ -207,9 +234,6 @@ int Session::dims() const { return s_->dims; }
 int64_t Session::now_seconds() const { return s_->now; }
 const std::string& Session::session_id() const { return s_->session_id; }
 const Resource& Session::total_resource() const { return s_->total; }
-TaskStatus Session::task_status(TaskIndex t) const { return s_->status[static_cast<size_t>(t)]; }
-NodeIndex Session::task_node(TaskIndex t) const { return s_->node[static_cast<size_t>(t)]; }
-absl::Span<const int64_t> Session::task_resreq(TaskIndex t) const { return s_->req(t); }
 absl::Span<const int64_t> Session::node_allocatable(NodeIndex n) const { return Row(s_->allocatable, n); }
 absl::Span<const int64_t> Session::node_idle(NodeIndex n) const { return Row(s_->idle, n); }
 absl::Span<const int64_t> Session::node_used(NodeIndex n) const { return Row(s_->used, n); }
@@ -395,6 +419,29 @@ FitResult Session::SimulatePredicate(TaskIndex t, NodeIndex n, absl::Span<const 
   }
   return FitResult::Success();
 }
+void Session::AddNodeChoiceVetoFn(std::function<bool(TaskIndex)> fn) { s_->node_choice_vetoes.push_back(std::move(fn)); }
+
+const std::vector<JobOrderKeyFn>& Session::job_order_keys() const { return s_->job_order_keys; }
+
+absl::Status Session::Unpipeline(TaskIndex t) {
+  if (task_status(t) != TaskStatus::kPipelined) {
+    return absl::FailedPreconditionError(absl::StrCat("task ", task(t).key, " is not pipelined"));
+  }
+  s_->MoveTask(t, TaskStatus::kPending, kNone);
+  s_->FireDeallocate(t);
+  return absl::OkStatus();
+}
+
+bool Session::NodeChoiceReusable(TaskIndex t) const {
+  if (!s_->node_choice_cache || !(task_flags(t) & kTaskShapeOnly)) return false;
+  for (const auto& veto : s_->node_choice_vetoes) {
+    if (veto(t)) return false;
+  }
+  return true;
+}
+
+std::shared_ptr<void>& Session::SharedSlot(const char* type_name) const { return s_->shared[type_name]; }
+
 const PluginOption& Session::current_plugin() const {
   static const PluginOption* const kNoPlugin = new PluginOption();
   return s_->current_plugin != nullptr ? *s_->current_plugin : *kNoPlugin;
@@ -677,14 +724,35 @@ void Session::RecordTaskError(TaskIndex t, absl::string_view message) {
   s_->MutableFit(t).messages.emplace_back(message);
 }
 
+void Session::RecordQueueRefusal(TaskIndex t, QueueIndex q) { s_->MutableFit(t).refused_by_queue = q; }
+
 bool Session::TaskHasFitErrors(TaskIndex t) const { return !s_->Fit(t).empty(); }
+
+void Session::SetJobCondition(JobIndex j, absl::string_view type, absl::string_view reason,
+                              absl::string_view message) {
+  const int32_t slot = s_->job_status_slot[static_cast<size_t>(j)];
+  if (slot < 0) return;  // not in the session: no status is returned
+  Decisions& d = s_->decisions;
+  // Views of texts the decisions keep: literals are kept too, since a caller's
+  // string_view may point at a temporary.
+  const PodGroupCondition c{d.Keep(type), "True", d.Keep(reason), d.Keep(message), s_->transition_id};
+  PodGroupStatus::Conditions& conds = d.pod_groups[static_cast<size_t>(slot)].conditions;
+  bool replaced = false;
+  for (PodGroupCondition& old : conds) {
+    if (old.type == c.type) {
+      old = c;
+      replaced = true;
+    }
+  }
+  if (!replaced) conds.push_back(c);
+}
 
 void Session::AddWarning(std::string warning) { s_->decisions.warnings.push_back(std::move(warning)); }
 
 // ---------------------------------------------------------------- Statement
 
 absl::Status Statement::Allocate(TaskIndex t, NodeIndex n) {
-  Session::State& s = ssn_->state();
+  Session::State& s = SessionInternals::Of(*ssn_);
   const TaskStatus prev = s.status[static_cast<size_t>(t)];
   if (prev != TaskStatus::kPending) {
     return absl::FailedPreconditionError(absl::StrCat("task ", s.task(t).key, " is not pending"));
@@ -697,7 +765,7 @@ absl::Status Statement::Allocate(TaskIndex t, NodeIndex n) {
 
 absl::Status Statement::Pipeline(TaskIndex t, NodeIndex n, bool eviction_occurred) {
   (void)eviction_occurred;
-  Session::State& s = ssn_->state();
+  Session::State& s = SessionInternals::Of(*ssn_);
   const TaskStatus prev = s.status[static_cast<size_t>(t)];
   if (prev != TaskStatus::kPending) {
     return absl::FailedPreconditionError(absl::StrCat("task ", s.task(t).key, " is not pending"));
@@ -710,7 +778,7 @@ absl::Status Statement::Pipeline(TaskIndex t, NodeIndex n, bool eviction_occurre
 
 absl::Status Statement::Evict(TaskIndex victim, absl::string_view action, TaskIndex preemptor,
                               absl::string_view reason) {
-  Session::State& s = ssn_->state();
+  Session::State& s = SessionInternals::Of(*ssn_);
   const TaskStatus prev = s.status[static_cast<size_t>(victim)];
   if (prev != TaskStatus::kRunning && prev != TaskStatus::kBound) {
     return absl::FailedPreconditionError(absl::StrCat("task ", s.task(victim).key, " is not running"));
@@ -739,7 +807,7 @@ void Statement::Merge(Statement& other) {
 }
 
 void Statement::Commit() {
-  Session::State& s = ssn_->state();
+  Session::State& s = SessionInternals::Of(*ssn_);
   for (const Op& op : ops_) {
     switch (op.kind) {
       case OpKind::kAllocate:
@@ -763,7 +831,7 @@ void Statement::Commit() {
 }
 
 void Statement::Discard() {
-  Session::State& s = ssn_->state();
+  Session::State& s = SessionInternals::Of(*ssn_);
   for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
     const Op& op = *it;
     const size_t ti = static_cast<size_t>(op.task);

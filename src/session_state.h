@@ -5,13 +5,14 @@
 
 #include <array>
 #include <deque>
+#include <functional>
+#include <memory>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "src/plugins/node_view.h"
 #include "src/resource_matrix.h"
 #include "src/snapshot_impl.h"
 #include "vcsched/session.h"
@@ -130,18 +131,15 @@ struct Session::State {
   const PluginOption* current_plugin = nullptr;
   int current_tier = 0;
 
-  // True when a plugin outside the built-ins registered predicates or node scores; the
-  // node-choice cache (which knows the built-ins are node-local) is then off.
-  bool host_node_callbacks = false;
-  bool node_choice_cache = true;  // RunOptions::node_choice_cache
+  // Node-choice reuse (allocate): off when a plugin without PluginTraits::node_local_answers
+  // registered predicates or scores, or by RunOptions::node_choice_cache; per task, off
+  // when a veto says so.
+  bool node_choice_cache = true;
+  std::vector<std::function<bool(TaskIndex)>> node_choice_vetoes;
   // Every node whose accounting changed, in order (node-choice caches replay it).
   std::vector<NodeIndex> node_changes;
-  // Some node has a PreferNoSchedule taint (taint-toleration scores then depend on
-  // the candidate set).
-  bool any_prefer_no_schedule = false;
-
-  // The Kubernetes node view (predicates, nodeorder).
-  internal::NodeView node_view;
+  // Session::Shared's objects, by type name.
+  std::map<std::string, std::shared_ptr<void>, std::less<>> shared;
 
   // Reasons and results.
   std::vector<std::string> reasons;
@@ -181,6 +179,13 @@ struct Session::State {
   // True when FutureIdle(n) >= req on every requested dimension.
   bool FitsFutureIdle(absl::Span<const int64_t> req, NodeIndex n) const;
   bool FitsIdle(absl::Span<const int64_t> req, NodeIndex n) const;
+};
+
+// The framework's way in (session.cc, the statement, the scheduler); built-in actions
+// and plugins use the Session's public methods.
+struct SessionInternals {
+  static Session::State& Of(Session& ssn) { return *ssn.s_; }
+  static const Session::State& Of(const Session& ssn) { return *ssn.s_; }
 };
 
 // Statuses whose task holds resources on its node.

@@ -607,7 +607,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   }
   std::sort(impl->warnings.begin(), impl->warnings.end());
   state_ = std::make_unique<State>();
-  return Snapshot(std::move(impl));
+  return SnapshotInternals::Make(std::move(impl));
 }
 
 }  // namespace vcsched

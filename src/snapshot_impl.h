@@ -30,6 +30,14 @@ struct Snapshot::Impl {
   DenseFacts dense;
 };
 
+// The library's way in: the session reads the dense facts, decisions share the data
+// (their names are views into it), the builder makes a snapshot of it.
+struct SnapshotInternals {
+  static const Snapshot::Impl& Of(const Snapshot& s) { return *s.impl_; }
+  static const std::shared_ptr<const Snapshot::Impl>& Shared(const Snapshot& s) { return s.impl_; }
+  static Snapshot Make(std::shared_ptr<const Snapshot::Impl> impl) { return Snapshot(std::move(impl)); }
+};
+
 }  // namespace vcsched
 
 #endif  // VCSCHED_SRC_SNAPSHOT_IMPL_H_

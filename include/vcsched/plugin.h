@@ -36,6 +36,16 @@ class Plugin {
 // naming the key. Called once per session (and once by config validation).
 using PluginFactory = std::function<absl::StatusOr<std::unique_ptr<Plugin>>(const Arguments&)>;
 
+// What a plugin promises the framework, declared when it is registered.
+struct PluginTraits {
+  // The plugin's predicates and node scores for a task depend only on the task's
+  // resource shape and placement flags and on each node's own state, except for the
+  // tasks its Session::AddNodeChoiceVetoFn names. Allocate may then reuse one node
+  // choice for every task of a shape. A plugin that registers predicates or scores
+  // without this trait turns that reuse off for the session (the safe default).
+  bool node_local_answers = false;
+};
+
 }  // namespace vcsched
 
 #endif  // VCSCHED_PLUGIN_H_

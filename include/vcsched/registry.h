@@ -27,10 +27,12 @@ class Registry {
   static Registry BuiltIn();
 
   // kAlreadyExists when the name is taken; kInvalidArgument for an empty name.
-  absl::Status RegisterPlugin(std::string name, PluginFactory factory);
+  absl::Status RegisterPlugin(std::string name, PluginFactory factory, PluginTraits traits = {});
   absl::Status RegisterAction(std::string name, ActionFactory factory);
 
   const PluginFactory* FindPlugin(absl::string_view name) const;
+  // The traits the plugin was registered with; nullptr when it is not registered.
+  const PluginTraits* FindPluginTraits(absl::string_view name) const;
   const ActionFactory* FindAction(absl::string_view name) const;
   // Builds a registered plugin or action from its arguments. An argument of the wrong
   // type is dropped and the object built again, so that it takes its default there, as
@@ -58,7 +60,11 @@ class Registry {
   bool Skips(absl::string_view plugin) const;
 
  private:
-  std::map<std::string, PluginFactory, std::less<>> plugins_;
+  struct PluginEntry {
+    PluginFactory factory;
+    PluginTraits traits;
+  };
+  std::map<std::string, PluginEntry, std::less<>> plugins_;
   std::map<std::string, ActionFactory, std::less<>> actions_;
 };
 

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -83,7 +84,6 @@ class Statement;
 
 class Session {
  public:
-  struct State;  // defined in src/; actions and plugins in src/ use it directly
   Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_t now_seconds,
           std::string session_id);
   ~Session();
@@ -98,9 +98,43 @@ class Session {
   const std::string& session_id() const;
   const Resource& total_resource() const;  // sum of node allocatable
 
-  TaskStatus task_status(TaskIndex t) const;
-  NodeIndex task_node(TaskIndex t) const;
-  absl::Span<const int64_t> task_resreq(TaskIndex t) const;
+  // The snapshot's records and its dense per-task and per-job facts. Inline: built-in
+  // actions and plugins read them in their innermost loops.
+  int32_t num_tasks() const { return v_.num_tasks; }
+  int32_t num_jobs() const { return v_.num_jobs; }
+  int32_t num_nodes() const { return v_.num_nodes; }
+  int32_t num_queues() const { return v_.num_queues; }
+  const TaskInfo& task(TaskIndex t) const { return v_.tasks[t]; }
+  const JobInfo& job(JobIndex j) const { return v_.jobs[j]; }
+  const NodeInfo& node_info(NodeIndex n) const { return v_.nodes[n]; }
+  const QueueInfo& queue(QueueIndex q) const { return v_.queues[q]; }
+  JobIndex job_of(TaskIndex t) const { return v_.task_job[t]; }  // TaskInfo::job
+  QueueIndex queue_of(JobIndex j) const { return v_.job_queue[j]; }  // JobInfo::queue
+  int32_t job_min_member(JobIndex j) const { return v_.job_min_member[j]; }
+  int32_t job_priority(JobIndex j) const { return v_.job_priority[j]; }
+  int64_t job_creation_time(JobIndex j) const { return v_.job_creation_time[j]; }
+  bool job_checks_roles(JobIndex j) const { return v_.job_checks_roles[j] != 0; }  // minTaskMember applies
+  // The PodGroup's minResources, when it sets them (JobInfo::min_resources).
+  bool job_has_min_resources(JobIndex j) const { return v_.job_has_min_resources[j] != 0; }
+  absl::Span<const int64_t> job_min_resources(JobIndex j) const {
+    return absl::Span<const int64_t>(v_.job_min_resources + static_cast<ptrdiff_t>(j) * v_.dims,
+                                     static_cast<size_t>(v_.dims));
+  }
+  absl::Span<const TaskIndex> job_tasks(JobIndex j) const {  // JobInfo::tasks
+    return absl::Span<const TaskIndex>(v_.job_task_list + v_.job_task_begin[j],
+                                       static_cast<size_t>(v_.job_task_begin[j + 1] - v_.job_task_begin[j]));
+  }
+  uint8_t task_flags(TaskIndex t) const { return v_.task_flags[t]; }  // TaskFlag bits
+  int32_t task_shape(TaskIndex t) const { return v_.task_shape[t]; }  // TaskInfo::shape
+  // Kubernetes' non-zero requests (a default for a container that requests nothing).
+  int64_t task_nonzero_cpu(TaskIndex t) const { return v_.task_nonzero_cpu[t]; }
+  int64_t task_nonzero_memory(TaskIndex t) const { return v_.task_nonzero_memory[t]; }
+  absl::Span<const int64_t> task_resreq(TaskIndex t) const {
+    return absl::Span<const int64_t>(v_.task_req + static_cast<ptrdiff_t>(t) * v_.dims, static_cast<size_t>(v_.dims));
+  }
+  // The task's status and node in this session.
+  TaskStatus task_status(TaskIndex t) const { return v_.status[t]; }
+  NodeIndex task_node(TaskIndex t) const { return v_.node[t]; }
   absl::Span<const int64_t> node_allocatable(NodeIndex n) const;
   absl::Span<const int64_t> node_idle(NodeIndex n) const;
   absl::Span<const int64_t> node_used(NodeIndex n) const;
@@ -110,6 +144,15 @@ class Session {
   Resource node_future_idle(NodeIndex n) const;
   // Tasks occupying the node (every status that holds a node), in task index order.
   std::vector<TaskIndex> node_tasks(NodeIndex n) const;
+  // Whether `req` fits the node's idle resources (every dimension), or its future idle
+  // ones (idle + releasing - pipelined; a dimension past cpu and memory that `req` does
+  // not request is not checked, as Volcano's LessEqual with zero defaults).
+  bool NodeFitsIdle(absl::Span<const int64_t> req, NodeIndex n) const;
+  bool NodeFitsFutureIdle(absl::Span<const int64_t> req, NodeIndex n) const;
+  // Every node whose accounting changed since the session opened, in order (a node
+  // may appear many times): a cache of per-node answers replays it from where it last
+  // read.
+  absl::Span<const NodeIndex> node_change_log() const;
   // Number of the job's tasks in `status`.
   int32_t job_count(JobIndex j, TaskStatus status) const;
   // Sum of the Resreq of the job's allocated-class tasks.
@@ -159,14 +202,35 @@ class Session {
   void AddSimulateAllocatableFn(SimulateAllocatableFn fn);  // gated by enabledAllocatable
   void AddSimulatePredicateFn(SimulatePredicateFn fn);      // gated by enablePredicate
   void AddEventHandler(EventHandler handler);  // not gated
+  // Says that the current plugin's node answers (predicates and scores) for `t` may
+  // depend on more than the task's shape and each node's own state, when `fn(t)` is true
+  // (for example, a placed pod's affinity term selects t). Allocate then scores every
+  // node for t instead of reusing a node choice. Only plugins registered with
+  // PluginTraits::node_local_answers need it; a plugin without that trait that registers
+  // predicates or scores turns node-choice reuse off for the whole session.
+  void AddNodeChoiceVetoFn(std::function<bool(TaskIndex)> fn);  // not gated
   // The plugin whose OnSessionOpen is running (its switches and arguments).
   const PluginOption& current_plugin() const;
+  // Per-session data that several plugins share (for example one view of the pods on
+  // each node for both predicates and scores): the first call makes a T with
+  // T(const Session&), later calls return the same one; it lives as long as the
+  // session. Callable on a const Session: the data is the plugins', not the session's.
+  template <typename T>
+  T& Shared() const {
+    std::shared_ptr<void>& slot = SharedSlot(typeid(T).name());
+    if (slot == nullptr) slot = std::make_shared<T>(*this);
+    return *static_cast<T*>(slot.get());
+  }
 
   // ---- combined questions (tier rules in docs/reference/scheduler.md §5) ----
   // First non-zero opinion wins; then PodGroup creation time, then "namespace/name".
   bool JobOrderLess(JobIndex l, JobIndex r) const;
   // Plugins only (0 when none decides).
   int JobOrderCompare(JobIndex l, JobIndex r) const;
+  // The job-order opinions in tier order, each as its key when it was given as one
+  // (AddJobOrderKeyFn) and empty when it was a comparison: when all are keys, a
+  // container of waiting jobs may read them once per stay.
+  const std::vector<JobOrderKeyFn>& job_order_keys() const;
   // First non-zero wins; then pod index, creation time, uid.
   bool TaskOrderLess(TaskIndex l, TaskIndex r) const;
   // First non-zero wins; then queue creation time, then name.
@@ -188,6 +252,11 @@ class Session {
   bool SimulateAllocatable(QueueIndex q, TaskIndex t, absl::Span<const TaskIndex> removed) const;  // AND
   FitResult SimulatePredicate(TaskIndex t, NodeIndex n, absl::Span<const TaskIndex> removed) const;
   bool HasNodeOrderFns() const;
+  // Whether `t`'s node answers depend only on its shape and each node's own state, so
+  // that one node choice serves every task of its shape: a shape-only task
+  // (kTaskShapeOnly), every plugin with node answers declared node-local
+  // (PluginTraits), no veto for `t`, and RunOptions::node_choice_cache on.
+  bool NodeChoiceReusable(TaskIndex t) const;
   // Sum of every registered scorer for each node of `nodes`, written to `scores`.
   void ScoreNodes(TaskIndex t, absl::Span<const NodeIndex> nodes,
                   absl::Span<double> scores) const;
@@ -205,6 +274,9 @@ class Session {
   // ---- direct changes (backfill, shuffle); others go through Statement ----
   // Allocates now; once the job is JobReady, binds every Allocated task of the job.
   absl::Status Allocate(TaskIndex t, NodeIndex n);
+  // Moves a Pipelined task back to Pending, off its node (backfill places pipelined
+  // best-effort tasks again).
+  absl::Status Unpipeline(TaskIndex t);
   // Evicts now (shuffle): the task becomes Releasing and an Eviction is recorded.
   absl::Status Evict(TaskIndex t, absl::string_view action, absl::string_view reason);
 
@@ -215,16 +287,62 @@ class Session {
   void RecordFitError(TaskIndex t, NodeIndex n, const FitResult& result);
   // Records a reason that applies to the whole task (e.g. a pre-predicate failure).
   void RecordTaskError(TaskIndex t, absl::string_view message);
+  // Records that queue `q` refused `t` before any node was tried (its quota): the
+  // task's reason says so; the gang's condition message does not (as Volcano's).
+  void RecordQueueRefusal(TaskIndex t, QueueIndex q);
   bool TaskHasFitErrors(TaskIndex t) const;
+  // Volcano's texts for why a task or a gang did not schedule
+  // (docs/reference/scheduler.md §11.2): "0/3 nodes are unavailable: 3 Insufficient
+  // cpu." or the task's own message, empty when it recorded nothing; "pod group is not
+  // ready, 2 Pending, 2 minAvailable; Pending: 2 Unschedulable. Origin reason is p1: ...".
+  std::string TaskFitErrorText(TaskIndex t) const;
+  std::string JobFitErrorText(JobIndex j) const;
+  // The job's Pending tasks whose placement was undone (its gang fell short): gang
+  // counts them as schedulable.
+  int32_t JobPendingOnceAllocatedNum(JobIndex j) const;
   void AddWarning(std::string warning);
 
-  // Internal state, for built-in actions and plugins (src/session_state.h).
-  State& state() { return *s_; }
-  const State& state() const { return *s_; }
+  // ---- the PodGroup statuses the session returns ----
+  // Sets the job's condition of `type` (every one of that type, as Volcano's status
+  // update does, or a new one), with status "True" and this session's id as its
+  // transition id. The texts are copied. Jobs outside the session (no queue) have none.
+  void SetJobCondition(JobIndex j, absl::string_view type, absl::string_view reason, absl::string_view message);
+
+  // The framework's own state (src/framework/session_state.h): not part of the API.
+  struct State;
 
  private:
-  friend class Statement;
+  friend struct SessionInternals;
+  // Views of the dense arrays the inline accessors read; set once by the constructor.
+  struct Views {
+    int32_t num_tasks = 0, num_jobs = 0, num_nodes = 0, num_queues = 0;
+    int dims = 0;
+    const TaskInfo* tasks = nullptr;
+    const JobInfo* jobs = nullptr;
+    const NodeInfo* nodes = nullptr;
+    const QueueInfo* queues = nullptr;
+    const JobIndex* task_job = nullptr;
+    const uint8_t* task_flags = nullptr;
+    const int32_t* task_shape = nullptr;
+    const int64_t* task_req = nullptr;
+    const int64_t* task_nonzero_cpu = nullptr;
+    const int64_t* task_nonzero_memory = nullptr;
+    const QueueIndex* job_queue = nullptr;
+    const int32_t* job_min_member = nullptr;
+    const int32_t* job_priority = nullptr;
+    const int64_t* job_creation_time = nullptr;
+    const uint8_t* job_checks_roles = nullptr;
+    const uint8_t* job_has_min_resources = nullptr;
+    const int64_t* job_min_resources = nullptr;
+    const int32_t* job_task_begin = nullptr;
+    const TaskIndex* job_task_list = nullptr;
+    const TaskStatus* status = nullptr;
+    const NodeIndex* node = nullptr;
+  };
+  std::shared_ptr<void>& SharedSlot(const char* type_name) const;
+
   std::unique_ptr<State> s_;
+  Views v_;
 };
 
 }  // namespace vcsched

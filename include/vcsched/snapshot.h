@@ -53,6 +53,22 @@ const char* TaskStatusName(TaskStatus s);
 // Bound, Binding, Running, Allocated.
 bool IsAllocatedStatus(TaskStatus s);
 
+// What a task's pod says about its placement, as bits (Session::task_flags), worked out
+// once per snapshot so that hot paths do not read the pod spec.
+enum TaskFlag : uint8_t {
+  kTaskGated = 1,        // spec.schedulingGates is non-empty
+  kTaskBestEffort = 2,   // requests nothing
+  kTaskHasRole = 4,      // volcano.sh/task-spec is set
+  // No nominated node, node affinity, pod (anti-)affinity or spread terms: built-in
+  // checks and scores see only the task's shape (allocate may reuse a node choice).
+  kTaskShapeOnly = 8,
+  // The pod spec's placement fields, so that node checks and scores read the (large)
+  // spec only when it has something to say.
+  kTaskPlacementTerms = 16,    // node affinity terms, pod (anti-)affinity or spread constraints
+  kTaskPodAffinityTerms = 32,  // pod affinity or anti-affinity terms
+  kTaskNodeSelection = 64,     // a node selector or required node affinity
+};
+
 struct NodeInfo {
   NodeIndex index = kNone;
   NodeSpec spec;
@@ -149,13 +165,11 @@ class Snapshot {
   // What Build() tolerated but the caller should know (dangling references, ...), sorted.
   const std::vector<std::string>& warnings() const;
 
-  struct Impl;
-  explicit Snapshot(std::shared_ptr<const Impl> impl);
-  const Impl& impl() const { return *impl_; }  // the library's own data (src/snapshot_impl.h)
-  // The same data, shared: Decisions keep it alive, their names being views into it.
-  const std::shared_ptr<const Impl>& shared_impl() const { return impl_; }
+  struct Impl;  // the library's own data (src/snapshot_impl.h): not part of the API
 
  private:
+  friend struct SnapshotInternals;
+  explicit Snapshot(std::shared_ptr<const Impl> impl);
   std::shared_ptr<const Impl> impl_;
 };
 

@@ -20,14 +20,14 @@ class AllocateAction : public Action {
   explicit AllocateAction(bool error_cache) : error_cache_(error_cache) {}
 
   absl::Status Execute(Session& ssn) override {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     const ResourceReasons reasons(ssn);
-    const std::vector<std::string>& actions = s.config->actions;
+    const std::vector<std::string>& actions = s.config().actions;
     const bool has_enqueue = std::find(actions.begin(), actions.end(), "enqueue") != actions.end();
     auto queues = QueueHeap(ssn);
     std::map<QueueIndex, WaitingJobHeap> jobs;
-    JobTaskHeaps tasks(ssn, s.jobs.size());
-    for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
+    JobTaskHeaps tasks(ssn, s.num_jobs());
+    for (JobIndex j = 0; j < static_cast<JobIndex>(s.num_jobs()); ++j) {
       const QueueIndex queue = s.queue_of(j);
       if (queue == kNone) continue;
       if (ssn.JobIsPending(j)) {
@@ -37,8 +37,8 @@ class AllocateAction : public Action {
       if (ssn.JobValid(j)) continue;
       tasks.Open(j);
       for (TaskIndex t : s.job_tasks(j)) {
-        if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending &&
-            !(s.task_flags[static_cast<size_t>(t)] & (kTaskGated | kTaskBestEffort))) {
+        if (s.task_status(t) == TaskStatus::kPending &&
+            !(s.task_flags(t) & (kTaskGated | kTaskBestEffort))) {
           tasks.Push(t);
         }
       }
@@ -71,15 +71,15 @@ class AllocateAction : public Action {
   absl::StatusOr<bool> AllocateTasks(Session& ssn, JobIndex j, JobTaskHeaps& tasks,
                                      const std::vector<NodeIndex>& all_nodes, const ResourceReasons& reasons,
                                      Statement& stmt) {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     FitErrorBuffer errors;
     while (!tasks.empty(j)) {
       const TaskIndex t = tasks.Pop(j);
       const TaskInfo& info = s.task(t);
-      const uint8_t flags = s.task_flags[static_cast<size_t>(t)];
+      const uint8_t flags = s.task_flags(t);
       const QueueIndex queue = s.queue_of(j);
       if (!ssn.Allocatable(queue, t)) {
-        s.MutableFit(t).refused_by_queue = queue;
+        ssn.RecordQueueRefusal(t, queue);
         continue;
       }
       if (flags & kTaskGated) continue;
@@ -98,7 +98,7 @@ class AllocateAction : public Action {
       if (NodeChoiceCache::Usable(ssn, t)) {
         const NodeIndex best = cache_.Choose(ssn, t);
         if (best != kNone) {
-          if (s.FitsIdle(s.req(t), best)) {
+          if (s.NodeFitsIdle(s.task_resreq(t), best)) {
             VCSCHED_RETURN_IF_ERROR(stmt.Allocate(t, best));
           } else {
             VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best, false));
@@ -110,7 +110,7 @@ class AllocateAction : public Action {
       }
       std::vector<NodeIndex> nodes;
       if (!info.pod->nominated_node_name.empty()) {
-        if (auto n = s.snapshot->FindNode(info.pod->nominated_node_name); n && s.FitsFutureIdle(s.req(t), *n)) {
+        if (auto n = s.snapshot().FindNode(info.pod->nominated_node_name); n && s.NodeFitsFutureIdle(s.task_resreq(t), *n)) {
           const NodeIndex only[] = {*n};
           nodes = FeasibleNodes(ssn, t, only, true, reasons, nullptr);
         }
@@ -125,9 +125,9 @@ class AllocateAction : public Action {
       errors.failures.clear();
       const NodeIndex best = SelectBestNodeByGradient(ssn, t, nodes);
       if (best == kNone) continue;
-      if (s.FitsIdle(s.req(t), best)) {
+      if (s.NodeFitsIdle(s.task_resreq(t), best)) {
         VCSCHED_RETURN_IF_ERROR(stmt.Allocate(t, best));
-      } else if (s.FitsFutureIdle(s.req(t), best)) {
+      } else if (s.NodeFitsFutureIdle(s.task_resreq(t), best)) {
         VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best, false));
       }
       if (ssn.JobReady(j)) break;
@@ -139,13 +139,13 @@ class AllocateAction : public Action {
 
   // Should a visit go on after a task found no node? (docs/reference/scheduler.md §9.2.3)
   static bool NeedContinueAllocating(const Session& ssn, JobIndex j, const std::set<std::string>& failed_roles) {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     const JobInfo& job = s.job(j);
     const int32_t min = job.pod_group.min_member;
     if (min == static_cast<int32_t>(job.tasks.size())) return false;
     std::map<std::string, int32_t> pending, occupied;
     for (TaskIndex t : job.tasks) {
-      const TaskStatus st = s.status[static_cast<size_t>(t)];
+      const TaskStatus st = s.task_status(t);
       const std::string& role = s.task(t).role;
       if (st == TaskStatus::kPending) ++pending[role];
       if (IsAllocatedStatus(st) || st == TaskStatus::kSucceeded ||

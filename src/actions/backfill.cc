@@ -12,22 +12,21 @@ namespace {
 class BackfillAction : public Action {
  public:
   absl::Status Execute(Session& ssn) override {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     const ResourceReasons reasons(ssn);
     auto queues = QueueHeap(ssn);
     std::map<QueueIndex, OrderedHeap<JobIndex>> jobs;
     std::map<JobIndex, OrderedHeap<TaskIndex>> tasks;
-    for (const JobInfo& job : s.snapshot->jobs()) {
+    for (const JobInfo& job : s.snapshot().jobs()) {
       if (job.queue == kNone || ssn.JobIsPending(job.index) || ssn.JobValid(job.index)) continue;
       auto heap = TaskHeap(ssn);
       for (TaskIndex t : job.tasks) {
         const TaskInfo& info = s.task(t);
-        const TaskStatus st = s.status[static_cast<size_t>(t)];
+        const TaskStatus st = s.task_status(t);
         if (!info.best_effort || info.pod->scheduling_gated) continue;
         if (st == TaskStatus::kPipelined) {
           // A pipelined best-effort task is un-pipelined and placed again.
-          s.MoveTask(t, TaskStatus::kPending, kNone);
-          s.FireDeallocate(t);
+          VCSCHED_RETURN_IF_ERROR(ssn.Unpipeline(t));
           heap.Push(t);
         } else if (st == TaskStatus::kPending) {
           heap.Push(t);

@@ -10,10 +10,10 @@ namespace {
 class EnqueueAction : public Action {
  public:
   absl::Status Execute(Session& ssn) override {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     auto queues = QueueHeap(ssn);
     std::map<QueueIndex, OrderedHeap<JobIndex>> jobs;
-    for (const JobInfo& job : s.snapshot->jobs()) {
+    for (const JobInfo& job : s.snapshot().jobs()) {
       if (job.queue == kNone) continue;
       auto [it, inserted] = jobs.try_emplace(job.queue, JobHeap(ssn));
       if (inserted) queues.Push(job.queue);

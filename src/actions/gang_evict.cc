@@ -29,7 +29,7 @@ class GangEvictAction : public Action {
   GangEvictAction(EvictionKind kind, bool allow_whole) : kind_(kind), allow_whole_(allow_whole) {}
 
   absl::Status Execute(Session& ssn) override {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     auto queues = QueueHeap(ssn);
     std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors = StarvingJobsByQueue(ssn, queues);
     while (!queues.empty()) {
@@ -43,15 +43,15 @@ class GangEvictAction : public Action {
         std::vector<TaskIndex> pending;
         for (TaskIndex t : s.job(j).tasks) {
           const TaskInfo& info = s.task(t);
-          if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !info.pod->scheduling_gated &&
+          if (s.task_status(t) == TaskStatus::kPending && !info.pod->scheduling_gated &&
               !info.best_effort) {
             pending.push_back(t);
           }
         }
         if (pending.empty()) continue;
         if (kind_ == EvictionKind::kGangReclaim && !ssn.Preemptive(q, pending)) continue;
-        Resource need(s.dims);
-        for (TaskIndex t : pending) need += s.req(t);
+        Resource need(s.dims());
+        for (TaskIndex t : pending) need += s.task_resreq(t);
         Statement stmt(ssn);
         VCSCHED_RETURN_IF_ERROR(TryJob(ssn, j, pending, need, stmt));
         if (ssn.JobPipelined(j)) stmt.Commit();
@@ -73,18 +73,18 @@ class GangEvictAction : public Action {
   }
 
   std::vector<TaskIndex> Candidates(const Session& ssn, JobIndex pj) const {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     const JobInfo& preemptor = s.job(pj);
     std::vector<TaskIndex> out;
-    for (const TaskInfo& t : s.snapshot->tasks()) {
-      const TaskStatus st = s.status[static_cast<size_t>(t.index)];
+    for (const TaskInfo& t : s.snapshot().tasks()) {
+      const TaskStatus st = s.task_status(t.index);
       const bool status_ok = kind_ == EvictionKind::kGangReclaim
                                  ? st == TaskStatus::kRunning
                                  : (st == TaskStatus::kRunning || st == TaskStatus::kBound);
       if (!status_ok || !t.preemptable || t.job == kNone || t.job == pj) continue;
       // A pod whose node is not in the snapshot sits on Volcano's placeholder node,
       // which frees nothing a pending task could use: never a victim.
-      if (s.node[static_cast<size_t>(t.index)] == kNone) continue;
+      if (s.task_node(t.index) == kNone) continue;
       const JobInfo& vj = s.job(t.job);
       if (vj.queue == kNone || !JobPreemptableForGang(vj)) continue;
       if (kind_ == EvictionKind::kGangPreempt) {
@@ -99,25 +99,25 @@ class GangEvictAction : public Action {
 
   // Safe tasks can go without breaking the victim's gang; the rest form a whole bundle.
   static std::vector<Bundle> JobBundles(const Session& ssn, JobIndex j, std::vector<TaskIndex> tasks) {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     const JobInfo& job = s.job(j);
     std::sort(tasks.begin(), tasks.end(), [&](TaskIndex a, TaskIndex b) {
       if (s.task(a).priority != s.task(b).priority) return s.task(a).priority < s.task(b).priority;
       return s.task(a).uid < s.task(b).uid;
     });
     auto sum = [&](const std::vector<TaskIndex>& ts) {
-      Resource r(s.dims);
-      for (TaskIndex t : ts) r += s.req(t);
+      Resource r(s.dims());
+      for (TaskIndex t : ts) r += s.task_resreq(t);
       return r;
     };
     int32_t surplus = ssn.JobReadyTaskNum(j) - job.pod_group.min_member;
-    if (surplus < 0) return {{BundleType::kSafe, j, tasks, sum(tasks), Resource(s.dims)}};
+    if (surplus < 0) return {{BundleType::kSafe, j, tasks, sum(tasks), Resource(s.dims())}};
     std::map<std::string, int32_t> role_surplus;
     const bool enforce_roles = job.pod_group.min_member >= job.task_min_available_total;
     if (enforce_roles) {
       std::map<std::string, int32_t> ready;
       for (TaskIndex t : job.tasks) {
-        const TaskStatus st = s.status[static_cast<size_t>(t)];
+        const TaskStatus st = s.task_status(t);
         if (IsAllocatedStatus(st) || st == TaskStatus::kSucceeded ||
             (st == TaskStatus::kPending && s.task(t).best_effort)) {
           ++ready[s.task(t).role];
@@ -139,7 +139,7 @@ class GangEvictAction : public Action {
       }
     }
     std::vector<Bundle> out;
-    if (!safe.empty()) out.push_back({BundleType::kSafe, j, safe, sum(safe), Resource(s.dims)});
+    if (!safe.empty()) out.push_back({BundleType::kSafe, j, safe, sum(safe), Resource(s.dims())});
     if (!whole.empty()) out.push_back({BundleType::kWhole, j, whole, sum(whole), sum(job.tasks)});
     return out;
   }
@@ -162,7 +162,7 @@ class GangEvictAction : public Action {
   }
 
   void SortBundles(const Session& ssn, std::vector<Bundle>& bundles, const Resource& need) const {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     const JobIndex any = bundles.empty() ? kNone : bundles.front().job;
     (void)any;
     auto policy = [&](const Bundle& l, const Bundle& r) -> int {
@@ -200,7 +200,7 @@ class GangEvictAction : public Action {
   // Keeps the bundles the plugins allow, replaying the accepted prefix each time; safe
   // bundles become one-task units so selection can stop early.
   std::vector<Bundle> FilterBundles(const Session& ssn, JobIndex pj, const std::vector<Bundle>& bundles) const {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     std::vector<TaskIndex> accepted;
     std::vector<Bundle> out;
     auto attempt = [&](const Bundle& b) {
@@ -219,7 +219,7 @@ class GangEvictAction : public Action {
         continue;
       }
       for (TaskIndex t : b.tasks) {
-        Bundle unit{b.type, b.job, {t}, Resource::FromSpan(s.req(t)), b.global};
+        Bundle unit{b.type, b.job, {t}, Resource::FromSpan(s.task_resreq(t)), b.global};
         attempt(unit);
       }
     }
@@ -230,7 +230,7 @@ class GangEvictAction : public Action {
   // `stmt` only when the job ends up pipelined.
   absl::StatusOr<bool> TryPlan(Session& ssn, JobIndex j, const std::vector<TaskIndex>& pending,
                                const std::vector<TaskIndex>& victims, Statement& stmt) const {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     Statement trial(ssn);
     const TaskIndex first = pending.front();
     for (TaskIndex v : victims) {
@@ -258,7 +258,7 @@ class GangEvictAction : public Action {
 
   absl::Status TryJob(Session& ssn, JobIndex j, const std::vector<TaskIndex>& pending, const Resource& need,
                       Statement& stmt) const {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     std::map<JobIndex, std::vector<TaskIndex>> by_job;
     for (TaskIndex t : Candidates(ssn, j)) by_job[s.job_of(t)].push_back(t);
     std::vector<Bundle> bundles;
@@ -269,10 +269,10 @@ class GangEvictAction : public Action {
     SortBundles(ssn, bundles, need);
     bundles = FilterBundles(ssn, j, bundles);
     // Available = idle + releasing over the domain, grown with each chosen victim.
-    Resource available(s.dims);
-    for (size_t n = 0; n < s.snapshot->nodes().size(); ++n) {
-      available += Row(s.idle, static_cast<NodeIndex>(n));
-      available += Row(s.releasing, static_cast<NodeIndex>(n));
+    Resource available(s.dims());
+    for (size_t n = 0; n < s.snapshot().nodes().size(); ++n) {
+      available += s.node_idle(static_cast<NodeIndex>(n));
+      available += s.node_releasing(static_cast<NodeIndex>(n));
     }
     std::vector<TaskIndex> victims;
     for (const Bundle& b : bundles) {
@@ -284,7 +284,7 @@ class GangEvictAction : public Action {
         continue;
       }
       for (size_t i = 0; i < b.tasks.size(); ++i) {
-        available += s.req(b.tasks[i]);
+        available += s.task_resreq(b.tasks[i]);
         victims.push_back(b.tasks[i]);
         if (b.type == BundleType::kWhole && i + 1 < b.tasks.size()) continue;
         if (!LessEqual(need.span(), available.span())) continue;

@@ -14,12 +14,12 @@ ResourceReasons::ResourceReasons(Session& ssn) {
 std::vector<NodeIndex> FeasibleNodes(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> candidates,
                                      bool check_resources, const ResourceReasons& reasons,
                                      FitErrorBuffer* errors) {
-  const Session::State& s = ssn.state();
-  const auto req = s.req(t);
+  const Session& s = ssn;
+  const auto req = s.task_resreq(t);
   std::vector<NodeIndex> out;
   out.reserve(candidates.size());
   for (NodeIndex n : candidates) {
-    if (check_resources && !s.FitsFutureIdle(req, n)) {
+    if (check_resources && !s.NodeFitsFutureIdle(req, n)) {
       if (errors != nullptr) {
         Resource future = ssn.node_future_idle(n);
         const int d = FirstExceeded(req, future.span());
@@ -50,9 +50,9 @@ NodeIndex SelectBestNode(const Session& ssn, TaskIndex t, absl::Span<const NodeI
 }
 
 NodeIndex SelectBestNodeByGradient(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes) {
-  const Session::State& s = ssn.state();
+  const Session& s = ssn;
   std::vector<NodeIndex> idle, future;
-  for (NodeIndex n : nodes) (s.FitsIdle(s.req(t), n) ? idle : future).push_back(n);
+  for (NodeIndex n : nodes) (s.NodeFitsIdle(s.task_resreq(t), n) ? idle : future).push_back(n);
   return SelectBestNode(ssn, t, idle.empty() ? future : idle);
 }
 
@@ -63,10 +63,10 @@ std::vector<NodeIndex> AllNodes(const Session& ssn) {
 }
 
 OrderedHeap<TaskIndex> PendingTaskHeap(const Session& ssn, const JobInfo& job) {
-  const Session::State& s = ssn.state();
+  const Session& s = ssn;
   auto heap = TaskHeap(ssn);
   for (TaskIndex t : job.tasks) {
-    if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !s.task(t).pod->scheduling_gated) heap.Push(t);
+    if (s.task_status(t) == TaskStatus::kPending && !s.task(t).pod->scheduling_gated) heap.Push(t);
   }
   return heap;
 }
@@ -74,7 +74,7 @@ OrderedHeap<TaskIndex> PendingTaskHeap(const Session& ssn, const JobInfo& job) {
 std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, OrderedHeap<QueueIndex>& queues,
                                                                 std::vector<JobIndex>* in_index_order) {
   std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors;
-  for (const JobInfo& job : ssn.state().jobs) {
+  for (const JobInfo& job : ssn.snapshot().jobs()) {
     if (job.queue == kNone || ssn.JobIsPending(job.index) || ssn.JobValid(job.index) ||
         !ssn.JobStarving(job.index)) {
       continue;

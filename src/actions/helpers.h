@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-#include "src/session_state.h"
 #include "vcsched/session.h"
 #include "vcsched/statement.h"
 

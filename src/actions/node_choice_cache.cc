@@ -2,13 +2,7 @@
 
 namespace vcsched::internal {
 
-bool NodeChoiceCache::Usable(Session& ssn, TaskIndex t) {
-  Session::State& s = ssn.state();
-  // Placed pods' affinity terms matter to `t` only when one of them selects it; a
-  // shape-only task no term selects is judged and scored on its shape and the node alone.
-  return s.node_choice_cache && !s.host_node_callbacks && !s.any_prefer_no_schedule &&
-         (s.task_flags[static_cast<size_t>(t)] & kTaskShapeOnly) && !s.node_view.AnyPlacedTermSelects(t);
-}
+bool NodeChoiceCache::Usable(Session& ssn, TaskIndex t) { return ssn.NodeChoiceReusable(t); }
 
 NodeIndex NodeChoiceCache::Better(const Entry& e, NodeIndex a, NodeIndex b) {
   if (b == kNone) return a;
@@ -35,10 +29,10 @@ void NodeChoiceCache::UpdateTree(Entry& e, NodeIndex n) {
 }
 
 void NodeChoiceCache::Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e) {
-  const Session::State& s = ssn.state();
+  const Session& s = ssn;
   const size_t i = static_cast<size_t>(n);
-  const bool feasible = s.FitsFutureIdle(s.req(t), n) && ssn.Predicate(t, n).ok();
-  e.rank[i] = !feasible ? 0 : s.FitsIdle(s.req(t), n) ? 2 : 1;
+  const bool feasible = s.NodeFitsFutureIdle(s.task_resreq(t), n) && ssn.Predicate(t, n).ok();
+  e.rank[i] = !feasible ? 0 : s.NodeFitsIdle(s.task_resreq(t), n) ? 2 : 1;
   if (feasible) {
     const NodeIndex one[] = {n};
     ssn.ScoreNodes(t, one, absl::MakeSpan(&e.score[i], 1));
@@ -47,30 +41,30 @@ void NodeChoiceCache::Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e) 
 }
 
 void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {
-  const Session::State& s = ssn.state();
-  const size_t n = s.snapshot->nodes().size();
+  const Session& s = ssn;
+  const size_t n = s.snapshot().nodes().size();
   e.rank.assign(n, 0);
   e.score.assign(n, 0.0);
   std::vector<NodeIndex> feasible;
   feasible.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const NodeIndex node = static_cast<NodeIndex>(i);
-    if (!s.FitsFutureIdle(s.req(t), node) || !ssn.Predicate(t, node).ok()) continue;
-    e.rank[i] = s.FitsIdle(s.req(t), node) ? 2 : 1;
+    if (!s.NodeFitsFutureIdle(s.task_resreq(t), node) || !ssn.Predicate(t, node).ok()) continue;
+    e.rank[i] = s.NodeFitsIdle(s.task_resreq(t), node) ? 2 : 1;
     feasible.push_back(node);
   }
   std::vector<double> scores(feasible.size());
   ssn.ScoreNodes(t, feasible, absl::MakeSpan(scores));
   for (size_t k = 0; k < feasible.size(); ++k) e.score[static_cast<size_t>(feasible[k])] = scores[k];
   BuildTree(e);
-  e.log_pos = s.node_changes.size();
+  e.log_pos = s.node_change_log().size();
 }
 
 NodeIndex NodeChoiceCache::Choose(Session& ssn, TaskIndex t) {
-  const Session::State& s = ssn.state();
-  auto [it, fresh] = entries_.try_emplace(s.facts->task_shape[static_cast<size_t>(t)]);
+  const Session& s = ssn;
+  auto [it, fresh] = entries_.try_emplace(s.task_shape(t));
   Entry& e = it->second;
-  const std::vector<NodeIndex>& log = s.node_changes;
+  const absl::Span<const NodeIndex> log = s.node_change_log();
   if (fresh || log.size() - e.log_pos > e.rank.size() / 4 + 1) {
     Fill(ssn, t, e);
   } else {

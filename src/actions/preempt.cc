@@ -34,7 +34,7 @@ class PreemptAction : public Action {
   explicit PreemptAction(TopologyLimits limits) : limits_(limits) {}
 
   absl::Status Execute(Session& ssn) override {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     auto queues = QueueHeap(ssn);
     std::vector<JobIndex> starving_jobs;
     std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors = StarvingJobsByQueue(ssn, queues, &starving_jobs);
@@ -70,7 +70,7 @@ class PreemptAction : public Action {
       for (JobIndex j : starving) {
         auto heap = TaskHeap(ssn);
         for (TaskIndex t : s.job(j).tasks) {
-          if (s.status[static_cast<size_t>(t)] == TaskStatus::kPending && !s.task(t).pod->scheduling_gated) heap.Push(t);
+          if (s.task_status(t) == TaskStatus::kPending && !s.task(t).pod->scheduling_gated) heap.Push(t);
         }
         while (!heap.empty()) {
           const TaskIndex p = heap.Pop();
@@ -91,8 +91,8 @@ class PreemptAction : public Action {
   // Victims must be bound or running and preemptable; a best-effort preemptor only
   // takes best-effort victims.
   static bool Eligible(const Session& ssn, TaskIndex p, TaskIndex v) {
-    const Session::State& s = ssn.state();
-    const TaskStatus st = s.status[static_cast<size_t>(v)];
+    const Session& s = ssn;
+    const TaskStatus st = s.task_status(v);
     if (st != TaskStatus::kBound && st != TaskStatus::kRunning) return false;
     if (!s.task(v).preemptable) return false;
     if (s.task(p).best_effort && !s.task(v).best_effort) return false;
@@ -102,16 +102,16 @@ class PreemptAction : public Action {
   // Tries to make room for `p` on one node; true when `p` was pipelined there.
   static absl::StatusOr<bool> PreemptOne(Session& ssn, Statement& stmt, TaskIndex p, const TopologyLimits& limits,
                                          const VictimFilter& filter) {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     const TaskInfo& task = s.task(p);
     if (task.pod->preemption_policy == "Never") return false;
     if (!task.pod->nominated_node_name.empty()) {
-      if (auto nominated = s.snapshot->FindNode(task.pod->nominated_node_name)) {
+      if (auto nominated = s.snapshot().FindNode(task.pod->nominated_node_name)) {
         const FitResult r = ssn.Predicate(p, *nominated);
         if (r.ok()) return false;  // it will fit there once its victims are gone
         if (r.code != FitCode::kUnschedulableAndUnresolvable) {
           for (TaskIndex other : ssn.node_tasks(*nominated)) {
-            if (s.status[static_cast<size_t>(other)] == TaskStatus::kReleasing &&
+            if (s.task_status(other) == TaskStatus::kReleasing &&
                 s.task(other).priority < task.priority) {
               return false;  // a lower-priority pod is already terminating for it
             }
@@ -140,7 +140,7 @@ class PreemptAction : public Action {
       victims = InVictimOrder(ssn, p, std::move(victims));
       Statement node_stmt(ssn);
       auto fits = [&] {
-        return (pq == kNone || ssn.Allocatable(pq, p)) && s.FitsFutureIdle(s.req(p), n) && ssn.Predicate(p, n).ok();
+        return (pq == kNone || ssn.Allocatable(pq, p)) && s.NodeFitsFutureIdle(s.task_resreq(p), n) && ssn.Predicate(p, n).ok();
       };
       bool evicted = false;
       for (TaskIndex v : victims) {
@@ -164,7 +164,7 @@ class PreemptAction : public Action {
   static absl::StatusOr<bool> TopologyAwarePreempt(Session& ssn, Statement& stmt, TaskIndex p,
                                                    const std::vector<NodeIndex>& nodes, const TopologyLimits& limits,
                                                    const VictimFilter& filter) {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     const TaskInfo& task = s.task(p);
     const QueueIndex pq = task.job == kNone ? kNone : s.job(task.job).queue;
     const int64_t n = static_cast<int64_t>(nodes.size());
@@ -193,7 +193,7 @@ class PreemptAction : public Action {
 
   static std::optional<Candidate> SelectVictimsOnNode(Session& ssn, TaskIndex p, QueueIndex pq, NodeIndex node,
                                                       const VictimFilter& filter) {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     std::vector<TaskIndex> cands;
     for (TaskIndex v : ssn.node_tasks(node)) {
       if (filter(v)) cands.push_back(v);
@@ -205,8 +205,8 @@ class PreemptAction : public Action {
     auto fits = [&] {
       if (pq == kNone || !ssn.SimulateAllocatable(pq, p, removed)) return false;
       Resource future = ssn.node_future_idle(node);
-      for (TaskIndex v : removed) future += s.req(v);
-      if (!LessEqual(s.req(p), future.span())) return false;
+      for (TaskIndex v : removed) future += s.task_resreq(v);
+      if (!LessEqual(s.task_resreq(p), future.span())) return false;
       return ssn.SimulatePredicate(p, node, removed).ok();
     };
     for (TaskIndex v : all) {
@@ -234,7 +234,7 @@ class PreemptAction : public Action {
   // Kubernetes' pickOneNodeForPreemption: lowest highest-victim priority, then lowest
   // priority sum, then fewest victims; the first such node otherwise (start times are
   // not modelled).
-  static const Candidate& PickCandidate(const Session::State& s, const std::vector<Candidate>& cs) {
+  static const Candidate& PickCandidate(const Session& s, const std::vector<Candidate>& cs) {
     auto pod_priority = [&](TaskIndex t) -> int64_t {
       const auto& prio = s.task(t).pod->priority;
       return prio ? *prio : 0;

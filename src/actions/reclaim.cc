@@ -14,12 +14,12 @@ namespace {
 class ReclaimAction : public Action {
  public:
   absl::Status Execute(Session& ssn) override {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     auto queues = QueueHeap(ssn);
     std::map<QueueIndex, bool> queued;
     std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors;
     std::map<JobIndex, OrderedHeap<TaskIndex>> tasks;
-    for (const JobInfo& job : s.snapshot->jobs()) {
+    for (const JobInfo& job : s.snapshot().jobs()) {
       if (job.queue == kNone || ssn.JobIsPending(job.index) || ssn.JobValid(job.index)) continue;
       if (!queued[job.queue]) {
         queued[job.queue] = true;
@@ -56,12 +56,12 @@ class ReclaimAction : public Action {
 
  private:
   static absl::Status ReclaimOne(Session& ssn, Statement& stmt, TaskIndex t, QueueIndex q) {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     for (NodeIndex n : PreemptCandidateNodes(ssn, t)) {
       std::vector<TaskIndex> reclaimees;
       for (TaskIndex v : ssn.node_tasks(n)) {
         const TaskInfo& vt = s.task(v);
-        if (s.status[static_cast<size_t>(v)] != TaskStatus::kRunning || !vt.preemptable) continue;
+        if (s.task_status(v) != TaskStatus::kRunning || !vt.preemptable) continue;
         if (vt.job == kNone) continue;
         const QueueIndex vq = s.job(vt.job).queue;
         if (vq == kNone || vq == q || !s.queue(vq).spec.reclaimable) continue;
@@ -75,12 +75,12 @@ class ReclaimAction : public Action {
       Statement node_stmt(ssn);
       bool evicted = false;
       for (TaskIndex v : victims) {
-        if (LessEqual(s.req(t), available.span())) break;
+        if (LessEqual(s.task_resreq(t), available.span())) break;
         VCSCHED_RETURN_IF_ERROR(node_stmt.Evict(v, "reclaim", t, absl::StrCat("reclaimed for ", s.task(t).key)));
-        available += s.req(v);
+        available += s.task_resreq(v);
         evicted = true;
       }
-      if (LessEqual(s.req(t), available.span())) {
+      if (LessEqual(s.task_resreq(t), available.span())) {
         VCSCHED_RETURN_IF_ERROR(node_stmt.Pipeline(t, n, evicted));
         stmt.Merge(node_stmt);
         return absl::OkStatus();
@@ -94,16 +94,16 @@ class ReclaimAction : public Action {
 class ShuffleAction : public Action {
  public:
   absl::Status Execute(Session& ssn) override {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     std::vector<TaskIndex> running;
-    for (const JobInfo& job : s.snapshot->jobs()) {
+    for (const JobInfo& job : s.snapshot().jobs()) {
       if (job.queue == kNone) continue;
       for (TaskIndex t : job.tasks) {
-        if (s.status[static_cast<size_t>(t)] == TaskStatus::kRunning) running.push_back(t);
+        if (s.task_status(t) == TaskStatus::kRunning) running.push_back(t);
       }
     }
     for (TaskIndex v : ssn.VictimTasks(running)) {
-      if (s.status[static_cast<size_t>(v)] != TaskStatus::kRunning) continue;
+      if (s.task_status(v) != TaskStatus::kRunning) continue;
       VCSCHED_RETURN_IF_ERROR(ssn.Evict(v, "shuffle", "chosen by a victim-tasks plugin"));
     }
     return absl::OkStatus();

@@ -7,7 +7,7 @@
 namespace vcsched::internal {
 
 bool VictimBefore(const Session& ssn, TaskIndex preemptor, TaskIndex l, TaskIndex r) {
-  const Session::State& s = ssn.state();
+  const Session& s = ssn;
   const JobIndex lj = s.job_of(l), rj = s.job_of(r);
   // The task that would be scheduled last goes first.
   auto task_rule = [&] { return !ssn.TaskOrderLess(l, r); };

@@ -4,9 +4,9 @@
 
 namespace vcsched::internal {
 
-WaitingJobHeap::WaitingJobHeap(const Session& ssn) : ssn_(&ssn), s_(&ssn.state()) {
-  const bool keyed = s_->job_order_keys.size() <= kMaxKeys &&
-                     std::all_of(s_->job_order_keys.begin(), s_->job_order_keys.end(),
+WaitingJobHeap::WaitingJobHeap(const Session& ssn) : ssn_(&ssn), s_(&ssn) {
+  const bool keyed = s_->job_order_keys().size() <= kMaxKeys &&
+                     std::all_of(s_->job_order_keys().begin(), s_->job_order_keys().end(),
                                  [](const JobOrderKeyFn& k) { return static_cast<bool>(k); });
   if (!keyed) fallback_.emplace(JobHeap(ssn));
 }
@@ -25,8 +25,8 @@ void WaitingJobHeap::Push(JobIndex j) {
     return;
   }
   Entry e{};
-  for (size_t i = 0; i < s_->job_order_keys.size(); ++i) {
-    e.keys[i] = s_->job_order_keys[i](j);
+  for (size_t i = 0; i < s_->job_order_keys().size(); ++i) {
+    e.keys[i] = s_->job_order_keys()[i](j);
     // A NaN key (a host plugin's) orders nothing: keys stop being a total order, so the
     // waiting jobs move to the callback heap, which treats NaN as "no opinion".
     if (std::isnan(e.keys[i])) {
@@ -35,7 +35,7 @@ void WaitingJobHeap::Push(JobIndex j) {
       return;
     }
   }
-  e.created = s_->job_creation_time[static_cast<size_t>(j)];
+  e.created = s_->job_creation_time(j);
   e.job = j;
   if (!run_sorted_) {
     run_.push_back(e);

@@ -41,7 +41,7 @@ class WaitingJobHeap {
   void UseCallbacks();
 
   const Session* ssn_;
-  const Session::State* s_;
+  const Session* s_;
   std::vector<Entry> run_;      // pushed before the first pop; sorted then, first to go last
   bool run_sorted_ = false;
   std::vector<Entry> entries_;  // pushed after the first pop, a heap

@@ -8,7 +8,6 @@
 #include "absl/strings/ascii.h"
 #include "src/internal/status_macros.h"
 #include "src/plugins/plugins.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -20,11 +19,11 @@ class BinpackPlugin : public Plugin {
 
   absl::Status OnSessionOpen(Session& ssn) override {
     if (weight_ == 0) return absl::OkStatus();  // binpack.weight 0 disables the plugin
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     s_ = &s;
-    weights_.assign(static_cast<size_t>(s.dims), -1);
+    weights_.assign(static_cast<size_t>(s.dims()), -1);
     for (const auto& [name, w] : names_) {
-      const int d = s.snapshot->space().Find(name);
+      const int d = s.snapshot().space().Find(name);
       if (d >= 0 && d != kPods) weights_[static_cast<size_t>(d)] = w;
     }
     ssn.AddNodeOrderFn([this](TaskIndex t, NodeIndex n) { return Score(t, n); });
@@ -33,9 +32,9 @@ class BinpackPlugin : public Plugin {
 
  private:
   double Score(TaskIndex t, NodeIndex n) const {
-    const auto req = s_->req(t);
-    const auto alloc = Row(s_->allocatable, n);
-    const auto used = Row(s_->used, n);
+    const auto req = s_->task_resreq(t);
+    const auto alloc = s_->node_allocatable(n);
+    const auto used = s_->node_used(n);
     double score = 0;
     int64_t wsum = 0;
     for (size_t d = 0; d < req.size(); ++d) {
@@ -53,7 +52,7 @@ class BinpackPlugin : public Plugin {
 
   int64_t weight_;
   std::map<std::string, int64_t> names_;
-  const Session::State* s_ = nullptr;
+  const Session* s_ = nullptr;
   std::vector<int64_t> weights_;  // per dimension; -1 when not configured
 };
 

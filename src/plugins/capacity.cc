@@ -11,7 +11,6 @@
 #include "src/internal/status_macros.h"
 #include "src/plugins/plugins.h"
 #include "src/plugins/queue_amounts.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -38,10 +37,10 @@ class CapacityPlugin : public Plugin {
   explicit CapacityPlugin(int64_t ancestor_reclaim_level) : level_(ancestor_reclaim_level) {}
 
   absl::Status OnSessionOpen(Session& ssn) override {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     s_ = &s;
     ssn_ = &ssn;
-    dims_ = static_cast<size_t>(s.dims);
+    dims_ = static_cast<size_t>(s.dims());
     hierarchy_ = ssn.current_plugin().Enabled(Switch::kHierarchy);
     ready_ = hierarchy_ ? BuildHierarchy() : BuildFlat();
     if (ready_ || !hierarchy_) {
@@ -70,9 +69,9 @@ class CapacityPlugin : public Plugin {
           const JobIndex vj = s_->job_of(v);
           if (vj == kNone) continue;
           const std::vector<QueueIndex> vchain = Chain(s_->queue_of(vj));
-          if (std::find(vchain.begin(), vchain.end(), c) != vchain.end()) Sub(allocated, s_->req(v));
+          if (std::find(vchain.begin(), vchain.end(), c) != vchain.end()) Sub(allocated, s_->task_resreq(v));
         }
-        if (!FitsWithDimension(allocated, s_->req(t), Find(c)->real_capability)) return false;
+        if (!FitsWithDimension(allocated, s_->task_resreq(t), Find(c)->real_capability)) return false;
       }
       return true;
     });
@@ -113,7 +112,7 @@ class CapacityPlugin : public Plugin {
     a.deserved_named.assign(dims_, false);
     a.capability.assign(dims_, kInf);
     for (size_t d = 0; d < dims_; ++d) {
-      const std::string& name = s_->snapshot->space().name(static_cast<int>(d));
+      const std::string& name = s_->snapshot().space().name(static_cast<int>(d));
       a.guarantee[d] = static_cast<double>(info.guarantee[static_cast<int>(d)]);
       a.deserved[d] = static_cast<double>(info.deserved[static_cast<int>(d)]);
       a.deserved_named[d] = info.spec.deserved.count(name) > 0 || info.spec.guarantee.count(name) > 0;
@@ -129,19 +128,19 @@ class CapacityPlugin : public Plugin {
   // allocated, request, inqueue and elastic of one job, added to `a`.
   void AddJob(CapacityQueue& a, const JobInfo& job) const {
     for (TaskIndex t : job.tasks) {
-      const TaskStatus st = s_->status[static_cast<size_t>(t)];
+      const TaskStatus st = s_->task_status(t);
       if (IsAllocatedStatus(st)) {
-        Add(a.allocated, s_->req(t));
-        Add(a.request, s_->req(t));
+        Add(a.allocated, s_->task_resreq(t));
+        Add(a.request, s_->task_resreq(t));
       } else if (st == TaskStatus::kPending) {
-        Add(a.request, s_->req(t));
+        Add(a.request, s_->task_resreq(t));
       }
     }
     const auto alloc = ssn_->job_allocated(job.index);
     const std::string& phase = ssn_->job_phase(job.index);
     if (job.has_min_resources) {
       int32_t allocated_tasks = 0;
-      for (TaskIndex t : job.tasks) allocated_tasks += IsAllocatedStatus(s_->status[static_cast<size_t>(t)]);
+      for (TaskIndex t : job.tasks) allocated_tasks += IsAllocatedStatus(s_->task_status(t));
       if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= job.pod_group.min_member)) {
         for (size_t d = 0; d < dims_; ++d) {
           a.inqueue[d] += static_cast<double>(std::max<int64_t>(job.min_resources[static_cast<int>(d)] - alloc[d], 0));
@@ -155,10 +154,10 @@ class CapacityPlugin : public Plugin {
 
   bool BuildFlat() {
     Amount total_guarantee(dims_, 0);
-    for (const QueueInfo& q : s_->snapshot->queues()) {
+    for (const QueueInfo& q : s_->snapshot().queues()) {
       for (size_t d = 0; d < dims_; ++d) total_guarantee[d] += static_cast<double>(q.guarantee[static_cast<int>(d)]);
     }
-    for (const JobInfo& job : s_->snapshot->jobs()) {
+    for (const JobInfo& job : s_->snapshot().jobs()) {
       if (job.queue == kNone) continue;
       auto [it, inserted] = queues_.try_emplace(job.queue);
       CapacityQueue& a = it->second;
@@ -172,7 +171,7 @@ class CapacityPlugin : public Plugin {
         }
         a.real_capability.assign(dims_, 0);
         for (size_t d = 0; d < dims_; ++d) {
-          a.real_capability[d] = std::max(static_cast<double>(s_->total[static_cast<int>(d)]) - total_guarantee[d], 0.0) +
+          a.real_capability[d] = std::max(static_cast<double>(s_->total_resource()[static_cast<int>(d)]) - total_guarantee[d], 0.0) +
                                  a.guarantee[d];
           if (has_cap) a.real_capability[d] = std::min(a.real_capability[d], a.capability[d]);
         }
@@ -189,11 +188,11 @@ class CapacityPlugin : public Plugin {
   }
 
   bool BuildHierarchy() {
-    const auto root = s_->snapshot->FindQueue("root");
+    const auto root = s_->snapshot().FindQueue("root");
     if (!root) return false;
-    for (const QueueInfo& q : s_->snapshot->queues()) queues_.emplace(q.index, NewQueue(q));
+    for (const QueueInfo& q : s_->snapshot().queues()) queues_.emplace(q.index, NewQueue(q));
     // Ancestors root-first; a cycle or a missing parent makes the hierarchy unusable.
-    for (const QueueInfo& q : s_->snapshot->queues()) {
+    for (const QueueInfo& q : s_->snapshot().queues()) {
       if (q.index == *root) continue;
       std::vector<QueueIndex> chain;
       std::set<QueueIndex> seen{q.index};
@@ -209,7 +208,7 @@ class CapacityPlugin : public Plugin {
       a.ancestors = std::move(chain);
       queues_.at(q.parent).children.push_back(q.index);
     }
-    for (const JobInfo& job : s_->snapshot->jobs()) {
+    for (const JobInfo& job : s_->snapshot().jobs()) {
       if (job.queue == kNone) continue;
       CapacityQueue& a = queues_.at(job.queue);
       if (!a.children.empty()) return false;  // jobs must sit in leaf queues
@@ -254,7 +253,7 @@ class CapacityPlugin : public Plugin {
         total_deserved[d] += child.deserved[d];
         total_guarantee[d] += child.guarantee[d];
         named[d] = named[d] || child.deserved_named[d];
-        const std::string& name = s_->snapshot->space().name(static_cast<int>(d));
+        const std::string& name = s_->snapshot().space().name(static_cast<int>(d));
         const bool set = info.spec.capability.count(name) > 0;
         const bool inherit = d < static_cast<size_t>(kPods) ? !(set && child.capability[d] > 0) : !set;
         if (inherit) child.capability[d] = parent.capability[d];
@@ -350,7 +349,7 @@ class CapacityPlugin : public Plugin {
     if (hierarchy_ && !IsLeaf(q)) return false;
     for (QueueIndex c : Chain(q)) {
       const CapacityQueue& a = *Find(c);
-      if (!FitsWithDimension(a.allocated, s_->req(t), a.real_capability)) return false;
+      if (!FitsWithDimension(a.allocated, s_->task_resreq(t), a.real_capability)) return false;
     }
     return true;
   }
@@ -389,7 +388,7 @@ class CapacityPlugin : public Plugin {
     const CapacityQueue* a = Find(q);
     if (a == nullptr) return false;
     Resource total(static_cast<int>(dims_));
-    for (TaskIndex t : tasks) total += s_->req(t);
+    for (TaskIndex t : tasks) total += s_->task_resreq(t);
     Amount future = a->allocated;
     Add(future, total.span());
     if (!FitsWithDimension(a->allocated, total.span(), a->real_capability)) return false;
@@ -459,13 +458,13 @@ class CapacityPlugin : public Plugin {
       if (it == allocations.end()) it = allocations.emplace(q, Find(q)->allocated).first;
       return it->second;
     };
-    const auto rreq = s_->req(reclaimer);
+    const auto rreq = s_->task_resreq(reclaimer);
     for (TaskIndex v : InVictimOrder(*ssn_, reclaimer, std::vector<TaskIndex>(cands.begin(), cands.end()))) {
       const JobIndex vj = s_->job_of(v);
       if (vj == kNone) continue;
       const CapacityQueue* a = Find(s_->queue_of(vj));
       if (a == nullptr) continue;
-      const auto vreq = s_->req(v);
+      const auto vreq = s_->task_resreq(v);
       bool intersect = false;  // any shared dimension besides pods
       for (size_t d = 0; d < dims_; ++d) {
         if (static_cast<int>(d) != kPods && vreq[d] > 0 && rreq[d] > 0) intersect = true;
@@ -531,7 +530,7 @@ class CapacityPlugin : public Plugin {
       auto it = allocations.find(a->index);
       if (it == allocations.end()) it = allocations.emplace(a->index, a->allocated).first;
       Amount& allocated = it->second;
-      const auto vreq = s_->req(v);
+      const auto vreq = s_->task_resreq(v);
       bool keeps_guarantee = true;
       for (size_t d = 0; d < dims_; ++d) {
         if (d >= static_cast<size_t>(kFixedDims) && a->guarantee[d] <= 0) continue;
@@ -552,7 +551,7 @@ class CapacityPlugin : public Plugin {
     if (j == kNone) return;
     CapacityQueue* a = Find(s_->queue_of(j));
     if (a == nullptr) return;
-    auto apply = [&](Amount& x) { add ? Add(x, s_->req(t)) : Sub(x, s_->req(t)); };
+    auto apply = [&](Amount& x) { add ? Add(x, s_->task_resreq(t)) : Sub(x, s_->task_resreq(t)); };
     apply(a->allocated);
     a->share = Share(*a);
     if (hierarchy_) {
@@ -561,7 +560,7 @@ class CapacityPlugin : public Plugin {
   }
 
   int64_t level_;
-  Session::State* s_ = nullptr;
+  const Session* s_ = nullptr;
   Session* ssn_ = nullptr;
   size_t dims_ = 0;
   bool hierarchy_ = false;

@@ -1,6 +1,5 @@
 // conformance: critical pods and kube-system are never victims (docs/reference/scheduler.md §10.3).
 #include "src/plugins/plugins.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -8,7 +7,7 @@ namespace {
 class ConformancePlugin : public Plugin {
  public:
   absl::Status OnSessionOpen(Session& ssn) override {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     EvictableFn filter = [&s](TaskIndex, absl::Span<const TaskIndex> cands) {
       std::vector<TaskIndex> out;
       for (TaskIndex c : cands) {

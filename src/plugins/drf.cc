@@ -5,7 +5,6 @@
 #include "src/internal/status_macros.h"
 #include "src/plugins/hdrf.h"
 #include "src/plugins/plugins.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -15,9 +14,9 @@ constexpr double kShareDelta = 1e-6;
 class DrfPlugin : public Plugin {
  public:
   absl::Status OnSessionOpen(Session& ssn) override {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     s_ = &s;
-    const size_t jobs = s.snapshot->jobs().size();
+    const size_t jobs = s.snapshot().jobs().size();
     allocated_.resize(jobs);
     share_.assign(jobs, 0);
     for (size_t j = 0; j < jobs; ++j) {
@@ -38,7 +37,7 @@ class DrfPlugin : public Plugin {
         if (vj == kNone) continue;
         auto it = running.find(vj);
         if (it == running.end()) it = running.emplace(vj, allocated_[static_cast<size_t>(vj)]).first;
-        it->second -= s_->req(c);
+        it->second -= s_->task_resreq(c);
         if (ls - Share(it->second.span()) <= kShareDelta) victims.push_back(c);
       }
       return std::make_pair(std::move(victims), Vote::kPermit);
@@ -60,9 +59,9 @@ class DrfPlugin : public Plugin {
  private:
   double Share(absl::Span<const int64_t> alloc) const {
     double share = 0;
-    for (int d = 0; d < s_->dims; ++d) {
-      if (s_->total[d] <= 0) continue;
-      share = std::max(share, static_cast<double>(alloc[static_cast<size_t>(d)]) / static_cast<double>(s_->total[d]));
+    for (int d = 0; d < s_->dims(); ++d) {
+      if (s_->total_resource()[d] <= 0) continue;
+      share = std::max(share, static_cast<double>(alloc[static_cast<size_t>(d)]) / static_cast<double>(s_->total_resource()[d]));
     }
     return share;
   }
@@ -71,8 +70,8 @@ class DrfPlugin : public Plugin {
     const JobIndex j = s_->job_of(t);
     if (j == kNone) return;
     Resource& a = allocated_[static_cast<size_t>(j)];
-    if (sign > 0) a += s_->req(t);
-    else a -= s_->req(t);
+    if (sign > 0) a += s_->task_resreq(t);
+    else a -= s_->task_resreq(t);
     share_[static_cast<size_t>(j)] = Share(a.span());
     if (tree_) tree_->Update(allocated_);
   }
@@ -85,20 +84,20 @@ class DrfPlugin : public Plugin {
     const JobIndex lj = s_->job_of(reclaimer);
     if (lj == kNone || s_->queue_of(lj) == kNone) return {victims, Vote::kPermit};
     std::vector<Resource> alloc = allocated_;
-    alloc[static_cast<size_t>(lj)] += s_->req(reclaimer);
+    alloc[static_cast<size_t>(lj)] += s_->task_resreq(reclaimer);
     HdrfTree tree = *tree_;
     for (TaskIndex v : cands) {
       const JobIndex rj = s_->job_of(v);
       if (rj == kNone || s_->queue_of(rj) == kNone) continue;
-      alloc[static_cast<size_t>(rj)] -= s_->req(v);
+      alloc[static_cast<size_t>(rj)] -= s_->task_resreq(v);
       tree.Update(alloc);
       if (tree.CompareQueues(s_->queue_of(lj), s_->queue_of(rj)) < 0) victims.push_back(v);
-      alloc[static_cast<size_t>(rj)] += s_->req(v);
+      alloc[static_cast<size_t>(rj)] += s_->task_resreq(v);
     }
     return {victims, Vote::kPermit};
   }
 
-  Session::State* s_ = nullptr;
+  const Session* s_ = nullptr;
   std::vector<Resource> allocated_;
   std::vector<double> share_;
   std::unique_ptr<HdrfTree> tree_;

@@ -1,26 +1,10 @@
 // gang: all-or-nothing by minMember (docs/reference/scheduler.md §10.2 and the close-hook conditions of
 // §11.2).
 #include "absl/strings/str_cat.h"
-#include "src/internal/fit_messages.h"
 #include "src/plugins/plugins.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
-
-// Replaces the job's conditions of `type` (each of them, as Volcano's status update
-// does), or adds one. A condition is views (literals, or texts the session's decisions
-// keep), so writing one copies no text.
-void WriteCondition(PodGroupStatus::Conditions& conds, const PodGroupCondition& c) {
-  bool replaced = false;
-  for (PodGroupCondition& old : conds) {
-    if (old.type == c.type) {
-      old = c;
-      replaced = true;
-    }
-  }
-  if (!replaced) conds.push_back(c);
-}
 
 class GangPlugin : public Plugin {
  public:
@@ -32,7 +16,7 @@ class GangPlugin : public Plugin {
                               std::string("Not enough valid pods of each task for gang-scheduling"));
       }
       const int32_t valid = ssn_ptr->JobValidTaskNum(j);
-      const int32_t min = ssn_ptr->state().job_min_member[static_cast<size_t>(j)];
+      const int32_t min = ssn_ptr->job_min_member(j);
       if (valid < min) {
         return std::make_pair(std::string("NotEnoughTasks"),
                               absl::StrCat("Not enough valid tasks for gang-scheduling, valid: ", valid, ", min: ", min));
@@ -47,7 +31,7 @@ class GangPlugin : public Plugin {
     });
     ssn.AddJobStarvingFn([ssn_ptr](JobIndex j) { return ssn_ptr->JobIsStarving(j); });
     EvictableFn keep_gangs = [ssn_ptr](TaskIndex, absl::Span<const TaskIndex> cands) {
-      const Session::State& s = ssn_ptr->state();
+      const Session& s = *ssn_ptr;
       std::map<JobIndex, int32_t> occupied;
       std::vector<TaskIndex> victims;
       for (TaskIndex c : cands) {
@@ -72,33 +56,25 @@ class GangPlugin : public Plugin {
   }
 
   void OnSessionClose(Session& ssn) override {
-    Session::State& s = ssn.state();
-    for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
-      if (s.queue_of(j) == kNone || s.job_tasks(j).empty()) continue;
-      absl::string_view type = "Unschedulable", reason, message;
-      auto invalid = ssn.JobValid(j);
-      if (invalid) {
-        reason = s.decisions.Keep(invalid->first);
-        message = s.decisions.Keep(invalid->second);
+    for (JobIndex j = 0; j < ssn.num_jobs(); ++j) {
+      if (ssn.queue_of(j) == kNone || ssn.job_tasks(j).empty()) continue;
+      if (auto invalid = ssn.JobValid(j)) {
+        ssn.SetJobCondition(j, "Unschedulable", invalid->first, invalid->second);
       } else if (!ssn.JobIsReady(j)) {
         const int32_t releasing_on_node = ssn.JobReleasingOnNodeNum(j);
         const int32_t scheduled = ssn.job_count(j, TaskStatus::kRunning) + ssn.job_count(j, TaskStatus::kBound) +
                                   ssn.job_count(j, TaskStatus::kFailed) + ssn.job_count(j, TaskStatus::kSucceeded);
         if (releasing_on_node > 0 && ssn.job_count(j, TaskStatus::kPending) == 0 &&
-            ssn.job_count(j, TaskStatus::kPipelined) == 0 &&
-            scheduled + releasing_on_node >= s.job_min_member[static_cast<size_t>(j)]) {
+            ssn.job_count(j, TaskStatus::kPipelined) == 0 && scheduled + releasing_on_node >= ssn.job_min_member(j)) {
           continue;  // the gang is only restarting pods that are going away
         }
-        const int32_t unready = s.job_min_member[static_cast<size_t>(j)] -
-                                (ssn.JobReadyTaskNum(j) + PendingOnceAllocated(ssn, j));
-        reason = "NotEnoughResources";
-        message = s.decisions.Keep(absl::StrCat(unready, "/", s.job_tasks(j).size(),
-                                                " tasks in gang unschedulable: ", JobFitErrorText(ssn, j)));
+        const int32_t unready = ssn.job_min_member(j) - (ssn.JobReadyTaskNum(j) + ssn.JobPendingOnceAllocatedNum(j));
+        ssn.SetJobCondition(j, "Unschedulable", "NotEnoughResources",
+                            absl::StrCat(unready, "/", ssn.job_tasks(j).size(),
+                                         " tasks in gang unschedulable: ", ssn.JobFitErrorText(j)));
       } else {
-        type = "Scheduled";
-        reason = "tasks in gang are ready to be scheduled";
+        ssn.SetJobCondition(j, "Scheduled", "tasks in gang are ready to be scheduled", "");
       }
-      WriteCondition(s.job_conditions(j), {type, "True", reason, message, s.transition_id});
     }
   }
 };

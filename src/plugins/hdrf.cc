@@ -4,12 +4,11 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 
 std::vector<std::string> HdrfTree::PathOf(QueueIndex q) const {
-  const Session::State& s = ssn_->state();
+  const Session& s = *ssn_;
   const QueueInfo& info = s.queue(q);
   auto it = info.spec.annotations.find("volcano.sh/hierarchy");
   if (it != info.spec.annotations.end()) return absl::StrSplit(it->second, '/');
@@ -25,13 +24,13 @@ std::vector<std::string> HdrfTree::PathOf(QueueIndex q) const {
 }
 
 HdrfTree::HdrfTree(const Session& ssn, const std::vector<Resource>& allocated) : ssn_(&ssn) {
-  const Session::State& s = ssn.state();
-  total_.assign(static_cast<size_t>(s.dims), 0);
-  for (int d = 0; d < s.dims; ++d) total_[static_cast<size_t>(d)] = static_cast<double>(s.total[d]);
+  const Session& s = ssn;
+  total_.assign(static_cast<size_t>(s.dims()), 0);
+  for (int d = 0; d < s.dims(); ++d) total_[static_cast<size_t>(d)] = static_cast<double>(s.total_resource()[d]);
   nodes_.push_back(Node{"root", 1, -1, {}, kNone, {}, 0, false});
-  queue_paths_.resize(s.snapshot->queues().size());
-  for (const QueueInfo& q : s.snapshot->queues()) queue_paths_[static_cast<size_t>(q.index)] = PathOf(q.index);
-  for (const JobInfo& job : s.snapshot->jobs()) {
+  queue_paths_.resize(s.snapshot().queues().size());
+  for (const QueueInfo& q : s.snapshot().queues()) queue_paths_[static_cast<size_t>(q.index)] = PathOf(q.index);
+  for (const JobInfo& job : s.snapshot().jobs()) {
     if (job.queue == kNone) continue;
     const QueueInfo& q = s.queue(job.queue);
     const std::vector<std::string>& path = queue_paths_[static_cast<size_t>(job.queue)];
@@ -41,7 +40,7 @@ HdrfTree::HdrfTree(const Session& ssn, const std::vector<Resource>& allocated) :
       weights = absl::StrSplit(w->second, '/');
     } else {
       for (const std::string& name : path) {
-        auto found = s.snapshot->FindQueue(name);
+        auto found = s.snapshot().FindQueue(name);
         weights.push_back(std::to_string(found ? s.queue(*found).spec.weight : 1));
       }
     }
@@ -89,7 +88,7 @@ void HdrfTree::Update(const std::vector<Resource>& allocated) {
 
 void HdrfTree::UpdateNode(int n, const std::vector<Resource>& allocated, const std::vector<bool>& demanding) {
   Node& node = nodes_[static_cast<size_t>(n)];
-  const Session::State& s = ssn_->state();
+  const Session& s = *ssn_;
   const size_t dims = total_.size();
   if (node.job != kNone) {
     const Resource& a = allocated[static_cast<size_t>(node.job)];
@@ -97,8 +96,8 @@ void HdrfTree::UpdateNode(int n, const std::vector<Resource>& allocated, const s
     for (size_t d = 0; d < dims; ++d) node.allocated[d] = static_cast<double>(a[static_cast<int>(d)]);
     node.share = Share(node.allocated);
     // Saturated: holds all it asks for in some resource, or asks for one that is full.
-    Resource request(s.dims);
-    for (TaskIndex t : s.job(node.job).tasks) request += s.req(t);
+    Resource request(s.dims());
+    for (TaskIndex t : s.job(node.job).tasks) request += s.task_resreq(t);
     node.saturated = false;
     for (size_t d = 0; d < dims; ++d) {
       const double alloc = node.allocated[d], req = static_cast<double>(request[static_cast<int>(d)]);

@@ -3,40 +3,27 @@
 #include <algorithm>
 
 #include "src/internal/k8s_match.h"
-#include "src/snapshot_impl.h"
 
 namespace vcsched::internal {
 
-void NodeView::Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
-                    const std::vector<NodeIndex>& node) {
-  snap_ = &snap;
-  dims_ = snap.dims();
-  const size_t n = snap.nodes().size();
+NodeView::NodeView(const Session& ssn) : ssn_(&ssn), dims_(ssn.dims()) {
+  const size_t n = static_cast<size_t>(ssn.num_nodes());
+  const size_t tasks = static_cast<size_t>(ssn.num_tasks());
   pods_.assign(n, {});
   nonzero_cpu_.assign(n, 0);
   nonzero_mem_.assign(n, 0);
   requested_.assign(n * static_cast<size_t>(dims_), 0);
-  node_of_.assign(status.size(), kNone);
-  slot_.assign(status.size(), -1);
-  with_affinity_.clear();
-  log_.clear();
-  initialized_ = false;
-  label_index_built_ = false;
-  by_label_.clear();
-  ever_.assign(status.size(), 0);
-  ever_placed_.clear();
-  term_index_built_ = false;
-  terms_indexed_.assign(status.size(), 0);
-  terms_by_label_.clear();
-  terms_any_label_.clear();
-  domains_.clear();  // numbered for the previous snapshot's nodes
-  for (size_t t = 0; t < status.size(); ++t) {
-    const TaskStatus s = status[t];
-    if (node[t] == kNone || s == TaskStatus::kPending || s == TaskStatus::kSucceeded ||
+  node_of_.assign(tasks, kNone);
+  slot_.assign(tasks, -1);
+  ever_.assign(tasks, 0);
+  terms_indexed_.assign(tasks, 0);
+  for (TaskIndex t = 0; t < static_cast<TaskIndex>(tasks); ++t) {
+    const TaskStatus s = ssn.task_status(t);
+    if (ssn.task_node(t) == kNone || s == TaskStatus::kPending || s == TaskStatus::kSucceeded ||
         s == TaskStatus::kFailed) {
       continue;
     }
-    Add(static_cast<TaskIndex>(t), node[t]);
+    Add(t, ssn.task_node(t));
   }
   initialized_ = true;
 }
@@ -60,17 +47,16 @@ void NodeView::Add(TaskIndex t, NodeIndex n) {
   const size_t ti = static_cast<size_t>(t);
   if (node_of_[ti] != kNone) Remove(t);
   if (initialized_) log_.push_back({t, n, true});
-  const DenseFacts& facts = snap_->impl().dense;
   auto& list = pods_[static_cast<size_t>(n)];
   slot_[ti] = static_cast<int32_t>(list.size());
   list.push_back(t);
   node_of_[ti] = n;
-  nonzero_cpu_[static_cast<size_t>(n)] = SaturatingAdd(nonzero_cpu_[static_cast<size_t>(n)], facts.task_nonzero_cpu[ti]);
-  nonzero_mem_[static_cast<size_t>(n)] = SaturatingAdd(nonzero_mem_[static_cast<size_t>(n)], facts.task_nonzero_memory[ti]);
-  const int64_t* req = facts.task_req.data() + static_cast<ptrdiff_t>(ti) * dims_;
+  nonzero_cpu_[static_cast<size_t>(n)] = SaturatingAdd(nonzero_cpu_[static_cast<size_t>(n)], ssn_->task_nonzero_cpu(t));
+  nonzero_mem_[static_cast<size_t>(n)] = SaturatingAdd(nonzero_mem_[static_cast<size_t>(n)], ssn_->task_nonzero_memory(t));
+  const int64_t* req = ssn_->task_resreq(t).data();
   int64_t* row = requested_.data() + static_cast<size_t>(n) * static_cast<size_t>(dims_);
   for (int d = 0; d < dims_; ++d) row[d] = SaturatingAdd(row[d], req[d]);
-  if (facts.task_flags[ti] & kTaskPodAffinityTerms) {
+  if (ssn_->task_flags(t) & kTaskPodAffinityTerms) {
     with_affinity_.insert(std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t), t);
     if (term_index_built_) IndexTerms(t);
   }
@@ -83,7 +69,7 @@ void NodeView::Add(TaskIndex t, NodeIndex n) {
 
 void NodeView::IndexLabels(TaskIndex t) {
   std::string key;
-  for (const auto& [k, v] : snap_->tasks()[static_cast<size_t>(t)].pod->labels) {
+  for (const auto& [k, v] : ssn_->task(t).pod->labels) {
     key.assign(k);
     key.push_back('\0');
     key.append(v);
@@ -91,7 +77,7 @@ void NodeView::IndexLabels(TaskIndex t) {
   }
 }
 
-const PodSpec& NodeView::PodOf(TaskIndex t) const { return *snap_->tasks()[static_cast<size_t>(t)].pod; }
+const PodSpec& NodeView::PodOf(TaskIndex t) const { return *ssn_->task(t).pod; }
 
 bool NodeView::Selects(const PlacedTerm& pt, TaskIndex t, const PodSpec& pod) const {
   return pt.owner != t && node_of_[static_cast<size_t>(pt.owner)] != kNone &&
@@ -131,7 +117,12 @@ void NodeView::BuildTermIndex() {
 }
 
 bool NodeView::AnyPlacedTermSelects(TaskIndex t) {
-  return ForEachPlacedTermSelecting(t, [](const PlacedTerm&) { return true; });
+  // Asked by predicates and nodeorder in turn for the same task and placement.
+  if (t == selects_task_ && seq() == selects_seq_) return selects_;
+  selects_ = ForEachPlacedTermSelecting(t, [](const PlacedTerm&) { return true; });
+  selects_task_ = t;
+  selects_seq_ = seq();
+  return selects_;
 }
 
 const std::vector<TaskIndex>* NodeView::PodsWithLabel(absl::string_view key, absl::string_view value) {
@@ -151,7 +142,6 @@ void NodeView::Remove(TaskIndex t) {
   const NodeIndex n = node_of_[ti];
   if (n == kNone) return;
   if (initialized_) log_.push_back({t, n, false});
-  const DenseFacts& facts = snap_->impl().dense;
   auto& list = pods_[static_cast<size_t>(n)];
   const int32_t slot = slot_[ti];
   const TaskIndex moved = list.back();
@@ -160,9 +150,9 @@ void NodeView::Remove(TaskIndex t) {
   list.pop_back();
   slot_[ti] = -1;
   node_of_[ti] = kNone;
-  nonzero_cpu_[static_cast<size_t>(n)] = SaturatingSub(nonzero_cpu_[static_cast<size_t>(n)], facts.task_nonzero_cpu[ti]);
-  nonzero_mem_[static_cast<size_t>(n)] = SaturatingSub(nonzero_mem_[static_cast<size_t>(n)], facts.task_nonzero_memory[ti]);
-  const int64_t* req = facts.task_req.data() + static_cast<ptrdiff_t>(ti) * dims_;
+  nonzero_cpu_[static_cast<size_t>(n)] = SaturatingSub(nonzero_cpu_[static_cast<size_t>(n)], ssn_->task_nonzero_cpu(t));
+  nonzero_mem_[static_cast<size_t>(n)] = SaturatingSub(nonzero_mem_[static_cast<size_t>(n)], ssn_->task_nonzero_memory(t));
+  const int64_t* req = ssn_->task_resreq(t).data();
   int64_t* row = requested_.data() + static_cast<size_t>(n) * static_cast<size_t>(dims_);
   for (int d = 0; d < dims_; ++d) row[d] = SaturatingSub(row[d], req[d]);
   auto it = std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t);
@@ -174,9 +164,9 @@ const NodeView::Domains& NodeView::DomainsOf(const std::string& key) const {
   if (slot) return *slot;
   slot = std::make_unique<Domains>();
   Domains& d = *slot;
-  d.of_node.assign(snap_->nodes().size(), -1);
+  d.of_node.assign(ssn_->snapshot().nodes().size(), -1);
   absl::flat_hash_map<absl::string_view, int32_t> ids;
-  for (const NodeInfo& node : snap_->nodes()) {
+  for (const NodeInfo& node : ssn_->snapshot().nodes()) {
     auto v = node.spec.labels.find(key);
     if (v == node.spec.labels.end()) continue;
     auto [it, added] = ids.try_emplace(v->second, static_cast<int32_t>(d.value.size()));

@@ -1,7 +1,8 @@
-// The Kubernetes-style node view that the predicates and nodeorder plugins share: the
-// pods on each node and their summed requests. It starts from the snapshot's placed
-// pods; only the predicates plugin's event handlers add this session's placements, so
-// (as in Volcano) nodeorder sees them only when predicates is enabled.
+// The Kubernetes-style node view that the predicates and nodeorder plugins share
+// (Session::Shared<NodeView>): the pods on each node and their summed requests. It
+// starts from the session's placement when first asked for; only the predicates
+// plugin's event handlers add this session's placements, so (as in Volcano) nodeorder
+// sees them only when predicates is enabled.
 #ifndef VCSCHED_SRC_PLUGINS_NODE_VIEW_H_
 #define VCSCHED_SRC_PLUGINS_NODE_VIEW_H_
 
@@ -13,16 +14,14 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 
-#include "vcsched/snapshot.h"
+#include "vcsched/session.h"
 
 namespace vcsched::internal {
 
 class NodeView {
  public:
-  NodeView() = default;
-  // Places every task that holds a node in `status`/`node`.
-  void Init(const Snapshot& snap, const std::vector<TaskStatus>& status,
-            const std::vector<NodeIndex>& node);
+  // Places every task that holds a node in the session now.
+  explicit NodeView(const Session& ssn);
   void Add(TaskIndex t, NodeIndex n);
   void Remove(TaskIndex t);
 
@@ -85,8 +84,8 @@ class NodeView {
   const Domains& DomainsOf(const std::string& key) const;
 
  private:
-  const Snapshot* snap_ = nullptr;
-  int dims_ = 0;
+  const Session* ssn_;
+  int dims_;
   std::vector<std::vector<TaskIndex>> pods_;
   std::vector<NodeIndex> node_of_;
   std::vector<int32_t> slot_;
@@ -113,6 +112,9 @@ class NodeView {
   absl::flat_hash_map<std::string, std::vector<PlacedTerm>> terms_by_label_;  // "key\0value"
   std::vector<PlacedTerm> terms_any_label_;  // selectors that require no one label
   mutable absl::flat_hash_map<std::string, std::unique_ptr<Domains>> domains_;  // by label key
+  TaskIndex selects_task_ = kNone;  // AnyPlacedTermSelects' last answer
+  int64_t selects_seq_ = -1;
+  bool selects_ = false;
 };
 
 template <typename F>

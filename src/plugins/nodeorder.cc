@@ -10,7 +10,6 @@
 #include "src/internal/status_macros.h"
 #include "src/plugins/plugins.h"
 #include "src/plugins/topology.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -53,7 +52,19 @@ class NodeOrderPlugin : public Plugin {
 
   absl::Status OnSessionOpen(Session& ssn) override {
     ssn_ = &ssn;
+    view_ = &ssn.Shared<NodeView>();
     gpu_dim_ = ssn.snapshot().space().Find("nvidia.com/gpu");
+    for (const NodeInfo& node : ssn.snapshot().nodes()) {
+      for (const Taint& taint : node.spec.taints) any_prefer_no_schedule_ |= taint.effect == "PreferNoSchedule";
+    }
+    // Scores that depend on more than the task's shape and the node: taint counts are
+    // normalised over the candidates, and placed pods' terms may select the task.
+    if (w_.taint_toleration != 0 && any_prefer_no_schedule_) {
+      ssn.AddNodeChoiceVetoFn([](TaskIndex) { return true; });
+    }
+    if (w_.pod_affinity != 0) {
+      ssn.AddNodeChoiceVetoFn([this](TaskIndex t) { return view_->AnyPlacedTermSelects(t); });
+    }
     ssn.AddBatchNodeOrderFn([this](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
       Score(t, nodes, scores);
     });
@@ -62,14 +73,14 @@ class NodeOrderPlugin : public Plugin {
 
  private:
   void Score(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
-    const Session::State& s = ssn_->state();
+    const Session& s = *ssn_;
     const TaskInfo& task = s.task(t);
     if (w_.least_requested != 0 || w_.most_requested != 0) {
       for (size_t i = 0; i < nodes.size(); ++i) {
         const NodeIndex n = nodes[i];
-        const int64_t cpu_cap = s.allocatable(n, kCpu), mem_cap = s.allocatable(n, kMemory);
-        const int64_t cpu_req = SaturatingAdd(s.node_view.nonzero_cpu(n), s.facts->task_nonzero_cpu[static_cast<size_t>(t)]);
-        const int64_t mem_req = SaturatingAdd(s.node_view.nonzero_memory(n), s.facts->task_nonzero_memory[static_cast<size_t>(t)]);
+        const int64_t cpu_cap = s.node_allocatable(n)[kCpu], mem_cap = s.node_allocatable(n)[kMemory];
+        const int64_t cpu_req = SaturatingAdd(view_->nonzero_cpu(n), s.task_nonzero_cpu(t));
+        const int64_t mem_req = SaturatingAdd(view_->nonzero_memory(n), s.task_nonzero_memory(t));
         if (w_.least_requested != 0) {
           scores[i] += Weighted(w_.least_requested, Combine(LeastRequested(cpu_req, cpu_cap), cpu_cap,
                                                             LeastRequested(mem_req, mem_cap), mem_cap));
@@ -85,7 +96,7 @@ class NodeOrderPlugin : public Plugin {
         scores[i] += Weighted(w_.balanced, Balanced(t, nodes[i]));
       }
     }
-    const bool placement_terms = s.task_flags[static_cast<size_t>(t)] & kTaskPlacementTerms;
+    const bool placement_terms = s.task_flags(t) & kTaskPlacementTerms;
     if (w_.node_affinity != 0 && placement_terms && !task.pod->affinity.preferred_node_terms.empty()) {
       std::vector<int64_t> raw(nodes.size());
       for (size_t i = 0; i < nodes.size(); ++i) {
@@ -99,7 +110,7 @@ class NodeOrderPlugin : public Plugin {
       }
       NormalizeAndAdd(raw, false, w_.node_affinity, scores);
     }
-    if (w_.taint_toleration != 0 && !s.any_prefer_no_schedule) {
+    if (w_.taint_toleration != 0 && !any_prefer_no_schedule_) {
       // No node has a PreferNoSchedule taint: every count is 0, which normalises to
       // the full score (the common case; no per-call buffers).
       for (size_t i = 0; i < nodes.size(); ++i) scores[i] += Weighted(w_.taint_toleration, kMaxNodeScore);
@@ -120,7 +131,7 @@ class NodeOrderPlugin : public Plugin {
       }
       NormalizeAndAdd(raw, true, w_.taint_toleration, scores);
     }
-    if (w_.pod_affinity != 0 && (placement_terms || !s.node_view.pods_with_affinity().empty())) {
+    if (w_.pod_affinity != 0 && (placement_terms || !view_->pods_with_affinity().empty())) {
       PodAffinityScore(t, nodes, scores);
     }
     if (w_.topology_spread != 0 && placement_terms) TopologySpreadScore(t, nodes, scores);
@@ -136,16 +147,16 @@ class NodeOrderPlugin : public Plugin {
   }
 
   int64_t Balanced(TaskIndex t, NodeIndex n) const {
-    const Session::State& s = ssn_->state();
-    const absl::Span<const int64_t> req = s.req(t);
+    const Session& s = *ssn_;
+    const absl::Span<const int64_t> req = s.task_resreq(t);
     std::array<double, 3> fractions{};  // cpu, memory and at most one gpu: no allocation per node
     size_t count = 0;
     bool requests_any = false;
     auto add = [&](int d) {
-      const int64_t cap = s.allocatable(n, d);
+      const int64_t cap = s.node_allocatable(n)[static_cast<size_t>(d)];
       if (req[static_cast<size_t>(d)] > 0) requests_any = true;
       if (cap <= 0) return;
-      const double f = (static_cast<double>(s.node_view.requested(n, d)) + static_cast<double>(req[static_cast<size_t>(d)])) /
+      const double f = (static_cast<double>(view_->requested(n, d)) + static_cast<double>(req[static_cast<size_t>(d)])) /
                        static_cast<double>(cap);
       fractions[count++] = std::min(f, 1.0);
     };
@@ -188,11 +199,11 @@ class NodeOrderPlugin : public Plugin {
   // InterPodAffinity: preferred terms of the pod against placed pods, and placed pods'
   // terms against the pod, summed per topology domain, then min-max normalised.
   void PodAffinityScore(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
-    const Session::State& s = ssn_->state();
+    const Session& s = *ssn_;
     const PodSpec& pod = *s.task(t).pod;
     const Affinity& a = pod.affinity;
     const bool own_terms = !a.preferred_pod_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
-    if (!own_terms && s.node_view.pods_with_affinity().empty()) return;
+    if (!own_terms && view_->pods_with_affinity().empty()) return;
     // Weights are summed per topology domain (by the view's domain ids, one array per
     // topology key), then each node reads its domains: a matching pod costs an array
     // write, a node an array read per key.
@@ -206,13 +217,13 @@ class NodeOrderPlugin : public Plugin {
       auto it = std::find_if(by_key.begin(), by_key.end(),
                              [&](const KeyWeights& k) { return *k.key == term.topology_key; });
       if (it == by_key.end()) {
-        const NodeView::Domains& d = s.node_view.DomainsOf(term.topology_key);
+        const NodeView::Domains& d = view_->DomainsOf(term.topology_key);
         it = by_key.insert(by_key.end(), {&term.topology_key, &d, std::vector<int64_t>(d.value.size(), 0)});
       }
       const int32_t domain = it->domains->of_node[static_cast<size_t>(where)];
       if (domain >= 0) it->weight[static_cast<size_t>(domain)] += w;
     };
-    NodeView& view = ssn_->state().node_view;
+    NodeView& view = *view_;
     if (own_terms) {
       // The placed pods a term can select: through the label index when its selector
       // requires a label, else all of them.
@@ -271,7 +282,7 @@ class NodeOrderPlugin : public Plugin {
 
   // PodTopologySpread with ScheduleAnyway constraints (Kubernetes scoring).
   void TopologySpreadScore(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
-    const Session::State& s = ssn_->state();
+    const Session& s = *ssn_;
     const PodSpec& pod = *s.task(t).pod;
     std::vector<const TopologySpreadConstraint*> soft;
     for (const auto& c : pod.topology_spread_constraints) {
@@ -283,7 +294,7 @@ class NodeOrderPlugin : public Plugin {
     // for the hostname key); counts come from every node that counts for spreading.
     std::vector<double> raw(nodes.size(), 0);
     std::vector<bool> ignored(nodes.size(), false);
-    NodeView& view = ssn_->state().node_view;
+    NodeView& view = *view_;
     size_t kept = 0;
     for (const TopologySpreadConstraint* c : soft) {
       const NodeView::Domains& d = view.DomainsOf(c->topology_key);
@@ -311,7 +322,7 @@ class NodeOrderPlugin : public Plugin {
         if (ignored[i]) continue;
         int64_t count = 0;
         if (per_node) {
-          for (TaskIndex other : s.node_view.pods(nodes[i])) {
+          for (TaskIndex other : view_->pods(nodes[i])) {
             if (other != t && CountsForSpread(*s.task(other).pod, pod, *c)) ++count;
           }
         } else {
@@ -341,6 +352,8 @@ class NodeOrderPlugin : public Plugin {
 
   Weights w_;
   Session* ssn_ = nullptr;
+  NodeView* view_ = nullptr;
+  bool any_prefer_no_schedule_ = false;
   int gpu_dim_ = -1;
 };
 

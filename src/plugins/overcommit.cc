@@ -3,7 +3,6 @@
 #include "absl/strings/str_cat.h"
 #include "src/internal/status_macros.h"
 #include "src/plugins/plugins.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -13,16 +12,16 @@ class OvercommitPlugin : public Plugin {
   explicit OvercommitPlugin(double factor) : factor_(factor) {}
 
   absl::Status OnSessionOpen(Session& ssn) override {
-    const Session::State& s = ssn.state();
-    const int dims = s.dims;
+    const Session& s = ssn;
+    const int dims = s.dims();
     idle_.assign(static_cast<size_t>(dims), 0);
     inqueue_.assign(static_cast<size_t>(dims), 0);
     for (int d = 0; d < dims; ++d) {
-      int64_t used = 0;  // a loop, not Eigen's col().sum(): no nodes means an empty matrix
-      for (Eigen::Index n = 0; n < s.used.rows(); ++n) used += s.used(n, d);
-      idle_[static_cast<size_t>(d)] = static_cast<double>(s.total[d]) * factor_ - static_cast<double>(used);
+      int64_t used = 0;
+      for (NodeIndex n = 0; n < s.num_nodes(); ++n) used += s.node_used(n)[static_cast<size_t>(d)];
+      idle_[static_cast<size_t>(d)] = static_cast<double>(s.total_resource()[d]) * factor_ - static_cast<double>(used);
     }
-    for (const JobInfo& job : s.snapshot->jobs()) {
+    for (const JobInfo& job : s.snapshot().jobs()) {
       if (job.queue == kNone || !job.has_min_resources) continue;
       const std::string& phase = ssn.job_phase(job.index);
       if (phase == "Inqueue") {
@@ -37,7 +36,7 @@ class OvercommitPlugin : public Plugin {
     ssn.AddJobEnqueueableFn([this, &s](JobIndex j) {
       const JobInfo& job = s.job(j);
       if (!job.has_min_resources) return Vote::kPermit;
-      for (int d = 0; d < s.dims; ++d) {
+      for (int d = 0; d < s.dims(); ++d) {
         if (d == kPods || job.min_resources[d] <= 0) continue;
         if (inqueue_[static_cast<size_t>(d)] + static_cast<double>(job.min_resources[d]) > idle_[static_cast<size_t>(d)]) {
           return Vote::kReject;
@@ -48,7 +47,7 @@ class OvercommitPlugin : public Plugin {
     ssn.AddJobEnqueuedFn([this, &s](JobIndex j) {
       const JobInfo& job = s.job(j);
       if (!job.has_min_resources) return;
-      for (int d = 0; d < s.dims; ++d) inqueue_[static_cast<size_t>(d)] += static_cast<double>(job.min_resources[d]);
+      for (int d = 0; d < s.dims(); ++d) inqueue_[static_cast<size_t>(d)] += static_cast<double>(job.min_resources[d]);
     });
     return absl::OkStatus();
   }

@@ -10,26 +10,17 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("conformance", NewConformancePlugin);
   (void)r.RegisterPlugin("overcommit", NewOvercommitPlugin);
   (void)r.RegisterPlugin("drf", NewDrfPlugin);
-  (void)r.RegisterPlugin("predicates", NewPredicatesPlugin);
+  // Node answers that depend only on the task's shape and the node, but for the tasks
+  // they veto (pod affinity and spread, PreferNoSchedule taints).
+  const PluginTraits node_local{/*node_local_answers=*/true};
+  (void)r.RegisterPlugin("predicates", NewPredicatesPlugin, node_local);
   (void)r.RegisterPlugin("proportion", NewProportionPlugin);
-  (void)r.RegisterPlugin("nodeorder", NewNodeOrderPlugin);
-  (void)r.RegisterPlugin("binpack", NewBinpackPlugin);
-  (void)r.RegisterPlugin("resource-strategy-fit", NewResourceStrategyFitPlugin);
+  (void)r.RegisterPlugin("nodeorder", NewNodeOrderPlugin, node_local);
+  (void)r.RegisterPlugin("binpack", NewBinpackPlugin, node_local);
+  (void)r.RegisterPlugin("resource-strategy-fit", NewResourceStrategyFitPlugin, node_local);
   (void)r.RegisterPlugin("sla", NewSlaPlugin);
   (void)r.RegisterPlugin("capacity", NewCapacityPlugin);
   (void)r.RegisterPlugin("network-topology-aware", NewNetworkTopologyPlugin);
-}
-
-bool IsBuiltInPluginFactory(const PluginFactory& factory) {
-  using Fn = absl::StatusOr<std::unique_ptr<Plugin>> (*)(const Arguments&);
-  const Fn* fn = factory.target<Fn>();
-  if (fn == nullptr) return false;
-  for (Fn builtin : {&NewPriorityPlugin, &NewGangPlugin, &NewConformancePlugin, &NewOvercommitPlugin, &NewDrfPlugin,
-                     &NewPredicatesPlugin, &NewProportionPlugin, &NewNodeOrderPlugin, &NewBinpackPlugin,
-                     &NewResourceStrategyFitPlugin, &NewSlaPlugin, &NewCapacityPlugin, &NewNetworkTopologyPlugin}) {
-    if (*fn == builtin) return true;
-  }
-  return false;
 }
 
 }  // namespace vcsched::internal

@@ -25,8 +25,6 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewCapacityPlugin(const Arguments& args)
 absl::StatusOr<std::unique_ptr<Plugin>> NewNetworkTopologyPlugin(const Arguments& args);
 
 void RegisterBuiltInPlugins(Registry& registry);
-// True when `factory` makes one of the built-in plugins above.
-bool IsBuiltInPluginFactory(const PluginFactory& factory);
 
 }  // namespace vcsched::internal
 

@@ -12,7 +12,6 @@
 #include "src/plugins/plugins.h"
 #include "src/plugins/pod_affinity_state.h"
 #include "src/plugins/topology.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -29,6 +28,7 @@ class PredicatesPlugin : public Plugin {
 
   absl::Status OnSessionOpen(Session& ssn) override {
     ssn_ = &ssn;
+    view_ = &ssn.Shared<NodeView>();
     pod_number_ = ssn.InternReason("node(s) pod number exceeded");
     unschedulable_ = ssn.InternReason("node(s) were unschedulable");
     affinity_ = ssn.InternReason("node(s) didn't match Pod's node affinity/selector");
@@ -42,10 +42,10 @@ class PredicatesPlugin : public Plugin {
     // The affinity and spread filters see the pods as they were when the task's
     // PreFilter ran, as Kubernetes' cycle state does.
     ssn.AddPrePredicateFn([this](TaskIndex t) {
-      Session::State& st = ssn_->state();
-      prefilter_seq_[static_cast<size_t>(t)] = st.node_view.seq();
+      const Session& st = *ssn_;
+      prefilter_seq_[static_cast<size_t>(t)] = view_->seq();
       if (NeedsAffinityState(t)) {
-        Remember(t, st.node_view.seq(), PodAffinityState::FromView(*st.snapshot, t, st.node_view));
+        Remember(t, view_->seq(), PodAffinityState::FromView(st.snapshot(), t, *view_));
       }
       return FitResult::Success();
     });
@@ -67,21 +67,22 @@ class PredicatesPlugin : public Plugin {
         if (result.code == FitCode::kSuccess || code == FitCode::kUnschedulableAndUnresolvable) result.code = code;
         result.reasons.push_back(reason);
       };
-      const Session::State& st = ssn_->state();
-      PodAffinityFilter(PodAffinityState::FromPlacements(*st.snapshot, t, st.node_view, placed), n, fail);
+      const Session& st = *ssn_;
+      PodAffinityFilter(PodAffinityState::FromPlacements(st.snapshot(), t, *view_, placed), n, fail);
       return result;
     });
-    Session::State& s = ssn.state();
-    ssn.AddEventHandler({[&s](TaskIndex t) { s.node_view.Add(t, s.node[static_cast<size_t>(t)]); },
-                         [&s](TaskIndex t) { s.node_view.Remove(t); }});
+    // Placed pods' terms that select a task make its answers depend on other nodes.
+    ssn.AddNodeChoiceVetoFn([this](TaskIndex t) { return view_->AnyPlacedTermSelects(t); });
+    ssn.AddEventHandler({[this](TaskIndex t) { view_->Add(t, ssn_->task_node(t)); },
+                         [this](TaskIndex t) { view_->Remove(t); }});
     return absl::OkStatus();
   }
 
  private:
   FitResult Filter(TaskIndex t, NodeIndex n) const {
-    const Session::State& s = ssn_->state();
+    const Session& s = *ssn_;
     const TaskInfo& task = s.task(t);
-    const uint8_t task_flags = s.task_flags[static_cast<size_t>(t)];
+    const uint8_t task_flags = s.task_flags(t);
     const NodeSpec& node = s.node_info(n).spec;
     FitResult result;
     auto fail = [&](FitCode code, ReasonId reason) {
@@ -92,7 +93,7 @@ class PredicatesPlugin : public Plugin {
     };
     // 1. Pod count; evaluation goes on.
     const int64_t max_pods = s.node_info(n).allocatable[kPods];
-    if (max_pods <= static_cast<int64_t>(s.node_view.pods(n).size())) {
+    if (max_pods <= static_cast<int64_t>(view_->pods(n).size())) {
       fail(FitCode::kUnschedulable, pod_number_);
     }
     // 2. Stable filters; stop at an unresolvable one.
@@ -126,7 +127,7 @@ class PredicatesPlugin : public Plugin {
   // The task's tolerations, indexed once for all the nodes it is tried on.
   const TolerationIndex& TolerationsOf(TaskIndex t) const {
     if (tolerations_task_ != t) {
-      tolerations_ = TolerationIndex(&ssn_->state().task(t).pod->tolerations);
+      tolerations_ = TolerationIndex(&ssn_->task(t).pod->tolerations);
       tolerations_task_ = t;
     }
     return tolerations_;
@@ -135,9 +136,9 @@ class PredicatesPlugin : public Plugin {
   // The pods placed when `t`'s PreFilter ran (cached across the nodes of one pass).
   const std::vector<NodeView::Placement>& Placements(TaskIndex t) const {
     const int64_t seq = prefilter_seq_[static_cast<size_t>(t)];
-    const int64_t now = ssn_->state().node_view.seq();
+    const int64_t now = view_->seq();
     if (cache_task_ != t || cache_seq_ != seq || cache_now_ != now) {
-      cache_ = ssn_->state().node_view.AsOf(seq);
+      cache_ = view_->AsOf(seq);
       cache_task_ = t;
       cache_seq_ = seq;
       cache_now_ = now;
@@ -146,22 +147,22 @@ class PredicatesPlugin : public Plugin {
   }
 
   bool NeedsAffinityState(TaskIndex t) const {
-    const Session::State& s = ssn_->state();
-    return (s.task_flags[static_cast<size_t>(t)] & kTaskPodAffinityTerms) || !s.node_view.pods_with_affinity().empty();
+    const Session& s = *ssn_;
+    return (s.task_flags(t) & kTaskPodAffinityTerms) || !view_->pods_with_affinity().empty();
   }
 
   // The task's affinity state as of its PreFilter: made there, or (when that was long
   // ago or never) again from the view as it was then.
   const PodAffinityState& AffinityStateOf(TaskIndex t) const {
-    Session::State& s = ssn_->state();
+    const Session& s = *ssn_;
     const int64_t seq = prefilter_seq_[static_cast<size_t>(t)];
-    const int64_t at = seq >= 0 ? seq : s.node_view.seq();
+    const int64_t at = seq >= 0 ? seq : view_->seq();
     for (const auto& [task, when, state] : affinity_states_) {
       if (task == t && when == at) return state;
     }
     // As the spread counts do: the live view when nothing was placed since, else the log.
-    if (at == s.node_view.seq()) return Remember(t, at, PodAffinityState::FromView(*s.snapshot, t, s.node_view));
-    return Remember(t, at, PodAffinityState::FromPlacements(*s.snapshot, t, s.node_view, s.node_view.AsOf(seq)));
+    if (at == view_->seq()) return Remember(t, at, PodAffinityState::FromView(s.snapshot(), t, *view_));
+    return Remember(t, at, PodAffinityState::FromPlacements(s.snapshot(), t, *view_, view_->AsOf(seq)));
   }
 
   // Keeps the states of the last few tasks (a task is filtered right after its PreFilter).
@@ -193,7 +194,7 @@ class PredicatesPlugin : public Plugin {
 
   template <typename Fail>
   void TopologySpreadFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
-    const Session::State& s = ssn_->state();
+    const Session& s = *ssn_;
     const PodSpec& pod = *s.task(t).pod;
     const std::vector<SpreadCounts>& all = SpreadCountsOf(t);
     for (size_t i = 0; i < pod.topology_spread_constraints.size(); ++i) {
@@ -220,16 +221,16 @@ class PredicatesPlugin : public Plugin {
   };
   const std::vector<SpreadCounts>& SpreadCountsOf(TaskIndex t) const {
     const int64_t seq = prefilter_seq_[static_cast<size_t>(t)];
-    const int64_t at = seq >= 0 ? seq : ssn_->state().node_view.seq();
+    const int64_t at = seq >= 0 ? seq : view_->seq();
     if (spread_task_ == t && spread_at_ == at) return spread_counts_;
     spread_counts_.clear();
-    const PodSpec& pod = *ssn_->state().task(t).pod;
+    const PodSpec& pod = *ssn_->task(t).pod;
     for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
       SpreadCounts& sc = spread_counts_.emplace_back();
       if (!c.do_not_schedule) continue;
       // As of the PreFilter: the live view when nothing was placed since, else the log.
-      sc.counts = at == ssn_->state().node_view.seq()
-                      ? CountPodsPerDomainNow(*ssn_, t, c, ssn_->state().node_view)
+      sc.counts = at == view_->seq()
+                      ? CountPodsPerDomainNow(*ssn_, t, c, *view_)
                       : CountPodsPerDomain(*ssn_, t, c, Placements(t));
       if (sc.counts.present_domains >= c.min_domains && sc.counts.present_domains > 0) {
         sc.min_count = sc.counts.MinPresent();
@@ -242,6 +243,7 @@ class PredicatesPlugin : public Plugin {
 
   Flags flags_;
   Session* ssn_ = nullptr;
+  NodeView* view_ = nullptr;  // the session's, shared with nodeorder
   mutable std::vector<SpreadCounts> spread_counts_;
   mutable TaskIndex spread_task_ = kNone;
   mutable int64_t spread_at_ = -2;

@@ -1,7 +1,6 @@
 // priority: higher priority first for jobs and tasks; lower priority may be preempted
 // (docs/reference/scheduler.md §10.1).
 #include "src/plugins/plugins.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -11,10 +10,10 @@ int Desc(int64_t l, int64_t r) { return l > r ? -1 : (l < r ? 1 : 0); }
 class PriorityPlugin : public Plugin {
  public:
   absl::Status OnSessionOpen(Session& ssn) override {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     ssn.AddTaskOrderFn([&s](TaskIndex l, TaskIndex r) { return Desc(s.task(l).priority, s.task(r).priority); });
     // Higher priority first; priorities are int32, exact as doubles.
-    ssn.AddJobOrderKeyFn([&s](JobIndex j) { return -static_cast<double>(s.job_priority[static_cast<size_t>(j)]); });
+    ssn.AddJobOrderKeyFn([&s](JobIndex j) { return -static_cast<double>(s.job_priority(j)); });
     ssn.AddPreemptableFn([&s](TaskIndex preemptor, absl::Span<const TaskIndex> cands) {
       const TaskInfo& p = s.task(preemptor);
       std::vector<TaskIndex> victims;
@@ -40,7 +39,7 @@ class PriorityPlugin : public Plugin {
     });
     ssn.AddJobStarvingFn([&ssn](JobIndex j) {
       return ssn.JobReadyTaskNum(j) + ssn.JobWaitingTaskNum(j) <
-             static_cast<int32_t>(ssn.state().job(j).tasks.size());
+             static_cast<int32_t>(ssn.job(j).tasks.size());
     });
     return absl::OkStatus();
   }

@@ -8,7 +8,6 @@
 
 #include "src/plugins/plugins.h"
 #include "src/plugins/queue_amounts.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -16,7 +15,7 @@ namespace {
 class ProportionPlugin : public Plugin {
  public:
   absl::Status OnSessionOpen(Session& ssn) override {
-    Session::State& s = ssn.state();
+    const Session& s = ssn;
     s_ = &s;
     attrs_ = BuildQueueAmounts(ssn);
     ComputeDeserved();
@@ -35,7 +34,7 @@ class ProportionPlugin : public Plugin {
     ssn.AddAllocatableFn([this](QueueIndex q, TaskIndex t) {
       const QueueAmounts* a = Find(q);
       if (a == nullptr || s_->queue(q).spec.state != "Open") return false;
-      return FitsWithDimension(a->allocated, s_->req(t), a->deserved);
+      return FitsWithDimension(a->allocated, s_->task_resreq(t), a->deserved);
     });
     ssn.AddSimulateAllocatableFn([this](QueueIndex q, TaskIndex t, absl::Span<const TaskIndex> removed) {
       const QueueAmounts* a = Find(q);
@@ -43,16 +42,16 @@ class ProportionPlugin : public Plugin {
       Amount allocated = a->allocated;
       for (TaskIndex v : removed) {
         const JobIndex vj = s_->job_of(v);
-        if (vj != kNone && s_->queue_of(vj) == q) Sub(allocated, s_->req(v));
+        if (vj != kNone && s_->queue_of(vj) == q) Sub(allocated, s_->task_resreq(v));
       }
-      return FitsWithDimension(allocated, s_->req(t), a->deserved);
+      return FitsWithDimension(allocated, s_->task_resreq(t), a->deserved);
     });
     ssn.AddPreemptiveFn([this](QueueIndex q, absl::Span<const TaskIndex> tasks) {
       const QueueAmounts* a = Find(q);
       // Volcano HEAD asks for an Open queue here as it does in Allocatable.
       if (a == nullptr || s_->queue(q).spec.state != "Open") return false;
-      Resource sum(s_->dims);
-      for (TaskIndex t : tasks) sum += s_->req(t);
+      Resource sum(s_->dims());
+      for (TaskIndex t : tasks) sum += s_->task_resreq(t);
       return FitsWithDimension(a->allocated, sum.span(), a->deserved);
     });
     ssn.AddReclaimableFn([this](TaskIndex, absl::Span<const TaskIndex> cands) {
@@ -67,7 +66,7 @@ class ProportionPlugin : public Plugin {
         auto it = running.find(q);
         if (it == running.end()) it = running.emplace(q, a->allocated).first;
         if (!AllLessEqual(it->second, a->deserved)) {
-          Sub(it->second, s_->req(c));
+          Sub(it->second, s_->task_resreq(c));
           victims.push_back(c);
         }
       }
@@ -113,7 +112,7 @@ class ProportionPlugin : public Plugin {
     if (a == nullptr) return Vote::kPermit;
     if (s_->queue(job.queue).spec.state != "Open") return Vote::kReject;
     if (!job.has_min_resources) return Vote::kPermit;
-    for (int d = 0; d < s_->dims; ++d) {
+    for (int d = 0; d < s_->dims(); ++d) {
       if (d == kPods || job.min_resources[d] <= 0) continue;
       const size_t i = static_cast<size_t>(d);
       const double need = static_cast<double>(job.min_resources[d]) + a->allocated[i] + a->inqueue[i] - a->elastic[i];
@@ -127,16 +126,16 @@ class ProportionPlugin : public Plugin {
     if (j == kNone) return;
     QueueAmounts* a = Find(s_->queue_of(j));
     if (a == nullptr) return;
-    if (allocate) Add(a->allocated, s_->req(t));
-    else Sub(a->allocated, s_->req(t));
+    if (allocate) Add(a->allocated, s_->task_resreq(t));
+    else Sub(a->allocated, s_->task_resreq(t));
     a->share = Share(*a);
   }
 
   // Weighted water-filling (docs/reference/scheduler.md §10.7, worked example §15 A).
   void ComputeDeserved() {
-    const int dims = s_->dims;
+    const int dims = s_->dims();
     Amount remaining(static_cast<size_t>(dims));
-    for (int d = 0; d < dims; ++d) remaining[static_cast<size_t>(d)] = static_cast<double>(s_->total[d]);
+    for (int d = 0; d < dims; ++d) remaining[static_cast<size_t>(d)] = static_cast<double>(s_->total_resource()[d]);
     std::map<QueueIndex, bool> meet;
     while (true) {
       double total_weight = 0;
@@ -170,7 +169,7 @@ class ProportionPlugin : public Plugin {
     }
   }
 
-  Session::State* s_ = nullptr;
+  const Session* s_ = nullptr;
   std::map<QueueIndex, QueueAmounts> attrs_;
 };
 

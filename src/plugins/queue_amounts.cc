@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -49,15 +48,15 @@ bool IsEmptyAmount(const Amount& a) {
 }
 
 std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
-  const Session::State& s = ssn.state();
-  const size_t dims = static_cast<size_t>(s.dims);
-  Amount total = ToAmount(s.total.span());
+  const Session& s = ssn;
+  const size_t dims = static_cast<size_t>(s.dims());
+  Amount total = ToAmount(s.total_resource().span());
   Amount all_guarantee(dims, 0);
-  for (const QueueInfo& q : s.snapshot->queues()) {
+  for (const QueueInfo& q : s.snapshot().queues()) {
     for (size_t d = 0; d < dims; ++d) all_guarantee[d] += static_cast<double>(q.guarantee[static_cast<int>(d)]);
   }
   std::map<QueueIndex, QueueAmounts> out;
-  for (JobIndex j = 0; j < static_cast<JobIndex>(s.job_queue.size()); ++j) {
+  for (JobIndex j = 0; j < static_cast<JobIndex>(s.num_jobs()); ++j) {
     const QueueIndex queue = s.queue_of(j);
     if (queue == kNone) continue;
     auto [it, inserted] = out.try_emplace(queue);
@@ -84,21 +83,21 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
       a.elastic.assign(dims, 0);
     }
     const auto job_alloc = ssn.job_allocated(j);
-    const absl::Span<const int64_t> min_resources = Row(s.facts->job_min_resources, j);
+    const absl::Span<const int64_t> min_resources = s.job_min_resources(j);
     for (TaskIndex t : s.job_tasks(j)) {
-      const TaskStatus st = s.status[static_cast<size_t>(t)];
+      const TaskStatus st = s.task_status(t);
       if (IsAllocatedStatus(st)) {
-        Add(a.allocated, s.req(t));
-        Add(a.request, s.req(t));
+        Add(a.allocated, s.task_resreq(t));
+        Add(a.request, s.task_resreq(t));
       } else if (st == TaskStatus::kPending) {
-        Add(a.request, s.req(t));
+        Add(a.request, s.task_resreq(t));
       }
     }
     const std::string& phase = ssn.job_phase(j);
-    if (s.facts->job_has_min_resources[static_cast<size_t>(j)]) {
+    if (s.job_has_min_resources(j)) {
       int32_t allocated_tasks = 0;
-      for (TaskIndex t : s.job_tasks(j)) allocated_tasks += IsAllocatedStatus(s.status[static_cast<size_t>(t)]);
-      if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= s.job_min_member[static_cast<size_t>(j)])) {
+      for (TaskIndex t : s.job_tasks(j)) allocated_tasks += IsAllocatedStatus(s.task_status(t));
+      if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= s.job_min_member(j))) {
         for (size_t d = 0; d < dims; ++d) {
           a.inqueue[d] += static_cast<double>(std::max<int64_t>(min_resources[d] - job_alloc[d], 0));
         }

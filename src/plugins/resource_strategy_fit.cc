@@ -6,7 +6,6 @@
 #include "absl/strings/str_cat.h"
 #include "src/internal/status_macros.h"
 #include "src/plugins/plugins.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -22,12 +21,12 @@ class ResourceStrategyFitPlugin : public Plugin {
       : weight_(weight), resources_(std::move(resources)) {}
 
   absl::Status OnSessionOpen(Session& ssn) override {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     s_ = &s;
-    per_dim_.assign(static_cast<size_t>(s.dims), std::nullopt);
-    for (int d = 0; d < s.dims; ++d) {
+    per_dim_.assign(static_cast<size_t>(s.dims()), std::nullopt);
+    for (int d = 0; d < s.dims(); ++d) {
       if (d == kPods) continue;
-      const std::string& name = s.snapshot->space().name(d);
+      const std::string& name = s.snapshot().space().name(d);
       for (const auto& [pattern, strategy] : resources_) {
         const bool wildcard = !pattern.empty() && pattern.back() == '*';
         if (pattern == name || (wildcard && absl::StartsWith(name, pattern.substr(0, pattern.size() - 1)))) {
@@ -42,9 +41,9 @@ class ResourceStrategyFitPlugin : public Plugin {
 
  private:
   double Score(TaskIndex t, NodeIndex n) const {
-    const auto req = s_->req(t);
-    const auto alloc = Row(s_->allocatable, n);
-    const auto used = Row(s_->used, n);
+    const auto req = s_->task_resreq(t);
+    const auto alloc = s_->node_allocatable(n);
+    const auto used = s_->node_used(n);
     double score = 0;
     int64_t wsum = 0;
     for (size_t d = 0; d < req.size(); ++d) {
@@ -61,7 +60,7 @@ class ResourceStrategyFitPlugin : public Plugin {
 
   int64_t weight_;
   std::vector<std::pair<std::string, Strategy>> resources_;
-  const Session::State* s_ = nullptr;
+  const Session* s_ = nullptr;
   std::vector<std::optional<Strategy>> per_dim_;
 };
 

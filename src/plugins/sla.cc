@@ -3,7 +3,6 @@
 #include "absl/strings/str_cat.h"
 #include "src/internal/status_macros.h"
 #include "src/plugins/plugins.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 namespace {
@@ -13,7 +12,7 @@ class SlaPlugin : public Plugin {
   explicit SlaPlugin(int64_t waiting) : default_waiting_(waiting) {}
 
   absl::Status OnSessionOpen(Session& ssn) override {
-    const Session::State& s = ssn.state();
+    const Session& s = ssn;
     s_ = &s;
     ssn.AddJobOrderFn([this](JobIndex l, JobIndex r) {
       const int64_t lw = Waiting(l), rw = Waiting(r);
@@ -27,7 +26,7 @@ class SlaPlugin : public Plugin {
     JobVoteFn overdue = [this](JobIndex j) {
       const int64_t w = Waiting(j);
       if (w < 0) return Vote::kAbstain;
-      return s_->now - s_->job(j).pod_group.creation_time >= w ? Vote::kPermit : Vote::kAbstain;
+      return s_->now_seconds() - s_->job(j).pod_group.creation_time >= w ? Vote::kPermit : Vote::kAbstain;
     };
     ssn.AddJobEnqueueableFn(overdue);
     ssn.AddJobPipelinedFn(overdue);
@@ -43,7 +42,7 @@ class SlaPlugin : public Plugin {
   }
 
   int64_t default_waiting_;
-  const Session::State* s_ = nullptr;
+  const Session* s_ = nullptr;
 };
 
 }  // namespace

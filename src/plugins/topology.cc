@@ -4,7 +4,6 @@
 #include <cstdint>
 
 #include "src/internal/k8s_match.h"
-#include "src/session_state.h"
 
 namespace vcsched::internal {
 
@@ -14,10 +13,10 @@ namespace {
 // spreading only when it has a domain in each.
 std::vector<const NodeView::Domains*> SameKindDomains(const Session& ssn, TaskIndex t,
                                                       const TopologySpreadConstraint& c) {
-  const Session::State& s = ssn.state();
+  const Session& s = ssn;
   std::vector<const NodeView::Domains*> out;
   for (const TopologySpreadConstraint& other : s.task(t).pod->topology_spread_constraints) {
-    if (other.do_not_schedule == c.do_not_schedule) out.push_back(&s.node_view.DomainsOf(other.topology_key));
+    if (other.do_not_schedule == c.do_not_schedule) out.push_back(&s.Shared<NodeView>().DomainsOf(other.topology_key));
   }
   return out;
 }
@@ -45,7 +44,7 @@ bool HasEveryKey(const std::vector<const NodeView::Domains*>& keys, NodeIndex n)
 }  // namespace
 
 bool NodeCountsForSpread(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c, NodeIndex n) {
-  const Session::State& s = ssn.state();
+  const Session& s = ssn;
   return HasEveryKey(SameKindDomains(ssn, t, c), n) && PassesInclusionPolicies(*s.task(t).pod, c, s.node_info(n).spec);
 }
 
@@ -68,15 +67,15 @@ namespace {
 // domain id when it counts (-1 otherwise).
 DomainCounts Domains(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c,
                      std::vector<int32_t>& counting_domain) {
-  const Session::State& s = ssn.state();
+  const Session& s = ssn;
   const PodSpec& pod = *s.task(t).pod;
   const std::vector<const NodeView::Domains*> keys = SameKindDomains(ssn, t, c);
   DomainCounts out;
-  out.domains = &s.node_view.DomainsOf(c.topology_key);
+  out.domains = &s.Shared<NodeView>().DomainsOf(c.topology_key);
   out.count.assign(out.domains->value.size(), 0);
   out.present.assign(out.domains->value.size(), 0);
-  counting_domain.assign(s.snapshot->nodes().size(), -1);
-  for (const NodeInfo& node : s.snapshot->nodes()) {
+  counting_domain.assign(s.snapshot().nodes().size(), -1);
+  for (const NodeInfo& node : s.snapshot().nodes()) {
     if (!HasEveryKey(keys, node.index) || !PassesInclusionPolicies(pod, c, node.spec)) continue;
     const int32_t d = out.domains->of_node[static_cast<size_t>(node.index)];
     if (!out.present[static_cast<size_t>(d)]) {
@@ -92,7 +91,7 @@ DomainCounts Domains(const Session& ssn, TaskIndex t, const TopologySpreadConstr
 
 DomainCounts CountPodsPerDomain(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c,
                                 const std::vector<NodeView::Placement>& placements) {
-  const Session::State& s = ssn.state();
+  const Session& s = ssn;
   std::vector<int32_t> domain;
   DomainCounts counts = Domains(ssn, t, c, domain);
   if (!c.has_label_selector) return counts;  // selects no pod
@@ -106,7 +105,7 @@ DomainCounts CountPodsPerDomain(const Session& ssn, TaskIndex t, const TopologyS
 
 DomainCounts CountPodsPerDomainNow(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c,
                                    NodeView& view) {
-  const Session::State& s = ssn.state();
+  const Session& s = ssn;
   std::vector<int32_t> domain;
   DomainCounts counts = Domains(ssn, t, c, domain);
   if (!c.has_label_selector) return counts;  // selects no pod

@@ -38,7 +38,7 @@ TEST_CASE("JobTaskHeaps: each job pops its tasks in TaskOrderLess order, jobs in
   // Higher priority first (a comparison opinion, as the priority plugin gives), then the
   // session's own tie rules.
   ssn.AddTaskOrderFn([&](TaskIndex l, TaskIndex r) {
-    const int32_t a = *ssn.state().task(l).pod->priority, c = *ssn.state().task(r).pod->priority;
+    const int32_t a = *SessionInternals::Of(ssn).task(l).pod->priority, c = *SessionInternals::Of(ssn).task(r).pod->priority;
     return a > c ? -1 : (a < c ? 1 : 0);
   });
 

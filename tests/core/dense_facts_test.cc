@@ -37,7 +37,7 @@ Snapshot Mixed() {
 
 TEST_CASE("DenseFacts: every fact agrees with the task and job records", "[core][dense]") {
   const Snapshot snap = Mixed();
-  const DenseFacts& f = snap.impl().dense;
+  const DenseFacts& f = SnapshotInternals::Of(snap).dense;
   int64_t latest = 0;
   for (const TaskInfo& t : snap.tasks()) {
     const size_t i = static_cast<size_t>(t.index);
@@ -88,8 +88,8 @@ TEST_CASE("DenseFacts: keys in index order are recognised as sorted", "[core][de
   b.AddPod(MakePod("ns/g-0", "g", "cpu=1"));
   b.AddPod(MakePod("ns/g-1", "g", "cpu=1"));
   const Snapshot snap = *std::move(b).Build();
-  CHECK(snap.impl().dense.task_keys_sorted);
-  CHECK(snap.impl().dense.job_keys_sorted);
+  CHECK(SnapshotInternals::Of(snap).dense.task_keys_sorted);
+  CHECK(SnapshotInternals::Of(snap).dense.job_keys_sorted);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ Snapshot TwoNodeCluster() {
   return *std::move(b).Build();
 }
 
-void InTier(Session& ssn, int tier) { ssn.state().current_tier = tier; }
+void InTier(Session& ssn, int tier) { SessionInternals::Of(ssn).current_tier = tier; }
 
 TEST_CASE("Session: order functions take the first non-zero opinion across tiers", "[core][session]") {
   const Snapshot snap = TwoNodeCluster();
@@ -139,8 +139,8 @@ TEST_CASE("Statement: discard restores the session exactly", "[core][statement]"
   Session ssn(snap, cfg, 0, "s");
   int allocs = 0, deallocs = 0;
   ssn.AddEventHandler({[&](TaskIndex) { ++allocs; }, [&](TaskIndex) { ++deallocs; }});
-  const ResourceMatrix idle = ssn.state().idle, used = ssn.state().used, rel = ssn.state().releasing;
-  const auto counts = ssn.state().job_counts;
+  const ResourceMatrix idle = SessionInternals::Of(ssn).idle, used = SessionInternals::Of(ssn).used, rel = SessionInternals::Of(ssn).releasing;
+  const auto counts = SessionInternals::Of(ssn).job_counts;
   Statement st(ssn);
   REQUIRE(st.Allocate(0, 1).ok());
   REQUIRE(st.Pipeline(1, 0, false).ok());
@@ -148,19 +148,19 @@ TEST_CASE("Statement: discard restores the session exactly", "[core][statement]"
   CHECK(ssn.task_status(0) == TaskStatus::kAllocated);
   CHECK_FALSE(st.Allocate(0, 1).ok());  // not pending any more
   st.Discard();
-  CHECK((ssn.state().idle == idle).all());
-  CHECK((ssn.state().used == used).all());
-  CHECK((ssn.state().releasing == rel).all());
-  CHECK((ssn.state().pipelined == 0).all());
-  CHECK(ssn.state().job_counts == counts);
+  CHECK((SessionInternals::Of(ssn).idle == idle).all());
+  CHECK((SessionInternals::Of(ssn).used == used).all());
+  CHECK((SessionInternals::Of(ssn).releasing == rel).all());
+  CHECK((SessionInternals::Of(ssn).pipelined == 0).all());
+  CHECK(SessionInternals::Of(ssn).job_counts == counts);
   CHECK(ssn.task_status(0) == TaskStatus::kPending);
   CHECK(ssn.task_node(0) == kNone);
   CHECK(ssn.task_status(2) == TaskStatus::kRunning);
   CHECK(allocs == 3);
   CHECK(deallocs == 3);
-  CHECK(ssn.state().last_txn_status[0] == TaskStatus::kAllocated);
-  CHECK(ssn.state().decisions.binds.empty());
-  CHECK(ssn.state().decisions.evictions.empty());
+  CHECK(SessionInternals::Of(ssn).last_txn_status[0] == TaskStatus::kAllocated);
+  CHECK(SessionInternals::Of(ssn).decisions.binds.empty());
+  CHECK(SessionInternals::Of(ssn).decisions.evictions.empty());
 }
 
 TEST_CASE("Statement: commit turns allocations into binds and evictions into evictions", "[core][statement]") {
@@ -172,10 +172,10 @@ TEST_CASE("Statement: commit turns allocations into binds and evictions into evi
   REQUIRE(st.Evict(2, "preempt", 1, "for a-1").ok());
   st.Commit();
   CHECK(ssn.task_status(0) == TaskStatus::kBinding);
-  REQUIRE(ssn.state().decisions.binds.size() == 1);
-  CHECK(ssn.state().decisions.binds[0].node == "n2");
-  REQUIRE(ssn.state().decisions.evictions.size() == 1);
-  CHECK(ssn.state().decisions.evictions[0].preemptor == "ns/a-1");
+  REQUIRE(SessionInternals::Of(ssn).decisions.binds.size() == 1);
+  CHECK(SessionInternals::Of(ssn).decisions.binds[0].node == "n2");
+  REQUIRE(SessionInternals::Of(ssn).decisions.evictions.size() == 1);
+  CHECK(SessionInternals::Of(ssn).decisions.evictions[0].preemptor == "ns/a-1");
   CHECK(st.empty());
 }
 

@@ -109,13 +109,13 @@ inline void OpenPluginsForTesting(Session& ssn, const SchedulerConfig& config,
     for (const PluginOption& opt : config.tiers[ti].plugins) {
       auto p = (*reg.FindPlugin(opt.name))(opt.arguments);
       if (!p.ok()) std::abort();
-      ssn.state().current_plugin = &opt;
-      ssn.state().current_tier = static_cast<int>(ti);
+      SessionInternals::Of(ssn).current_plugin = &opt;
+      SessionInternals::Of(ssn).current_tier = static_cast<int>(ti);
       if (!(*p)->OnSessionOpen(ssn).ok()) std::abort();
       plugins.push_back(*std::move(p));
     }
   }
-  ssn.state().current_plugin = nullptr;
+  SessionInternals::Of(ssn).current_plugin = nullptr;
 }
 
 }  // namespace vcsched::testing

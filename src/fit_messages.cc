@@ -1,4 +1,5 @@
-#include "src/internal/fit_messages.h"
+// Volcano's texts for why tasks and gangs did not schedule (docs/reference/scheduler.md §11.2).
+#include "vcsched/session.h"
 
 #include <algorithm>
 #include <map>
@@ -8,23 +9,23 @@
 #include "absl/strings/str_join.h"
 #include "src/session_state.h"
 
-namespace vcsched::internal {
+namespace vcsched {
 
-std::string TaskFitErrorText(const Session& ssn, TaskIndex t) {
-  const Session::State& s = ssn.state();
+std::string Session::TaskFitErrorText(TaskIndex t) const {
+  const State& s = *s_;
   const TaskFitErrors& f = s.Fit(t);
   if (!f.messages.empty()) return f.messages.front();
   if (f.nodes == 0) return "";
   std::vector<std::string> parts;
   for (const auto& [reason, count] : f.reason_counts) {
-    parts.push_back(absl::StrCat(count, " ", ssn.ReasonText(reason)));
+    parts.push_back(absl::StrCat(count, " ", ReasonText(reason)));
   }
   std::sort(parts.begin(), parts.end());
   return absl::StrCat("0/", f.nodes, " nodes are unavailable: ", absl::StrJoin(parts, ", "), ".");
 }
 
-int32_t PendingOnceAllocated(const Session& ssn, JobIndex j) {
-  const Session::State& s = ssn.state();
+int32_t Session::JobPendingOnceAllocatedNum(JobIndex j) const {
+  const State& s = *s_;
   int32_t n = 0;
   for (TaskIndex t : s.job(j).tasks) {
     const size_t ti = static_cast<size_t>(t);
@@ -33,17 +34,17 @@ int32_t PendingOnceAllocated(const Session& ssn, JobIndex j) {
   return n;
 }
 
-std::string JobFitErrorText(const Session& ssn, JobIndex j) {
-  const Session::State& s = ssn.state();
+std::string Session::JobFitErrorText(JobIndex j) const {
+  const State& s = *s_;
   const JobInfo& job = s.job(j);
   std::vector<std::string> h1;
   for (int st = 0; st < kTaskStatusCount; ++st) {
-    const int32_t c = ssn.job_count(j, static_cast<TaskStatus>(st));
+    const int32_t c = job_count(j, static_cast<TaskStatus>(st));
     if (c > 0) h1.push_back(absl::StrCat(c, " ", TaskStatusName(static_cast<TaskStatus>(st))));
   }
   h1.push_back(absl::StrCat(job.pod_group.min_member, " minAvailable"));
   std::sort(h1.begin(), h1.end());
-  std::string out = absl::StrCat(ssn.JobIsReady(j) ? "pod group is ready, " : "pod group is not ready, ",
+  std::string out = absl::StrCat(JobIsReady(j) ? "pod group is ready, " : "pod group is not ready, ",
                                  absl::StrJoin(h1, ", "));
   std::map<std::string, int32_t> pending;
   for (TaskIndex t : job.tasks) {
@@ -59,10 +60,10 @@ std::string JobFitErrorText(const Session& ssn, JobIndex j) {
   // The origin is the first task, in name order, with node fit errors.
   for (TaskIndex t : job.tasks) {
     if (s.Fit(t).nodes == 0 && s.Fit(t).messages.empty()) continue;
-    absl::StrAppend(&out, ". Origin reason is ", s.task(t).pod->name, ": ", TaskFitErrorText(ssn, t));
+    absl::StrAppend(&out, ". Origin reason is ", s.task(t).pod->name, ": ", TaskFitErrorText(t));
     break;
   }
   return out;
 }
 
-}  // namespace vcsched::internal
+}  // namespace vcsched

@@ -1,0 +1,185 @@
+// What a host plugin can do through the public Session: the same things the built-ins
+// do (write PodGroup conditions, share per-session data, declare node-local answers).
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "tests/testing/builders.h"
+#include "vcsched/registry.h"
+
+namespace vcsched {
+namespace {
+
+// A plugin built from a lambda run at session open and another at close.
+class LambdaPlugin : public Plugin {
+ public:
+  LambdaPlugin(std::function<void(Session&)> open, std::function<void(Session&)> close)
+      : open_(std::move(open)), close_(std::move(close)) {}
+  absl::Status OnSessionOpen(Session& ssn) override {
+    if (open_) open_(ssn);
+    return absl::OkStatus();
+  }
+  void OnSessionClose(Session& ssn) override {
+    if (close_) close_(ssn);
+  }
+
+ private:
+  std::function<void(Session&)> open_, close_;
+};
+
+void Register(Registry& reg, const std::string& name, std::function<void(Session&)> open,
+              std::function<void(Session&)> close = nullptr, PluginTraits traits = {}) {
+  REQUIRE(reg.RegisterPlugin(
+                 name,
+                 [open, close](const Arguments&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+                   return std::make_unique<LambdaPlugin>(open, close);
+                 },
+                 traits)
+              .ok());
+}
+
+// Three nodes and one job of three identical pods.
+Snapshot ThreePods() {
+  SnapshotBuilder b;
+  for (const char* n : {"n1", "n2", "n3"}) b.AddNode(testing::MakeNode(n, "cpu=4,memory=4Gi,pods=10"));
+  b.AddPodGroup(testing::MakePodGroup("ns/g", 3));
+  for (const char* p : {"ns/p0", "ns/p1", "ns/p2"}) b.AddPod(testing::MakePod(p, "g", "cpu=1"));
+  return *std::move(b).Build();
+}
+
+SchedulerConfig WithHostPlugins(const std::vector<std::string>& names) {
+  SchedulerConfig cfg = DefaultSchedulerConfig();
+  for (const std::string& n : names) cfg.tiers[1].plugins.push_back({n, {}, {}});
+  cfg.ApplyDefaults();
+  return cfg;
+}
+
+const PodGroupStatus& StatusOf(const Decisions& d, absl::string_view job) {
+  for (const PodGroupStatus& s : d.pod_groups) {
+    if (s.job == job) return s;
+  }
+  FAIL("no status for " << job);
+  static const PodGroupStatus kNone;
+  return kNone;
+}
+
+TEST_CASE("A host plugin writes PodGroup conditions as gang does", "[core][door]") {
+  Registry reg = Registry::BuiltIn();
+  Register(reg, "host-condition", nullptr, [](Session& ssn) {
+    const JobIndex j = *ssn.snapshot().FindJob("ns/g");
+    // Replaces gang's condition of the same type; a composed message is copied.
+    std::string message = absl::StrCat("held by the host for ", ssn.job_tasks(j).size(), " pods");
+    ssn.SetJobCondition(j, "Scheduled", "HostHold", message);
+    message.assign("overwritten");
+    ssn.SetJobCondition(j, "HostReview", "Pending", "");
+  });
+  RunOptions opts;
+  opts.registry = &reg;
+  opts.session_id = "s-42";
+  const absl::StatusOr<Decisions> d = RunSession(ThreePods(), WithHostPlugins({"host-condition"}), opts);
+  REQUIRE(d.ok());
+  const PodGroupStatus& st = StatusOf(*d, "ns/g");
+  REQUIRE(st.conditions.size() == 2);
+  CHECK(st.conditions[0].type == "Scheduled");
+  CHECK(st.conditions[0].reason == "HostHold");
+  CHECK(st.conditions[0].message == "held by the host for 3 pods");
+  CHECK(st.conditions[0].transition_id == "s-42");
+  CHECK(st.conditions[1].type == "HostReview");
+  CHECK(st.conditions[1].status == "True");
+}
+
+struct Counter {
+  explicit Counter(const Session& ssn) : nodes(ssn.num_nodes()) { ++made; }
+  int32_t nodes;
+  int uses = 0;
+  static int made;
+};
+int Counter::made = 0;
+
+TEST_CASE("Plugins share per-session data through Session::Shared", "[core][door]") {
+  Registry reg = Registry::BuiltIn();
+  int seen_uses = -1, seen_nodes = -1;
+  Register(reg, "first", [](Session& ssn) { ++ssn.Shared<Counter>().uses; });
+  Register(reg, "second", [&](Session& ssn) {
+    Counter& c = ssn.Shared<Counter>();
+    ++c.uses;
+    seen_uses = c.uses;
+    seen_nodes = c.nodes;
+  });
+  RunOptions opts;
+  opts.registry = &reg;
+  Counter::made = 0;
+  REQUIRE(RunSession(ThreePods(), WithHostPlugins({"first", "second"}), opts).ok());
+  CHECK(Counter::made == 1);
+  CHECK(seen_uses == 2);
+  CHECK(seen_nodes == 3);
+  // A new session makes its own.
+  REQUIRE(RunSession(ThreePods(), WithHostPlugins({"first", "second"}), opts).ok());
+  CHECK(Counter::made == 2);
+  CHECK(seen_uses == 2);
+}
+
+TEST_CASE("Node-choice reuse follows the plugins' declared traits and vetoes", "[core][door]") {
+  Registry reg = Registry::BuiltIn();
+  bool reusable = false;
+  const auto probe = [&](Session& ssn) { reusable = ssn.NodeChoiceReusable(0); };
+  Register(reg, "probe", nullptr, probe);
+  // Scores each pod's own node highest: the answer depends on the task, not its shape.
+  const auto own_node = [](Session& ssn) {
+    ssn.AddNodeOrderFn([&ssn](TaskIndex t, NodeIndex n) {
+      return ssn.task(t).pod->name.back() - '0' == n ? 1e6 : 0.0;
+    });
+  };
+  Register(reg, "own-node", own_node);
+  Register(reg, "local-scorer", [](Session& ssn) { ssn.AddNodeOrderFn([](TaskIndex, NodeIndex) { return 1.0; }); },
+           nullptr, PluginTraits{true});
+  Register(
+      reg, "local-scorer-veto",
+      [](Session& ssn) {
+        ssn.AddNodeOrderFn([](TaskIndex, NodeIndex) { return 1.0; });
+        ssn.AddNodeChoiceVetoFn([](TaskIndex t) { return t == 0; });
+      },
+      nullptr, PluginTraits{true});
+  RunOptions opts;
+  opts.registry = &reg;
+  const Snapshot snap = ThreePods();
+
+  SECTION("built-ins only") {
+    REQUIRE(RunSession(snap, WithHostPlugins({"probe"}), opts).ok());
+    CHECK(reusable);
+    opts.node_choice_cache = false;
+    REQUIRE(RunSession(snap, WithHostPlugins({"probe"}), opts).ok());
+    CHECK_FALSE(reusable);
+  }
+  SECTION("a scorer without the trait turns reuse off, and its answers decide") {
+    const absl::StatusOr<Decisions> d = RunSession(snap, WithHostPlugins({"own-node", "probe"}), opts);
+    REQUIRE(d.ok());
+    CHECK_FALSE(reusable);
+    CHECK(testing::BindStrings(*d) == std::vector<std::string>{"ns/p0->n1", "ns/p1->n2", "ns/p2->n3"});
+  }
+  SECTION("a scorer with the trait keeps reuse on") {
+    REQUIRE(RunSession(snap, WithHostPlugins({"local-scorer", "probe"}), opts).ok());
+    CHECK(reusable);
+  }
+  SECTION("its veto turns reuse off for the tasks it names") {
+    REQUIRE(RunSession(snap, WithHostPlugins({"local-scorer-veto", "probe"}), opts).ok());
+    CHECK_FALSE(reusable);
+  }
+}
+
+TEST_CASE("Unpipeline refuses a task that is not pipelined", "[core][door]") {
+  Registry reg = Registry::BuiltIn();
+  absl::Status st;
+  Register(reg, "unpipeline", nullptr, [&](Session& ssn) { st = ssn.Unpipeline(0); });
+  RunOptions opts;
+  opts.registry = &reg;
+  REQUIRE(RunSession(ThreePods(), WithHostPlugins({"unpipeline"}), opts).ok());
+  CHECK(st.code() == absl::StatusCode::kFailedPrecondition);
+}
+
+}  // namespace
+}  // namespace vcsched

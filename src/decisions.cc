@@ -48,7 +48,7 @@ struct Decisions::TextStore {
   size_t left = 0;
 };
 
-absl::string_view Decisions::Keep(absl::string_view text) {
+SharedText Decisions::Keep(absl::string_view text) {
   if (text.empty()) return {};
   if (texts_ == nullptr) texts_ = std::make_shared<TextStore>();
   TextStore& store = *texts_;
@@ -65,14 +65,7 @@ absl::string_view Decisions::Keep(absl::string_view text) {
     store.left -= text.size();
   }
   std::memcpy(at, text.data(), text.size());
-  return absl::string_view(at, text.size());
-}
-
-void Decisions::Share(std::shared_ptr<const void> storage) {
-  for (const auto& held : shared_) {
-    if (held == storage) return;
-  }
-  shared_.push_back(std::move(storage));
+  return SharedText(absl::string_view(at, text.size()), texts_);
 }
 
 void Decisions::Sort() { internal::SortDecisions(*this, {}); }

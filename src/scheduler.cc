@@ -21,11 +21,8 @@ int64_t DefaultNow(const Snapshot& snap) { return SnapshotInternals::Of(snap).de
 
 // `phase` as a view that outlives the session: the phases Volcano knows are literals,
 // anything else (a host plugin's) is kept by the decisions.
-absl::string_view LastingPhase(Decisions& d, absl::string_view phase) {
-  for (absl::string_view known : {"Pending", "Inqueue", "Running", "Unknown", "Completed"}) {
-    if (phase == known) return known;
-  }
-  return d.Keep(phase);
+SharedText LastingPhase(Decisions& d, absl::string_view phase) {
+  return internal::PhaseText(phase, [&](absl::string_view p) { return d.Keep(p); });
 }
 
 // PodGroup phase at close (docs/reference/scheduler.md §11.1), into the statuses the session made.
@@ -65,7 +62,7 @@ void WriteTaskOutcomes(Session& ssn) {
   s.decisions.task_reasons.reserve(s.snapshot->tasks().size());
   // Identical messages (a job's tasks share them) are built and kept once.
   std::string last_fit_key;
-  absl::string_view last_fit_text;
+  SharedText last_fit_text;
   for (size_t ti = 0; ti < s.status.size(); ++ti) {
     const JobIndex job = s.task_job[ti];
     if (job == kNone || s.queue_of(job) == kNone) continue;
@@ -73,20 +70,20 @@ void WriteTaskOutcomes(Session& ssn) {
     if (st != TaskStatus::kPipelined && st != TaskStatus::kAllocated && st != TaskStatus::kPending) continue;
     const TaskInfo& t = s.task(static_cast<TaskIndex>(ti));
     if (st == TaskStatus::kPipelined) {
-      s.decisions.pipelined.push_back({t.key, s.node_info(s.node[ti]).spec.name});  // views into the snapshot
+      s.decisions.pipelined.push_back({s.Name(t.key), s.Name(s.node_info(s.node[ti]).spec.name)});
     } else if (st == TaskStatus::kAllocated) {
       s.decisions.task_reasons.push_back(
-          {t.key, "Schedulable",
+          {s.Name(t.key), SharedText::Literal("Schedulable"),
            s.decisions.Keep(absl::StrCat("pod can be placed on ", s.node_info(s.node[ti]).spec.name,
                                          " once the gang's minAvailable is met"))});
     } else if (st == TaskStatus::kPending) {
       if (s.last_txn_status[ti] == TaskStatus::kAllocated && s.last_txn_node[ti] != kNone) {
         s.decisions.task_reasons.push_back(
-            {t.key, "Schedulable",
+            {s.Name(t.key), SharedText::Literal("Schedulable"),
              s.decisions.Keep(absl::StrCat("pod fits ", s.node_info(s.last_txn_node[ti]).spec.name,
                                            ", but the gang's minAvailable was not met"))});
       } else {
-        absl::string_view msg;
+        SharedText msg;
         const TaskFitErrors& f = s.Fit(t.index);
         if (f.messages.empty() && f.nodes > 0) {
           std::string key = std::to_string(f.nodes);
@@ -104,9 +101,11 @@ void WriteTaskOutcomes(Session& ssn) {
               "queue ", s.queue(f.refused_by_queue).spec.name,
               " cannot take the task now: its share or capability would be exceeded, or it is not open"));
         }
-        if (msg.empty()) msg = ssn.JobIsPending(t.job) ? "the PodGroup is not admitted (still Pending)"
-                                                       : "not tried in this session";
-        s.decisions.task_reasons.push_back({t.key, "Unschedulable", msg});
+        if (msg.empty()) {
+          msg = ssn.JobIsPending(t.job) ? SharedText::Literal("the PodGroup is not admitted (still Pending)")
+                                        : SharedText::Literal("not tried in this session");
+        }
+        s.decisions.task_reasons.push_back({s.Name(t.key), SharedText::Literal("Unschedulable"), std::move(msg)});
       }
     }
   }

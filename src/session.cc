@@ -85,8 +85,8 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
 void Session::State::AddBind(TaskIndex t) {
   const absl::string_view key = facts->task_key[static_cast<size_t>(t)];
   Bind& bind = decisions.binds.emplace_back();  // filled in place: no temporary to move
-  bind.task = key;
-  bind.node = node_info(node[static_cast<size_t>(t)]).spec.name;
+  bind.task = Name(key);
+  bind.node = Name(node_info(node[static_cast<size_t>(t)]).spec.name);
   binds_in_index_order &= last_bind < t;  // kNone (-1) is below every task
   last_bind = t;
 }
@@ -177,7 +177,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   }
   s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
   s.job_status_slot.assign(jobs.size(), -1);
-  s.decisions.Share(SnapshotInternals::Shared(snapshot));  // decisions name tasks, jobs and nodes by views into it
+  s.names = SnapshotInternals::Shared(snapshot);
   s.transition_id = s.decisions.Keep(s.session_id);
   s.decisions.pod_groups.reserve(
       jobs.size() - static_cast<size_t>(std::count(f.job_queue.begin(), f.job_queue.end(), kNone)));
@@ -185,8 +185,8 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     if (f.job_queue[j] == kNone) continue;
     s.job_status_slot[j] = static_cast<int32_t>(s.decisions.pod_groups.size());
     PodGroupStatus& st = s.decisions.pod_groups.emplace_back();
-    st.job = f.job_key[j];
-    st.old_phase = f.job_phase[j];
+    st.job = s.Name(f.job_key[j]);
+    st.old_phase = internal::PhaseText(f.job_phase[j], [&](absl::string_view p) { return s.Name(p); });
   }
   // Finished pods never hold a node (docs/reference/scheduler.md §2.2). A pending task off any node is
   // where every task starts, so only the others move.
@@ -696,7 +696,7 @@ absl::Status Session::Evict(TaskIndex t, absl::string_view action, absl::string_
   }
   s.MoveTask(t, TaskStatus::kReleasing, s.node[static_cast<size_t>(t)]);
   s.FireDeallocate(t);
-  s.decisions.evictions.push_back({s.task(t).key, s.decisions.Keep(action), "", s.decisions.Keep(reason)});
+  s.decisions.evictions.push_back({s.Name(s.task(t).key), s.decisions.Keep(action), SharedText(), s.decisions.Keep(reason)});
   return absl::OkStatus();
 }
 
@@ -728,23 +728,28 @@ void Session::RecordQueueRefusal(TaskIndex t, QueueIndex q) { s_->MutableFit(t).
 
 bool Session::TaskHasFitErrors(TaskIndex t) const { return !s_->Fit(t).empty(); }
 
-void Session::SetJobCondition(JobIndex j, absl::string_view type, absl::string_view reason,
-                              absl::string_view message) {
+void Session::SetJobCondition(JobIndex j, SharedText type, SharedText reason, SharedText message) {
   const int32_t slot = s_->job_status_slot[static_cast<size_t>(j)];
   if (slot < 0) return;  // not in the session: no status is returned
   Decisions& d = s_->decisions;
-  // Views of texts the decisions keep: literals are kept too, since a caller's
-  // string_view may point at a temporary.
-  const PodGroupCondition c{d.Keep(type), "True", d.Keep(reason), d.Keep(message), s_->transition_id};
   PodGroupStatus::Conditions& conds = d.pod_groups[static_cast<size_t>(slot)].conditions;
-  bool replaced = false;
+  // Filled in place (no temporary condition to copy): the first of its type, or a new one.
+  PodGroupCondition* c = nullptr;
   for (PodGroupCondition& old : conds) {
-    if (old.type == c.type) {
-      old = c;
-      replaced = true;
+    if (old.type == type) {
+      c = &old;
+      break;
     }
   }
-  if (!replaced) conds.push_back(c);
+  if (c == nullptr) c = &conds.emplace_back();
+  c->type = std::move(type);
+  c->status = SharedText::Literal("True");
+  c->reason = std::move(reason);
+  c->message = std::move(message);
+  c->transition_id = s_->transition_id;
+  for (PodGroupCondition& old : conds) {
+    if (&old != c && old.type == c->type) old = *c;  // every later one of the type too
+  }
 }
 
 void Session::AddWarning(std::string warning) { s_->decisions.warnings.push_back(std::move(warning)); }
@@ -819,8 +824,8 @@ void Statement::Commit() {
         break;
       case OpKind::kEvict: {
         auto& [action, reason] = texts_[static_cast<size_t>(op.text)];
-        s.decisions.evictions.push_back({s.task(op.task).key, s.decisions.Keep(action),
-                                         op.preemptor == kNone ? absl::string_view() : s.task(op.preemptor).key,
+        s.decisions.evictions.push_back({s.Name(s.task(op.task).key), s.decisions.Keep(action),
+                                         op.preemptor == kNone ? SharedText() : s.Name(s.task(op.preemptor).key),
                                          s.decisions.Keep(reason)});
         break;
       }

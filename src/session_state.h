@@ -43,7 +43,10 @@ struct Session::State {
   const SchedulerConfig* config = nullptr;
   int64_t now = 0;
   std::string session_id;
-  absl::string_view transition_id;  // session_id, kept by the decisions for their conditions
+  SharedText transition_id;  // session_id, for the conditions the session writes
+  // The snapshot's storage, shared by every name the decisions hold (no copies).
+  std::shared_ptr<const void> names;
+  SharedText Name(absl::string_view in_snapshot) const { return SharedText(in_snapshot, names); }
   int dims = 0;
   Resource total;
 
@@ -187,6 +190,20 @@ struct SessionInternals {
   static Session::State& Of(Session& ssn) { return *ssn.s_; }
   static const Session::State& Of(const Session& ssn) { return *ssn.s_; }
 };
+
+namespace internal {
+// A PodGroup phase as a SharedText: the phases Volcano knows as literals (nothing to
+// share), anything else through `other`.
+template <typename Other>
+SharedText PhaseText(absl::string_view phase, Other other) {
+  if (phase == "Pending") return SharedText::Literal("Pending");
+  if (phase == "Inqueue") return SharedText::Literal("Inqueue");
+  if (phase == "Running") return SharedText::Literal("Running");
+  if (phase == "Unknown") return SharedText::Literal("Unknown");
+  if (phase == "Completed") return SharedText::Literal("Completed");
+  return other(phase);
+}
+}  // namespace internal
 
 // Statuses whose task holds resources on its node.
 inline bool HoldsNode(TaskStatus s) {

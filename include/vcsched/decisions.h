@@ -1,12 +1,11 @@
 // What a session decided: binds, evictions, pipelined tasks, PodGroup statuses and the
 // reasons behind them. Every list is sorted, and ToString() is stable for diffs.
 //
-// Names and texts are views, so that a session makes no string per placement: names
-// point into the snapshot's storage, which the Decisions keep alive, and composed texts
-// (messages, reasons) into the Decisions' own text store. Both are shared by copies, so
-// a view stays valid while any copy of the Decisions it came from lives.
-// Filling one by hand (a test's expected outcome): literals may be used as they are;
-// a composed string goes through Keep(), since a view of a temporary dangles.
+// Names and texts are SharedText values: each owns a share of the storage it points
+// into (the snapshot's names, or a text store of the session's), so a session copies no
+// string per placement and every value stays valid wherever it is copied, on its own,
+// after the Decisions it came from are gone. Filled by hand (a test's expected outcome),
+// a field takes a std::string or a literal and keeps its own copy.
 #ifndef VCSCHED_DECISIONS_H_
 #define VCSCHED_DECISIONS_H_
 
@@ -17,38 +16,39 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
+#include "vcsched/shared_text.h"
 
 namespace vcsched {
 
 struct Bind {
-  absl::string_view task;  // "namespace/name" of the pod
-  absl::string_view node;
+  SharedText task;  // "namespace/name" of the pod
+  SharedText node;
 };
 
 struct Eviction {
-  absl::string_view task;       // the victim, "namespace/name"
-  absl::string_view action;     // preempt, reclaim, shuffle, ...
-  absl::string_view preemptor;  // the task the eviction makes room for; empty for shuffle
-  absl::string_view reason;
+  SharedText task;       // the victim, "namespace/name"
+  SharedText action;     // preempt, reclaim, shuffle, ...
+  SharedText preemptor;  // the task the eviction makes room for; empty for shuffle
+  SharedText reason;
 };
 
 struct Pipelined {
-  absl::string_view task;
-  absl::string_view node;  // the node the task waits on (its nominated node)
+  SharedText task;
+  SharedText node;  // the node the task waits on (its nominated node)
 };
 
 struct PodGroupCondition {
-  absl::string_view type;    // Scheduled or Unschedulable
-  absl::string_view status;  // "True"
-  absl::string_view reason;  // e.g. NotEnoughResources
-  absl::string_view message;
-  absl::string_view transition_id;
+  SharedText type;    // Scheduled or Unschedulable
+  SharedText status;  // "True"
+  SharedText reason;  // e.g. NotEnoughResources
+  SharedText message;
+  SharedText transition_id;
 };
 
 struct PodGroupStatus {
-  absl::string_view job;  // "namespace/name" of the PodGroup
-  absl::string_view old_phase;
-  absl::string_view phase;
+  SharedText job;  // "namespace/name" of the PodGroup
+  SharedText old_phase;
+  SharedText phase;
   int32_t running = 0;
   int32_t succeeded = 0;
   int32_t failed = 0;
@@ -60,9 +60,9 @@ struct PodGroupStatus {
 
 // Why a pending task was left unplaced.
 struct TaskReason {
-  absl::string_view task;
-  absl::string_view reason;  // Unschedulable or Schedulable (placed, but the gang was not)
-  absl::string_view message;
+  SharedText task;
+  SharedText reason;  // Unschedulable or Schedulable (placed, but the gang was not)
+  SharedText message;
 };
 
 struct Decisions {
@@ -73,12 +73,10 @@ struct Decisions {
   std::vector<TaskReason> task_reasons;
   std::vector<std::string> warnings;
 
-  // A view of a copy of `text` in this Decisions' text store (shared by its copies;
-  // not safe to call on two copies from different threads at once).
-  absl::string_view Keep(absl::string_view text);
-  // Keeps `storage` alive as long as this Decisions or a copy of it lives: for views
-  // into storage the Decisions do not own (a snapshot's names).
-  void Share(std::shared_ptr<const void> storage);
+  // A copy of `text` in a text store shared by every text kept this way: cheaper than
+  // a SharedText of its own when a session writes thousands of messages. Not safe to
+  // call on two copies of one Decisions from different threads at once.
+  SharedText Keep(absl::string_view text);
 
   // Sorts every list by its key (task or job); RunSession returns sorted Decisions.
   void Sort();
@@ -88,7 +86,6 @@ struct Decisions {
  private:
   struct TextStore;
   std::shared_ptr<TextStore> texts_;
-  std::vector<std::shared_ptr<const void>> shared_;
 };
 
 }  // namespace vcsched

@@ -305,8 +305,9 @@ class Session {
   // ---- the PodGroup statuses the session returns ----
   // Sets the job's condition of `type` (every one of that type, as Volcano's status
   // update does, or a new one), with status "True" and this session's id as its
-  // transition id. The texts are copied. Jobs outside the session (no queue) have none.
-  void SetJobCondition(JobIndex j, absl::string_view type, absl::string_view reason, absl::string_view message);
+  // transition id. Jobs outside the session (no queue) have none. A literal passed as
+  // SharedText::Literal is not copied.
+  void SetJobCondition(JobIndex j, SharedText type, SharedText reason, SharedText message);
 
   // The framework's own state (src/framework/session_state.h): not part of the API.
   struct State;

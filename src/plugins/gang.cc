@@ -59,7 +59,7 @@ class GangPlugin : public Plugin {
     for (JobIndex j = 0; j < ssn.num_jobs(); ++j) {
       if (ssn.queue_of(j) == kNone || ssn.job_tasks(j).empty()) continue;
       if (auto invalid = ssn.JobValid(j)) {
-        ssn.SetJobCondition(j, "Unschedulable", invalid->first, invalid->second);
+        ssn.SetJobCondition(j, SharedText::Literal("Unschedulable"), invalid->first, invalid->second);
       } else if (!ssn.JobIsReady(j)) {
         const int32_t releasing_on_node = ssn.JobReleasingOnNodeNum(j);
         const int32_t scheduled = ssn.job_count(j, TaskStatus::kRunning) + ssn.job_count(j, TaskStatus::kBound) +
@@ -69,11 +69,12 @@ class GangPlugin : public Plugin {
           continue;  // the gang is only restarting pods that are going away
         }
         const int32_t unready = ssn.job_min_member(j) - (ssn.JobReadyTaskNum(j) + ssn.JobPendingOnceAllocatedNum(j));
-        ssn.SetJobCondition(j, "Unschedulable", "NotEnoughResources",
+        ssn.SetJobCondition(j, SharedText::Literal("Unschedulable"), SharedText::Literal("NotEnoughResources"),
                             absl::StrCat(unready, "/", ssn.job_tasks(j).size(),
                                          " tasks in gang unschedulable: ", ssn.JobFitErrorText(j)));
       } else {
-        ssn.SetJobCondition(j, "Scheduled", "tasks in gang are ready to be scheduled", "");
+        ssn.SetJobCondition(j, SharedText::Literal("Scheduled"),
+                            SharedText::Literal("tasks in gang are ready to be scheduled"), SharedText());
       }
     }
   }

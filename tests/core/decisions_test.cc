@@ -1,5 +1,6 @@
-// Decisions name tasks, jobs and nodes by views: they must stay readable after the
-// snapshot, the session and the original Decisions are gone.
+// Decisions name tasks, jobs and nodes by SharedText values: each item must stay
+// readable after the snapshot, the session and every Decisions are gone, and a
+// hand-built item must own what it was given.
 #include <catch2/catch.hpp>
 
 #include <optional>
@@ -57,6 +58,40 @@ TEST_CASE("Decisions: names and texts outlive the snapshot, the session and the 
   const Decisions copy_of_moved = moved;
   moved = Decisions();
   CHECK(copy_of_moved.ToString() == text);
+}
+
+// Only the lists, taken out of Decisions that die on return.
+std::vector<Bind> BindsOf(const std::string& session_id) { return DecideOnATemporarySnapshot(session_id).binds; }
+std::vector<PodGroupStatus> StatusesOf(const std::string& session_id) {
+  return DecideOnATemporarySnapshot(session_id).pod_groups;
+}
+
+TEST_CASE("Decisions: an item outlives every Decisions it came from", "[core][decisions]") {
+  const std::vector<Bind> binds = BindsOf("s");
+  std::vector<std::string> clobber(4000, std::string(40, 'y'));
+  REQUIRE(binds.size() == 2);
+  CHECK(binds[1].task == "a-namespace/fits-pod-1");
+  CHECK(binds[1].node == "node-with-a-long-name-1");
+  const Bind one = binds[0];
+  const std::vector<PodGroupStatus> statuses = StatusesOf("a-session-id-longer-than-fifteen");
+  REQUIRE(statuses.size() == 2);
+  REQUIRE(statuses[1].conditions.size() == 1);
+  const PodGroupCondition condition = statuses[1].conditions[0];
+  CHECK(absl::StrContains(condition.message, "tasks in gang unschedulable"));
+  CHECK(condition.transition_id == "a-session-id-longer-than-fifteen");
+  CHECK(one.task == "a-namespace/fits-pod-0");
+}
+
+TEST_CASE("Decisions: a hand-built item owns composed strings", "[core][decisions]") {
+  Decisions d;
+  for (int i = 0; i < 3; ++i) d.binds.push_back({absl::StrCat("ns/pod-with-a-long-name-", i), std::string("n1")});
+  PodGroupCondition c;
+  c.message = SharedText(absl::string_view(std::string(64, 'm')));
+  d.pod_groups.push_back({"ns/g", "Pending", "Inqueue", 0, 0, 0, {c}});
+  std::vector<std::string> clobber(4000, std::string(40, 'z'));
+  CHECK(d.binds[2].task == "ns/pod-with-a-long-name-2");
+  CHECK(d.pod_groups[0].conditions[0].message == std::string(64, 'm'));
+  CHECK(absl::StrContains(d.ToString(), "bind ns/pod-with-a-long-name-0 -> n1"));
 }
 
 TEST_CASE("Decisions: Keep copies texts into storage that never moves", "[core][decisions]") {

@@ -1,9 +1,9 @@
-# Installation: the libraries as vcsched::core and vcsched::io, the public headers, the
+# Installation: the libraries as vcsched::core, vcsched::lifecycle and vcsched::io, the public headers, the
 # CLI, a CMake package (find_package(vcsched CONFIG)) and a pkg-config file (vcsched.pc).
 include(CMakePackageConfigHelpers)
 set(VCSCHED_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/vcsched)
 
-set(VCSCHED_INSTALLED_LIBS vcsched_core)
+set(VCSCHED_INSTALLED_LIBS vcsched_core vcsched_lifecycle)
 if(TARGET vcsched_io)
   list(APPEND VCSCHED_INSTALLED_LIBS vcsched_io)
 endif()
@@ -27,10 +27,10 @@ install(FILES ${PROJECT_BINARY_DIR}/vcschedConfig.cmake ${PROJECT_BINARY_DIR}/vc
 
 # pkg-config: the libraries are static, so their dependencies are public requirements.
 set(VCSCHED_PC_REQUIRES "absl_status absl_statusor absl_strings absl_str_format absl_span absl_inlined_vector absl_time absl_flat_hash_map")
-set(VCSCHED_PC_LIBS "-lvcsched_core")
+set(VCSCHED_PC_LIBS "-lvcsched_lifecycle -lvcsched_core")
 if(TARGET vcsched_io)
   string(APPEND VCSCHED_PC_REQUIRES " yaml-cpp simdjson")
-  set(VCSCHED_PC_LIBS "-lvcsched_io -lvcsched_core")
+  set(VCSCHED_PC_LIBS "-lvcsched_io -lvcsched_lifecycle -lvcsched_core")
 endif()
 # Paths relative to the .pc file, so that `cmake --install --prefix P` needs no reconfigure.
 file(RELATIVE_PATH VCSCHED_PC_TO_PREFIX /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)

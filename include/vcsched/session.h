@@ -283,8 +283,9 @@ class Session {
   // ---- reasons ----
   ReasonId InternReason(absl::string_view text);
   const std::string& ReasonText(ReasonId id) const;
-  // Records that `t` does not fit on `n` (fit errors, rendered at close).
-  void RecordFitError(TaskIndex t, NodeIndex n, const FitResult& result);
+  // Records that `t` does not fit on one more node, for `result`'s reasons (fit
+  // errors, rendered at close as counts per reason, as Volcano's message does).
+  void RecordFitError(TaskIndex t, const FitResult& result);
   // Records a reason that applies to the whole task (e.g. a pre-predicate failure).
   void RecordTaskError(TaskIndex t, absl::string_view message);
   // Records that queue `q` refused `t` before any node was tried (its quota): the

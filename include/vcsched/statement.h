@@ -3,9 +3,11 @@
 //
 // Each operation changes the session immediately (node accounting, task status, plugin
 // event handlers). Commit() turns the log into decisions (binds and evictions; pipelined
-// tasks stay in the session). Discard() walks the log back in reverse and restores the
-// session exactly. A Statement destroyed without either leaves its operations applied
-// and uncommitted, which is how allocate keeps a pipelined gang's reservation.
+// tasks stay in the session). Discard() walks the log back in reverse: a placed task
+// becomes Pending again, off any node, and an evicted task becomes Running on its node
+// again, whatever its status was before (Bound included), as Volcano's unevict does. A
+// Statement destroyed without either leaves its operations applied and uncommitted,
+// which is how allocate keeps a pipelined gang's reservation.
 #ifndef VCSCHED_STATEMENT_H_
 #define VCSCHED_STATEMENT_H_
 
@@ -28,7 +30,7 @@ class Statement {
   // Pending -> Allocated on `n` (takes Idle). kFailedPrecondition if not Pending.
   absl::Status Allocate(TaskIndex t, NodeIndex n);
   // Pending -> Pipelined on `n` (waits for releasing resources).
-  absl::Status Pipeline(TaskIndex t, NodeIndex n, bool eviction_occurred);
+  absl::Status Pipeline(TaskIndex t, NodeIndex n);
   // Bound/Running -> Releasing, recorded as an eviction by `action` for `preemptor`.
   absl::Status Evict(TaskIndex victim, absl::string_view action, TaskIndex preemptor,
                      absl::string_view reason);
@@ -36,7 +38,7 @@ class Statement {
   void Merge(Statement& other);
   // Allocations become binds (Binding), evictions become Evictions.
   void Commit();
-  // Undoes every operation, last first.
+  // Undoes every operation, last first (see above: an evicted task returns as Running).
   void Discard();
   bool empty() const { return ops_.empty(); }
   size_t size() const { return ops_.size(); }

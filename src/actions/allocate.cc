@@ -10,7 +10,7 @@
 #include "src/actions/job_task_heaps.h"
 #include "src/actions/node_choice_cache.h"
 #include "src/actions/waiting_job_heap.h"
-#include "src/internal/status_macros.h"
+#include "src/util/status_macros.h"
 
 namespace vcsched::internal {
 namespace {
@@ -90,7 +90,7 @@ class AllocateAction : public Action {
       }
       const FitResult pre = ssn.PrePredicate(t);
       if (!pre.ok()) {
-        for (NodeIndex n : all_nodes) ssn.RecordFitError(t, n, pre);
+        for (size_t k = 0; k < all_nodes.size(); ++k) ssn.RecordFitError(t, pre);
         if (!info.role.empty()) failed_roles_[j].insert(info.role);
         if (NeedContinueAllocating(ssn, j, FailedRoles(j))) continue;
         break;
@@ -101,7 +101,7 @@ class AllocateAction : public Action {
           if (s.NodeFitsIdle(s.task_resreq(t), best)) {
             VCSCHED_RETURN_IF_ERROR(stmt.Allocate(t, best));
           } else {
-            VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best, false));
+            VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best));
           }
           if (ssn.JobReady(j)) break;
           continue;
@@ -128,7 +128,7 @@ class AllocateAction : public Action {
       if (s.NodeFitsIdle(s.task_resreq(t), best)) {
         VCSCHED_RETURN_IF_ERROR(stmt.Allocate(t, best));
       } else if (s.NodeFitsFutureIdle(s.task_resreq(t), best)) {
-        VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best, false));
+        VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best));
       }
       if (ssn.JobReady(j)) break;
     }

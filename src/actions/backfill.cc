@@ -4,7 +4,7 @@
 
 #include "src/actions/actions.h"
 #include "src/actions/helpers.h"
-#include "src/internal/status_macros.h"
+#include "src/util/status_macros.h"
 
 namespace vcsched::internal {
 namespace {
@@ -51,7 +51,7 @@ class BackfillAction : public Action {
     for (TaskIndex t : order) {
       const FitResult pre = ssn.PrePredicate(t);
       if (!pre.ok()) {
-        for (NodeIndex n : all_nodes) ssn.RecordFitError(t, n, pre);
+        for (size_t k = 0; k < all_nodes.size(); ++k) ssn.RecordFitError(t, pre);
         continue;
       }
       const std::vector<NodeIndex> nodes = FeasibleNodes(ssn, t, all_nodes, false, reasons, &errors);

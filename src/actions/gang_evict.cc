@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/actions/actions.h"
 #include "src/actions/helpers.h"
-#include "src/internal/status_macros.h"
+#include "src/util/status_macros.h"
 
 namespace vcsched::internal {
 namespace {
@@ -246,7 +246,7 @@ class GangEvictAction : public Action {
       const std::vector<NodeIndex> nodes = FeasibleNodes(ssn, t, all, true, reasons, nullptr);
       const NodeIndex best = SelectBestNodeByGradient(ssn, t, nodes);
       if (best == kNone) continue;
-      VCSCHED_RETURN_IF_ERROR(trial.Pipeline(t, best, !victims.empty()));
+      VCSCHED_RETURN_IF_ERROR(trial.Pipeline(t, best));
     }
     if (ssn.JobPipelined(j)) {
       stmt.Merge(trial);

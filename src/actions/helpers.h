@@ -65,7 +65,7 @@ std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, Or
 struct FitErrorBuffer {
   std::vector<std::pair<NodeIndex, FitResult>> failures;
   void Flush(Session& ssn, TaskIndex t) {
-    for (const auto& [n, r] : failures) ssn.RecordFitError(t, n, r);
+    for (const auto& failure : failures) ssn.RecordFitError(t, failure.second);
     failures.clear();
   }
 };

@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "src/actions/actions.h"
 #include "src/actions/helpers.h"
-#include "src/actions/victims.h"
-#include "src/internal/status_macros.h"
+#include "src/internal/victims.h"
+#include "src/util/status_macros.h"
 
 namespace vcsched::internal {
 namespace {
@@ -142,14 +142,12 @@ class PreemptAction : public Action {
       auto fits = [&] {
         return (pq == kNone || ssn.Allocatable(pq, p)) && s.NodeFitsFutureIdle(s.task_resreq(p), n) && ssn.Predicate(p, n).ok();
       };
-      bool evicted = false;
       for (TaskIndex v : victims) {
         if (fits()) break;
         VCSCHED_RETURN_IF_ERROR(node_stmt.Evict(v, "preempt", p, absl::StrCat("preempted for ", task.key)));
-        evicted = true;
       }
       if (fits()) {
-        VCSCHED_RETURN_IF_ERROR(node_stmt.Pipeline(p, n, evicted));
+        VCSCHED_RETURN_IF_ERROR(node_stmt.Pipeline(p, n));
         stmt.Merge(node_stmt);
         return true;
       }
@@ -186,7 +184,7 @@ class PreemptAction : public Action {
       tmp.Discard();
       return false;
     }
-    VCSCHED_RETURN_IF_ERROR(tmp.Pipeline(p, best.node, true));
+    VCSCHED_RETURN_IF_ERROR(tmp.Pipeline(p, best.node));
     stmt.Merge(tmp);
     return true;
   }

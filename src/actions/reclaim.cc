@@ -5,8 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "src/actions/actions.h"
 #include "src/actions/helpers.h"
-#include "src/actions/victims.h"
-#include "src/internal/status_macros.h"
+#include "src/internal/victims.h"
+#include "src/util/status_macros.h"
 
 namespace vcsched::internal {
 namespace {
@@ -73,15 +73,13 @@ class ReclaimAction : public Action {
       victims = InVictimOrder(ssn, t, std::move(victims));
       Resource available = ssn.node_future_idle(n);
       Statement node_stmt(ssn);
-      bool evicted = false;
       for (TaskIndex v : victims) {
         if (LessEqual(s.task_resreq(t), available.span())) break;
         VCSCHED_RETURN_IF_ERROR(node_stmt.Evict(v, "reclaim", t, absl::StrCat("reclaimed for ", s.task(t).key)));
         available += s.task_resreq(v);
-        evicted = true;
       }
       if (LessEqual(s.task_resreq(t), available.span())) {
-        VCSCHED_RETURN_IF_ERROR(node_stmt.Pipeline(t, n, evicted));
+        VCSCHED_RETURN_IF_ERROR(node_stmt.Pipeline(t, n));
         stmt.Merge(node_stmt);
         return absl::OkStatus();
       }

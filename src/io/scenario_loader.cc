@@ -18,8 +18,8 @@
 #include "src/io/k8s_reader.h"
 #include "src/io/skipped_kinds.h"
 #include "src/io/yaml_normalize.h"
-#include "src/object_names.h"
-#include "src/queue_checks.h"
+#include "src/model/object_names.h"
+#include "src/model/queue_checks.h"
 #include "src/io/yaml_reader.h"
 #include "vcsched/io/scenario.h"
 

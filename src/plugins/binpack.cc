@@ -6,7 +6,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/ascii.h"
-#include "src/internal/status_macros.h"
+#include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
 
 namespace vcsched::internal {

@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
-#include "src/actions/victims.h"
-#include "src/internal/status_macros.h"
+#include "src/internal/victims.h"
+#include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
 #include "src/plugins/queue_amounts.h"
 

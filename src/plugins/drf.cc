@@ -2,7 +2,7 @@
 #include <cmath>
 #include <map>
 
-#include "src/internal/status_macros.h"
+#include "src/util/status_macros.h"
 #include "src/plugins/hdrf.h"
 #include "src/plugins/plugins.h"
 

@@ -7,7 +7,7 @@
 
 #include "src/internal/k8s_match.h"
 #include "src/internal/toleration_index.h"
-#include "src/internal/status_macros.h"
+#include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
 #include "src/plugins/topology.h"
 

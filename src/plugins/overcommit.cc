@@ -1,7 +1,7 @@
 // overcommit: admit PodGroups while the cluster, inflated by a factor, has room for
 // their minResources (docs/reference/scheduler.md §10.4).
 #include "absl/strings/str_cat.h"
-#include "src/internal/status_macros.h"
+#include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
 
 namespace vcsched::internal {

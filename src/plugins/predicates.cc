@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/internal/k8s_match.h"
-#include "src/internal/status_macros.h"
+#include "src/util/status_macros.h"
 #include "src/internal/toleration_index.h"
 #include "src/plugins/plugins.h"
 #include "src/plugins/pod_affinity_state.h"

@@ -4,7 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "src/internal/status_macros.h"
+#include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
 
 namespace vcsched::internal {

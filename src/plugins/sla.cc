@@ -1,7 +1,7 @@
 // sla: jobs that have waited past their waiting time go first and are admitted
 // (docs/reference/scheduler.md §10.11). Time comes from the session clock.
 #include "absl/strings/str_cat.h"
-#include "src/internal/status_macros.h"
+#include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
 
 namespace vcsched::internal {

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "absl/strings/str_cat.h"
-#include "src/actions/victims.h"
+#include "src/internal/victims.h"
 #include "tests/testing/builders.h"
 
 namespace vcsched {

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "src/snapshot_impl.h"
+#include "src/snapshot/snapshot_impl.h"
 #include "tests/testing/builders.h"
 #include "vcsched/snapshot.h"
 

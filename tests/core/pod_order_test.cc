@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "src/pod_order.h"
+#include "src/snapshot/pod_order.h"
 
 namespace vcsched {
 namespace {

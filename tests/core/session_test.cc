@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "src/session_state.h"
+#include "src/framework/session_state.h"
 #include "tests/testing/builders.h"
 #include "vcsched/scheduler.h"
 #include "vcsched/session.h"
@@ -127,7 +127,7 @@ TEST_CASE("Session: node accounting follows task status", "[core][session]") {
   REQUIRE(st.Evict(2, "preempt", 0, "test").ok());
   CHECK(ssn.node_releasing(0)[kCpu] == 2000);
   CHECK(ssn.node_future_idle(0)[kCpu] == 4000);
-  REQUIRE(st.Pipeline(0, 0, true).ok());
+  REQUIRE(st.Pipeline(0, 0).ok());
   CHECK(ssn.node_pipelined(0)[kCpu] == 1000);
   CHECK(ssn.node_future_idle(0)[kCpu] == 3000);
   CHECK(ssn.JobWaitingTaskNum(0) == 1);
@@ -143,7 +143,7 @@ TEST_CASE("Statement: discard restores the session exactly", "[core][statement]"
   const auto counts = SessionInternals::Of(ssn).job_counts;
   Statement st(ssn);
   REQUIRE(st.Allocate(0, 1).ok());
-  REQUIRE(st.Pipeline(1, 0, false).ok());
+  REQUIRE(st.Pipeline(1, 0).ok());
   REQUIRE(st.Evict(2, "preempt", 1, "x").ok());
   CHECK(ssn.task_status(0) == TaskStatus::kAllocated);
   CHECK_FALSE(st.Allocate(0, 1).ok());  // not pending any more

@@ -94,7 +94,7 @@ inline std::vector<std::string> BindStrings(const Decisions& d) {
 
 #endif  // VCSCHED_TESTS_TESTING_BUILDERS_H_
 
-#include "src/session_state.h"
+#include "src/framework/session_state.h"
 #include "vcsched/registry.h"
 #include "vcsched/session.h"
 

@@ -1,8 +1,8 @@
 // Checks of the queue hierarchy that every snapshot must pass before a session walks
 // it: parent cycles, and depths (spec.parent chains and volcano.sh/hierarchy paths)
 // past a bound that keeps every walk short.
-#ifndef VCSCHED_SRC_QUEUE_CHECKS_H_
-#define VCSCHED_SRC_QUEUE_CHECKS_H_
+#ifndef VCSCHED_SRC_MODEL_QUEUE_CHECKS_H_
+#define VCSCHED_SRC_MODEL_QUEUE_CHECKS_H_
 
 #include <functional>
 #include <string>
@@ -32,4 +32,4 @@ void LintQueues(const std::vector<QueueSpec>& queues, std::vector<std::string>& 
 
 }  // namespace vcsched
 
-#endif  // VCSCHED_SRC_QUEUE_CHECKS_H_
+#endif  // VCSCHED_SRC_MODEL_QUEUE_CHECKS_H_

@@ -11,11 +11,11 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/internal/k8s_match.h"
-#include "src/object_names.h"
-#include "src/pod_order.h"
-#include "src/queue_checks.h"
-#include "src/snapshot_impl.h"
+#include "src/model/pod_facts.h"
+#include "src/model/object_names.h"
+#include "src/snapshot/pod_order.h"
+#include "src/model/queue_checks.h"
+#include "src/snapshot/snapshot_impl.h"
 #include "vcsched/arguments.h"
 
 namespace vcsched {

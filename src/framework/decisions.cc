@@ -5,7 +5,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
-#include "src/decisions_sort.h"
+#include "src/framework/decisions_sort.h"
 
 namespace vcsched {
 

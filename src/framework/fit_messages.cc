@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "src/session_state.h"
+#include "src/framework/session_state.h"
 
 namespace vcsched {
 

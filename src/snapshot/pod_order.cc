@@ -1,4 +1,4 @@
-#include "src/pod_order.h"
+#include "src/snapshot/pod_order.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,8 +1,8 @@
-#include "src/actions/victims.h"
+#include "src/internal/victims.h"
 
 #include <algorithm>
 
-#include "src/actions/helpers.h"
+#include "vcsched/session.h"
 
 namespace vcsched::internal {
 

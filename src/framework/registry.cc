@@ -5,17 +5,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "src/actions/actions.h"
-#include "src/plugins/plugins.h"
 
 namespace vcsched {
-
-Registry Registry::BuiltIn() {
-  Registry r;
-  internal::RegisterBuiltInPlugins(r);
-  internal::RegisterBuiltInActions(r);
-  return r;
-}
 
 absl::Status Registry::RegisterPlugin(std::string name, PluginFactory factory, PluginTraits traits) {
   if (name.empty()) return absl::InvalidArgumentError("plugin name must not be empty");

@@ -1,6 +1,6 @@
 // The order a snapshot gives its tasks: by namespace, then name.
-#ifndef VCSCHED_SRC_POD_ORDER_H_
-#define VCSCHED_SRC_POD_ORDER_H_
+#ifndef VCSCHED_SRC_SNAPSHOT_POD_ORDER_H_
+#define VCSCHED_SRC_SNAPSHOT_POD_ORDER_H_
 
 #include <deque>
 #include <functional>
@@ -19,4 +19,4 @@ std::vector<PodSpec*> PodsInKeyOrder(std::deque<PodSpec>& pods, std::vector<cons
 
 }  // namespace vcsched::internal
 
-#endif  // VCSCHED_SRC_POD_ORDER_H_
+#endif  // VCSCHED_SRC_SNAPSHOT_POD_ORDER_H_

@@ -5,17 +5,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "src/decisions_sort.h"
-#include "src/internal/status_macros.h"
-#include "src/session_state.h"
+#include "src/framework/decisions_sort.h"
+#include "src/framework/run_session.h"
+#include "src/util/status_macros.h"
+#include "src/framework/session_state.h"
 
 namespace vcsched {
 namespace {
-
-const Registry& DefaultRegistry() {
-  static const Registry* const kRegistry = new Registry(Registry::BuiltIn());
-  return *kRegistry;
-}
 
 int64_t DefaultNow(const Snapshot& snap) { return SnapshotInternals::Of(snap).dense.latest_creation_time; }
 
@@ -113,9 +109,10 @@ void WriteTaskOutcomes(Session& ssn) {
 
 }  // namespace
 
-absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerConfig& config,
-                                     const RunOptions& options) {
-  const Registry& registry = options.registry != nullptr ? *options.registry : DefaultRegistry();
+namespace internal {
+
+absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapshot& snapshot,
+                                         const SchedulerConfig& config, const RunOptions& options) {
   VCSCHED_RETURN_IF_ERROR(registry.ValidateConfig(config));
   SchedulerConfig cfg = config;
   cfg.ApplyDefaults();
@@ -163,5 +160,7 @@ absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerCo
   internal::SortDecisions(out, {s.binds_in_index_order && s.facts->task_keys_sorted, s.facts->job_keys_sorted});
   return out;
 }
+
+}  // namespace internal
 
 }  // namespace vcsched

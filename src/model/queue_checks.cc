@@ -1,4 +1,4 @@
-#include "src/queue_checks.h"
+#include "src/model/queue_checks.h"
 
 #include <cstdint>
 

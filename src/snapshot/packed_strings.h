@@ -1,8 +1,8 @@
 // Many short strings in one buffer, read back as views: a pass that copies thousands of
 // them (decisions naming their tasks and jobs) then reads memory in order instead of
 // chasing one heap block per string.
-#ifndef VCSCHED_SRC_PACKED_STRINGS_H_
-#define VCSCHED_SRC_PACKED_STRINGS_H_
+#ifndef VCSCHED_SRC_SNAPSHOT_PACKED_STRINGS_H_
+#define VCSCHED_SRC_SNAPSHOT_PACKED_STRINGS_H_
 
 #include <string>
 #include <vector>
@@ -31,4 +31,4 @@ class PackedStrings {
 
 }  // namespace vcsched
 
-#endif  // VCSCHED_SRC_PACKED_STRINGS_H_
+#endif  // VCSCHED_SRC_SNAPSHOT_PACKED_STRINGS_H_

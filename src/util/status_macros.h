@@ -1,6 +1,6 @@
 // Status propagation helpers (Debian's Abseil ships none).
-#ifndef VCSCHED_SRC_INTERNAL_STATUS_MACROS_H_
-#define VCSCHED_SRC_INTERNAL_STATUS_MACROS_H_
+#ifndef VCSCHED_SRC_UTIL_STATUS_MACROS_H_
+#define VCSCHED_SRC_UTIL_STATUS_MACROS_H_
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -20,4 +20,4 @@
   if (!tmp.ok()) return tmp.status();                 \
   lhs = std::move(*tmp)
 
-#endif  // VCSCHED_SRC_INTERNAL_STATUS_MACROS_H_
+#endif  // VCSCHED_SRC_UTIL_STATUS_MACROS_H_

@@ -1,7 +1,7 @@
 // Kubernetes' rules for object names, checked on every object a snapshot takes: a name
 // with a newline or a control character could otherwise forge lines of the text output.
-#ifndef VCSCHED_SRC_OBJECT_NAMES_H_
-#define VCSCHED_SRC_OBJECT_NAMES_H_
+#ifndef VCSCHED_SRC_MODEL_OBJECT_NAMES_H_
+#define VCSCHED_SRC_MODEL_OBJECT_NAMES_H_
 
 #include <string>
 
@@ -30,4 +30,4 @@ std::string QuoteName(absl::string_view name);
 
 }  // namespace vcsched
 
-#endif  // VCSCHED_SRC_OBJECT_NAMES_H_
+#endif  // VCSCHED_SRC_MODEL_OBJECT_NAMES_H_

@@ -1,7 +1,7 @@
 // The mutable state of a Session. Internal: built-in actions and plugins read it
 // directly; host code goes through session.h.
-#ifndef VCSCHED_SRC_SESSION_STATE_H_
-#define VCSCHED_SRC_SESSION_STATE_H_
+#ifndef VCSCHED_SRC_FRAMEWORK_SESSION_STATE_H_
+#define VCSCHED_SRC_FRAMEWORK_SESSION_STATE_H_
 
 #include <array>
 #include <deque>
@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "src/resource_matrix.h"
-#include "src/snapshot_impl.h"
+#include "src/model/resource_matrix.h"
+#include "src/snapshot/snapshot_impl.h"
 #include "vcsched/session.h"
 
 namespace vcsched {
@@ -212,4 +212,4 @@ inline bool HoldsNode(TaskStatus s) {
 
 }  // namespace vcsched
 
-#endif  // VCSCHED_SRC_SESSION_STATE_H_
+#endif  // VCSCHED_SRC_FRAMEWORK_SESSION_STATE_H_

@@ -1,6 +1,6 @@
 // Sorting a session's decisions when some lists are known to be in key order already.
-#ifndef VCSCHED_SRC_DECISIONS_SORT_H_
-#define VCSCHED_SRC_DECISIONS_SORT_H_
+#ifndef VCSCHED_SRC_FRAMEWORK_DECISIONS_SORT_H_
+#define VCSCHED_SRC_FRAMEWORK_DECISIONS_SORT_H_
 
 #include "vcsched/decisions.h"
 
@@ -17,4 +17,4 @@ void SortDecisions(Decisions& d, KnownSorted known);
 
 }  // namespace vcsched::internal
 
-#endif  // VCSCHED_SRC_DECISIONS_SORT_H_
+#endif  // VCSCHED_SRC_FRAMEWORK_DECISIONS_SORT_H_

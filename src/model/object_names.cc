@@ -1,4 +1,4 @@
-#include "src/object_names.h"
+#include "src/model/object_names.h"
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"

@@ -1,8 +1,8 @@
-#include "src/dense_facts.h"
+#include "src/snapshot/dense_facts.h"
 
 #include <algorithm>
 
-#include "src/internal/k8s_match.h"
+#include "src/model/pod_facts.h"
 
 namespace vcsched {
 

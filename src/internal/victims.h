@@ -1,8 +1,8 @@
 // Victim selection shared by preempt and reclaim: the order in which candidate victims
 // are evicted (Volcano's BuildVictimsPriorityQueue, docs/reference/scheduler.md §9.4.1) and the predicate
 // filter that keeps nodes where evictions could help.
-#ifndef VCSCHED_SRC_ACTIONS_VICTIMS_H_
-#define VCSCHED_SRC_ACTIONS_VICTIMS_H_
+#ifndef VCSCHED_SRC_INTERNAL_VICTIMS_H_
+#define VCSCHED_SRC_INTERNAL_VICTIMS_H_
 
 #include <vector>
 
@@ -25,4 +25,4 @@ bool ValidateVictims(const Session& ssn, TaskIndex preemptor, NodeIndex n, const
 
 }  // namespace vcsched::internal
 
-#endif  // VCSCHED_SRC_ACTIONS_VICTIMS_H_
+#endif  // VCSCHED_SRC_INTERNAL_VICTIMS_H_

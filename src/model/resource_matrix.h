@@ -1,6 +1,6 @@
 // Rows of resource vectors (nodes, jobs or tasks x dimensions), stored densely.
-#ifndef VCSCHED_SRC_RESOURCE_MATRIX_H_
-#define VCSCHED_SRC_RESOURCE_MATRIX_H_
+#ifndef VCSCHED_SRC_MODEL_RESOURCE_MATRIX_H_
+#define VCSCHED_SRC_MODEL_RESOURCE_MATRIX_H_
 
 #include <cstdint>
 
@@ -24,4 +24,4 @@ inline absl::Span<int64_t> MutableRow(ResourceMatrix& m, int32_t i) {
 
 }  // namespace vcsched
 
-#endif  // VCSCHED_SRC_RESOURCE_MATRIX_H_
+#endif  // VCSCHED_SRC_MODEL_RESOURCE_MATRIX_H_

@@ -1,14 +1,14 @@
 // What every session reads for every task and job, laid out densely once per snapshot.
-#ifndef VCSCHED_SRC_DENSE_FACTS_H_
-#define VCSCHED_SRC_DENSE_FACTS_H_
+#ifndef VCSCHED_SRC_SNAPSHOT_DENSE_FACTS_H_
+#define VCSCHED_SRC_SNAPSHOT_DENSE_FACTS_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "absl/types/span.h"
-#include "src/packed_strings.h"
-#include "src/resource_matrix.h"
+#include "src/snapshot/packed_strings.h"
+#include "src/model/resource_matrix.h"
 #include "vcsched/snapshot.h"
 
 namespace vcsched {
@@ -57,4 +57,4 @@ struct DenseFacts {
 
 }  // namespace vcsched
 
-#endif  // VCSCHED_SRC_DENSE_FACTS_H_
+#endif  // VCSCHED_SRC_SNAPSHOT_DENSE_FACTS_H_

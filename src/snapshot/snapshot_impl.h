@@ -1,6 +1,6 @@
 // The frozen data behind a Snapshot. Internal to the library.
-#ifndef VCSCHED_SRC_SNAPSHOT_IMPL_H_
-#define VCSCHED_SRC_SNAPSHOT_IMPL_H_
+#ifndef VCSCHED_SRC_SNAPSHOT_SNAPSHOT_IMPL_H_
+#define VCSCHED_SRC_SNAPSHOT_SNAPSHOT_IMPL_H_
 
 #include <map>
 #include <string>
@@ -8,7 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
-#include "src/dense_facts.h"
+#include "src/snapshot/dense_facts.h"
 #include "vcsched/snapshot.h"
 
 namespace vcsched {
@@ -40,4 +40,4 @@ struct SnapshotInternals {
 
 }  // namespace vcsched
 
-#endif  // VCSCHED_SRC_SNAPSHOT_IMPL_H_
+#endif  // VCSCHED_SRC_SNAPSHOT_SNAPSHOT_IMPL_H_

@@ -2,9 +2,10 @@
 //
 // Values keep the YAML shape (scalar, map, list). Typed getters apply Volcano's reading
 // rules and report a wrongly typed value as an error naming the key, e.g.
-// `argument "binpack.weight": expected an integer, got "heavy"`; the error carries the key
-// (WrongTypeArgument), so that the registry can build the plugin again without it, with
-// its default, as Volcano does.
+// `argument "binpack.weight": expected an integer, got "heavy"` (the error carries the
+// key: WrongTypeArgument). Given a sink (set_wrong_type_sink), a getter instead returns
+// its fallback for such a value and appends the error's text to the sink: Volcano ignores
+// a wrongly typed argument, and the registry builds each plugin once that way.
 #ifndef VCSCHED_ARGUMENTS_H_
 #define VCSCHED_ARGUMENTS_H_
 
@@ -41,6 +42,17 @@ class Arguments {
  public:
   Arguments() = default;
   explicit Arguments(ArgValue root) : root_(std::move(root)) {}
+  // Copies take the values, not the sink (which belongs to the one who set it).
+  Arguments(const Arguments& other) : root_(other.root_) {}
+  Arguments(Arguments&& other) noexcept : root_(std::move(other.root_)) {}
+  Arguments& operator=(const Arguments& other) {
+    root_ = other.root_;
+    return *this;
+  }
+  Arguments& operator=(Arguments&& other) noexcept {
+    root_ = std::move(other.root_);
+    return *this;
+  }
 
   bool empty() const { return root_.map.empty(); }
   const ArgValue& root() const { return root_; }
@@ -56,14 +68,23 @@ class Arguments {
   absl::StatusOr<double> GetFloat(absl::string_view key, double fallback) const;
   absl::StatusOr<bool> GetBool(absl::string_view key, bool fallback) const;
   absl::StatusOr<std::string> GetString(absl::string_view key, std::string fallback) const;
+  // Where wrongly typed values go (see above); nullptr: they are errors.
+  void set_wrong_type_sink(std::vector<std::string>* sink) { wrong_type_sink_ = sink; }
 
  private:
+  // A wrongly typed value at `key`: an error, or (with a sink) `fallback`, noted.
+  template <typename T>
+  absl::StatusOr<T> WrongTypeOr(absl::string_view key, absl::string_view want, const ArgValue& v, T fallback) const;
+  std::vector<std::string>* wrong_type_sink_ = nullptr;
   ArgValue root_{ArgValue::Kind::kMap, "", false, {}, {}};
 };
 
 // The key a getter's wrong-type error names, or nullopt for any other status.
 std::optional<std::string> WrongTypeArgument(const absl::Status& status);
 
+// Go's strconv.ParseBool: "1", "t", "T", "true", "TRUE", "True" and their false
+// counterparts; false (and *out untouched) for anything else.
+bool ParseGoBool(absl::string_view text, bool* out);
 // Parses a Go duration ("90s", "1h30m", "3m"). kInvalidArgument on bad text.
 absl::StatusOr<int64_t> ParseGoDurationSeconds(absl::string_view text);
 

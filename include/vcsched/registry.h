@@ -34,10 +34,10 @@ class Registry {
   // The traits the plugin was registered with; nullptr when it is not registered.
   const PluginTraits* FindPluginTraits(absl::string_view name) const;
   const ActionFactory* FindAction(absl::string_view name) const;
-  // Builds a registered plugin or action from its arguments. An argument of the wrong
-  // type is dropped and the object built again, so that it takes its default there, as
-  // Volcano does; each dropped argument adds its line to `dropped` (when given). Other
-  // argument errors, and an unregistered name, are errors.
+  // Builds a registered plugin or action from its arguments, once. An argument of the
+  // wrong type takes its default there, as Volcano does (Arguments' wrong-type sink),
+  // and adds its line to `dropped` (when given). Other argument errors, and an
+  // unregistered name, are errors.
   absl::StatusOr<std::unique_ptr<Plugin>> MakePlugin(absl::string_view name, const Arguments& arguments,
                                                      std::vector<std::string>* dropped = nullptr) const;
   absl::StatusOr<std::unique_ptr<Action>> MakeAction(absl::string_view name, const Arguments& arguments,
@@ -56,6 +56,10 @@ class Registry {
   // used), and hierarchical drf beside proportion in one tier (Volcano's file loader
   // refuses that; its framework, which sessions follow, runs both).
   std::vector<std::string> ConfigWarnings(const SchedulerConfig& config) const;
+  // ValidateConfig, ConfigWarnings (into `warnings`) and every plugin of the tiers built,
+  // in tier order, skipped plugins left out: each plugin is built once.
+  absl::StatusOr<std::vector<std::unique_ptr<Plugin>>> BuildPlugins(const SchedulerConfig& config,
+                                                                    std::vector<std::string>* warnings) const;
   // A plugin of Volcano's that this registry lacks: sessions skip it.
   bool Skips(absl::string_view plugin) const;
 
@@ -66,6 +70,9 @@ class Registry {
   };
   std::map<std::string, PluginEntry, std::less<>> plugins_;
   std::map<std::string, ActionFactory, std::less<>> actions_;
+  // ValidateConfig's checks; warnings and built plugins when asked for.
+  absl::Status Check(const SchedulerConfig& config, std::vector<std::string>* warnings,
+                     std::vector<std::unique_ptr<Plugin>>* plugins) const;
 };
 
 }  // namespace vcsched

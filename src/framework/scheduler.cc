@@ -113,7 +113,10 @@ namespace internal {
 
 absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapshot& snapshot,
                                          const SchedulerConfig& config, const RunOptions& options) {
-  VCSCHED_RETURN_IF_ERROR(registry.ValidateConfig(config));
+  // Validation builds every plugin once; those are the session's plugins.
+  std::vector<std::string> config_warnings;
+  VCSCHED_ASSIGN_OR_RETURN(std::vector<std::unique_ptr<Plugin>> plugins,
+                           registry.BuildPlugins(config, &config_warnings));
   SchedulerConfig cfg = config;
   cfg.ApplyDefaults();
   const int64_t now = options.now_seconds != 0 ? options.now_seconds : DefaultNow(snapshot);
@@ -121,11 +124,11 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
   Session::State& s = SessionInternals::Of(ssn);
   s.node_choice_cache = options.node_choice_cache;
 
-  std::vector<std::unique_ptr<Plugin>> plugins;
+  size_t next_plugin = 0;  // plugins[] follows the tiers, skipped plugins left out
   for (size_t ti = 0; ti < cfg.tiers.size(); ++ti) {
     for (const PluginOption& opt : cfg.tiers[ti].plugins) {
-      if (registry.Skips(opt.name)) continue;  // warned about below
-      VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Plugin> plugin, registry.MakePlugin(opt.name, opt.arguments));
+      if (registry.Skips(opt.name)) continue;  // warned about in config_warnings
+      Plugin* plugin = plugins[next_plugin++].get();
       const bool node_local = registry.FindPluginTraits(opt.name)->node_local_answers;
       s.current_plugin = &opt;
       s.current_tier = static_cast<int>(ti);
@@ -137,7 +140,6 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
       if (!st.ok()) {
         return absl::Status(st.code(), absl::StrCat("plugin ", opt.name, ": ", st.message()));
       }
-      plugins.push_back(std::move(plugin));
     }
   }
   s.current_plugin = nullptr;
@@ -155,7 +157,7 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
   WriteTaskOutcomes(ssn);
   Decisions out = std::move(s.decisions);
   for (const std::string& w : snapshot.warnings()) out.warnings.push_back(w);
-  for (std::string& w : registry.ConfigWarnings(config)) out.warnings.push_back(std::move(w));
+  for (std::string& w : config_warnings) out.warnings.push_back(std::move(w));
   // Binds in task order and statuses in job order are in key order when the keys are.
   internal::SortDecisions(out, {s.binds_in_index_order && s.facts->task_keys_sorted, s.facts->job_keys_sorted});
   return out;

@@ -494,8 +494,9 @@ void ParseYamlSource(const ScenarioSource& src, absl::string_view text, const Lo
 }
 
 
-absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const LoadOptions& options,
-                          Collected& c, Diagnostics& diag) {
+// Every problem goes to `diag` (each source is read whatever the others hold).
+void ParseSources(const std::vector<ScenarioSource>& sources, const LoadOptions& options, Collected& c,
+                  Diagnostics& diag) {
   for (const ScenarioSource& src : sources) {
     const bool borrowed = src.borrowed_text.data() != nullptr;
     const absl::string_view text = borrowed ? src.borrowed_text : absl::string_view(src.text);
@@ -528,7 +529,6 @@ absl::Status ParseSources(const std::vector<ScenarioSource>& sources, const Load
                                                                   : simdjson::error_message(err)));
     }
   }
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -538,7 +538,7 @@ namespace {
 void ParseAll(const std::vector<ScenarioSource>& sources, const LoadOptions& options, Collected& c,
               Diagnostics& diag) {
   try {
-    ParseSources(sources, options, c, diag).IgnoreError();
+    ParseSources(sources, options, c, diag);
   } catch (const std::exception& e) {
     diag.errors.push_back(absl::StrCat("unexpected error while reading: ", e.what()));
   }

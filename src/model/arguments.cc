@@ -33,6 +33,15 @@ const ArgValue* ArgValue::Find(absl::string_view key) const {
   return nullptr;
 }
 
+template <typename T>
+absl::StatusOr<T> Arguments::WrongTypeOr(absl::string_view key, absl::string_view want, const ArgValue& v,
+                                         T fallback) const {
+  absl::Status error = WrongType(key, want, v);
+  if (wrong_type_sink_ == nullptr) return error;
+  wrong_type_sink_->push_back(std::string(error.message()));
+  return fallback;
+}
+
 std::optional<std::string> WrongTypeArgument(const absl::Status& status) {
   const auto key = status.GetPayload(kWrongTypePayload);  // absl::optional<absl::Cord>
   if (!key) return std::nullopt;
@@ -62,7 +71,7 @@ absl::StatusOr<int64_t> Arguments::GetInt(absl::string_view key, int64_t fallbac
   if (v == nullptr) return fallback;
   int64_t out = 0;
   if (v->kind != ArgValue::Kind::kScalar || v->quoted || !absl::SimpleAtoi(v->scalar, &out)) {
-    return WrongType(key, "an integer", *v);
+    return WrongTypeOr(key, "an integer", *v, fallback);
   }
   return out;
 }
@@ -73,7 +82,7 @@ absl::StatusOr<double> Arguments::GetFloat(absl::string_view key, double fallbac
   double out = 0;
   if (v->kind != ArgValue::Kind::kScalar || v->quoted || !absl::SimpleAtod(v->scalar, &out) ||
       !std::isfinite(out)) {
-    return WrongType(key, "a number", *v);
+    return WrongTypeOr(key, "a number", *v, fallback);
   }
   return out;
 }
@@ -81,21 +90,29 @@ absl::StatusOr<double> Arguments::GetFloat(absl::string_view key, double fallbac
 absl::StatusOr<bool> Arguments::GetBool(absl::string_view key, bool fallback) const {
   const ArgValue* v = Find(key);
   if (v == nullptr) return fallback;
-  if (v->kind == ArgValue::Kind::kScalar) {
-    // Go's strconv.ParseBool spellings.
-    const std::string& s = v->scalar;
-    if (s == "1" || s == "t" || s == "T" || s == "true" || s == "TRUE" || s == "True") return true;
-    if (s == "0" || s == "f" || s == "F" || s == "false" || s == "FALSE" || s == "False") return false;
-  }
-  return WrongType(key, "a bool", *v);
+  bool out = false;
+  if (v->kind == ArgValue::Kind::kScalar && ParseGoBool(v->scalar, &out)) return out;
+  return WrongTypeOr(key, "a bool", *v, fallback);
 }
 
 absl::StatusOr<std::string> Arguments::GetString(absl::string_view key,
                                                  std::string fallback) const {
   const ArgValue* v = Find(key);
   if (v == nullptr) return fallback;
-  if (v->kind != ArgValue::Kind::kScalar) return WrongType(key, "a string", *v);
+  if (v->kind != ArgValue::Kind::kScalar) return WrongTypeOr(key, "a string", *v, std::move(fallback));
   return v->scalar;
+}
+
+bool ParseGoBool(absl::string_view s, bool* out) {
+  if (s == "1" || s == "t" || s == "T" || s == "true" || s == "TRUE" || s == "True") {
+    *out = true;
+    return true;
+  }
+  if (s == "0" || s == "f" || s == "F" || s == "false" || s == "FALSE" || s == "False") {
+    *out = false;
+    return true;
+  }
+  return false;
 }
 
 absl::StatusOr<int64_t> ParseGoDurationSeconds(absl::string_view text) {

@@ -198,12 +198,6 @@ const std::string* AnnotationOrLabel(const Labels& annotations, const Labels& la
   return nullptr;
 }
 
-bool ParseGoBool(const std::string& s, bool* out) {
-  if (s == "1" || s == "t" || s == "T" || s == "true" || s == "TRUE" || s == "True") { *out = true; return true; }
-  if (s == "0" || s == "f" || s == "F" || s == "false" || s == "FALSE" || s == "False") { *out = false; return true; }
-  return false;
-}
-
 // The most values the dense resource tables may hold (1 GiB of int64).
 constexpr uint64_t kMaxResourceTableValues = uint64_t{1} << 27;
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "tests/testing/builders.h"
 #include "vcsched/registry.h"
@@ -169,6 +170,33 @@ TEST_CASE("Node-choice reuse follows the plugins' declared traits and vetoes", "
     REQUIRE(RunSession(snap, WithHostPlugins({"local-scorer-veto", "probe"}), opts).ok());
     CHECK_FALSE(reusable);
   }
+}
+
+TEST_CASE("A session builds each plugin once; a wrongly typed argument takes its default", "[core][door]") {
+  Registry reg = Registry::BuiltIn();
+  int builds = 0;
+  int64_t weight_seen = -1;
+  REQUIRE(reg.RegisterPlugin("counted", [&](const Arguments& args) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+                ++builds;
+                absl::StatusOr<int64_t> w = args.GetInt("weight", 7);
+                if (!w.ok()) return w.status();
+                weight_seen = *w;
+                return std::make_unique<LambdaPlugin>(nullptr, nullptr);
+              }).ok());
+  SchedulerConfig cfg = WithHostPlugins({"counted"});
+  ArgValue heavy = ArgValue::Scalar("heavy");
+  cfg.tiers[1].plugins.back().arguments.Set("weight", heavy);
+  RunOptions opts;
+  opts.registry = &reg;
+  const absl::StatusOr<Decisions> d = RunSession(ThreePods(), cfg, opts);
+  REQUIRE(d.ok());
+  CHECK(builds == 1);
+  CHECK(weight_seen == 7);
+  int warned = 0;
+  for (const std::string& w : d->warnings) warned += absl::StrContains(w, "argument \"weight\": expected an integer");
+  CHECK(warned == 1);
+  // Outside a registry the same getter is an error naming the key.
+  CHECK(WrongTypeArgument(cfg.tiers[1].plugins.back().arguments.GetInt("weight", 7).status()) == "weight");
 }
 
 TEST_CASE("Unpipeline refuses a task that is not pipelined", "[core][door]") {

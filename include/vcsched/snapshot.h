@@ -199,6 +199,7 @@ class SnapshotBuilder {
   absl::StatusOr<Snapshot> Build() &&;
 
  private:
+  friend class SnapshotAssembly;  // Build's steps (src/snapshot/snapshot.cc)
   struct State;
   std::unique_ptr<State> state_;
 };

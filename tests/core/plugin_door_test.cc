@@ -172,7 +172,7 @@ TEST_CASE("Node-choice reuse follows the plugins' declared traits and vetoes", "
   }
 }
 
-TEST_CASE("A session builds each plugin once; a wrongly typed argument takes its default", "[core][door]") {
+TEST_CASE("A session builds each plugin once, and a wrongly typed argument takes its default", "[core][door]") {
   Registry reg = Registry::BuiltIn();
   int builds = 0;
   int64_t weight_seen = -1;

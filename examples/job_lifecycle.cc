@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   std::cout << "phase " << sim.status().phase << "\n";
   if (!sim.world().pods.empty()) {
     absl::StatusOr<vcsched::SimulatorStep> step = sim.EvictPod(sim.world().pods.front().name);
-    if (step.ok()) std::cout << "eviction -> " << step->choice.action << ", phase " << sim.status().phase << "\n";
+    if (step.ok()) std::cout << "eviction -> " << vcsched::JobActionName(step->choice.action) << ", phase " << sim.status().phase << "\n";
   }
   return 0;
 }

@@ -134,13 +134,13 @@ py::dict StatusDict(const JobStatus& s) {
 py::dict StepDict(const SimulatorStep& s) {
   py::dict d;
   d["what"] = s.what;
-  d["event"] = s.request.event;
-  d["action"] = s.choice.action;
+  d["event"] = std::string(JobEventName(s.request.event));
+  d["action"] = std::string(JobActionName(s.choice.action));
   d["matched"] = s.choice.matched;
   d["delayed_seconds"] = s.executed ? py::object(py::none()) : py::object(py::int_(*s.choice.timeout_seconds));
   py::list commands;
   auto add = [&](const JobStep& step) {
-    for (const JobCommand& c : step.commands) commands.append(py::make_tuple(c.kind, c.target));
+    for (const JobCommand& c : step.commands) commands.append(py::make_tuple(std::string(JobCommandKindName(c.kind)), c.target));
   };
   if (s.executed) add(*s.executed);
   for (const JobStep& f : s.follow_ups) add(f);
@@ -203,7 +203,9 @@ void RegisterLifecycle(py::module_& m) {
       .def("command", [](JobSimulator& s, const std::string& action) { return Step(s.Command(action)); })
       .def("event",
            [](JobSimulator& s, const std::string& event, const std::string& task, const std::string& pod) {
-             return Step(s.Deliver({event, "", task, pod, std::nullopt, std::nullopt}, "event " + event));
+             absl::StatusOr<JobRequest> request = EventRequest(event, task, pod);
+             if (!request.ok()) return Step(absl::StatusOr<SimulatorStep>(request.status()));
+             return Step(s.Deliver(*std::move(request), "event " + event));
            },
            py::arg("event"), py::arg("task") = "", py::arg("pod") = "")
       .def("advance",

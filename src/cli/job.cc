@@ -28,22 +28,22 @@ namespace {
 
 void Print(const SimulatorStep& s, const JobSimulator& sim) {
   std::cout << "[t=" << sim.now() << "] " << s.what << "\n";
-  if (s.request.event != "OutOfSync" || !s.request.action.empty()) {
-    std::cout << "  event: " << s.request.event << (s.choice.matched.empty() ? "" : " (" + s.choice.matched + ")")
+  if (s.request.event != JobEvent::kOutOfSync || s.request.action) {
+    std::cout << "  event: " << JobEventName(s.request.event) << (s.choice.matched.empty() ? "" : " (" + s.choice.matched + ")")
               << "\n";
   }
   if (!s.executed) {
-    std::cout << "  action: " << s.choice.action << " delayed " << *s.choice.timeout_seconds << "s\n";
+    std::cout << "  action: " << JobActionName(s.choice.action) << " delayed " << *s.choice.timeout_seconds << "s\n";
     return;
   }
-  std::cout << "  action: " << s.executed->action << " -> " << s.executed->status.phase << "\n";
+  std::cout << "  action: " << JobActionName(s.executed->action) << " -> " << s.executed->status.phase << "\n";
   // A follow-up sync re-issues commands the step already gave (DeletePluginObjects of a
   // finished job); each is printed once per step.
-  std::vector<std::pair<std::string, std::string>> printed;
+  std::vector<std::pair<JobCommandKind, std::string>> printed;
   const auto print_new = [&](const JobCommand& c, const char* indent) {
     if (std::find(printed.begin(), printed.end(), std::make_pair(c.kind, c.target)) != printed.end()) return;
     printed.emplace_back(c.kind, c.target);
-    std::cout << indent << "command: " << c.kind << " " << c.target << "\n";
+    std::cout << indent << "command: " << JobCommandKindName(c.kind) << " " << c.target << "\n";
   };
   for (const JobCommand& c : s.executed->commands) print_new(c, "  ");
   for (const JobStep& f : s.follow_ups) {
@@ -116,8 +116,13 @@ int Job(const JobOptions& options) {
       step = sim.RestartContainer(value);
     } else if (flag == "--event") {
       std::vector<std::string> parts = absl::StrSplit(value, ':');
-      JobRequest r{parts[0], "", parts.size() > 1 ? parts[1] : "", parts.size() > 2 ? parts[2] : "", std::nullopt,
-                   std::nullopt};
+      absl::StatusOr<JobRequest> request =
+          EventRequest(parts[0], parts.size() > 1 ? parts[1] : "", parts.size() > 2 ? parts[2] : "");
+      if (!request.ok()) {
+        std::cerr << "vcsched job: --event: " << request.status().message() << "\n";
+        return 2;
+      }
+      JobRequest r = *std::move(request);
       if (int32_t code = 0; parts.size() > 3 && absl::SimpleAtoi(parts[3], &code)) r.exit_code = code;
       step = sim.Deliver(r, absl::StrCat("event ", value));
     } else if (flag == "--command") {

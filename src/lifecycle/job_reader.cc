@@ -4,6 +4,7 @@
 #include "absl/strings/str_format.h"
 #include "src/lifecycle/field_reader.h"
 #include "vcsched/arguments.h"
+#include "vcsched/lifecycle/events.h"
 #include "vcsched/lifecycle/job.h"
 
 namespace vcsched {
@@ -35,16 +36,21 @@ int64_t VolcanoJob::TotalReplicas() const {
 }
 
 const std::vector<std::string>& PolicyEvents() {
-  static const std::vector<std::string> kEvents = {"*",           "PodFailed",     "PodEvicted", "PodPending",
-                                                   "Unknown",     "TaskCompleted", "TaskFailed", "JobUpdated"};
-  return kEvents;
+  static const std::vector<std::string>* const kEvents = [] {
+    auto* out = new std::vector<std::string>;
+    for (JobEvent e : PolicyJobEvents()) out->emplace_back(JobEventName(e));
+    return out;
+  }();
+  return *kEvents;
 }
 
 const std::vector<std::string>& PolicyActions() {
-  static const std::vector<std::string> kActions = {"AbortJob",    "RestartJob",       "RestartTask",
-                                                    "RestartPod",  "RestartPartition", "TerminateJob",
-                                                    "CompleteJob", "ResumeJob"};
-  return kActions;
+  static const std::vector<std::string>* const kActions = [] {
+    auto* out = new std::vector<std::string>;
+    for (JobAction a : PolicyJobActions()) out->emplace_back(JobActionName(a));
+    return out;
+  }();
+  return *kActions;
 }
 
 namespace {

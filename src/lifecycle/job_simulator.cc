@@ -16,16 +16,27 @@ bool IsPodPhase(const std::string& phase) {
   return std::find(std::begin(kPhases), std::end(kPhases), phase) != std::end(kPhases);
 }
 
-bool IsCommandAction(const std::string& a) {
-  const std::vector<std::string>& actions = PolicyActions();
-  return std::find(actions.begin(), actions.end(), a) != actions.end() || a == "SyncJob";
-}
-
-bool IsJobLevel(const std::string& a) {
-  return a == "AbortJob" || a == "RestartJob" || a == "TerminateJob" || a == "CompleteJob" || a == "ResumeJob";
+bool IsJobLevel(JobAction a) {
+  return a == JobAction::kAbortJob || a == JobAction::kRestartJob || a == JobAction::kTerminateJob ||
+         a == JobAction::kCompleteJob || a == JobAction::kResumeJob;
 }
 
 }  // namespace
+
+absl::StatusOr<JobRequest> EventRequest(absl::string_view event, std::string task, std::string pod) {
+  const std::optional<JobEvent> e = ParseJobEvent(event);
+  if (!e || *e == JobEvent::kAny || *e == JobEvent::kCommandIssued) {
+    std::vector<absl::string_view> names;
+    for (JobEvent k : {JobEvent::kPodFailed, JobEvent::kPodEvicted, JobEvent::kPodPending, JobEvent::kPodRunning,
+                       JobEvent::kTaskCompleted, JobEvent::kTaskFailed, JobEvent::kUnknown, JobEvent::kOutOfSync,
+                       JobEvent::kJobUpdated, JobEvent::kJobUnknown}) {
+      names.push_back(JobEventName(k));
+    }
+    return absl::InvalidArgumentError(absl::StrCat("unknown event \"", event, "\"; expected one of ",
+                                                   absl::StrJoin(names, ", "), " (a command is delivered as one)"));
+  }
+  return JobRequest{*e, std::nullopt, std::move(task), std::move(pod), std::nullopt, std::nullopt};
+}
 
 absl::StatusOr<JobSimulator> JobSimulator::Create(VolcanoJob job, int64_t now, int64_t max_pods) {
   if (const int64_t n = job.TotalReplicas(); n > max_pods) {
@@ -51,17 +62,17 @@ JobPod* JobSimulator::FindPod(const std::string& name) {
 void JobSimulator::Apply(const JobStep& step) {
   status_ = step.status;
   for (const JobCommand& c : step.commands) {
-    if (c.kind == "CreatePodGroup") {
+    if (c.kind == JobCommandKind::kCreatePodGroup) {
       world_.pod_group_phase = "Pending";
-    } else if (c.kind == "DeletePodGroup") {
+    } else if (c.kind == JobCommandKind::kDeletePodGroup) {
       world_.pod_group_phase.clear();
-    } else if (c.kind == "DeletePod") {
+    } else if (c.kind == JobCommandKind::kDeletePod) {
       const JobPod* p = FindPod(c.target);
       if (p != nullptr) restarts_.erase(p->task);
       world_.pods.erase(std::remove_if(world_.pods.begin(), world_.pods.end(),
                                        [&](const JobPod& q) { return q.name == c.target; }),
                         world_.pods.end());
-    } else if (c.kind == "CreatePod") {
+    } else if (c.kind == JobCommandKind::kCreatePod) {
       if (auto slot = slots_.find(c.target); slot != slots_.end()) {
         world_.pods.push_back({c.target, slot->second.first, slot->second.second, "Pending", false, false, status_.version});
       }
@@ -75,13 +86,14 @@ SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, con
   SimulatorStep out{std::move(what), request, choice, std::nullopt, {}};
   // A non-PodPending event of a pod cancels its delayed PodPending action; PodRunning also
   // cancels delayed PodFailed/PodEvicted actions of the pod.
-  if (!request.pod.empty() && request.event != "PodPending") {
+  if (!request.pod.empty() && request.event != JobEvent::kPodPending) {
     delayed_.erase(std::remove_if(delayed_.begin(), delayed_.end(),
                                   [&](const DelayedAction& d) {
                                     return d.pod == request.pod &&
-                                           (d.cause_event == "PodPending" ||
-                                            (request.event == "PodRunning" &&
-                                             (d.cause_event == "PodFailed" || d.cause_event == "PodEvicted")));
+                                           (d.cause_event == JobEvent::kPodPending ||
+                                            (request.event == JobEvent::kPodRunning &&
+                                             (d.cause_event == JobEvent::kPodFailed ||
+                                              d.cause_event == JobEvent::kPodEvicted)));
                                   }),
                    delayed_.end());
   }
@@ -95,12 +107,12 @@ SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, con
     return out;
   }
   // Executing an action cancels the delayed actions of the same kind.
-  if (choice.action != "SyncJob") {
+  if (choice.action != JobAction::kSyncJob) {
     delayed_.erase(std::remove_if(delayed_.begin(), delayed_.end(),
                                   [&](const DelayedAction& d) {
                                     if (IsJobLevel(choice.action)) return IsJobLevel(d.action);
                                     if (d.action != choice.action) return false;
-                                    return choice.action == "RestartTask" ? d.task == request.task : d.pod == request.pod;
+                                    return choice.action == JobAction::kRestartTask ? d.task == request.task : d.pod == request.pod;
                                   }),
                    delayed_.end());
   }
@@ -112,7 +124,7 @@ SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, con
   std::string last = before;
   for (int i = 0; i < 8 && status_.phase != last; ++i) {
     last = status_.phase;
-    JobStep again = ExecuteAction(job_, status_, world_, "SyncJob", JobRequest{"OutOfSync", "", "", "", std::nullopt, std::nullopt}, now_);
+    JobStep again = ExecuteAction(job_, status_, world_, JobAction::kSyncJob, JobRequest{}, now_);
     Apply(again);
     out.follow_ups.push_back(std::move(again));
   }
@@ -120,26 +132,19 @@ SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, con
 }
 
 absl::StatusOr<SimulatorStep> JobSimulator::Deliver(JobRequest request, std::string what) {
-  // Policy events and the controller's own (sync, commands, outside changes).
-  static const char* kOthers[] = {"OutOfSync", "CommandIssued", "JobUnknown", "PodRunning"};
-  const std::vector<std::string>& policy = PolicyEvents();
-  if ((request.event == "*" || std::find(policy.begin(), policy.end(), request.event) == policy.end()) &&
-      std::find(std::begin(kOthers), std::end(kOthers), request.event) == std::end(kOthers)) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown event \"", request.event, "\"; expected one of ",
-                                                   absl::StrJoin(policy.begin() + 1, policy.end(), ", "), ", ",
-                                                   absl::StrJoin(std::begin(kOthers), std::end(kOthers), ", ")));
+  // "*" only matches in policies; a command names its action.
+  if (request.event == JobEvent::kAny) {
+    return absl::InvalidArgumentError("the event \"*\" matches events in policies; it cannot be delivered");
   }
-  if (request.event == "CommandIssued" && !IsCommandAction(request.action)) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown command action \"", request.action, "\"; expected one of ",
-                                                   absl::StrJoin(PolicyActions(), ", ")));
+  if (request.event == JobEvent::kCommandIssued && !request.action) {
+    return absl::InvalidArgumentError("a CommandIssued event names its action");
   }
   const PolicyChoice choice = ChooseAction(job_, status_, request);
   return Run(request, std::move(what), choice);
 }
 
 SimulatorStep JobSimulator::Sync() {
-  return Run({"OutOfSync", "", "", "", std::nullopt, std::nullopt}, "sync",
-             ChooseAction(job_, status_, {"OutOfSync", "", "", "", std::nullopt, std::nullopt}));
+  return Run(JobRequest{}, "sync", ChooseAction(job_, status_, JobRequest{}));
 }
 
 absl::StatusOr<SimulatorStep> JobSimulator::SetPodGroupPhase(const std::string& phase) {
@@ -149,8 +154,9 @@ absl::StatusOr<SimulatorStep> JobSimulator::SetPodGroupPhase(const std::string& 
                                                    absl::StrJoin(std::begin(kPhases), std::end(kPhases), ", ")));
   }
   world_.pod_group_phase = phase;
-  const std::string event = phase == "Unknown" ? "Unknown" : "OutOfSync";
-  return Deliver({event, "", "", "", std::nullopt, std::nullopt}, absl::StrCat("podgroup -> ", phase));
+  JobRequest r;
+  r.event = phase == "Unknown" ? JobEvent::kUnknown : JobEvent::kOutOfSync;
+  return Deliver(r, absl::StrCat("podgroup -> ", phase));
 }
 
 absl::StatusOr<SimulatorStep> JobSimulator::SetPodPhase(const std::string& pod_name, const std::string& phase,
@@ -163,21 +169,21 @@ absl::StatusOr<SimulatorStep> JobSimulator::SetPodPhase(const std::string& pod_n
   }
   p->phase = phase;
   p->ready = phase == "Running";
-  JobRequest r{"OutOfSync", "", p->task, p->name, std::nullopt, p->version};
+  JobRequest r{JobEvent::kOutOfSync, std::nullopt, p->task, p->name, std::nullopt, p->version};
   if (phase == "Failed") {
-    r.event = "PodFailed";
+    r.event = JobEvent::kPodFailed;
     r.exit_code = exit_code;
   } else if (phase == "Running") {
-    r.event = "PodRunning";
+    r.event = JobEvent::kPodRunning;
   } else if (phase == "Pending") {
-    r.event = "PodPending";
+    r.event = JobEvent::kPodPending;
   } else if (phase == "Succeeded") {
     bool all = true;
     for (const JobPod& q : world_.pods) all = all && (q.task != p->task || q.phase == "Succeeded");
     const JobTask* t = job_.FindTask(p->task);
     int32_t n = 0;
     for (const JobPod& q : world_.pods) n += q.task == p->task;
-    if (all && t != nullptr && n == t->replicas) r.event = "TaskCompleted";
+    if (all && t != nullptr && n == t->replicas) r.event = JobEvent::kTaskCompleted;
   }
   std::string what = absl::StrCat("pod ", name, " -> ", phase);
   if (exit_code) absl::StrAppend(&what, " (exit code ", *exit_code, ")");
@@ -204,7 +210,7 @@ absl::StatusOr<SimulatorStep> JobSimulator::EvictPod(const std::string& pod_name
   const std::string name = pod_name;  // the caller's string may live in the pod removed here
   JobPod* p = FindPod(name);
   if (p == nullptr) return absl::NotFoundError(absl::StrCat("no pod \"", name, "\" in the job (yet)"));
-  JobRequest r{"PodEvicted", "", p->task, p->name, std::nullopt, p->version};
+  JobRequest r{JobEvent::kPodEvicted, std::nullopt, p->task, p->name, std::nullopt, p->version};
   world_.pods.erase(world_.pods.begin() + (p - world_.pods.data()));
   return Deliver(r, absl::StrCat("pod ", name, " evicted"));
 }
@@ -216,13 +222,28 @@ absl::StatusOr<SimulatorStep> JobSimulator::RestartContainer(const std::string& 
   const JobTask* t = job_.FindTask(p->task);
   int32_t max_retry = t != nullptr && t->max_retry.value_or(0) != 0 ? *t->max_retry : 3;
   const int32_t n = ++restarts_[p->task];
-  JobRequest r{"OutOfSync", "", p->task, p->name, std::nullopt, p->version};
-  if (max_retry != -1 && n >= max_retry && (p->phase == "Running" || p->phase == "Pending")) r.event = "TaskFailed";
+  JobRequest r{JobEvent::kOutOfSync, std::nullopt, p->task, p->name, std::nullopt, p->version};
+  if (max_retry != -1 && n >= max_retry && (p->phase == "Running" || p->phase == "Pending")) {
+    r.event = JobEvent::kTaskFailed;
+  }
   return Deliver(r, absl::StrCat("container restart in pod ", name, " (task restarts: ", n, ")"));
 }
 
 absl::StatusOr<SimulatorStep> JobSimulator::Command(const std::string& action) {
-  return Deliver({"CommandIssued", action, "", "", std::nullopt, std::nullopt}, absl::StrCat("command ", action));
+  const std::optional<JobAction> a = ParseJobAction(action);
+  if (!a) {
+    std::vector<absl::string_view> known;
+    for (JobAction k : PolicyJobActions()) known.push_back(JobActionName(k));
+    known.push_back(JobActionName(JobAction::kSyncJob));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown command action \"", action, "\"; expected one of ", absl::StrJoin(known, ", ")));
+  }
+  return Command(*a);
+}
+
+absl::StatusOr<SimulatorStep> JobSimulator::Command(JobAction action) {
+  return Deliver({JobEvent::kCommandIssued, action, "", "", std::nullopt, std::nullopt},
+                 absl::StrCat("command ", JobActionName(action)));
 }
 
 absl::StatusOr<std::vector<SimulatorStep>> JobSimulator::Advance(int64_t seconds) {
@@ -239,7 +260,7 @@ absl::StatusOr<std::vector<SimulatorStep>> JobSimulator::Advance(int64_t seconds
     delayed_.erase(next);
     now_ = std::max(now_, d.due);
     JobRequest r{d.cause_event, d.action, d.task, d.pod, std::nullopt, std::nullopt};
-    out.push_back(Run(r, absl::StrCat("timeout: ", d.action, " after ", d.cause_event),
+    out.push_back(Run(r, absl::StrCat("timeout: ", JobActionName(d.action), " after ", JobEventName(d.cause_event)),
                       PolicyChoice{d.action, std::nullopt, "delayed policy"}));
   }
   now_ = until;

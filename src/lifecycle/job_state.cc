@@ -34,11 +34,16 @@ bool Match(const std::vector<LifecyclePolicy>& policies, const JobRequest& r, co
            PolicyChoice& out) {
   for (size_t i = 0; i < policies.size(); ++i) {
     const LifecyclePolicy& p = policies[i];
-    const bool by_event = !p.events.empty() && (Contains(p.events, r.event) || Contains(p.events, "*")) &&
-                          (r.event != "PodPending" || p.timeout_seconds.has_value());
+    // Admitted policies name known events and actions (job_admission.cc); anything else
+    // never matches.
+    const std::optional<JobAction> action = ParseJobAction(p.action);
+    if (!action) continue;
+    const bool by_event = !p.events.empty() &&
+                          (Contains(p.events, std::string(JobEventName(r.event))) || Contains(p.events, "*")) &&
+                          (r.event != JobEvent::kPodPending || p.timeout_seconds.has_value());
     const bool by_code = p.exit_code.has_value() && r.exit_code.has_value() && *p.exit_code == *r.exit_code;
     if (by_event || by_code) {
-      out = PolicyChoice{p.action, p.timeout_seconds, absl::StrCat(where, " policy ", i)};
+      out = PolicyChoice{*action, p.timeout_seconds, absl::StrCat(where, " policy ", i)};
       return true;
     }
   }
@@ -97,7 +102,7 @@ void Sync(Context& c, const Update& update) {
     SetPhase(s, "Pending", c.now);
     s.min_available = c.job.min_available.value_or(0);
   }
-  if (c.world.pod_group_phase.empty()) c.step.commands.push_back({"CreatePodGroup", PodGroupNameOf(c.job)});
+  if (c.world.pod_group_phase.empty()) c.step.commands.push_back({JobCommandKind::kCreatePodGroup, PodGroupNameOf(c.job)});
   if (c.world.pod_group_phase.empty() || c.world.pod_group_phase == "Pending") {
     update(s);  // pods are not touched before the scheduler enqueues the group
     return;
@@ -114,7 +119,7 @@ void Sync(Context& c, const Update& update) {
     if (p.terminating) {
       ++s.terminating;
     } else if (!wanted.count(p.name)) {
-      c.step.commands.push_back({"DeletePod", p.name});
+      c.step.commands.push_back({JobCommandKind::kDeletePod, p.name});
       ++s.terminating;
     } else {
       Count(s, p);
@@ -125,7 +130,7 @@ void Sync(Context& c, const Update& update) {
     for (int32_t i = 0; i < t.replicas; ++i) {
       const std::string name = PodNameOf(c.job, t.name, i);
       if (present.count(name)) continue;
-      c.step.commands.push_back({"CreatePod", name});
+      c.step.commands.push_back({JobCommandKind::kCreatePod, name});
       ++s.pending;
       ++s.task_status_count[t.name]["Pending"];
     }
@@ -134,10 +139,10 @@ void Sync(Context& c, const Update& update) {
 }
 
 // Which pods a targeted kill addresses.
-bool InTarget(const JobPod& p, const std::string& action, const JobRequest& r, const VolcanoJob& job) {
-  if (action == "RestartTask") return p.task == r.task;
-  if (action == "RestartPod") return p.name == r.pod;
-  if (action == "RestartPartition") {
+bool InTarget(const JobPod& p, JobAction action, const JobRequest& r, const VolcanoJob& job) {
+  if (action == JobAction::kRestartTask) return p.task == r.task;
+  if (action == JobAction::kRestartPod) return p.name == r.pod;
+  if (action == JobAction::kRestartPartition) {
     const JobTask* t = job.FindTask(p.task);
     if (t == nullptr || !t->partition_policy || t->partition_policy->partition_size <= 0 || p.task != r.task) return false;
     int32_t target_index = -1;
@@ -149,10 +154,10 @@ bool InTarget(const JobPod& p, const std::string& action, const JobRequest& r, c
   return true;
 }
 
-// KillJob (target empty) or KillTarget.
-void Kill(Context& c, bool soft, const std::string& target_action, const JobRequest& r, const Update& update) {
+// KillJob (no target) or KillTarget.
+void Kill(Context& c, bool soft, std::optional<JobAction> target_action, const JobRequest& r, const Update& update) {
   JobStatus& s = c.step.status;
-  const bool whole_job = target_action.empty();
+  const bool whole_job = !target_action.has_value();
   const int32_t max_retry = c.job.max_retry.value_or(3);
   const bool last_retry = s.retry_count >= max_retry - 1;
   const bool retain_soft = soft || last_retry;
@@ -163,18 +168,18 @@ void Kill(Context& c, bool soft, const std::string& target_action, const JobRequ
       ++s.terminating;
       continue;
     }
-    if (!whole_job && !InTarget(p, target_action, r, c.job)) {
+    if (!whole_job && !InTarget(p, *target_action, r, c.job)) {
       Count(s, p);
       continue;
     }
     if (retain_soft && (p.phase == "Succeeded" || p.phase == "Failed")) continue;
-    c.step.commands.push_back({"DeletePod", p.name});
+    c.step.commands.push_back({JobCommandKind::kDeletePod, p.name});
     ++s.terminating;
   }
   update(s);
   if (whole_job) {
-    c.step.commands.push_back({"DeletePluginObjects", c.job.metadata.name});
-    if (!c.world.pod_group_phase.empty()) c.step.commands.push_back({"DeletePodGroup", PodGroupNameOf(c.job)});
+    c.step.commands.push_back({JobCommandKind::kDeletePluginObjects, c.job.metadata.name});
+    if (!c.world.pod_group_phase.empty()) c.step.commands.push_back({JobCommandKind::kDeletePodGroup, PodGroupNameOf(c.job)});
   }
 }
 
@@ -232,14 +237,18 @@ Update RunningSync(const VolcanoJob& job, int64_t now) {
   };
 }
 
-bool IsTargetAction(const std::string& a) { return a == "RestartTask" || a == "RestartPod" || a == "RestartPartition"; }
+bool IsTargetAction(JobAction a) {
+  return a == JobAction::kRestartTask || a == JobAction::kRestartPod || a == JobAction::kRestartPartition;
+}
 
 }  // namespace
 
 PolicyChoice ChooseAction(const VolcanoJob& job, const JobStatus& status, const JobRequest& r) {
-  if (!r.action.empty()) return PolicyChoice{r.action, std::nullopt, "explicit command"};
-  const PolicyChoice sync{"SyncJob", std::nullopt, ""};
-  if (r.event == "OutOfSync" || r.event == "CommandIssued" || r.event == "PodRunning") return sync;
+  if (r.action) return PolicyChoice{*r.action, std::nullopt, "explicit command"};
+  const PolicyChoice sync{JobAction::kSyncJob, std::nullopt, ""};
+  if (r.event == JobEvent::kOutOfSync || r.event == JobEvent::kCommandIssued || r.event == JobEvent::kPodRunning) {
+    return sync;
+  }
   if (r.job_version && *r.job_version < status.version) return sync;
   PolicyChoice out;
   if (!r.task.empty()) {
@@ -251,33 +260,33 @@ PolicyChoice ChooseAction(const VolcanoJob& job, const JobStatus& status, const 
   return sync;
 }
 
-JobStep ExecuteAction(const VolcanoJob& job, const JobStatus& status, const JobWorld& world, const std::string& action,
+JobStep ExecuteAction(const VolcanoJob& job, const JobStatus& status, const JobWorld& world, JobAction action,
                       const JobRequest& request, int64_t now) {
   Context c{job, world, now, JobStep{action, status, {}}};
   const std::string phase = status.phase.empty() ? "Pending" : status.phase;
-  const std::string target = IsTargetAction(action) ? action : "";
+  const std::optional<JobAction> target = IsTargetAction(action) ? std::optional<JobAction>(action) : std::nullopt;
   const Update nothing = [](JobStatus&) {};
   if (phase == "Pending" || phase == "Running") {
-    if (action == "RestartJob") Kill(c, false, "", request, To("Restarting", now, true));
-    else if (!target.empty()) Kill(c, false, target, request, To("Restarting", now, true));
-    else if (action == "AbortJob") Kill(c, true, "", request, To("Aborting", now));
-    else if (action == "TerminateJob") Kill(c, true, "", request, To("Terminating", now));
-    else if (action == "CompleteJob") Kill(c, true, "", request, To("Completing", now));
+    if (action == JobAction::kRestartJob) Kill(c, false, std::nullopt, request, To("Restarting", now, true));
+    else if (target) Kill(c, false, target, request, To("Restarting", now, true));
+    else if (action == JobAction::kAbortJob) Kill(c, true, std::nullopt, request, To("Aborting", now));
+    else if (action == JobAction::kTerminateJob) Kill(c, true, std::nullopt, request, To("Terminating", now));
+    else if (action == JobAction::kCompleteJob) Kill(c, true, std::nullopt, request, To("Completing", now));
     else if (status.phase.empty() || phase == "Pending") Sync(c, PendingSync(job, now));
     else Sync(c, RunningSync(job, now));
   } else if (phase == "Restarting") {
-    if (!target.empty()) Kill(c, false, target, request, Restarting(job, now));
-    else if (action == "SyncJob") Sync(c, Restarting(job, now));
-    else Kill(c, false, "", request, Restarting(job, now));
+    if (target) Kill(c, false, target, request, Restarting(job, now));
+    else if (action == JobAction::kSyncJob) Sync(c, Restarting(job, now));
+    else Kill(c, false, std::nullopt, request, Restarting(job, now));
   } else if (phase == "Aborting" || phase == "Aborted") {
-    if (action == "ResumeJob") Kill(c, true, "", request, To("Restarting", now, true));
-    else Kill(c, true, "", request, phase == "Aborting" ? WhenDrained("Aborted", now) : nothing);
+    if (action == JobAction::kResumeJob) Kill(c, true, std::nullopt, request, To("Restarting", now, true));
+    else Kill(c, true, std::nullopt, request, phase == "Aborting" ? WhenDrained("Aborted", now) : nothing);
   } else if (phase == "Completing") {
-    Kill(c, true, "", request, WhenDrained("Completed", now));
+    Kill(c, true, std::nullopt, request, WhenDrained("Completed", now));
   } else if (phase == "Terminating") {
-    Kill(c, true, "", request, WhenDrained("Terminated", now));
+    Kill(c, true, std::nullopt, request, WhenDrained("Terminated", now));
   } else {
-    Kill(c, true, "", request, nothing);  // Completed, Terminated, Failed
+    Kill(c, true, std::nullopt, request, nothing);  // Completed, Terminated, Failed
   }
   return c.step;
 }

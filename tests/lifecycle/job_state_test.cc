@@ -10,6 +10,20 @@
 namespace vcsched {
 namespace {
 
+// The controller's vocabulary as Volcano spells it (the tables below are written so).
+JobAction A(const std::string& name) {
+  const std::optional<JobAction> a = ParseJobAction(name);
+  REQUIRE(a.has_value());
+  return *a;
+}
+JobEvent E(const std::string& name) {
+  const std::optional<JobEvent> e = ParseJobEvent(name);
+  REQUIRE(e.has_value());
+  return *e;
+}
+std::string K(JobCommandKind kind) { return std::string(JobCommandKindName(kind)); }
+
+
 using testing::ManifestFromText;
 
 VolcanoJob JobFrom(const std::string& text) {
@@ -79,8 +93,8 @@ TEST_CASE("every phase x action of the transition table") {
       JobStatus s;
       s.phase = phase;
       s.min_available = 3;
-      JobRequest r{"", actions[a], "w", "j-w-1", std::nullopt, std::nullopt};
-      const JobStep step = ExecuteAction(job, s, RunningPods(), actions[a], r, 100);
+      JobRequest r{JobEvent::kOutOfSync, A(actions[a]), "w", "j-w-1", std::nullopt, std::nullopt};
+      const JobStep step = ExecuteAction(job, s, RunningPods(), A(actions[a]), r, 100);
       CHECK(step.status.phase == expected.at(phase)[a]);
       const bool moved = step.status.phase != phase;
       CHECK(step.status.last_transition_time == (moved ? 100 : 0));
@@ -136,7 +150,7 @@ spec:
       JobStatus s;
       s.phase = phase;
       s.min_available = 3;
-      const JobRequest r{events[e], "", "w", "j-w-1", std::nullopt, 0};
+      const JobRequest r{E(events[e]), std::nullopt, "w", "j-w-1", std::nullopt, 0};
       const PolicyChoice choice = ChooseAction(job, s, r);
       const std::string after =
           choice.timeout_seconds ? phase : ExecuteAction(job, s, RunningPods(), choice.action, r, 7).status.phase;
@@ -155,31 +169,31 @@ TEST_CASE("what each kill deletes, and the retry counter") {
   auto deleted = [](const JobStep& step) {
     std::vector<std::string> out;
     for (const JobCommand& c : step.commands) {
-      if (c.kind == "DeletePod") out.push_back(c.target);
+      if (K(c.kind) == "DeletePod") out.push_back(c.target);
     }
     return out;
   };
-  JobRequest r{"", "", "w", "j-w-1", std::nullopt, std::nullopt};
+  JobRequest r{JobEvent::kOutOfSync, std::nullopt, "w", "j-w-1", std::nullopt, std::nullopt};
   // RestartJob kills every pod (retain none), bumps version and retry, drops the PodGroup.
-  JobStep restart = ExecuteAction(job, s, w, "RestartJob", r, 1);
+  JobStep restart = ExecuteAction(job, s, w, A("RestartJob"), r, 1);
   CHECK(deleted(restart) == std::vector<std::string>{"j-w-0", "j-w-1", "j-w-2"});
   CHECK(restart.status.retry_count == 1);
   CHECK(restart.status.version == 1);
-  CHECK(restart.commands.back().kind == "DeletePodGroup");
+  CHECK(restart.commands.back().kind == JobCommandKind::kDeletePodGroup);
   // AbortJob keeps Succeeded/Failed pods (retain soft).
-  CHECK(deleted(ExecuteAction(job, s, w, "AbortJob", r, 1)) == std::vector<std::string>{"j-w-1", "j-w-2"});
+  CHECK(deleted(ExecuteAction(job, s, w, A("AbortJob"), r, 1)) == std::vector<std::string>{"j-w-1", "j-w-2"});
   // RestartPod kills only the pod; the PodGroup stays; no version bump.
-  JobStep pod = ExecuteAction(job, s, w, "RestartPod", r, 1);
+  JobStep pod = ExecuteAction(job, s, w, A("RestartPod"), r, 1);
   CHECK(deleted(pod) == std::vector<std::string>{"j-w-1"});
   CHECK(pod.status.version == 0);
-  for (const JobCommand& c : pod.commands) CHECK(c.kind != "DeletePodGroup");
+  for (const JobCommand& c : pod.commands) CHECK(K(c.kind) != "DeletePodGroup");
   // On the last retry even RestartJob keeps finished pods.
   s.retry_count = 2;
-  CHECK(deleted(ExecuteAction(job, s, w, "RestartJob", r, 1)) == std::vector<std::string>{"j-w-1", "j-w-2"});
+  CHECK(deleted(ExecuteAction(job, s, w, A("RestartJob"), r, 1)) == std::vector<std::string>{"j-w-1", "j-w-2"});
   // Restarting at maxRetry fails the job.
   s.phase = "Restarting";
   s.retry_count = 3;
-  CHECK(ExecuteAction(job, s, w, "SyncJob", r, 1).status.phase == "Failed");
+  CHECK(ExecuteAction(job, s, w, A("SyncJob"), r, 1).status.phase == "Failed");
 }
 
 TEST_CASE("draining phases finish once no pod is left") {
@@ -190,7 +204,7 @@ TEST_CASE("draining phases finish once no pod is left") {
            {"Aborting", "Aborted"}, {"Completing", "Completed"}, {"Terminating", "Terminated"}}) {
     JobStatus s;
     s.phase = from;
-    CHECK(ExecuteAction(job, s, empty, "SyncJob", {}, 5).status.phase == to);
+    CHECK(ExecuteAction(job, s, empty, A("SyncJob"), {}, 5).status.phase == to);
   }
 }
 
@@ -203,20 +217,20 @@ TEST_CASE("policies choose the action") {
     std::string action;
     bool delayed;
   } cases[] = {
-      {{"PodEvicted", "", "w", "j-w-0", std::nullopt, 2}, "RestartJob", false},
-      {{"TaskCompleted", "", "w", "", std::nullopt, std::nullopt}, "CompleteJob", false},
-      {{"PodFailed", "", "w", "j-w-0", 137, 2}, "RestartJob", false},
-      {{"PodFailed", "", "w", "j-w-0", 1, 2}, "SyncJob", false},
-      {{"PodPending", "", "w", "j-w-0", std::nullopt, 2}, "RestartPod", true},
-      {{"PodEvicted", "", "w", "j-w-0", std::nullopt, 1}, "SyncJob", false},  // stale version
-      {{"OutOfSync", "", "", "", std::nullopt, std::nullopt}, "SyncJob", false},
-      {{"PodRunning", "", "w", "j-w-0", std::nullopt, 2}, "SyncJob", false},
-      {{"CommandIssued", "AbortJob", "", "", std::nullopt, std::nullopt}, "AbortJob", false},
+      {{E("PodEvicted"), std::nullopt, "w", "j-w-0", std::nullopt, 2}, "RestartJob", false},
+      {{E("TaskCompleted"), std::nullopt, "w", "", std::nullopt, std::nullopt}, "CompleteJob", false},
+      {{E("PodFailed"), std::nullopt, "w", "j-w-0", 137, 2}, "RestartJob", false},
+      {{E("PodFailed"), std::nullopt, "w", "j-w-0", 1, 2}, "SyncJob", false},
+      {{E("PodPending"), std::nullopt, "w", "j-w-0", std::nullopt, 2}, "RestartPod", true},
+      {{E("PodEvicted"), std::nullopt, "w", "j-w-0", std::nullopt, 1}, "SyncJob", false},  // stale version
+      {{E("OutOfSync"), std::nullopt, "", "", std::nullopt, std::nullopt}, "SyncJob", false},
+      {{E("PodRunning"), std::nullopt, "w", "j-w-0", std::nullopt, 2}, "SyncJob", false},
+      {{E("CommandIssued"), A("AbortJob"), "", "", std::nullopt, std::nullopt}, "AbortJob", false},
   };
   for (const Case& c : cases) {
-    INFO(c.request.event << " exit " << c.request.exit_code.value_or(-1));
+    INFO(JobEventName(c.request.event) << " exit " << c.request.exit_code.value_or(-1));
     const PolicyChoice choice = ChooseAction(job, s, c.request);
-    CHECK(choice.action == c.action);
+    CHECK(JobActionName(choice.action) == c.action);
     CHECK(choice.timeout_seconds.has_value() == c.delayed);
   }
   // A PodPending policy without a timeout never applies; "*" matches any other event.
@@ -228,8 +242,8 @@ spec:
   policies: [{event: "*", action: AbortJob}]
   tasks: [{name: t, replicas: 1, template: {spec: {containers: [{name: c, image: i}]}}}]
 )");
-  CHECK(ChooseAction(star, {}, {"PodPending", "", "t", "", std::nullopt, std::nullopt}).action == "SyncJob");
-  CHECK(ChooseAction(star, {}, {"Unknown", "", "", "", std::nullopt, std::nullopt}).action == "AbortJob");
+  CHECK(ChooseAction(star, {}, {E("PodPending"), std::nullopt, "t", "", std::nullopt, std::nullopt}).action == A("SyncJob"));
+  CHECK(ChooseAction(star, {}, {E("Unknown"), std::nullopt, "", "", std::nullopt, std::nullopt}).action == A("AbortJob"));
 }
 
 TEST_CASE("Running completes, fails or falls back to Pending") {
@@ -240,7 +254,7 @@ TEST_CASE("Running completes, fails or falls back to Pending") {
     JobStatus s;
     s.phase = "Running";
     s.min_available = 3;
-    return ExecuteAction(job, s, w, "SyncJob", {}, 9).status.phase;
+    return ExecuteAction(job, s, w, A("SyncJob"), {}, 9).status.phase;
   };
   CHECK(after({"Succeeded", "Succeeded", "Succeeded"}) == "Completed");
   CHECK(after({"Succeeded", "Failed", "Succeeded"}) == "Failed");
@@ -260,7 +274,7 @@ spec:
   for (int i = 0; i < 3; ++i) w.pods.push_back({"m-t-" + std::to_string(i), "t", i, i < 2 ? "Succeeded" : "Running"});
   JobStatus s;
   s.phase = "Running";
-  CHECK(ExecuteAction(min_success, s, w, "SyncJob", {}, 1).status.phase == "Completed");
+  CHECK(ExecuteAction(min_success, s, w, A("SyncJob"), {}, 1).status.phase == "Completed");
 }
 
 TEST_CASE("the simulator: create, run, evict and restart") {
@@ -273,13 +287,13 @@ TEST_CASE("the simulator: create, run, evict and restart") {
   CHECK(sim.status().phase == "Running");
   absl::StatusOr<SimulatorStep> evicted = sim.EvictPod("j-w-0");
   REQUIRE(evicted.ok());
-  CHECK(evicted->choice.action == "RestartJob");
+  CHECK(evicted->choice.action == A("RestartJob"));
   CHECK(sim.status().phase == "Restarting");
   CHECK(sim.status().retry_count == 1);
   // The kill dropped the PodGroup; the follow-up sync re-created it, Pending again.
   CHECK(sim.world().pod_group_phase == "Pending");
   REQUIRE_FALSE(evicted->follow_ups.empty());
-  CHECK(evicted->follow_ups[0].commands.at(0).kind == "CreatePodGroup");
+  CHECK(evicted->follow_ups[0].commands.at(0).kind == JobCommandKind::kCreatePodGroup);
   (void)sim.SetPodGroupPhase("Inqueue");
   CHECK(sim.status().phase == "Pending");
   CHECK(sim.world().pods.size() == 3);
@@ -292,12 +306,12 @@ TEST_CASE("the simulator: create, run, evict and restart") {
   CHECK(sim.Advance(299)->empty());
   const std::vector<SimulatorStep> ran = *sim.Advance(1);
   REQUIRE(ran.size() == 1);
-  CHECK(ran[0].executed->action == "RestartPod");
+  CHECK(ran[0].executed->action == JobAction::kRestartPod);
   // Every pod succeeding completes the task: TaskCompleted -> CompleteJob.
   (void)sim.SetPodGroupPhase("Running");
   const std::vector<SimulatorStep> done = *sim.SetAllPods("Succeeded");
-  CHECK(done.back().request.event == "TaskCompleted");
-  CHECK(done.back().choice.action == "CompleteJob");
+  CHECK(done.back().request.event == JobEvent::kTaskCompleted);
+  CHECK(done.back().choice.action == A("CompleteJob"));
   CHECK(IsFinishedPhase(sim.status().phase));
 }
 
@@ -357,6 +371,36 @@ spec:
   CHECK(sim.world().pods.size() == 2);
   REQUIRE(sim.SetPodPhase("d-a-0", "Running").ok());
   CHECK(sim.world().pods.size() == 3);  // c starts once one of a, b is ready
+}
+
+}  // namespace
+}  // namespace vcsched
+
+namespace vcsched {
+namespace {
+
+TEST_CASE("the controller's vocabulary: names round-trip, unknown names are errors at the edge") {
+  for (int i = 0; i <= static_cast<int>(JobEvent::kJobUnknown); ++i) {
+    const JobEvent e = static_cast<JobEvent>(i);
+    CHECK(ParseJobEvent(JobEventName(e)) == e);
+  }
+  for (int i = 0; i <= static_cast<int>(JobAction::kSyncJob); ++i) {
+    const JobAction a = static_cast<JobAction>(i);
+    CHECK(ParseJobAction(JobActionName(a)) == a);
+  }
+  CHECK_FALSE(ParseJobAction("RestrtJob").has_value());
+  CHECK_FALSE(ParseJobEvent("podfailed").has_value());  // Volcano's spellings are case-sensitive
+  CHECK(EventRequest("PodFailed", "w", "j-w-0")->event == JobEvent::kPodFailed);
+  for (const char* bad : {"PodFail", "*", "CommandIssued", ""}) {
+    INFO(bad);
+    const absl::StatusOr<JobRequest> r = EventRequest(bad, "", "");
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(std::string(r.status().message()), Catch::Contains("unknown event"));
+  }
+  JobSimulator sim(JobFrom(kThreePods), 0);
+  const absl::StatusOr<SimulatorStep> typo = sim.Command("RestrtJob");
+  REQUIRE_FALSE(typo.ok());
+  CHECK_THAT(std::string(typo.status().message()), Catch::Contains("unknown command action \"RestrtJob\""));
 }
 
 }  // namespace

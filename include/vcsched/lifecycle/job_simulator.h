@@ -15,11 +15,16 @@
 
 namespace vcsched {
 
+// A request for the event named as Volcano spells it (for JobSimulator::Deliver): an
+// unknown name, "*" (policies only) and CommandIssued (JobSimulator::Command) are
+// errors that list the events that can be delivered.
+absl::StatusOr<JobRequest> EventRequest(absl::string_view event, std::string task, std::string pod);
+
 struct DelayedAction {
-  std::string action;
+  JobAction action = JobAction::kSyncJob;
   std::string task, pod;
   int64_t due = 0;
-  std::string cause_event;
+  JobEvent cause_event = JobEvent::kOutOfSync;
 };
 
 struct SimulatorStep {
@@ -59,6 +64,7 @@ class JobSimulator {
   absl::StatusOr<SimulatorStep> Deliver(JobRequest request, std::string what);
   // A bus Command (AbortJob, ResumeJob, ...); an action Volcano does not have is an error.
   absl::StatusOr<SimulatorStep> Command(const std::string& action);
+  absl::StatusOr<SimulatorStep> Command(JobAction action);
   // Moves the clock forward; due delayed actions run, in due order. A negative
   // duration is an error.
   absl::StatusOr<std::vector<SimulatorStep>> Advance(int64_t seconds);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "vcsched/lifecycle/events.h"
 #include "vcsched/lifecycle/job.h"
 
 namespace vcsched {
@@ -48,9 +49,8 @@ struct JobPod {
 };
 
 struct JobRequest {
-  std::string event;   // PodFailed, PodEvicted, PodPending, PodRunning, TaskCompleted, TaskFailed,
-                       // Unknown, OutOfSync, CommandIssued, JobUpdated
-  std::string action;  // explicit action (a bus Command); empty: chosen by policies
+  JobEvent event = JobEvent::kOutOfSync;
+  std::optional<JobAction> action;  // explicit action (a bus Command); nullopt: chosen by policies
   std::string task;    // the task the event is about, if any
   std::string pod;     // the pod the event is about, if any
   std::optional<int32_t> exit_code;
@@ -58,7 +58,7 @@ struct JobRequest {
 };
 
 struct PolicyChoice {
-  std::string action;                      // SyncJob when no policy matched
+  JobAction action = JobAction::kSyncJob;  // SyncJob when no policy matched
   std::optional<int64_t> timeout_seconds;  // the action is to run after this delay
   std::string matched;                     // "task worker policy 0", "job policy 1", "" (none)
 };
@@ -68,13 +68,12 @@ struct PolicyChoice {
 PolicyChoice ChooseAction(const VolcanoJob& job, const JobStatus& status, const JobRequest& request);
 
 struct JobCommand {
-  // CreatePod, DeletePod, CreatePodGroup, DeletePodGroup, DeletePluginObjects, DeleteJob
-  std::string kind;
+  JobCommandKind kind = JobCommandKind::kCreatePod;
   std::string target;  // pod or object name
 };
 
 struct JobStep {
-  std::string action;  // the action executed
+  JobAction action = JobAction::kSyncJob;  // the action executed
   JobStatus status;
   std::vector<JobCommand> commands;
 };
@@ -89,7 +88,7 @@ struct JobWorld {
 };
 
 // Executes `action` (§6.2–§6.4) for the request's target at time `now`.
-JobStep ExecuteAction(const VolcanoJob& job, const JobStatus& status, const JobWorld& world, const std::string& action,
+JobStep ExecuteAction(const VolcanoJob& job, const JobStatus& status, const JobWorld& world, JobAction action,
                       const JobRequest& request, int64_t now);
 
 // ttlSecondsAfterFinished (§8): whether a finished job is due for deletion at `now`.

@@ -86,6 +86,7 @@ struct Decisions {
  private:
   struct TextStore;
   std::shared_ptr<TextStore> texts_;
+  SharedText::Owner texts_owner_;  // a share of texts_, for the texts kept there
 };
 
 }  // namespace vcsched

@@ -12,9 +12,11 @@
 #ifndef VCSCHED_SHARED_TEXT_H_
 #define VCSCHED_SHARED_TEXT_H_
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/strings/string_view.h"
 
@@ -22,15 +24,46 @@ namespace vcsched {
 
 class SharedText : public absl::string_view {
  public:
+  // A share of some storage: what keeps a SharedText's text alive. One pointer, copied
+  // with one atomic count (a SharedText is 24 bytes).
+  class Owner {
+   public:
+    Owner() = default;
+    explicit Owner(std::shared_ptr<const void> storage) : block_(new Block{{1}, std::move(storage), {}}) {}
+    Owner(const Owner& other) noexcept : block_(other.block_) {
+      if (block_ != nullptr) block_->refs.fetch_add(1, std::memory_order_relaxed);
+    }
+    Owner(Owner&& other) noexcept : block_(std::exchange(other.block_, nullptr)) {}
+    Owner& operator=(Owner other) noexcept {
+      std::swap(block_, other.block_);
+      return *this;
+    }
+    ~Owner() {
+      if (block_ != nullptr && block_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete block_;
+    }
+
+   private:
+    friend class SharedText;
+    struct Block {
+      std::atomic<long> refs;
+      std::shared_ptr<const void> storage;  // shared storage, or
+      std::string text;                     // a text of its own
+    };
+    Block* block_ = nullptr;
+  };
+
   SharedText() = default;
   // Copies the text. Implicit from strings, so that hand-built values read naturally;
   // explicit from a string_view, so that a copy of a view is never made unawares.
-  explicit SharedText(absl::string_view text) : SharedText(Copy(text)) {}
+  explicit SharedText(absl::string_view text) {
+    if (text.empty()) return;
+    owner_.block_ = new Owner::Block{{1}, nullptr, std::string(text)};
+    static_cast<absl::string_view&>(*this) = owner_.block_->text;
+  }
   SharedText(const std::string& text) : SharedText(absl::string_view(text)) {}  // NOLINT
   SharedText(const char* text) : SharedText(absl::string_view(text)) {}  // NOLINT
   // A view of `text`, which `owner` keeps alive (no copy).
-  SharedText(absl::string_view text, std::shared_ptr<const void> owner)
-      : absl::string_view(text), owner_(std::move(owner)) {}
+  SharedText(absl::string_view text, Owner owner) : absl::string_view(text), owner_(std::move(owner)) {}
   // A string literal: static storage, nothing to own.
   template <size_t N>
   static SharedText Literal(const char (&text)[N]) {
@@ -43,13 +76,7 @@ class SharedText : public absl::string_view {
   std::string str() const { return std::string(data(), size()); }
 
  private:
-  static SharedText Copy(absl::string_view text) {
-    if (text.empty()) return SharedText();
-    auto owned = std::make_shared<const std::string>(text);
-    const absl::string_view v(*owned);
-    return SharedText(v, std::move(owned));
-  }
-  std::shared_ptr<const void> owner_;
+  Owner owner_;
 };
 
 }  // namespace vcsched

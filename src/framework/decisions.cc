@@ -50,7 +50,10 @@ struct Decisions::TextStore {
 
 SharedText Decisions::Keep(absl::string_view text) {
   if (text.empty()) return {};
-  if (texts_ == nullptr) texts_ = std::make_shared<TextStore>();
+  if (texts_ == nullptr) {
+    texts_ = std::make_shared<TextStore>();
+    texts_owner_ = SharedText::Owner(texts_);
+  }
   TextStore& store = *texts_;
   char* at;
   if (text.size() > TextStore::kBlockSize / 4) {  // a long text gets a block of its own
@@ -65,7 +68,7 @@ SharedText Decisions::Keep(absl::string_view text) {
     store.left -= text.size();
   }
   std::memcpy(at, text.data(), text.size());
-  return SharedText(absl::string_view(at, text.size()), texts_);
+  return SharedText(absl::string_view(at, text.size()), texts_owner_);
 }
 
 void Decisions::Sort() { internal::SortDecisions(*this, {}); }

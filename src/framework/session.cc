@@ -177,7 +177,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   }
   s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
   s.job_status_slot.assign(jobs.size(), -1);
-  s.names = SnapshotInternals::Shared(snapshot);
+  s.names = SharedText::Owner(SnapshotInternals::Shared(snapshot));
   s.transition_id = s.decisions.Keep(s.session_id);
   s.decisions.pod_groups.reserve(
       jobs.size() - static_cast<size_t>(std::count(f.job_queue.begin(), f.job_queue.end(), kNone)));

@@ -45,7 +45,7 @@ struct Session::State {
   std::string session_id;
   SharedText transition_id;  // session_id, for the conditions the session writes
   // The snapshot's storage, shared by every name the decisions hold (no copies).
-  std::shared_ptr<const void> names;
+  SharedText::Owner names;
   SharedText Name(absl::string_view in_snapshot) const { return SharedText(in_snapshot, names); }
   int dims = 0;
   Resource total;

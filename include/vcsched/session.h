@@ -91,12 +91,12 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   // ---- the snapshot and the current state ----
-  const Snapshot& snapshot() const;
-  const SchedulerConfig& config() const;
-  int dims() const;
-  int64_t now_seconds() const;  // the clock, from RunOptions
+  const Snapshot& snapshot() const { return *v_.snapshot; }
+  const SchedulerConfig& config() const { return *v_.config; }
+  int dims() const { return v_.dims; }
+  int64_t now_seconds() const { return v_.now; }  // the clock, from RunOptions
   const std::string& session_id() const;
-  const Resource& total_resource() const;  // sum of node allocatable
+  const Resource& total_resource() const { return *v_.total; }  // sum of node allocatable
 
   // The snapshot's records and its dense per-task and per-job facts. Inline: built-in
   // actions and plugins read them in their innermost loops.
@@ -135,11 +135,11 @@ class Session {
   // The task's status and node in this session.
   TaskStatus task_status(TaskIndex t) const { return v_.status[t]; }
   NodeIndex task_node(TaskIndex t) const { return v_.node[t]; }
-  absl::Span<const int64_t> node_allocatable(NodeIndex n) const;
-  absl::Span<const int64_t> node_idle(NodeIndex n) const;
-  absl::Span<const int64_t> node_used(NodeIndex n) const;
-  absl::Span<const int64_t> node_releasing(NodeIndex n) const;
-  absl::Span<const int64_t> node_pipelined(NodeIndex n) const;
+  absl::Span<const int64_t> node_allocatable(NodeIndex n) const { return NodeRow(v_.allocatable, n); }
+  absl::Span<const int64_t> node_idle(NodeIndex n) const { return NodeRow(v_.idle, n); }
+  absl::Span<const int64_t> node_used(NodeIndex n) const { return NodeRow(v_.used, n); }
+  absl::Span<const int64_t> node_releasing(NodeIndex n) const { return NodeRow(v_.releasing, n); }
+  absl::Span<const int64_t> node_pipelined(NodeIndex n) const { return NodeRow(v_.pipelined, n); }
   // Idle + Releasing - Pipelined.
   Resource node_future_idle(NodeIndex n) const;
   // Tasks occupying the node (every status that holds a node), in task index order.
@@ -147,8 +147,24 @@ class Session {
   // Whether `req` fits the node's idle resources (every dimension), or its future idle
   // ones (idle + releasing - pipelined; a dimension past cpu and memory that `req` does
   // not request is not checked, as Volcano's LessEqual with zero defaults).
-  bool NodeFitsIdle(absl::Span<const int64_t> req, NodeIndex n) const;
-  bool NodeFitsFutureIdle(absl::Span<const int64_t> req, NodeIndex n) const;
+  bool NodeFitsIdle(absl::Span<const int64_t> req, NodeIndex n) const {
+    const int64_t* idle = v_.idle + static_cast<ptrdiff_t>(n) * v_.dims;
+    for (int d = 0; d < v_.dims; ++d) {
+      const int64_t r = req[static_cast<size_t>(d)];
+      if (d >= kFixedDims && r <= 0) continue;  // not requested (LessEqual)
+      if (r > idle[d]) return false;
+    }
+    return true;
+  }
+  bool NodeFitsFutureIdle(absl::Span<const int64_t> req, NodeIndex n) const {
+    const ptrdiff_t row = static_cast<ptrdiff_t>(n) * v_.dims;
+    for (int d = 0; d < v_.dims; ++d) {
+      const int64_t r = req[static_cast<size_t>(d)];
+      if (d >= kFixedDims && r <= 0) continue;
+      if (r > v_.idle[row + d] + v_.releasing[row + d] - v_.pipelined[row + d]) return false;
+    }
+    return true;
+  }
   // Every node whose accounting changed since the session opened, in order (a node
   // may appear many times): a cache of per-node answers replays it from where it last
   // read.
@@ -319,6 +335,10 @@ class Session {
   struct Views {
     int32_t num_tasks = 0, num_jobs = 0, num_nodes = 0, num_queues = 0;
     int dims = 0;
+    const Snapshot* snapshot = nullptr;
+    const SchedulerConfig* config = nullptr;
+    const Resource* total = nullptr;
+    int64_t now = 0;
     const TaskInfo* tasks = nullptr;
     const JobInfo* jobs = nullptr;
     const NodeInfo* nodes = nullptr;
@@ -340,7 +360,16 @@ class Session {
     const TaskIndex* job_task_list = nullptr;
     const TaskStatus* status = nullptr;
     const NodeIndex* node = nullptr;
+    // Node rows (nodes x dims, row-major): sized once, never reallocated.
+    const int64_t* allocatable = nullptr;
+    const int64_t* idle = nullptr;
+    const int64_t* used = nullptr;
+    const int64_t* releasing = nullptr;
+    const int64_t* pipelined = nullptr;
   };
+  absl::Span<const int64_t> NodeRow(const int64_t* rows, NodeIndex n) const {
+    return absl::Span<const int64_t>(rows + static_cast<ptrdiff_t>(n) * v_.dims, static_cast<size_t>(v_.dims));
+  }
   std::shared_ptr<void>& SharedSlot(const char* type_name) const;
 
   std::unique_ptr<State> s_;

@@ -34,8 +34,13 @@ class SharedText : public absl::string_view {
       if (block_ != nullptr) block_->refs.fetch_add(1, std::memory_order_relaxed);
     }
     Owner(Owner&& other) noexcept : block_(std::exchange(other.block_, nullptr)) {}
-    Owner& operator=(Owner other) noexcept {
-      std::swap(block_, other.block_);
+    Owner& operator=(const Owner& other) noexcept {
+      Owner copy(other);
+      std::swap(block_, copy.block_);
+      return *this;
+    }
+    Owner& operator=(Owner&& other) noexcept {
+      std::swap(block_, other.block_);  // `other` releases what this held
       return *this;
     }
     ~Owner() {

@@ -103,24 +103,7 @@ void Session::State::FireDeallocate(TaskIndex t) {
   }
 }
 
-bool Session::NodeFitsFutureIdle(absl::Span<const int64_t> r, NodeIndex n) const { return s_->FitsFutureIdle(r, n); }
-bool Session::NodeFitsIdle(absl::Span<const int64_t> r, NodeIndex n) const { return s_->FitsIdle(r, n); }
 absl::Span<const NodeIndex> Session::node_change_log() const { return s_->node_changes; }
-
-bool Session::State::FitsFutureIdle(absl::Span<const int64_t> r, NodeIndex n) const {
-  const int64_t* i = idle.data() + static_cast<ptrdiff_t>(n) * dims;
-  const int64_t* rel = releasing.data() + static_cast<ptrdiff_t>(n) * dims;
-  const int64_t* p = pipelined.data() + static_cast<ptrdiff_t>(n) * dims;
-  for (int d = 0; d < dims; ++d) {
-    if (d >= kFixedDims && r[d] <= 0) continue;
-    if (r[d] > i[d] + rel[d] - p[d]) return false;
-  }
-  return true;
-}
-
-bool Session::State::FitsIdle(absl::Span<const int64_t> r, NodeIndex n) const {
-  return LessEqual(r, Row(idle, n));
-}
 
 // ---------------------------------------------------------------- construction
 
@@ -201,6 +184,10 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   v_.num_nodes = static_cast<int32_t>(nodes.size());
   v_.num_queues = static_cast<int32_t>(snapshot.queues().size());
   v_.dims = s.dims;
+  v_.snapshot = &snapshot;
+  v_.config = &config;
+  v_.total = &s.total;
+  v_.now = s.now;
   v_.tasks = tasks.data();
   v_.jobs = jobs.data();
   v_.nodes = nodes.data();
@@ -222,23 +209,18 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   v_.job_task_list = f.job_task_list.data();
   v_.status = s.status.data();  // sized once: never reallocated
   v_.node = s.node.data();
+  v_.allocatable = s.allocatable.data();
+  v_.idle = s.idle.data();
+  v_.used = s.used.data();
+  v_.releasing = s.releasing.data();
+  v_.pipelined = s.pipelined.data();
 }
 
 Session::~Session() = default;
 
 // ---------------------------------------------------------------- reads
 
-const Snapshot& Session::snapshot() const { return *s_->snapshot; }
-const SchedulerConfig& Session::config() const { return *s_->config; }
-int Session::dims() const { return s_->dims; }
-int64_t Session::now_seconds() const { return s_->now; }
 const std::string& Session::session_id() const { return s_->session_id; }
-const Resource& Session::total_resource() const { return s_->total; }
-absl::Span<const int64_t> Session::node_allocatable(NodeIndex n) const { return Row(s_->allocatable, n); }
-absl::Span<const int64_t> Session::node_idle(NodeIndex n) const { return Row(s_->idle, n); }
-absl::Span<const int64_t> Session::node_used(NodeIndex n) const { return Row(s_->used, n); }
-absl::Span<const int64_t> Session::node_releasing(NodeIndex n) const { return Row(s_->releasing, n); }
-absl::Span<const int64_t> Session::node_pipelined(NodeIndex n) const { return Row(s_->pipelined, n); }
 
 Resource Session::node_future_idle(NodeIndex n) const {
   Resource r = Resource::FromSpan(node_idle(n));
@@ -732,7 +714,7 @@ void Session::SetJobCondition(JobIndex j, SharedText type, SharedText reason, Sh
   if (slot < 0) return;  // not in the session: no status is returned
   Decisions& d = s_->decisions;
   PodGroupStatus::Conditions& conds = d.pod_groups[static_cast<size_t>(slot)].conditions;
-  // Filled in place (no temporary condition to copy): the first of its type, or a new one.
+  // A job's first condition of its type (the usual case) is made in place.
   PodGroupCondition* c = nullptr;
   for (PodGroupCondition& old : conds) {
     if (old.type == type) {
@@ -740,12 +722,13 @@ void Session::SetJobCondition(JobIndex j, SharedText type, SharedText reason, Sh
       break;
     }
   }
-  if (c == nullptr) c = &conds.emplace_back();
-  c->type = std::move(type);
-  c->status = SharedText::Literal("True");
-  c->reason = std::move(reason);
-  c->message = std::move(message);
-  c->transition_id = s_->transition_id;
+  if (c == nullptr) {
+    conds.push_back(PodGroupCondition{std::move(type), SharedText::Literal("True"), std::move(reason),
+                                      std::move(message), s_->transition_id});
+    return;
+  }
+  *c = PodGroupCondition{std::move(type), SharedText::Literal("True"), std::move(reason), std::move(message),
+                         s_->transition_id};
   for (PodGroupCondition& old : conds) {
     if (&old != c && old.type == c->type) old = *c;  // every later one of the type too
   }

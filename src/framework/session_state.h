@@ -179,9 +179,6 @@ struct Session::State {
   void MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_node);
   void FireAllocate(TaskIndex t);
   void FireDeallocate(TaskIndex t);
-  // True when FutureIdle(n) >= req on every requested dimension.
-  bool FitsFutureIdle(absl::Span<const int64_t> req, NodeIndex n) const;
-  bool FitsIdle(absl::Span<const int64_t> req, NodeIndex n) const;
 };
 
 // The framework's way in (session.cc, the statement, the scheduler); built-in actions

@@ -199,7 +199,7 @@ class SnapshotBuilder {
   absl::StatusOr<Snapshot> Build() &&;
 
  private:
-  friend class SnapshotAssembly;  // Build's steps (src/snapshot/snapshot.cc)
+  friend class SnapshotAssembly;  // Build's steps (src/snapshot/snapshot_assembly.cc)
   struct State;
   std::unique_ptr<State> state_;
 };

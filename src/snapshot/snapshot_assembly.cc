@@ -1,0 +1,577 @@
+// SnapshotBuilder::Build: checks the input, then assembles the snapshot in named steps.
+#include "vcsched/snapshot.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "src/model/object_names.h"
+#include "src/model/pod_facts.h"
+#include "src/model/queue_checks.h"
+#include "src/snapshot/builder_state.h"
+#include "src/snapshot/pod_order.h"
+#include "src/snapshot/snapshot_impl.h"
+#include "src/util/status_macros.h"
+#include "vcsched/arguments.h"
+
+namespace vcsched {
+
+using internal::Lookup;
+
+namespace {
+
+constexpr absl::string_view kGroupAnnotation = "scheduling.k8s.io/group-name";
+
+Resource ToResource(const ResourceSpace& space, const ResourceList& list, int64_t missing) {
+  Resource r = Resource::Filled(space.size(), missing);
+  for (const auto& [name, v] : list) {
+    const int d = space.Find(name);
+    if (d >= 0) r[d] = v;
+  }
+  return r;
+}
+
+// Volcano HEAD's request: containers summed, init containers folded in with sidecars,
+// overhead added, one pod slot.
+Resource PodRequest(const ResourceSpace& space, const PodSpec& pod) {
+  const auto add = [&](Resource& to, const ResourceList& list) {
+    for (const auto& [name, v] : list) {
+      if (const int d = space.Find(name); d >= 0) to[d] = SaturatingAdd(to[d], v);
+    }
+  };
+  Resource sum(space.size());
+  for (const Container& c : pod.containers) add(sum, c.requests);
+  Resource init_max(space.size());  // stays zero without init containers (the common case)
+  if (!pod.init_containers.empty()) {
+    Resource sidecars(space.size());
+    for (const Container& c : pod.init_containers) {
+      Resource req(space.size());
+      add(req, c.requests);
+      if (c.restartable) {
+        sum += req;
+        sidecars += req;
+      } else {
+        init_max = Max(init_max.span(), (req + sidecars).span());
+      }
+    }
+  }
+  for (int d = 0; d < sum.dims(); ++d) sum[d] = std::max(sum[d], init_max[d]);
+  add(sum, pod.overhead);
+  sum[kPods] = 1;
+  return sum;
+}
+
+// kube-scheduler's non-zero request: 100m cpu / 200Mi memory for a container that names none.
+std::pair<int64_t, int64_t> NonZeroRequest(const PodSpec& pod) {
+  auto one = [](const Container& c) {
+    auto cpu = c.requests.find("cpu");
+    auto mem = c.requests.find("memory");
+    return std::make_pair(cpu == c.requests.end() ? int64_t{100} : cpu->second,
+                          mem == c.requests.end() ? int64_t{200} * 1024 * 1024 : mem->second);
+  };
+  int64_t cpu = 0, mem = 0;
+  for (const Container& c : pod.containers) {
+    auto [a, b] = one(c);
+    cpu = SaturatingAdd(cpu, a);
+    mem = SaturatingAdd(mem, b);
+  }
+  for (const Container& c : pod.init_containers) {
+    auto [a, b] = one(c);
+    cpu = std::max(cpu, a);
+    mem = std::max(mem, b);
+  }
+  return {cpu, mem};
+}
+
+TaskStatus StatusOf(const PodSpec& pod) {
+  if (pod.phase == "Running") return pod.deleting ? TaskStatus::kReleasing : TaskStatus::kRunning;
+  if (pod.phase == "Pending") {
+    if (pod.deleting) return TaskStatus::kReleasing;
+    return pod.node_name.empty() ? TaskStatus::kPending : TaskStatus::kBound;
+  }
+  if (pod.phase == "Succeeded") return TaskStatus::kSucceeded;
+  if (pod.phase == "Failed") return TaskStatus::kFailed;
+  return TaskStatus::kUnknown;
+}
+
+// Annotation first, then label, as Volcano reads volcano.sh/* switches.
+const std::string* AnnotationOrLabel(const Labels& annotations, const Labels& labels,
+                                     absl::string_view key) {
+  auto it = annotations.find(key);
+  if (it != annotations.end()) return &it->second;
+  it = labels.find(key);
+  if (it != labels.end()) return &it->second;
+  return nullptr;
+}
+
+// The most values the dense resource tables may hold (1 GiB of int64).
+constexpr uint64_t kMaxResourceTableValues = uint64_t{1} << 27;
+
+bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> allowed) {
+  for (absl::string_view a : allowed) if (p == a) return true;
+  return false;
+}
+
+// The PodGroup Volcano's controller creates for a plain pod of ours (docs/reference/lifecycle.md §9),
+// one per owner; the pod is annotated with it.
+struct ImplicitPodGroups {
+  std::vector<PodGroupSpec> groups;
+  std::vector<std::string> pods;  // the first pod of each group, for messages
+  std::set<std::string> keys;
+
+  void Add(PodSpec& p) {
+    if (p.annotations.count(kGroupAnnotation)) return;
+    const std::string owner = !p.controller_uid.empty() ? p.controller_uid
+                              : (p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid);
+    const std::string name = absl::StrCat("podgroup-", owner);
+    p.annotations[std::string(kGroupAnnotation)] = name;
+    if (!keys.insert(absl::StrCat(p.namespace_, "/", name)).second) return;
+    pods.push_back(absl::StrCat(p.namespace_, "/", p.name));
+    PodGroupSpec& g = groups.emplace_back();
+    g.name = name;
+    g.namespace_ = p.namespace_;
+    g.creation_time = p.creation_time;
+    g.min_member = 1;
+    g.priority_class_name = p.priority_class_name;
+    auto q = p.annotations.find("scheduling.volcano.sh/queue-name");
+    if (q != p.annotations.end()) g.queue = q->second;
+    for (const char* k : {"volcano.sh/preemptable", "volcano.sh/cooldown-time",
+                          "volcano.sh/jdb-min-available", "volcano.sh/jdb-max-unavailable"}) {
+      auto a = p.annotations.find(k);
+      if (a != p.annotations.end()) g.annotations[k] = a->second;
+    }
+    ResourceList min;  // the pod's request x minMember(1)
+    for (const Container& c : p.containers) {
+      for (const auto& [n, v] : c.requests) min[n] = SaturatingAdd(min[n], v);
+    }
+    g.min_resources = min;
+  }
+};
+
+}  // namespace
+
+// SnapshotBuilder::Build, as named steps in order; each reads what the steps before it made.
+class SnapshotAssembly {
+ public:
+  explicit SnapshotAssembly(SnapshotBuilder::State& s) : s_(s), impl_(std::make_shared<Snapshot::Impl>()) {
+    impl_->warnings = std::move(s_.warnings);
+  }
+
+  // Names, phases, counts and the queue hierarchy: every error of the input, sorted,
+  // before anything is built. Also makes the PodGroups of plain pods.
+  absl::Status Check() {
+    const auto cluster_scoped = [](const auto&) { return std::optional<absl::string_view>(); };
+    CheckNames("Node", s_.nodes, cluster_scoped);
+    CheckNames("Queue", s_.queues, cluster_scoped);
+    CheckNames("PriorityClass", s_.priority_classes, cluster_scoped);
+    CheckNames("Namespace", s_.namespaces, cluster_scoped);
+    // Kubernetes labels every namespace with its name (kubernetes.io/metadata.name).
+    for (NamespaceSpec& ns : s_.namespaces) {
+      ns.labels["kubernetes.io/metadata.name"] = ns.name;
+      impl_->namespace_labels[ns.name] = std::move(ns.labels);
+    }
+    CheckPods();
+    CheckPodGroups();
+    for (const QueueSpec& q : s_.queues) {
+      if (q.weight < 0) errors_.push_back(absl::StrCat("Queue \"", q.name, "\": spec.weight: must not be negative, got ", q.weight));
+    }
+    CheckQueueHierarchy(s_.queues, errors_);
+    LintQueues(s_.queues, impl_->warnings);
+    if (errors_.empty()) return absl::OkStatus();
+    std::sort(errors_.begin(), errors_.end());
+    errors_.erase(std::unique(errors_.begin(), errors_.end()), errors_.end());
+    return absl::InvalidArgumentError(absl::StrJoin(errors_, "\n"));
+  }
+
+  // Priority classes first: pods and groups read them.
+  void IndexPriorityClasses() {
+    std::sort(s_.priority_classes.begin(), s_.priority_classes.end(),
+              [](const auto& a, const auto& b) { return a.name < b.name; });
+    impl_->priority_classes = s_.priority_classes;
+    for (size_t i = 0; i < impl_->priority_classes.size(); ++i) {
+      impl_->pc_by_name[impl_->priority_classes[i].name] = static_cast<int32_t>(i);
+      if (impl_->priority_classes[i].global_default && !global_default_) {
+        global_default_ = impl_->priority_classes[i].value;
+      }
+    }
+
+  }
+
+  // The resource space: every name seen anywhere (the pods' in Check), within the
+  // limit of the dense tables.
+  absl::Status MakeResourceSpace() {
+    for (const NodeSpec& n : s_.nodes) Collect(n.allocatable);
+    for (const PodGroupSpec& g : s_.pod_groups) if (g.min_resources) Collect(*g.min_resources);
+    for (const QueueSpec& q : s_.queues) {
+      Collect(q.capability);
+      Collect(q.guarantee);
+      Collect(q.deserved);
+    }
+    impl_->space = ResourceSpace(std::move(scalars_));
+    const int dims = impl_->space.size();
+    // Resource vectors are dense (one value per resource name for every pod, node, job and
+    // queue): thousands of distinct names over thousands of pods would take gigabytes, so
+    // such input is refused with the numbers instead of exhausting memory.
+    if (const uint64_t rows = s_.pods.size() + 6 * s_.nodes.size() + 2 * s_.pod_groups.size() + 4 * s_.queues.size();
+        static_cast<uint64_t>(dims) * rows > kMaxResourceTableValues) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the input names ", dims, " distinct resources over ", s_.pods.size(), " pods and ", s_.nodes.size(),
+          " nodes: the dense resource tables would hold ", static_cast<uint64_t>(dims) * rows,
+          " values, over the limit of ", kMaxResourceTableValues,
+          " (vcsched keeps one value per resource name for every object)"));
+    }
+    return absl::OkStatus();
+  }
+
+  void AddNodes() {
+    const ResourceSpace& space = impl_->space;
+    const int dims = space.size();
+    std::sort(s_.nodes.begin(), s_.nodes.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    impl_->total = Resource(dims);
+    impl_->nodes.reserve(s_.nodes.size());
+    for (NodeSpec& n : s_.nodes) {
+      NodeInfo info;
+      info.index = static_cast<NodeIndex>(impl_->nodes.size());
+      info.allocatable = ToResource(space, n.allocatable, 0);
+      info.spec = std::move(n);
+      impl_->total += info.allocatable;
+      impl_->node_by_name.emplace_hint(impl_->node_by_name.end(), info.spec.name, info.index);  // sorted
+      impl_->nodes.push_back(std::move(info));
+    }
+
+  }
+
+  // Queues, with the default and root queues Volcano creates.
+  void AddQueues() {
+    const ResourceSpace& space = impl_->space;
+    auto has_queue = [&](const std::string& name) {
+      return std::any_of(s_.queues.begin(), s_.queues.end(), [&](const QueueSpec& q) { return q.name == name; });
+    };
+    std::set<std::string> synthesized;
+    for (const std::string& name : {s_.options.default_queue, std::string("root")}) {
+      if (has_queue(name)) continue;
+      QueueSpec q;
+      q.name = name;
+      q.reclaimable = name != "root";
+      synthesized.insert(name);
+      s_.queues.push_back(std::move(q));
+    }
+    std::sort(s_.queues.begin(), s_.queues.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    for (QueueSpec& q : s_.queues) {
+      QueueInfo info;
+      info.index = static_cast<QueueIndex>(impl_->queues.size());
+      info.capability = ToResource(space, q.capability, kUnlimited);
+      info.guarantee = ToResource(space, q.guarantee, 0);
+      info.deserved = ToResource(space, q.deserved, 0);
+      info.deserved_set = !q.deserved.empty();
+      info.synthesized = synthesized.count(q.name) > 0;
+      info.spec = std::move(q);
+      impl_->queue_by_name[info.spec.name] = info.index;
+      impl_->queues.push_back(std::move(info));
+    }
+    for (QueueInfo& q : impl_->queues) {
+      if (q.spec.name == "root") continue;
+      const std::string parent = q.spec.parent.empty() ? "root" : q.spec.parent;
+      auto p = Lookup(impl_->queue_by_name, parent);
+      if (!p) {
+        impl_->warnings.push_back(absl::StrCat("Queue \"", q.spec.name, "\": spec.parent: queue \"", parent, "\" not found"));
+      } else {
+        q.parent = *p;
+      }
+    }
+
+  }
+
+  void AddJobs() {
+    const ResourceSpace& space = impl_->space;
+    const int dims = space.size();
+    std::sort(s_.pod_groups.begin(), s_.pod_groups.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.namespace_, a.name) < std::tie(b.namespace_, b.name);
+    });
+    impl_->jobs.reserve(s_.pod_groups.size());
+    for (PodGroupSpec& g : s_.pod_groups) {
+      JobInfo job;
+      job.index = static_cast<JobIndex>(impl_->jobs.size());
+      job.key = absl::StrCat(g.namespace_, "/", g.name);
+      const std::string queue = g.queue.empty() ? s_.options.default_queue : g.queue;
+      if (auto q = Lookup(impl_->queue_by_name, queue)) {
+        job.queue = *q;
+      } else {
+        impl_->warnings.push_back(absl::StrCat("PodGroup \"", job.key, "\": spec.queue: queue \"", queue,
+                                              "\" not found; the job is not scheduled"));
+      }
+      if (auto v = g.priority_class_name.empty() ? std::nullopt : Lookup(impl_->pc_by_name, g.priority_class_name)) {
+        job.priority = impl_->priority_classes[static_cast<size_t>(*v)].value;
+      } else {
+        job.priority = global_default_.value_or(0);
+      }
+      if (const std::string* v = AnnotationOrLabel(g.annotations, g.labels, "volcano.sh/preemptable")) {
+        bool b = false;
+        job.preemptable = ParseGoBool(*v, &b) && b;
+      }
+      const std::string* wait = AnnotationOrLabel(g.annotations, {}, "volcano.sh/sla-waiting-time");
+      if (wait == nullptr) wait = AnnotationOrLabel(g.annotations, {}, "sla-waiting-time");
+      if (wait != nullptr) {
+        absl::StatusOr<int64_t> d = ParseGoDurationSeconds(*wait);
+        if (d.ok()) job.waiting_time_seconds = *d;
+        else impl_->warnings.push_back(absl::StrCat("PodGroup \"", job.key, "\": metadata.annotations: ", d.status().message()));
+      }
+      job.has_min_resources = g.min_resources.has_value();
+      job.min_resources = job.has_min_resources ? ToResource(space, *g.min_resources, 0) : Resource(dims);
+      for (const auto& [role, n] : g.min_task_member) job.task_min_available_total = static_cast<int32_t>(std::min<int64_t>(int64_t{job.task_min_available_total} + n, INT32_MAX));
+      job.pod_group = std::move(g);
+      impl_->jobs.push_back(std::move(job));
+    }
+    impl_->job_by_key.reserve(impl_->jobs.size());
+    for (const JobInfo& job : impl_->jobs) impl_->job_by_key.emplace(job.key, job.index);
+
+  }
+
+  // Tasks, in pod order. The specs stay in their deque (moving a deque keeps its
+  // elements in place), which the tasks share.
+  void AddTasks() {
+    const ResourceSpace& space = impl_->space;
+    const auto specs = std::make_shared<std::deque<PodSpec>>(std::move(s_.pods));
+    // Shapes: equivalence classes of tasks for node-choice caching, numbered in task
+    // order. A pod's labels and namespace matter only to other pods' affinity and spread
+    // terms, and the cache is not used while any placed pod has such terms, so they are
+    // not part of the shape. Worked out while each spec is at hand in the task loop.
+    absl::flat_hash_map<std::string, int32_t> shapes;
+    std::string shape_key;  // reused: a task of a known shape allocates nothing
+    // Amounts go in as their 8 bytes: every key has the same number of them, so the
+    // text that follows cannot be confused with them.
+    const auto append_amount = [&shape_key](int64_t v) { shape_key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    // `flags` are the task's TaskFlag bits (DenseFacts::FlagsOf).
+    const auto shape_of = [&](const TaskInfo& t, const PodSpec& p, uint8_t flags) {
+      shape_key.clear();
+      if (flags & kTaskPlacementTerms) {
+        absl::StrAppend(&shape_key, "#", t.index);
+      } else {
+        for (int d = 0; d < t.resreq.dims(); ++d) append_amount(t.resreq[d]);
+        append_amount(t.nonzero_cpu);
+        append_amount(t.nonzero_memory);
+        shape_key += "|";
+        for (const auto& [k, v] : p.node_selector) absl::StrAppend(&shape_key, k, "=", v, ";");
+        shape_key += "|";
+        for (const Toleration& tol : p.tolerations) {
+          absl::StrAppend(&shape_key, tol.key, "\x1f", tol.op, "\x1f", tol.value, "\x1f", tol.effect, ";");
+        }
+      }
+      return shapes.try_emplace(shape_key, static_cast<int32_t>(shapes.size())).first->second;
+    };
+    std::string jkey;  // reused: the group's key of each pod
+    task_flags_.reserve(specs->size());
+    impl_->tasks.reserve(specs->size());  // no reallocation of large TaskInfo while filling
+    for (PodSpec* pod : pod_order_) {
+      PodSpec& p = *pod;
+      const bool mine = Ours(p);
+      if (!mine && p.node_name.empty()) continue;  // another scheduler's pending pod: invisible
+      TaskInfo& t = impl_->tasks.emplace_back();  // filled in place: a TaskInfo is large
+      t.key = absl::StrCat(p.namespace_, "/", p.name);
+      t.index = static_cast<TaskIndex>(impl_->tasks.size() - 1);
+      t.uid = p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid;
+      t.status = StatusOf(p);
+      if (!p.node_name.empty()) {
+        if (auto n = Lookup(impl_->node_by_name, p.node_name)) {
+          t.node = *n;
+        } else {
+          impl_->warnings.push_back(absl::StrCat("Pod \"", t.key, "\": spec.nodeName: node \"", p.node_name,
+                                                "\" not found; its resources are not counted"));
+        }
+      }
+      t.resreq = PodRequest(space, p);
+      std::tie(t.nonzero_cpu, t.nonzero_memory) = NonZeroRequest(p);
+      t.best_effort = t.resreq.IsEmpty();
+      if (p.priority) {
+        t.priority = *p.priority;
+      } else if (auto v = p.priority_class_name.empty() ? std::nullopt : Lookup(impl_->pc_by_name, p.priority_class_name)) {
+        t.priority = impl_->priority_classes[static_cast<size_t>(*v)].value;  // admission fills it
+      }
+      auto tp = p.annotations.find("volcano.sh/task-priority");
+      if (tp != p.annotations.end()) {
+        int32_t v = 0;
+        if (absl::SimpleAtoi(tp->second, &v)) t.priority = v;
+      }
+      if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/preemptable")) {
+        bool b = false;
+        t.preemptable = ParseGoBool(*v, &b) && b;
+      }
+      if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/task-spec")) t.role = *v;
+      // The number after the last '-' of a name with at least three parts.
+      const size_t last_dash = p.name.rfind('-');
+      int64_t idx = 0;
+      if (last_dash != std::string::npos && last_dash > 0 && p.name.rfind('-', last_dash - 1) != std::string::npos &&
+          absl::SimpleAtoi(absl::string_view(p.name).substr(last_dash + 1), &idx)) {
+        t.pod_index = idx;
+      }
+      if (mine) {
+        auto g = p.annotations.find(kGroupAnnotation);
+        if (g != p.annotations.end()) {
+          jkey.assign(p.namespace_).append("/").append(g->second);
+          if (auto j = Lookup(impl_->job_by_key, jkey)) {
+            t.job = *j;
+          } else {
+            impl_->warnings.push_back(absl::StrCat("Pod \"", t.key, "\": annotation ", kGroupAnnotation, ": PodGroup \"",
+                                                  jkey, "\" not found; the pod is not scheduled"));
+          }
+        }
+      }
+      // A namespace without a Namespace object in the input still has its name label.
+      auto ns = impl_->namespace_labels.find(p.namespace_);
+      if (ns == impl_->namespace_labels.end()) {
+        ns = impl_->namespace_labels.emplace(p.namespace_, Labels{{"kubernetes.io/metadata.name", p.namespace_}}).first;
+      }
+      p.namespace_labels = &ns->second;
+      t.pod = std::shared_ptr<const PodSpec>(specs, &p);
+      task_flags_.push_back(DenseFacts::FlagsOf(t));
+      t.shape = shape_of(t, p, task_flags_.back());
+      latest_pod_creation_time_ = std::max(latest_pod_creation_time_, p.creation_time);
+      if (t.job != kNone) impl_->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
+    }
+  }
+
+  // The dense facts, the key index when keys are not in byte order, sorted warnings.
+  Snapshot Finish() {
+    impl_->dense = DenseFacts::Of(impl_->tasks, impl_->jobs, impl_->space.size(), std::move(task_flags_),
+                                  latest_pod_creation_time_);
+    if (!impl_->dense.task_keys_sorted) {  // FindTask searches sorted keys without an index
+      impl_->task_by_key.reserve(impl_->tasks.size());
+      for (const TaskInfo& t : impl_->tasks) impl_->task_by_key.emplace(t.key, t.index);
+    }
+    std::sort(impl_->warnings.begin(), impl_->warnings.end());
+    return SnapshotInternals::Make(std::move(impl_));
+  }
+
+ private:
+  template <typename Items, typename NamespaceOf>
+  void CheckNames(const char* kind, const Items& items, NamespaceOf namespace_of) {
+    absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>, int> seen;
+    seen.reserve(items.size());
+    for (const auto& item : items) {
+      const std::optional<absl::string_view> namespaced = namespace_of(item);
+      const absl::string_view ns = namespaced.value_or("");
+      auto key = [&] { return namespaced ? absl::StrCat(ns, "/", item.name) : item.name; };
+      if (item.name.empty()) {
+        errors_.push_back(absl::StrCat(kind, ": metadata.name: must not be empty"));
+      } else if (item.name.size() > kMaxNameLength) {
+        errors_.push_back(absl::StrCat(kind, " \"", key().substr(0, 64), "...\": metadata.name: is ", item.name.size(),
+                                      " characters, over Kubernetes' limit of ", kMaxNameLength));
+      } else if (!IsValidObjectName(item.name)) {
+        errors_.push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.name: ", kInvalidNameMessage));
+      } else if (namespaced && !IsValidNamespace(ns)) {
+        errors_.push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.namespace: ", kInvalidNamespaceMessage));
+      } else if (++seen[{ns, item.name}] == 2) {
+        errors_.push_back(absl::StrCat(kind, " \"", key(), "\": metadata.name: duplicate name"));
+      }
+    }
+  }
+
+  // One pass over the pods checks them, collects their resource names and makes the
+  // PodGroups of plain pods; their duplicates are found in key order, which the tasks
+  // need anyway.
+  void CheckPods() {
+    std::vector<const PodSpec*> duplicate_pods;
+    pod_order_ = internal::PodsInKeyOrder(s_.pods, &duplicate_pods, [&](PodSpec& p) {
+      const auto key = [&] { return absl::StrCat(p.namespace_, "/", p.name); };
+      if (p.name.empty()) {
+        errors_.push_back("Pod: metadata.name: must not be empty");
+      } else if (p.name.size() > kMaxNameLength) {
+        errors_.push_back(absl::StrCat("Pod \"", key().substr(0, 64), "...\": metadata.name: is ", p.name.size(),
+                                      " characters, over Kubernetes' limit of ", kMaxNameLength));
+      } else if (!IsValidObjectName(p.name)) {
+        errors_.push_back(absl::StrCat("Pod ", QuoteName(key()), ": metadata.name: ", kInvalidNameMessage));
+      } else if (!IsValidNamespace(p.namespace_)) {
+        errors_.push_back(absl::StrCat("Pod ", QuoteName(key()), ": metadata.namespace: ", kInvalidNamespaceMessage));
+      }
+      if (!ValidPhase(p.phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"})) {
+        errors_.push_back(absl::StrCat("Pod \"", key(), "\": status.phase: unknown phase \"", p.phase, "\""));
+      }
+      for (NodeSelectorTerm& term : p.affinity.required_node_terms) term.parses = internal::NodeSelectorTermParses(term);
+      for (PreferredSchedulingTerm& pref : p.affinity.preferred_node_terms) {
+        pref.preference.parses = internal::NodeSelectorTermParses(pref.preference);
+      }
+      for (const Container& c : p.containers) Collect(c.requests);
+      for (const Container& c : p.init_containers) Collect(c.requests);
+      Collect(p.overhead);
+      if (s_.options.implicit_pod_groups && Ours(p)) implicit_.Add(p);
+    });
+    for (const PodSpec* p : duplicate_pods) {
+      if (p->name.empty() || p->name.size() > kMaxNameLength) continue;  // reported above
+      errors_.push_back(absl::StrCat("Pod \"", p->namespace_, "/", p->name, "\": metadata.name: duplicate name"));
+    }
+  }
+
+  void CheckPodGroups() {
+    CheckNames("PodGroup", s_.pod_groups,
+                [](const PodGroupSpec& p) { return std::optional<absl::string_view>(p.namespace_); });
+    for (const PodGroupSpec& g : s_.pod_groups) {
+      const std::string key = absl::StrCat(g.namespace_, "/", g.name);
+      if (g.min_member < 0) errors_.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minMember: must not be negative, got ", g.min_member));
+      if (!ValidPhase(g.phase, {"Pending", "Inqueue", "Running", "Unknown", "Completed", ""})) {
+        errors_.push_back(absl::StrCat("PodGroup \"", key, "\": status.phase: unknown phase \"", g.phase, "\""));
+      }
+      for (const auto& [role, n] : g.min_task_member) {
+        if (n < 0) errors_.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minTaskMember.", role, ": must not be negative"));
+      }
+    }
+    // Made after the check above, as Volcano's controller makes them: valid by construction,
+    // but the name must be free, or the pod would silently join a user's gang.
+    if (!implicit_.groups.empty()) {
+      std::set<std::pair<absl::string_view, absl::string_view>> taken;
+      for (const PodGroupSpec& g : s_.pod_groups) taken.emplace(g.namespace_, g.name);
+      for (size_t i = 0; i < implicit_.groups.size(); ++i) {
+        const PodGroupSpec& g = implicit_.groups[i];
+        if (taken.count({g.namespace_, g.name}) == 0) continue;
+        errors_.push_back(absl::StrCat("Pod \"", implicit_.pods[i], "\": metadata.annotations: the pod names no PodGroup (",
+                                      kGroupAnnotation, "), and the PodGroup Volcano's controller would create for it, \"",
+                                      g.name, "\", is already a PodGroup of the input"));
+      }
+    }
+    for (PodGroupSpec& g : implicit_.groups) s_.pod_groups.push_back(std::move(g));
+  }
+
+  void Collect(const ResourceList& l) {
+    for (const auto& [n, v] : l) {
+      if (ClassifyResourceName(n) == ResourceKind::kScalar) scalars_.push_back(n);
+    }
+  }
+  bool Ours(const PodSpec& p) const {
+    if (p.scheduler_name.empty()) return s_.options.schedule_empty_scheduler_name;
+    return std::find(s_.options.scheduler_names.begin(), s_.options.scheduler_names.end(), p.scheduler_name) !=
+           s_.options.scheduler_names.end();
+  }
+
+  SnapshotBuilder::State& s_;
+  std::shared_ptr<Snapshot::Impl> impl_;
+  std::vector<std::string> errors_;
+  std::vector<std::string> scalars_;  // resource names beyond cpu, memory and pods
+  ImplicitPodGroups implicit_;
+  std::vector<PodSpec*> pod_order_;
+  std::optional<int32_t> global_default_;
+  // What the dense facts take from the specs, worked out by AddTasks while each is at hand.
+  std::vector<uint8_t> task_flags_;
+  int64_t latest_pod_creation_time_ = 0;
+};
+
+absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
+  // The builder is left empty whatever happens; the assembly consumes what it held.
+  const std::unique_ptr<State> taken = std::exchange(state_, std::make_unique<State>());
+  SnapshotAssembly a(*taken);
+  VCSCHED_RETURN_IF_ERROR(a.Check());
+  a.IndexPriorityClasses();
+  VCSCHED_RETURN_IF_ERROR(a.MakeResourceSpace());
+  a.AddNodes();
+  a.AddQueues();
+  a.AddJobs();
+  a.AddTasks();
+  return a.Finish();
+}
+
+}  // namespace vcsched

@@ -141,7 +141,7 @@ class AllocateAction : public Action {
   static bool NeedContinueAllocating(const Session& ssn, JobIndex j, const std::set<std::string>& failed_roles) {
     const Session& s = ssn;
     const JobInfo& job = s.job(j);
-    const int32_t min = job.pod_group.min_member;
+    const int32_t min = s.job_min_member(j);
     if (min == static_cast<int32_t>(job.tasks.size())) return false;
     std::map<std::string, int32_t> pending, occupied;
     for (TaskIndex t : job.tasks) {

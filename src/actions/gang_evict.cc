@@ -110,7 +110,7 @@ class GangEvictAction : public Action {
       for (TaskIndex t : ts) r += s.task_resreq(t);
       return r;
     };
-    int32_t surplus = ssn.JobReadyTaskNum(j) - job.pod_group.min_member;
+    int32_t surplus = ssn.JobReadyTaskNum(j) - ssn.job_min_member(j);
     if (surplus < 0) return {{BundleType::kSafe, j, tasks, sum(tasks), Resource(s.dims())}};
     std::map<std::string, int32_t> role_surplus;
     const bool enforce_roles = job.pod_group.min_member >= job.task_min_available_total;
@@ -168,7 +168,7 @@ class GangEvictAction : public Action {
     auto policy = [&](const Bundle& l, const Bundle& r) -> int {
       if (l.type != r.type) return l.type < r.type ? -1 : 1;
       if (l.job != r.job) {
-        const int32_t lp = s.job(l.job).priority, rp = s.job(r.job).priority;
+        const int32_t lp = s.job_priority(l.job), rp = s.job_priority(r.job);
         if (lp != rp) return lp < rp ? -1 : 1;
         if (kind_ == EvictionKind::kGangPreempt) {
           // The job the order ranks later loses first.

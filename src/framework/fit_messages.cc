@@ -42,7 +42,7 @@ std::string Session::JobFitErrorText(JobIndex j) const {
     const int32_t c = job_count(j, static_cast<TaskStatus>(st));
     if (c > 0) h1.push_back(absl::StrCat(c, " ", TaskStatusName(static_cast<TaskStatus>(st))));
   }
-  h1.push_back(absl::StrCat(job.pod_group.min_member, " minAvailable"));
+  h1.push_back(absl::StrCat(job_min_member(j), " minAvailable"));
   std::sort(h1.begin(), h1.end());
   std::string out = absl::StrCat(JobIsReady(j) ? "pod group is ready, " : "pod group is not ready, ",
                                  absl::StrJoin(h1, ", "));

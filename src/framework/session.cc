@@ -264,11 +264,10 @@ int32_t Session::JobReleasingOnNodeNum(JobIndex j) const {
   return n;
 }
 bool Session::JobIsReady(JobIndex j) const {
-  return JobReadyTaskNum(j) + JobPendingBestEffortNum(j) >= s_->job_min_member[static_cast<size_t>(j)];
+  return JobReadyTaskNum(j) + JobPendingBestEffortNum(j) >= job_min_member(j);
 }
 bool Session::JobIsPipelined(JobIndex j) const {
-  return JobWaitingTaskNum(j) + JobReadyTaskNum(j) + JobPendingBestEffortNum(j) >=
-         s_->job(j).pod_group.min_member;
+  return JobWaitingTaskNum(j) + JobReadyTaskNum(j) + JobPendingBestEffortNum(j) >= job_min_member(j);
 }
 bool Session::JobIsStarving(JobIndex j) const {
   return JobWaitingTaskNum(j) + JobReadyTaskNum(j) < s_->job_min_member[static_cast<size_t>(j)];

@@ -100,9 +100,6 @@ struct Session::State {
   // (key and old phase) so that conditions are written where they are returned;
   // phases and counts are written at close. -1: the job is not in the session.
   std::vector<int32_t> job_status_slot;
-  PodGroupStatus::Conditions& job_conditions(JobIndex j) {
-    return decisions.pod_groups[static_cast<size_t>(job_status_slot[static_cast<size_t>(j)])].conditions;
-  }
 
   // Callbacks, with the tier they were registered in.
   std::vector<Registered<JobOrderFn>> job_order;

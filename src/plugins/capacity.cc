@@ -141,7 +141,7 @@ class CapacityPlugin : public Plugin {
     if (job.has_min_resources) {
       int32_t allocated_tasks = 0;
       for (TaskIndex t : job.tasks) allocated_tasks += IsAllocatedStatus(s_->task_status(t));
-      if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= job.pod_group.min_member)) {
+      if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= s_->job_min_member(job.index))) {
         for (size_t d = 0; d < dims_; ++d) {
           a.inqueue[d] += static_cast<double>(std::max<int64_t>(job.min_resources[static_cast<int>(d)] - alloc[d], 0));
         }

@@ -39,7 +39,7 @@ class GangPlugin : public Plugin {
         if (j == kNone) continue;
         auto it = occupied.find(j);
         if (it == occupied.end()) it = occupied.emplace(j, ssn_ptr->JobReadyTaskNum(j)).first;
-        if (it->second > s.job(j).pod_group.min_member) {
+        if (it->second > s.job_min_member(j)) {
           --it->second;
           victims.push_back(c);
         }

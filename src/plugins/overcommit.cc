@@ -26,7 +26,7 @@ class OvercommitPlugin : public Plugin {
       const std::string& phase = ssn.job_phase(job.index);
       if (phase == "Inqueue") {
         for (int d = 0; d < dims; ++d) inqueue_[static_cast<size_t>(d)] += static_cast<double>(job.min_resources[d]);
-      } else if (phase == "Running" && AllocatedCount(ssn, job) >= job.pod_group.min_member) {
+      } else if (phase == "Running" && AllocatedCount(ssn, job) >= ssn.job_min_member(job.index)) {
         const auto alloc = ssn.job_allocated(job.index);
         for (int d = 0; d < dims; ++d) {
           inqueue_[static_cast<size_t>(d)] += static_cast<double>(std::max<int64_t>(job.min_resources[d] - alloc[d], 0));

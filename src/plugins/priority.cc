@@ -20,7 +20,7 @@ class PriorityPlugin : public Plugin {
       for (TaskIndex c : cands) {
         const TaskInfo& v = s.task(c);
         if (v.job != p.job) {
-          if (v.job != kNone && p.job != kNone && s.job(v.job).priority < s.job(p.job).priority) victims.push_back(c);
+          if (v.job != kNone && p.job != kNone && s.job_priority(v.job) < s.job_priority(p.job)) victims.push_back(c);
         } else if (v.priority < p.priority) {
           victims.push_back(c);
         }
@@ -31,7 +31,7 @@ class PriorityPlugin : public Plugin {
       std::vector<TaskIndex> out;
       for (TaskIndex c : cands) {
         const JobIndex vj = s.job_of(c);
-        if (kind == EvictionKind::kGangReclaim || (vj != kNone && s.job(vj).priority < s.job(pj).priority)) {
+        if (kind == EvictionKind::kGangReclaim || (vj != kNone && s.job_priority(vj) < s.job_priority(pj))) {
           out.push_back(c);
         }
       }

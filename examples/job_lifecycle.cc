@@ -19,32 +19,32 @@ int main(int argc, char** argv) {
     std::cerr << (docs.ok() ? "no document" : std::string(docs.status().message())) << "\n";
     return 1;
   }
-  vcsched::Findings findings;
-  const vcsched::VolcanoJob job = vcsched::AdmitJobDocument(docs->front().object, {}, &findings);
+  vcsched::lifecycle::Findings findings;
+  const vcsched::lifecycle::VolcanoJob job = vcsched::lifecycle::AdmitJobDocument(docs->front().object, {}, &findings);
   if (!findings.ok()) {
-    std::cerr << vcsched::FormatFindings(path, findings);
+    std::cerr << vcsched::lifecycle::FormatFindings(path, findings);
     return 1;
   }
-  vcsched::ExpandOptions options;
-  options.ssh_keys = [](const vcsched::VolcanoJob&) -> absl::StatusOr<vcsched::SshKeyPair> {
-    return vcsched::SshKeyPair{"(host-provided private key)", "(host-provided public key)"};
+  vcsched::lifecycle::ExpandOptions options;
+  options.ssh_keys = [](const vcsched::lifecycle::VolcanoJob&) -> absl::StatusOr<vcsched::lifecycle::SshKeyPair> {
+    return vcsched::lifecycle::SshKeyPair{"(host-provided private key)", "(host-provided public key)"};
   };
-  absl::StatusOr<vcsched::Expansion> objects = vcsched::ExpandJob(job, options);
+  absl::StatusOr<vcsched::lifecycle::Expansion> objects = vcsched::lifecycle::ExpandJob(job, options);
   if (!objects.ok()) {
     std::cerr << objects.status().message() << "\n";
     return 1;
   }
-  std::cout << "PodGroup " << vcsched::PodGroupNameOf(job) << " and " << objects->pods.size() << " pods, "
+  std::cout << "PodGroup " << vcsched::lifecycle::PodGroupNameOf(job) << " and " << objects->pods.size() << " pods, "
             << objects->plugin_objects.size() << " plugin objects\n";
 
-  vcsched::JobSimulator sim(job, /*now=*/0);
+  vcsched::lifecycle::JobSimulator sim(job, /*now=*/0);
   sim.Sync();                       // the controller creates the PodGroup
   (void)sim.SetPodGroupPhase("Inqueue");  // the scheduler enqueues it: pods are created
   (void)sim.SetAllPods("Running");
   std::cout << "phase " << sim.status().phase << "\n";
   if (!sim.world().pods.empty()) {
-    absl::StatusOr<vcsched::SimulatorStep> step = sim.EvictPod(sim.world().pods.front().name);
-    if (step.ok()) std::cout << "eviction -> " << vcsched::JobActionName(step->choice.action) << ", phase " << sim.status().phase << "\n";
+    absl::StatusOr<vcsched::lifecycle::SimulatorStep> step = sim.EvictPod(sim.world().pods.front().name);
+    if (step.ok()) std::cout << "eviction -> " << vcsched::lifecycle::JobActionName(step->choice.action) << ", phase " << sim.status().phase << "\n";
   }
   return 0;
 }

@@ -17,6 +17,32 @@
 namespace py = pybind11;
 
 namespace vcsched::python {
+
+using lifecycle::AdmissionContext;
+using lifecycle::AdmitJobDocument;
+using lifecycle::AdmitObject;
+using lifecycle::ClusterQueues;
+using lifecycle::CronSchedule;
+using lifecycle::EventRequest;
+using lifecycle::ExpandJob;
+using lifecycle::ExpandOptions;
+using lifecycle::Expansion;
+using lifecycle::Findings;
+using lifecycle::FormatFindings;
+using lifecycle::JobActionName;
+using lifecycle::JobCommand;
+using lifecycle::JobCommandKindName;
+using lifecycle::JobEventName;
+using lifecycle::JobPod;
+using lifecycle::JobRequest;
+using lifecycle::JobSimulator;
+using lifecycle::JobStatus;
+using lifecycle::JobStep;
+using lifecycle::SimulatorStep;
+using lifecycle::SshKeyPair;
+using lifecycle::Violation;
+using lifecycle::VolcanoJob;
+using lifecycle::VolcanoQueue;
 namespace {
 
 // Plain scalars become int, float, bool or None where YAML would read them so.

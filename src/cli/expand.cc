@@ -10,6 +10,13 @@
 
 namespace vcsched::cli {
 
+using lifecycle::AdmitJobDocument;
+using lifecycle::ExpandJobTo;
+using lifecycle::ExpandOptions;
+using lifecycle::Findings;
+using lifecycle::FormatFindings;
+using lifecycle::VolcanoJob;
+
 int Expand(const ExpandCommandOptions& command) {
   const std::vector<std::string>& files = command.files;
   const std::string& key_dir = command.ssh_key_dir;

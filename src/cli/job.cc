@@ -24,6 +24,23 @@
 
 namespace vcsched::cli {
 
+using lifecycle::AdmitJobDocument;
+using lifecycle::EventRequest;
+using lifecycle::Findings;
+using lifecycle::FormatFindings;
+using lifecycle::JobActionName;
+using lifecycle::JobCommand;
+using lifecycle::JobCommandKind;
+using lifecycle::JobCommandKindName;
+using lifecycle::JobEvent;
+using lifecycle::JobEventName;
+using lifecycle::JobRequest;
+using lifecycle::JobSimulator;
+using lifecycle::JobStatus;
+using lifecycle::JobStep;
+using lifecycle::SimulatorStep;
+using lifecycle::VolcanoJob;
+
 namespace {
 
 void Print(const SimulatorStep& s, const JobSimulator& sim) {

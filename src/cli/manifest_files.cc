@@ -6,6 +6,11 @@
 
 namespace vcsched::cli {
 
+using lifecycle::SshKeyPair;
+using lifecycle::SshKeySource;
+using lifecycle::TimeZoneResolver;
+using lifecycle::VolcanoJob;
+
 absl::StatusOr<std::vector<Manifest>> ReadManifests(const std::vector<std::string>& paths) {
   std::vector<ScenarioSource> sources;
   for (const std::string& p : paths) {

@@ -15,10 +15,10 @@ namespace vcsched::cli {
 
 absl::StatusOr<std::vector<Manifest>> ReadManifests(const std::vector<std::string>& paths);
 // IANA zones from the system's zoneinfo (absl::LoadTimeZone).
-TimeZoneResolver SystemTimeZones();
+lifecycle::TimeZoneResolver SystemTimeZones();
 // Keys from --ssh-key-dir (id_rsa, id_rsa.pub) when given; otherwise fixed placeholder
 // text marked as such, so that `expand` output is reproducible.
-SshKeySource CliSshKeys(const std::string& key_dir);
+lifecycle::SshKeySource CliSshKeys(const std::string& key_dir);
 
 }  // namespace vcsched::cli
 

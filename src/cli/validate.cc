@@ -12,6 +12,14 @@
 
 namespace vcsched::cli {
 
+using lifecycle::AdmissionContext;
+using lifecycle::AdmitJobUpdate;
+using lifecycle::AdmitObject;
+using lifecycle::ClusterQueues;
+using lifecycle::Findings;
+using lifecycle::Violation;
+using lifecycle::VolcanoQueue;
+
 namespace {
 
 std::string Label(const Manifest& m) {

@@ -11,6 +11,16 @@
 
 namespace vcsched::io_internal {
 
+using lifecycle::AdmitJobDocument;
+using lifecycle::ExpandJobTo;
+using lifecycle::ExpandOptions;
+using lifecycle::Findings;
+using lifecycle::JobTask;
+using lifecycle::SshKeyPair;
+using lifecycle::TasksReadyToCreate;
+using lifecycle::Violation;
+using lifecycle::VolcanoJob;
+
 void ExpandJobDocument(const YAML::Node& doc, ObjectReader& r, const std::function<void(const YAML::Node&)>& read) {
   Value v;
   int64_t budget = 1 << 20;  // nodes per document, aliases expanded

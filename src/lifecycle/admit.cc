@@ -4,7 +4,7 @@
 
 #include "vcsched/lifecycle/jobflow.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 namespace {
 
@@ -80,4 +80,4 @@ std::vector<VolcanoQueue> ClusterQueues(const std::vector<const Value*>& queue_o
   return queues;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

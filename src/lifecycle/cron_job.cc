@@ -12,9 +12,9 @@
 #include "vcsched/lifecycle/admission.h"
 #include "vcsched/lifecycle/cron.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
-using lifecycle_internal::FieldReader;
+using internal::FieldReader;
 
 namespace {
 
@@ -49,11 +49,11 @@ std::optional<int64_t> MostRecentActivation(const CronSchedule& s, absl::TimeZon
   if (s.is_interval()) {  // @every d: activations are from + k*d
     const absl::int128 d = s.interval_seconds(), span = absl::int128(to) - from;
     if (span < d) return std::nullopt;
-    return lifecycle_internal::Clamp64(from + span / d * d);
+    return internal::Clamp64(from + span / d * d);
   }
   static const int64_t kWindows[] = {3600, 86400, 32 * 86400, 367 * 86400, 5 * 367 * 86400, 30 * 367 * 86400};
   for (int64_t window : kWindows) {
-    const int64_t start = lifecycle_internal::SubSat(to, window);
+    const int64_t start = internal::SubSat(to, window);
     const bool whole = start <= from;
     std::optional<int64_t> last;
     for (std::optional<absl::Time> t = s.Next(absl::FromUnixSeconds(whole ? from : start), zone);
@@ -192,7 +192,7 @@ CronSyncResult SyncCronJob(const VolcanoCronJob& c, int64_t creation_time, const
   // 4. The most recent missed time.
   int64_t earliest = status.last_schedule_time.value_or(creation_time);
   if (c.starting_deadline_seconds) {
-    earliest = std::max(earliest, lifecycle_internal::SubSat(now, *c.starting_deadline_seconds));
+    earliest = std::max(earliest, internal::SubSat(now, *c.starting_deadline_seconds));
   }
   const std::optional<int64_t> missed = MostRecentActivation(*schedule, *zone, earliest, now);
   if (const int64_t count = CountActivations(*schedule, *zone, earliest, now, 101); count > 100) {
@@ -219,7 +219,7 @@ CronSyncResult SyncCronJob(const VolcanoCronJob& c, int64_t creation_time, const
     out.status.active.clear();
   }
   // 7. The job.
-  Value job = lifecycle_internal::NewObject("batch.volcano.sh/v1alpha1", "Job", name, c.metadata.namespace_);
+  Value job = internal::NewObject("batch.volcano.sh/v1alpha1", "Job", name, c.metadata.namespace_);
   if (const Value* tm = c.job_template.Find("metadata")) {
     for (const char* key : {"labels", "annotations"}) {
       if (const Value* v = tm->Find(key)) job["metadata"].Set(key, *v);
@@ -244,4 +244,4 @@ CronSyncResult SyncCronJob(const VolcanoCronJob& c, int64_t creation_time, const
   return out;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

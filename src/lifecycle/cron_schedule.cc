@@ -10,7 +10,7 @@
 #include "vcsched/arguments.h"
 #include "vcsched/lifecycle/cron.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 namespace {
 
@@ -152,4 +152,4 @@ std::optional<absl::Time> CronSchedule::Next(absl::Time t, absl::TimeZone zone) 
   return std::nullopt;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-namespace vcsched::lifecycle_internal {
+namespace vcsched::lifecycle::internal {
 
 DagProblem CheckDag(const std::vector<std::pair<std::string, std::vector<std::string>>>& graph) {
   DagProblem out;
@@ -47,4 +47,4 @@ DagProblem CheckDag(const std::vector<std::pair<std::string, std::vector<std::st
   return out;
 }
 
-}  // namespace vcsched::lifecycle_internal
+}  // namespace vcsched::lifecycle::internal

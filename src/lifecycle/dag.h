@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace vcsched::lifecycle_internal {
+namespace vcsched::lifecycle::internal {
 
 struct DagProblem {
   std::string undefined;           // a vertex depended on but not defined
@@ -19,6 +19,6 @@ struct DagProblem {
 // the first problem in declaration order is reported.
 DagProblem CheckDag(const std::vector<std::pair<std::string, std::vector<std::string>>>& graph);
 
-}  // namespace vcsched::lifecycle_internal
+}  // namespace vcsched::lifecycle::internal
 
 #endif  // VCSCHED_SRC_LIFECYCLE_DAG_H_

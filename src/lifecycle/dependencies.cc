@@ -4,14 +4,14 @@
 #include "absl/strings/str_join.h"
 #include "src/lifecycle/dag.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 std::string TaskDependencyCycle(const VolcanoJob& job) {
   std::vector<std::pair<std::string, std::vector<std::string>>> graph;
   for (const JobTask& t : job.tasks) {
     graph.emplace_back(t.name, t.depends_on ? t.depends_on->names : std::vector<std::string>{});
   }
-  const lifecycle_internal::DagProblem p = lifecycle_internal::CheckDag(graph);
+  const internal::DagProblem p = internal::CheckDag(graph);
   if (!p.undefined.empty()) return absl::StrCat("a task depends on unknown task ", p.undefined);
   if (!p.cycle.empty()) return absl::StrCat("cycle ", absl::StrJoin(p.cycle, " -> "));
   return "";
@@ -46,4 +46,4 @@ std::vector<std::string> TasksReadyToCreate(const VolcanoJob& job, const std::ma
   return out;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

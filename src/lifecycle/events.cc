@@ -3,7 +3,7 @@
 #include <array>
 #include <utility>
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 namespace {
 
 constexpr std::array<std::pair<JobEvent, absl::string_view>, 12> kEvents = {{
@@ -80,4 +80,4 @@ const std::vector<JobAction>& PolicyJobActions() {
   return kPolicy;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

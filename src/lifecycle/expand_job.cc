@@ -9,12 +9,12 @@
 #include "src/lifecycle/min_resources.h"
 #include "vcsched/lifecycle/expand.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
-using lifecycle_internal::NewObject;
-using lifecycle_internal::PodDraft;
-using lifecycle_internal::SetJobOwner;
-using lifecycle_internal::StringMapValue;
+using internal::NewObject;
+using internal::PodDraft;
+using internal::SetJobOwner;
+using internal::StringMapValue;
 
 std::string PodGroupNameOf(const VolcanoJob& job) { return absl::StrCat(job.metadata.name, "-", job.metadata.uid); }
 
@@ -64,7 +64,7 @@ Value BuildPodGroup(const VolcanoJob& job, const ExpandOptions& options) {
   spec.Set("minTaskMember", std::move(min_task));
   spec.Set("queue", Value::String(job.queue));
   if (!job.priority_class_name.empty()) spec.Set("priorityClassName", Value::String(job.priority_class_name));
-  spec.Set("minResources", lifecycle_internal::JobMinResources(job, options.priority_classes));
+  spec.Set("minResources", internal::JobMinResources(job, options.priority_classes));
   if (!job.network_topology.is_null()) spec.Set("networkTopology", job.network_topology);
   Value subs = Value::List();
   for (const JobTask& t : job.tasks) {
@@ -156,7 +156,7 @@ PodDraft BuildPod(const VolcanoJob& job, const JobTask& t, int32_t index, const 
     Value vol = Value::Map();
     vol.Set("name", Value::String(claim));
     vol["persistentVolumeClaim"].Set("claimName", Value::String(claim));
-    lifecycle_internal::AddVolume(spec, std::move(vol), v.mount_path);
+    internal::AddVolume(spec, std::move(vol), v.mount_path);
   }
   pod.Set("spec", std::move(spec));
   pod["status"].Set("phase", Value::String("Pending"));
@@ -174,7 +174,7 @@ absl::Status ExpandJobTo(const VolcanoJob& job, const ExpandOptions& options, co
   // aliases expand to a huge template must not turn into a huge expansion.
   int64_t nodes = 0;
   for (const JobTask& t : job.tasks) {
-    nodes = lifecycle_internal::AddSat(nodes, lifecycle_internal::MulSat(CountNodes(t.pod_template), t.replicas));
+    nodes = internal::AddSat(nodes, internal::MulSat(CountNodes(t.pod_template), t.replicas));
   }
   if (nodes > kMaxExpandedNodes) {
     return absl::InvalidArgumentError(absl::StrCat("job ", job.metadata.name, " would expand to ", nodes,
@@ -194,14 +194,14 @@ absl::Status ExpandJobTo(const VolcanoJob& job, const ExpandOptions& options, co
   // The plugins' objects depend on the job alone; their changes to a pod depend on that
   // pod alone, so pods go through the plugins a batch at a time.
   std::vector<PodDraft> drafts;
-  if (absl::Status s = lifecycle_internal::ApplyJobPlugins(job, options, objects, drafts); !s.ok()) return s;
+  if (absl::Status s = internal::ApplyJobPlugins(job, options, objects, drafts); !s.ok()) return s;
   emit(BuildPodGroup(job, options));
   for (Value& o : objects) emit(std::move(o));
   constexpr size_t kBatch = 256;
   std::vector<Value> scratch;
   const auto flush = [&]() -> absl::Status {
     scratch.clear();
-    if (absl::Status s = lifecycle_internal::ApplyJobPlugins(job, options, scratch, drafts); !s.ok()) return s;
+    if (absl::Status s = internal::ApplyJobPlugins(job, options, scratch, drafts); !s.ok()) return s;
     for (PodDraft& d : drafts) emit(std::move(d.pod));
     drafts.clear();
     return absl::OkStatus();
@@ -238,4 +238,4 @@ absl::StatusOr<Expansion> ExpandJob(const VolcanoJob& job, const ExpandOptions& 
   return out;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

@@ -14,7 +14,7 @@
 #include "vcsched/lifecycle/findings.h"
 #include "vcsched/value.h"
 
-namespace vcsched::lifecycle_internal {
+namespace vcsched::lifecycle::internal {
 
 // "a.b" + "c" -> "a.b.c"; "" + "c" -> "c".
 std::string Join(const std::string& path, absl::string_view key);
@@ -57,6 +57,6 @@ class FieldReader {
   Findings* findings_;
 };
 
-}  // namespace vcsched::lifecycle_internal
+}  // namespace vcsched::lifecycle::internal
 
 #endif  // VCSCHED_SRC_LIFECYCLE_FIELD_READER_H_

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 void Findings::Append(const Findings& other) {
   errors.insert(errors.end(), other.errors.begin(), other.errors.end());
@@ -19,4 +19,4 @@ std::string FormatFindings(const std::string& object, const Findings& findings) 
   return out;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

@@ -13,10 +13,10 @@
 #include "vcsched/lifecycle/admission.h"
 #include "vcsched/lifecycle/dependencies.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
-using lifecycle_internal::Index;
-using lifecycle_internal::Join;
+using internal::Index;
+using internal::Join;
 
 const std::vector<std::string>& KnownJobPlugins() {
   static const std::vector<std::string> kPlugins = {"env", "svc", "ssh", "mpi", "pytorch", "tensorflow", "ray",
@@ -186,7 +186,7 @@ Findings ValidateJob(const VolcanoJob& job, const AdmissionContext& context) {
     f.Error("spec.tasks", "No task specified in job spec");
   }
   if (const auto* mpi = job.PluginArguments("mpi")) {
-    if (job.FindTask(lifecycle_internal::PluginFlag(*mpi, "master", "master")) == nullptr) {
+    if (job.FindTask(internal::PluginFlag(*mpi, "master", "master")) == nullptr) {
       f.Error("spec.plugins.mpi", "The specified mpi master task was not found");
     }
   }
@@ -227,7 +227,7 @@ Findings ValidateJob(const VolcanoJob& job, const AdmissionContext& context) {
       f.Error(Join(at, "name"), absl::StrCat("create pod with name ", pod_name, " validate failed ",
                                             GoList(problems), ";"));
     }
-    lifecycle_internal::CheckPodTemplate(t, at, context.strict_pod_templates, f);
+    internal::CheckPodTemplate(t, at, context.strict_pod_templates, f);
     ValidatePartition(t, at, f);
   }
   if (auto problems = QualifiedNameProblems(job.metadata.name); !problems.empty()) {
@@ -307,4 +307,4 @@ Findings ValidateJobUpdate(const VolcanoJob& old_job, const VolcanoJob& new_job)
   return f;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

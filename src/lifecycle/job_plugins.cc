@@ -8,7 +8,7 @@
 #include "absl/strings/str_replace.h"
 #include "src/lifecycle/k8s_values.h"
 
-namespace vcsched::lifecycle_internal {
+namespace vcsched::lifecycle::internal {
 
 namespace {
 
@@ -336,4 +336,4 @@ absl::Status ApplyJobPlugins(const VolcanoJob& job, const ExpandOptions& options
   return absl::OkStatus();
 }
 
-}  // namespace vcsched::lifecycle_internal
+}  // namespace vcsched::lifecycle::internal

@@ -8,7 +8,7 @@
 #include "absl/status/status.h"
 #include "vcsched/lifecycle/expand.h"
 
-namespace vcsched::lifecycle_internal {
+namespace vcsched::lifecycle::internal {
 
 struct PodDraft {
   Value pod;
@@ -22,6 +22,6 @@ absl::Status ApplyJobPlugins(const VolcanoJob& job, const ExpandOptions& options
 // Host names of a task's pods as the svc plugin publishes them.
 std::vector<std::string> TaskHostNames(const VolcanoJob& job, const JobTask& task);
 
-}  // namespace vcsched::lifecycle_internal
+}  // namespace vcsched::lifecycle::internal
 
 #endif  // VCSCHED_SRC_LIFECYCLE_JOB_PLUGINS_H_

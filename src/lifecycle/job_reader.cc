@@ -7,11 +7,11 @@
 #include "vcsched/lifecycle/events.h"
 #include "vcsched/lifecycle/job.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
-using lifecycle_internal::FieldReader;
-using lifecycle_internal::Index;
-using lifecycle_internal::Join;
+using internal::FieldReader;
+using internal::Index;
+using internal::Join;
 
 const JobTask* VolcanoJob::FindTask(const std::string& name) const {
   for (const JobTask& t : tasks) {
@@ -224,4 +224,4 @@ VolcanoJob ReadJobSpec(const Value& spec, const std::string& path, ObjectMeta me
   return j;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

@@ -7,7 +7,7 @@
 #include "src/lifecycle/saturating.h"
 #include "vcsched/lifecycle/expand.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 namespace {
 
@@ -98,7 +98,7 @@ SimulatorStep JobSimulator::Run(const JobRequest& request, std::string what, con
                    delayed_.end());
   }
   if (choice.timeout_seconds) {
-    DelayedAction d{choice.action, request.task, request.pod, lifecycle_internal::AddSat(now_, *choice.timeout_seconds),
+    DelayedAction d{choice.action, request.task, request.pod, internal::AddSat(now_, *choice.timeout_seconds),
                     request.event};
     auto same = std::find_if(delayed_.begin(), delayed_.end(),
                              [&](const DelayedAction& e) { return e.pod == d.pod && e.task == d.task; });
@@ -251,7 +251,7 @@ absl::StatusOr<std::vector<SimulatorStep>> JobSimulator::Advance(int64_t seconds
     return absl::InvalidArgumentError(absl::StrCat("cannot move the clock back: advance by ", seconds, " seconds"));
   }
   std::vector<SimulatorStep> out;
-  const int64_t until = lifecycle_internal::AddSat(now_, seconds);
+  const int64_t until = internal::AddSat(now_, seconds);
   while (true) {
     auto next = std::min_element(delayed_.begin(), delayed_.end(),
                                  [](const DelayedAction& a, const DelayedAction& b) { return a.due < b.due; });
@@ -268,4 +268,4 @@ absl::StatusOr<std::vector<SimulatorStep>> JobSimulator::Advance(int64_t seconds
   return out;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

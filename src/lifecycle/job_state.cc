@@ -10,7 +10,7 @@
 #include "vcsched/lifecycle/dependencies.h"
 #include "vcsched/lifecycle/expand.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 const std::vector<std::string>& JobPhases() {
   static const std::vector<std::string> kPhases = {"Pending",    "Aborting",    "Aborted",   "Running",
@@ -293,7 +293,7 @@ JobStep ExecuteAction(const VolcanoJob& job, const JobStatus& status, const JobW
 
 bool DueForTtlDeletion(const VolcanoJob& job, const JobStatus& status, int64_t now) {
   if (!job.ttl_seconds_after_finished || !IsFinishedPhase(status.phase)) return false;
-  return now >= lifecycle_internal::AddSat(status.last_transition_time, *job.ttl_seconds_after_finished);
+  return now >= internal::AddSat(status.last_transition_time, *job.ttl_seconds_after_finished);
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

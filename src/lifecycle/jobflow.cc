@@ -8,11 +8,11 @@
 #include "src/lifecycle/field_reader.h"
 #include "src/lifecycle/k8s_values.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
-using lifecycle_internal::FieldReader;
-using lifecycle_internal::Index;
-using lifecycle_internal::Join;
+using internal::FieldReader;
+using internal::Index;
+using internal::Join;
 
 VolcanoJobFlow ReadJobFlow(const Value& doc, Findings* findings) {
   FieldReader r(findings);
@@ -40,7 +40,7 @@ Findings ValidateJobFlow(const VolcanoJobFlow& flow) {
     else if (!names.insert(s.name).second) f.Error(Join(Index("spec.flows", i), "name"), absl::StrCat("Duplicate value: \"", s.name, "\""));
     graph.emplace_back(s.name, s.targets);
   }
-  const lifecycle_internal::DagProblem p = lifecycle_internal::CheckDag(graph);
+  const internal::DagProblem p = internal::CheckDag(graph);
   if (!p.undefined.empty()) f.Error("spec.flows", absl::StrCat("jobflow Flow is not DAG: vertex is not defined: ", p.undefined));
   else if (!p.cycle.empty()) f.Error("spec.flows", absl::StrCat("jobflow Flow is not DAG: cycle ", absl::StrJoin(p.cycle, " -> ")));
   if (flow.job_retain_policy != "retain" && flow.job_retain_policy != "delete") {
@@ -83,7 +83,7 @@ JobFlowSync SyncJobFlow(const VolcanoJobFlow& flow, const std::string& phase,
         out.missing_templates.push_back(s.name);
         continue;
       }
-      Value job = lifecycle_internal::NewObject("batch.volcano.sh/v1alpha1", "Job", FlowJobName(flow, s.name), ns);
+      Value job = internal::NewObject("batch.volcano.sh/v1alpha1", "Job", FlowJobName(flow, s.name), ns);
       const std::string by_template = absl::StrCat(ns, ".", s.name), by_flow = absl::StrCat(ns, ".", flow.metadata.name);
       for (const char* key : {"labels", "annotations"}) {
         job["metadata"][key].Set("volcano.sh/createdByJobTemplate", Value::String(by_template));
@@ -126,4 +126,4 @@ JobFlowSync SyncJobFlow(const VolcanoJobFlow& flow, const std::string& phase,
   return out;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace vcsched::lifecycle_internal {
+namespace vcsched::lifecycle::internal {
 
 Value NewObject(const std::string& api_version, const std::string& kind, const std::string& name,
                 const std::string& namespace_) {
@@ -82,4 +82,4 @@ std::string PluginFlag(const std::vector<std::string>& args, const std::string& 
   return fallback;
 }
 
-}  // namespace vcsched::lifecycle_internal
+}  // namespace vcsched::lifecycle::internal

@@ -8,7 +8,7 @@
 #include "vcsched/lifecycle/job.h"
 #include "vcsched/value.h"
 
-namespace vcsched::lifecycle_internal {
+namespace vcsched::lifecycle::internal {
 
 // apiVersion, kind and metadata {name, namespace}.
 Value NewObject(const std::string& api_version, const std::string& kind, const std::string& name,
@@ -33,6 +33,6 @@ void AddVolume(Value& pod_spec, Value volume, const std::string& mount_path);
 // The value of a "--flag=value" plugin argument, or `fallback`.
 std::string PluginFlag(const std::vector<std::string>& args, const std::string& flag, const std::string& fallback);
 
-}  // namespace vcsched::lifecycle_internal
+}  // namespace vcsched::lifecycle::internal
 
 #endif  // VCSCHED_SRC_LIFECYCLE_K8S_VALUES_H_

@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "vcsched/quantity.h"
 
-namespace vcsched::lifecycle_internal {
+namespace vcsched::lifecycle::internal {
 
 namespace {
 
@@ -35,7 +35,7 @@ std::pair<Amounts, Amounts> ContainerAmounts(const Value& c) {
 }
 
 // Quantities from manifests can be huge; sums and products saturate instead of overflowing.
-using lifecycle_internal::Clamp64;
+using internal::Clamp64;
 
 void Add(Amounts& into, const Amounts& a) {
   for (const auto& [k, v] : a) into[k] = Clamp64(static_cast<absl::int128>(into[k]) + v);
@@ -135,4 +135,4 @@ Value JobMinResources(const VolcanoJob& job, const std::map<std::string, int32_t
   return out;
 }
 
-}  // namespace vcsched::lifecycle_internal
+}  // namespace vcsched::lifecycle::internal

@@ -4,7 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 namespace {
 
@@ -81,4 +81,4 @@ std::vector<std::string> Dns1123SubdomainProblems(const std::string& name) {
   return out;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

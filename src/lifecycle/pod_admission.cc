@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "vcsched/lifecycle/admission.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 namespace {
 
@@ -55,4 +55,4 @@ void MutatePodGroup(Value& pod_group, const std::map<std::string, std::string>& 
   }
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

@@ -7,7 +7,7 @@
 #include "vcsched/lifecycle/names.h"
 #include "vcsched/quantity.h"
 
-namespace vcsched::lifecycle_internal {
+namespace vcsched::lifecycle::internal {
 
 namespace {
 
@@ -110,4 +110,4 @@ void CheckPodTemplate(const JobTask& task, const std::string& task_path, bool st
   }
 }
 
-}  // namespace vcsched::lifecycle_internal
+}  // namespace vcsched::lifecycle::internal

@@ -2,7 +2,7 @@
 #include "absl/strings/str_cat.h"
 #include "vcsched/lifecycle/admission.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 namespace {
 
@@ -45,4 +45,4 @@ Findings ValidatePodGroup(const Value& pod_group, const AdmissionContext& contex
   return f;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

@@ -12,10 +12,10 @@
 #include "vcsched/lifecycle/names.h"
 #include "vcsched/quantity.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
-using lifecycle_internal::FieldReader;
-using lifecycle_internal::Join;
+using internal::FieldReader;
+using internal::Join;
 
 namespace {
 
@@ -357,4 +357,4 @@ absl::StatusOr<std::vector<QueueStateChange>> ApplyQueueAction(std::vector<Volca
   return out;
 }
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

@@ -8,7 +8,7 @@
 
 #include "absl/numeric/int128.h"
 
-namespace vcsched::lifecycle_internal {
+namespace vcsched::lifecycle::internal {
 
 inline int64_t Clamp64(absl::int128 v) {
   if (v > std::numeric_limits<int64_t>::max()) return std::numeric_limits<int64_t>::max();
@@ -20,6 +20,6 @@ inline int64_t AddSat(int64_t a, int64_t b) { return Clamp64(absl::int128(a) + b
 inline int64_t SubSat(int64_t a, int64_t b) { return Clamp64(absl::int128(a) - b); }
 inline int64_t MulSat(int64_t a, int64_t b) { return Clamp64(absl::int128(a) * b); }
 
-}  // namespace vcsched::lifecycle_internal
+}  // namespace vcsched::lifecycle::internal
 
 #endif  // VCSCHED_SRC_LIFECYCLE_SATURATING_H_

@@ -15,6 +15,7 @@
 namespace {
 
 using namespace vcsched;
+using namespace vcsched::lifecycle;
 
 void Require(bool ok) {
   if (!ok) std::abort();

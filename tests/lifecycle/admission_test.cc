@@ -5,7 +5,7 @@
 #include "vcsched/lifecycle/cron.h"
 #include "vcsched/lifecycle/jobflow.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 namespace {
 
 using testing::LifecycleData;
@@ -343,4 +343,4 @@ TEST_CASE("names follow Kubernetes' rules") {
 }
 
 }  // namespace
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

@@ -5,7 +5,7 @@
 #include "vcsched/lifecycle/cron.h"
 #include "vcsched/lifecycle/jobflow.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 namespace {
 
 using testing::LifecycleData;
@@ -166,4 +166,4 @@ TEST_CASE("JobFlow: DAG admission and which jobs start") {
 }
 
 }  // namespace
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

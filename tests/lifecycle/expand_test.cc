@@ -9,7 +9,7 @@
 #include "vcsched/quantity.h"
 #include "vcsched/scheduler.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 namespace {
 
 using testing::LifecycleData;
@@ -291,4 +291,4 @@ TEST_CASE("a scenario may hold Volcano Jobs: they are expanded and scheduled") {
 }
 
 }  // namespace
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

@@ -7,7 +7,7 @@
 #include "vcsched/lifecycle/dependencies.h"
 #include "vcsched/lifecycle/job_simulator.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 namespace {
 
 // The controller's vocabulary as Volcano spells it (the tables below are written so).
@@ -374,9 +374,9 @@ spec:
 }
 
 }  // namespace
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 namespace {
 
 TEST_CASE("the controller's vocabulary: names round-trip, unknown names are errors at the edge") {
@@ -404,4 +404,4 @@ TEST_CASE("the controller's vocabulary: names round-trip, unknown names are erro
 }
 
 }  // namespace
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle

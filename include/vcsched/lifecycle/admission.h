@@ -15,7 +15,7 @@
 #include "vcsched/lifecycle/names.h"
 #include "vcsched/lifecycle/queue.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 // What admission needs to know of the cluster.
 struct AdmissionContext {
@@ -54,6 +54,6 @@ void MutatePodGroup(Value& pod_group, const std::map<std::string, std::string>& 
 // or 1%–99%).
 Findings ValidatePod(const Value& pod, const AdmissionContext& context);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_ADMISSION_H_

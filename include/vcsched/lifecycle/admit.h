@@ -11,7 +11,7 @@
 #include "vcsched/lifecycle/cron.h"
 #include "vcsched/value.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 // Reads a Job document, applies the create-time defaults and validates it; all
 // findings (reading and admission) go to `findings`.
@@ -33,6 +33,6 @@ std::optional<Findings> AdmitObject(const std::string& api_version, const std::s
 // those of `queue_objects` (Queue documents), later ones replacing earlier of a name.
 std::vector<VolcanoQueue> ClusterQueues(const std::vector<const Value*>& queue_objects);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_ADMIT_H_

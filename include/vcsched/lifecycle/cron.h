@@ -16,7 +16,7 @@
 #include "vcsched/lifecycle/job.h"
 #include "vcsched/value.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 // A five-field schedule (minute hour day-of-month month day-of-week) with lists, ranges,
 // steps, month/day names, or a shortcut (@yearly @annually @monthly @weekly @daily
@@ -87,6 +87,6 @@ CronSyncResult SyncCronJob(const VolcanoCronJob& cron, int64_t creation_time, co
                            const std::vector<CronChildJob>& children, int64_t now,
                            const TimeZoneResolver& zones = nullptr);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_CRON_H_

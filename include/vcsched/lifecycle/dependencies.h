@@ -10,7 +10,7 @@
 
 #include "vcsched/lifecycle/job.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 // Empty when the dependencies form a DAG; otherwise says why not ("task x depends on
 // unknown task y", "cycle a -> b -> a").
@@ -25,6 +25,6 @@ bool DependenciesMet(const VolcanoJob& job, const JobTask& task, const std::map<
 // The tasks whose pods may be created now, in spec order.
 std::vector<std::string> TasksReadyToCreate(const VolcanoJob& job, const std::map<std::string, int32_t>& ready_pods);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_DEPENDENCIES_H_

@@ -9,7 +9,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 enum class JobEvent {
   kAny,  // "*" in a policy
@@ -60,6 +60,6 @@ std::optional<JobAction> ParseJobAction(absl::string_view name);
 const std::vector<JobEvent>& PolicyJobEvents();
 const std::vector<JobAction>& PolicyJobActions();
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_EVENTS_H_

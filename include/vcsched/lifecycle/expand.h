@@ -17,7 +17,7 @@
 #include "vcsched/lifecycle/job.h"
 #include "vcsched/value.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 struct SshKeyPair {
   std::string private_key;  // PEM text
@@ -69,6 +69,6 @@ std::string PodGroupNameOf(const VolcanoJob& job);
 // The pod name `<job>-<task>-<index>`.
 std::string PodNameOf(const VolcanoJob& job, const std::string& task, int32_t index);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_EXPAND_H_

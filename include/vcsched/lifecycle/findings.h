@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 struct Violation {
   std::string field;    // path inside the object; empty for the object as a whole
@@ -27,6 +27,6 @@ struct Findings {
 // One line per finding: `<object>: <field>: <message>` (warnings prefixed "warning: ").
 std::string FormatFindings(const std::string& object, const Findings& findings);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_FINDINGS_H_

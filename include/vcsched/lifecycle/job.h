@@ -14,7 +14,7 @@
 #include "vcsched/lifecycle/findings.h"
 #include "vcsched/value.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 struct ObjectMeta {
   std::string name;
@@ -102,6 +102,6 @@ bool SameJobSpec(const VolcanoJob& a, const VolcanoJob& b);
 // A stable UID for an object printed without one: UUID-shaped, from namespace/name/kind.
 std::string DerivedUid(const std::string& kind, const std::string& namespace_, const std::string& name);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_JOB_H_

@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "vcsched/lifecycle/job_state.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 // A request for the event named as Volcano spells it (for JobSimulator::Deliver): an
 // unknown name, "*" (policies only) and CommandIssued (JobSimulator::Command) are
@@ -91,6 +91,6 @@ class JobSimulator {
   bool deleted_ = false;
 };
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_JOB_SIMULATOR_H_

@@ -14,7 +14,7 @@
 #include "vcsched/lifecycle/events.h"
 #include "vcsched/lifecycle/job.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 // Phases: Pending, Aborting, Aborted, Running, Restarting, Completing, Completed,
 // Terminating, Terminated, Failed.
@@ -94,6 +94,6 @@ JobStep ExecuteAction(const VolcanoJob& job, const JobStatus& status, const JobW
 // ttlSecondsAfterFinished (§8): whether a finished job is due for deletion at `now`.
 bool DueForTtlDeletion(const VolcanoJob& job, const JobStatus& status, int64_t now);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_JOB_STATE_H_

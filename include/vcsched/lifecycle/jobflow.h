@@ -11,7 +11,7 @@
 #include "vcsched/lifecycle/job.h"
 #include "vcsched/value.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 struct FlowStep {
   std::string name;                  // also the JobTemplate's name
@@ -44,6 +44,6 @@ JobFlowSync SyncJobFlow(const VolcanoJobFlow& flow, const std::string& phase,
 // The job name of a flow step: `<jobflow>-<flow>`.
 std::string FlowJobName(const VolcanoJobFlow& flow, const std::string& step);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_JOBFLOW_H_

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 // `[prefix/]name`: name ≤ 63 characters of alphanumerics, '-', '_', '.', starting and
 // ending alphanumeric; prefix a DNS-1123 subdomain.
@@ -15,6 +15,6 @@ std::vector<std::string> Dns1123LabelProblems(const std::string& name);
 // ≤ 253 characters: DNS-1123 labels joined by '.'.
 std::vector<std::string> Dns1123SubdomainProblems(const std::string& name);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_NAMES_H_

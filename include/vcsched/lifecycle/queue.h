@@ -14,7 +14,7 @@
 #include "vcsched/lifecycle/job.h"
 #include "vcsched/value.h"
 
-namespace vcsched {
+namespace vcsched::lifecycle {
 
 struct VolcanoQueue {
   ObjectMeta metadata;
@@ -58,6 +58,6 @@ absl::StatusOr<std::vector<QueueStateChange>> ApplyQueueAction(std::vector<Volca
                                                               const std::string& name, const std::string& action,
                                                               const std::map<std::string, int>& pod_groups);
 
-}  // namespace vcsched
+}  // namespace vcsched::lifecycle
 
 #endif  // VCSCHED_LIFECYCLE_QUEUE_H_

@@ -398,15 +398,16 @@ class PythonPlugin : public Plugin {
 py::str Str(absl::string_view s) { return py::str(s.data(), s.size()); }
 
 // The Arguments of a plugin as a Python dict of strings / nested dicts / lists.
-py::object ArgsToPython(const ArgValue& v) {
-  if (v.kind == ArgValue::Kind::kScalar) return py::str(v.scalar);
-  if (v.kind == ArgValue::Kind::kList) {
+py::object ArgsToPython(const Value& v) {
+  if (v.is_null()) return py::none();
+  if (v.is_scalar()) return py::str(v.text());
+  if (v.is_list()) {
     py::list out;
-    for (const ArgValue& x : v.list) out.append(ArgsToPython(x));
+    for (const Value& x : v.items()) out.append(ArgsToPython(x));
     return out;
   }
   py::dict out;
-  for (const auto& [k, x] : v.map) out[py::str(k)] = ArgsToPython(x);
+  for (const auto& [k, x] : v.entries()) out[py::str(k)] = ArgsToPython(x);
   return out;
 }
 

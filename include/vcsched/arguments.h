@@ -1,6 +1,7 @@
 // Plugin and action arguments: the free-form `arguments:` map of a configuration.
 //
-// Values keep the YAML shape (scalar, map, list). Typed getters apply Volcano's reading
+// Values keep the YAML shape (a Value tree: scalar, map, list, null; a null reads as an
+// empty plain scalar). Typed getters apply Volcano's reading
 // rules and report a wrongly typed value as an error naming the key, e.g.
 // `argument "binpack.weight": expected an integer, got "heavy"` (the error carries the
 // key: WrongTypeArgument). Given a sink (set_wrong_type_sink), a getter instead returns
@@ -18,30 +19,14 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "vcsched/value.h"
 
 namespace vcsched {
-
-struct ArgValue {
-  enum class Kind { kScalar, kMap, kList };
-  Kind kind = Kind::kScalar;
-  std::string scalar;  // the text of a scalar
-  bool quoted = false; // the scalar was written as a quoted string
-  std::vector<std::pair<std::string, ArgValue>> map;  // in document order
-  std::vector<ArgValue> list;
-
-  static ArgValue Scalar(std::string text, bool quoted = false) {
-    ArgValue v;
-    v.scalar = std::move(text);
-    v.quoted = quoted;
-    return v;
-  }
-  const ArgValue* Find(absl::string_view key) const;
-};
 
 class Arguments {
  public:
   Arguments() = default;
-  explicit Arguments(ArgValue root) : root_(std::move(root)) {}
+  explicit Arguments(Value root) : root_(std::move(root)) {}
   // Copies take the values, not the sink (which belongs to the one who set it).
   Arguments(const Arguments& other) : root_(other.root_) {}
   Arguments(Arguments&& other) noexcept : root_(std::move(other.root_)) {}
@@ -54,12 +39,12 @@ class Arguments {
     return *this;
   }
 
-  bool empty() const { return root_.map.empty(); }
-  const ArgValue& root() const { return root_; }
-  const ArgValue* Find(absl::string_view key) const { return root_.Find(key); }
-  void Set(std::string key, ArgValue value);
+  bool empty() const { return root_.size() == 0; }
+  const Value& root() const { return root_; }
+  const Value* Find(absl::string_view key) const { return root_.Find(key); }
+  void Set(absl::string_view key, Value value) { root_.Set(key, std::move(value)); }
   // Removes `key`; false when absent.
-  bool Erase(absl::string_view key);
+  bool Erase(absl::string_view key) { return root_.Erase(key); }
 
   // The value at `key`, `fallback` when absent. An integer must be an unquoted YAML
   // integer; a float accepts integers; a bool accepts true/false (any case) and the
@@ -74,9 +59,9 @@ class Arguments {
  private:
   // A wrongly typed value at `key`: an error, or (with a sink) `fallback`, noted.
   template <typename T>
-  absl::StatusOr<T> WrongTypeOr(absl::string_view key, absl::string_view want, const ArgValue& v, T fallback) const;
+  absl::StatusOr<T> WrongTypeOr(absl::string_view key, absl::string_view want, const Value& v, T fallback) const;
   std::vector<std::string>* wrong_type_sink_ = nullptr;
-  ArgValue root_{ArgValue::Kind::kMap, "", false, {}, {}};
+  Value root_ = Value::Map();
 };
 
 // The key a getter's wrong-type error names, or nullopt for any other status.

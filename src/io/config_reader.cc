@@ -1,6 +1,7 @@
 #include "src/io/config_reader.h"
 
 #include "absl/strings/str_cat.h"
+#include "src/io/value_yaml.h"
 
 namespace vcsched::io_internal {
 
@@ -54,9 +55,9 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
           if (!kv.second.IsNull() && !kv.second.IsMap()) {
             r.Fail(kv.second, absl::StrCat(pf, ".arguments"), absl::StrCat("expected a map, got ", Describe(kv.second)));
           } else if (kv.second.IsMap()) {
-            ArgValue args;
+            Value args;
             int64_t budget = 100000;
-            if (!ToArgValue(kv.second, &args, &budget)) {
+            if (!io_internal::ToValue(kv.second, &args, &budget)) {
               r.Fail(kv.second, absl::StrCat(pf, ".arguments"), "too large (more than 100000 values, aliases included)");
             } else {
               opt.arguments = Arguments(std::move(args));
@@ -85,9 +86,9 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
     if (ac.name.empty()) r.Fail(confs[i], absl::StrCat(f, ".name"), "is required");
     const YAML::Node args = r.Map(confs[i], "arguments", absl::StrCat(f, ".arguments")).yaml();
     if (args.IsDefined()) {
-      ArgValue value;
+      Value value;
       int64_t budget = 100000;
-      if (!ToArgValue(args, &value, &budget)) {
+      if (!io_internal::ToValue(args, &value, &budget)) {
         r.Fail(args, absl::StrCat(f, ".arguments"), "too large (more than 100000 values, aliases included)");
       } else {
         ac.arguments = Arguments(std::move(value));

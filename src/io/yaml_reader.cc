@@ -319,30 +319,6 @@ int64_t ObjectReader::AsTime(const DocNode& value, const FieldPath& field) {
   return absl::ToUnixSeconds(t);
 }
 
-bool ToArgValue(const YAML::Node& node, ArgValue* out, int64_t* budget) {
-  if (--*budget < 0) return false;
-  ArgValue& v = *out;
-  if (node.IsMap()) {
-    v.kind = ArgValue::Kind::kMap;
-    for (const auto& kv : node) {
-      ArgValue child;
-      if (!ToArgValue(kv.second, &child, budget)) return false;
-      v.map.emplace_back(kv.first.IsScalar() ? kv.first.Scalar() : "", std::move(child));
-    }
-  } else if (node.IsSequence()) {
-    v.kind = ArgValue::Kind::kList;
-    for (const auto& item : node) {
-      ArgValue child;
-      if (!ToArgValue(item, &child, budget)) return false;
-      v.list.push_back(std::move(child));
-    }
-  } else if (node.IsScalar()) {
-    v.scalar = node.Scalar();
-    v.quoted = node.Tag() == "!";  // yaml-cpp tags quoted scalars "!"
-  }
-  return true;
-}
-
 namespace {
 
 // Counts parser events and stops the parse (by throwing) past a budget.

@@ -113,9 +113,6 @@ std::vector<DocumentText> SplitDocuments(absl::string_view stream);
 std::string ObjectKey(const DocNode& doc, bool namespaced);
 // The scalar text of a node, or "a map" / "a list" / "null".
 std::string Describe(const DocNode& node);
-// A plugin/action `arguments` tree. `budget` bounds the nodes visited (aliases can make
-// a small document expand exponentially); false when it ran out.
-bool ToArgValue(const YAML::Node& node, ArgValue* out, int64_t* budget);
 // Parses `text` once without building nodes, under a budget of documents and events,
 // and returns false (with `why`) when it runs out: yaml-cpp 0.7 loops forever on some
 // malformed input (a document that starts with ','), so LoadAll runs only after this.

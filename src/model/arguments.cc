@@ -15,10 +15,16 @@ namespace {
 
 constexpr char kWrongTypePayload[] = "vcsched/wrong-type-argument";
 
-absl::Status WrongType(absl::string_view key, absl::string_view want, const ArgValue& v) {
-  const std::string got = v.kind == ArgValue::Kind::kScalar
-                              ? absl::StrCat("\"", v.scalar, "\"")
-                              : (v.kind == ArgValue::Kind::kMap ? "a map" : "a list");
+// The text of a scalar, or of a null (an empty value, as Volcano's YAML reading gives).
+const std::string* ScalarText(const Value& v) {
+  static const std::string* const kEmpty = new std::string();
+  if (v.is_null()) return kEmpty;
+  return v.is_scalar() ? &v.text() : nullptr;
+}
+
+absl::Status WrongType(absl::string_view key, absl::string_view want, const Value& v) {
+  const std::string* text = ScalarText(v);
+  const std::string got = text != nullptr ? absl::StrCat("\"", *text, "\"") : (v.is_map() ? "a map" : "a list");
   absl::Status s = absl::InvalidArgumentError(absl::StrCat("argument \"", key, "\": expected ", want, ", got ", got));
   s.SetPayload(kWrongTypePayload, absl::Cord(key));
   return s;
@@ -26,15 +32,8 @@ absl::Status WrongType(absl::string_view key, absl::string_view want, const ArgV
 
 }  // namespace
 
-const ArgValue* ArgValue::Find(absl::string_view key) const {
-  for (const auto& [k, v] : map) {
-    if (k == key) return &v;
-  }
-  return nullptr;
-}
-
 template <typename T>
-absl::StatusOr<T> Arguments::WrongTypeOr(absl::string_view key, absl::string_view want, const ArgValue& v,
+absl::StatusOr<T> Arguments::WrongTypeOr(absl::string_view key, absl::string_view want, const Value& v,
                                          T fallback) const {
   absl::Status error = WrongType(key, want, v);
   if (wrong_type_sink_ == nullptr) return error;
@@ -48,39 +47,23 @@ std::optional<std::string> WrongTypeArgument(const absl::Status& status) {
   return std::string(*key);
 }
 
-bool Arguments::Erase(absl::string_view key) {
-  auto& m = root_.map;
-  auto it = std::find_if(m.begin(), m.end(), [&](const auto& kv) { return kv.first == key; });
-  if (it == m.end()) return false;
-  m.erase(it);
-  return true;
-}
-
-void Arguments::Set(std::string key, ArgValue value) {
-  for (auto& [k, v] : root_.map) {
-    if (k == key) {
-      v = std::move(value);
-      return;
-    }
-  }
-  root_.map.emplace_back(std::move(key), std::move(value));
-}
-
 absl::StatusOr<int64_t> Arguments::GetInt(absl::string_view key, int64_t fallback) const {
-  const ArgValue* v = Find(key);
+  const Value* v = Find(key);
   if (v == nullptr) return fallback;
   int64_t out = 0;
-  if (v->kind != ArgValue::Kind::kScalar || v->quoted || !absl::SimpleAtoi(v->scalar, &out)) {
+  const std::string* text = ScalarText(*v);
+  if (text == nullptr || v->quoted() || !absl::SimpleAtoi(*text, &out)) {
     return WrongTypeOr(key, "an integer", *v, fallback);
   }
   return out;
 }
 
 absl::StatusOr<double> Arguments::GetFloat(absl::string_view key, double fallback) const {
-  const ArgValue* v = Find(key);
+  const Value* v = Find(key);
   if (v == nullptr) return fallback;
   double out = 0;
-  if (v->kind != ArgValue::Kind::kScalar || v->quoted || !absl::SimpleAtod(v->scalar, &out) ||
+  const std::string* text = ScalarText(*v);
+  if (text == nullptr || v->quoted() || !absl::SimpleAtod(*text, &out) ||
       !std::isfinite(out)) {
     return WrongTypeOr(key, "a number", *v, fallback);
   }
@@ -88,19 +71,21 @@ absl::StatusOr<double> Arguments::GetFloat(absl::string_view key, double fallbac
 }
 
 absl::StatusOr<bool> Arguments::GetBool(absl::string_view key, bool fallback) const {
-  const ArgValue* v = Find(key);
+  const Value* v = Find(key);
   if (v == nullptr) return fallback;
   bool out = false;
-  if (v->kind == ArgValue::Kind::kScalar && ParseGoBool(v->scalar, &out)) return out;
+  const std::string* text = ScalarText(*v);
+  if (text != nullptr && ParseGoBool(*text, &out)) return out;
   return WrongTypeOr(key, "a bool", *v, fallback);
 }
 
 absl::StatusOr<std::string> Arguments::GetString(absl::string_view key,
                                                  std::string fallback) const {
-  const ArgValue* v = Find(key);
+  const Value* v = Find(key);
   if (v == nullptr) return fallback;
-  if (v->kind != ArgValue::Kind::kScalar) return WrongTypeOr(key, "a string", *v, std::move(fallback));
-  return v->scalar;
+  const std::string* text = ScalarText(*v);
+  if (text == nullptr) return WrongTypeOr(key, "a string", *v, std::move(fallback));
+  return *text;
 }
 
 bool ParseGoBool(absl::string_view s, bool* out) {

@@ -23,17 +23,19 @@ constexpr const char* kSwitchKeys[kSwitchCount] = {
 
 bool DefaultOf(Switch s) { return s != Switch::kHierarchy && s != Switch::kClusterOrder; }
 
-void AppendArgYaml(const ArgValue& v, int indent, std::string* out) {
+void AppendArgYaml(const Value& v, int indent, std::string* out) {
   const std::string pad(static_cast<size_t>(indent), ' ');
-  for (const auto& [k, child] : v.map) {
-    if (child.kind == ArgValue::Kind::kScalar) {
-      absl::StrAppend(out, pad, k, ": ", child.quoted ? absl::StrCat("\"", child.scalar, "\"") : child.scalar, "\n");
-    } else if (child.kind == ArgValue::Kind::kMap) {
+  for (const auto& [k, child] : v.entries()) {
+    if (child.is_null()) {
+      absl::StrAppend(out, pad, k, ":\n");
+    } else if (child.is_scalar()) {
+      absl::StrAppend(out, pad, k, ": ", child.quoted() ? absl::StrCat("\"", child.text(), "\"") : child.text(), "\n");
+    } else if (child.is_map()) {
       absl::StrAppend(out, pad, k, ":\n");
       AppendArgYaml(child, indent + 2, out);
     } else {
       absl::StrAppend(out, pad, k, ":\n");
-      for (const ArgValue& item : child.list) absl::StrAppend(out, pad, "- ", item.scalar, "\n");
+      for (const Value& item : child.items()) absl::StrAppend(out, pad, "- ", item.text(), "\n");
     }
   }
 }

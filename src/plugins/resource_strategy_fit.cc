@@ -69,16 +69,16 @@ class ResourceStrategyFitPlugin : public Plugin {
 absl::StatusOr<std::unique_ptr<Plugin>> NewResourceStrategyFitPlugin(const Arguments& args) {
   VCSCHED_ASSIGN_OR_RETURN(int64_t weight, args.GetInt("resourceStrategyFitWeight", 10));
   std::vector<std::pair<std::string, Strategy>> resources;
-  const ArgValue* list = args.Find("resources");
+  const Value* list = args.Find("resources");
   if (list == nullptr) {
     resources = {{"cpu", {}}, {"memory", {}}};
-  } else if (list->kind != ArgValue::Kind::kMap) {
+  } else if (!list->is_map()) {
     return absl::InvalidArgumentError("argument \"resources\": expected a map of resource name to {type, weight}");
   } else {
-    for (const auto& [name, spec] : list->map) {
+    for (const auto& [name, spec] : list->entries()) {
       Strategy st;
       const Arguments sub(spec);
-      if (spec.kind != ArgValue::Kind::kMap) {
+      if (!spec.is_map()) {
         return absl::InvalidArgumentError(absl::StrCat("argument \"resources.", name, "\": expected a map"));
       }
       VCSCHED_ASSIGN_OR_RETURN(std::string type, sub.GetString("type", "LeastAllocated"));

@@ -53,7 +53,7 @@ TEST_CASE("Config: validation names unknown plugins, actions and bad arguments",
     CHECK_THAT(std::string(reg.ValidateConfig(c).message()), Catch::Contains("unknown action \"allocat\""));
   }
   SECTION("wrongly typed argument: valid, warned about, the default used") {
-    c.tiers[1].plugins[4].arguments.Set("leastrequested.weight", ArgValue::Scalar("heavy"));
+    c.tiers[1].plugins[4].arguments.Set("leastrequested.weight", Value::Plain("heavy"));
     CHECK(reg.ValidateConfig(c).ok());
     const std::vector<std::string> w = reg.ConfigWarnings(c);
     REQUIRE(w.size() == 1);
@@ -61,14 +61,14 @@ TEST_CASE("Config: validation names unknown plugins, actions and bad arguments",
                                    "integer, got \"heavy\"; the default is used there, as Volcano does"));
   }
   SECTION("quoted integer: the same") {
-    c.tiers[1].plugins[4].arguments.Set("leastrequested.weight", ArgValue::Scalar("2", true));
+    c.tiers[1].plugins[4].arguments.Set("leastrequested.weight", Value::String("2"));
     CHECK(reg.ValidateConfig(c).ok());
     CHECK(reg.ConfigWarnings(c).size() == 1);
   }
   SECTION("an argument error other than its type is still an error") {
     c.configurations.push_back({"allocate", {}});
     c.tiers.push_back(Tier{{PluginOption{"sla", {}, {}}}});
-    c.tiers.back().plugins[0].arguments.Set("sla-waiting-time", ArgValue::Scalar("soon"));
+    c.tiers.back().plugins[0].arguments.Set("sla-waiting-time", Value::Plain("soon"));
     CHECK_FALSE(reg.ValidateConfig(c).ok());
   }
 }
@@ -76,8 +76,8 @@ TEST_CASE("Config: validation names unknown plugins, actions and bad arguments",
 TEST_CASE("Config: MakePlugin drops only the wrongly typed argument", "[core][config]") {
   const Registry reg = Registry::BuiltIn();
   Arguments args;
-  args.Set("binpack.weight", ArgValue::Scalar("heavy"));
-  args.Set("binpack.cpu", ArgValue::Scalar("3"));
+  args.Set("binpack.weight", Value::Plain("heavy"));
+  args.Set("binpack.cpu", Value::Plain("3"));
   std::vector<std::string> dropped;
   REQUIRE(reg.MakePlugin("binpack", args, &dropped).ok());
   REQUIRE(dropped.size() == 1);
@@ -88,14 +88,29 @@ TEST_CASE("Config: MakePlugin drops only the wrongly typed argument", "[core][co
 
 TEST_CASE("Config: arguments read Volcano's types", "[core][config]") {
   Arguments a;
-  a.Set("f", ArgValue::Scalar("2"));
-  a.Set("b", ArgValue::Scalar("T"));
+  a.Set("f", Value::Plain("2"));
+  a.Set("b", Value::Plain("T"));
   CHECK(*a.GetFloat("f", 0) == 2.0);
   CHECK(*a.GetBool("b", false));
   CHECK(*a.GetInt("missing", 7) == 7);
   CHECK(*ParseGoDurationSeconds("1h30m") == 5400);
   CHECK(*ParseGoDurationSeconds("3m") == 180);
   CHECK_FALSE(ParseGoDurationSeconds("3 minutes").ok());
+}
+
+TEST_CASE("Config: an argument written empty (a YAML null) reads as an empty plain scalar", "[core][config]") {
+  Arguments a;
+  a.Set("n", Value::Null());
+  a.Set("m", Value::Map());
+  CHECK(*a.GetString("n", "x") == "");
+  const absl::StatusOr<int64_t> i = a.GetInt("n", 3);
+  REQUIRE_FALSE(i.ok());
+  CHECK_THAT(std::string(i.status().message()), Catch::Contains("expected an integer, got \"\""));
+  CHECK_THAT(std::string(a.GetBool("m", false).status().message()), Catch::Contains("got a map"));
+  std::vector<std::string> sink;
+  a.set_wrong_type_sink(&sink);
+  CHECK(*a.GetInt("n", 3) == 3);
+  CHECK(sink.size() == 1);
 }
 
 }  // namespace

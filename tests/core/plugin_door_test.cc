@@ -184,7 +184,7 @@ TEST_CASE("A session builds each plugin once, and a wrongly typed argument takes
                 return std::make_unique<LambdaPlugin>(nullptr, nullptr);
               }).ok());
   SchedulerConfig cfg = WithHostPlugins({"counted"});
-  ArgValue heavy = ArgValue::Scalar("heavy");
+  Value heavy = Value::Plain("heavy");
   cfg.tiers[1].plugins.back().arguments.Set("weight", heavy);
   RunOptions opts;
   opts.registry = &reg;

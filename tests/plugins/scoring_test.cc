@@ -60,7 +60,7 @@ TEST_CASE("NodeOrder: the worked example's integer arithmetic", "[plugins][nodeo
     for (const char* k : {"leastrequested.weight", "mostrequested.weight", "balancedresource.weight",
                           "nodeaffinity.weight", "podaffinity.weight", "tainttoleration.weight",
                           "imagelocality.weight", "podtopologyspread.weight"}) {
-      a.Set(k, ArgValue::Scalar(std::string(k) == key ? std::to_string(w) : "0"));
+      a.Set(k, Value::Plain(std::string(k) == key ? std::to_string(w) : "0"));
     }
     return a;
   };
@@ -74,8 +74,8 @@ TEST_CASE("Binpack: fill fraction averaged over weighted resources", "[plugins][
   const Scenario sc = testing::LoadInline(kScoringCluster);
   CHECK(ScoreOn(sc, OnePluginConfig("binpack"), "ns/pending") == Approx(43.75));
   Arguments heavy_cpu;
-  heavy_cpu.Set("binpack.cpu", ArgValue::Scalar("3"));
-  heavy_cpu.Set("binpack.weight", ArgValue::Scalar("2"));
+  heavy_cpu.Set("binpack.cpu", Value::Plain("3"));
+  heavy_cpu.Set("binpack.weight", Value::Plain("2"));
   // (3 * 0.5 + 1 * 0.375) / 4 * 100 * 2
   CHECK(ScoreOn(sc, OnePluginConfig("binpack", heavy_cpu), "ns/pending") == Approx(93.75));
 }

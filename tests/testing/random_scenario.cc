@@ -70,7 +70,7 @@ SchedulerConfig RandomConfig(Choices& c) {
                      plugin("resource-strategy-fit")}}};
       ActionConfiguration pre;
       pre.name = "preempt";
-      pre.arguments.Set("enableTopologyAwarePreemption", ArgValue::Scalar(c.Chance(50) ? "true" : "false"));
+      pre.arguments.Set("enableTopologyAwarePreemption", Value::Plain(c.Chance(50) ? "true" : "false"));
       cfg.configurations.push_back(pre);
       break;
     }

@@ -42,6 +42,8 @@ T Unwrap(absl::StatusOr<T> v) {
 
 // The lifecycle part of the module (admission, expansion, the job simulator, cron).
 void RegisterLifecycle(pybind11::module_& m);
+// The Cluster (_cluster.cc).
+void RegisterCluster(pybind11::module_& m);
 
 }  // namespace vcsched::python
 

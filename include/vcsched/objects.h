@@ -209,6 +209,16 @@ struct PriorityClassSpec {
   std::string preemption_policy;
 };
 
+// The annotation that names a pod's PodGroup.
+inline constexpr absl::string_view kPodGroupAnnotation = "scheduling.k8s.io/group-name";
+
+// The PodGroup Volcano's controller creates for a pod that names none
+// (docs/reference/lifecycle.md §9): one per owner (the controlling ownerReference, else
+// the pod), named "podgroup-<owner uid>", minMember 1, minResources the pod's container
+// requests, queue and priority class from the pod. Call it for a pod without
+// kPodGroupAnnotation; the pod then joins it through that annotation.
+PodGroupSpec ImplicitPodGroupFor(const PodSpec& pod);
+
 }  // namespace vcsched
 
 #endif  // VCSCHED_OBJECTS_H_

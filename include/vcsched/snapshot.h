@@ -141,6 +141,9 @@ struct SnapshotOptions {
   bool implicit_pod_groups = true;
 };
 
+// Whether a snapshot with these options schedules the pod (its schedulerName).
+bool SchedulesPod(const SnapshotOptions& options, const PodSpec& pod);
+
 class Snapshot {
  public:
   Snapshot();
@@ -164,6 +167,8 @@ class Snapshot {
   std::optional<int32_t> PriorityClassValue(absl::string_view name) const;
   // What Build() tolerated but the caller should know (dangling references, ...), sorted.
   const std::vector<std::string>& warnings() const;
+  // The options it was built with.
+  const SnapshotOptions& options() const;
 
   struct Impl;  // the library's own data (src/snapshot_impl.h): not part of the API
 

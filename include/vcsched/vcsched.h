@@ -4,6 +4,7 @@
 
 #include "vcsched/action.h"
 #include "vcsched/arguments.h"
+#include "vcsched/cluster.h"
 #include "vcsched/config.h"
 #include "vcsched/decisions.h"
 #include "vcsched/fit.h"

@@ -51,6 +51,15 @@ struct JobOptions {
 };
 int Job(const JobOptions& options);
 
+struct ReplayOptions {
+  std::string state;   // the cluster at the start (scenario files' objects)
+  std::string events;  // watch events (JSON values)
+  std::string config;  // a volcano-scheduler.conf; empty: the state's or the default
+  std::string output = "text";  // text or json
+  int64_t now = 0;
+};
+int Replay(const ReplayOptions& options);
+
 }  // namespace vcsched::cli
 
 #endif  // VCSCHED_SRC_CLI_COMMANDS_H_

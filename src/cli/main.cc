@@ -69,6 +69,22 @@ int RunCli(int argc, char** argv) {
   sc->add_option("--now", schedule.now, "The session's clock, in seconds since the epoch");
   sc->callback([&] { exit_code = ExpandInputs(&schedule.files, "schedule") ? Schedule(schedule) : 1; });
 
+  // replay
+  ReplayOptions replay;
+  CLI::App* rp = app.add_subcommand(
+      "replay", "Feed watch events to a cluster state; run a session at each SCHEDULE event and at the end, applying its decisions");
+  rp->add_option("state", replay.state, "The cluster at the start: a scenario file (objects, optional configuration)")
+      ->required();
+  rp->add_option("events", replay.events,
+                 "Watch events: JSON values {\"type\": ADDED|MODIFIED|DELETED|BOOKMARK|ERROR|SCHEDULE, \"object\": ...}")
+      ->required();
+  rp->add_option("--config", replay.config,
+                 "A volcano-scheduler.conf (default: the state's SchedulerConfiguration, else Volcano's default)");
+  rp->add_option("-o,--output", replay.output, "text, or json (a list of cycles)")
+      ->check(CLI::IsMember({"text", "json"}));
+  rp->add_option("--now", replay.now, "The sessions' clock, in seconds since the epoch");
+  rp->callback([&] { exit_code = Replay(replay); });
+
   // conformance
   std::vector<std::string> conformance_paths;
   CLI::App* cf = app.add_subcommand("conformance", "Run every scenario under the paths and compare with its Expectation");

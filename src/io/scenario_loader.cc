@@ -544,7 +544,8 @@ void ParseAll(const std::vector<ScenarioSource>& sources, const LoadOptions& opt
   }
 }
 
-absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const LoadOptions& options);
+absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag);
+absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOptions& options);
 
 }  // namespace
 
@@ -552,7 +553,16 @@ absl::StatusOr<Scenario> LoadScenario(const std::vector<ScenarioSource>& sources
   Collected c;
   Diagnostics diag;
   ParseAll(sources, options, c, diag);
-  return BuildScenario(c, diag, options);
+  absl::StatusOr<ScenarioObjects> objects = TakeObjects(c, diag);
+  if (!objects.ok()) return objects.status();
+  return BuildScenario(*std::move(objects), options);
+}
+
+absl::StatusOr<ScenarioObjects> LoadObjects(const std::vector<ScenarioSource>& sources, const LoadOptions& options) {
+  Collected c;
+  Diagnostics diag;
+  ParseAll(sources, options, c, diag);
+  return TakeObjects(c, diag);
 }
 
 absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, const LoadOptions& options) {
@@ -560,7 +570,9 @@ absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, con
   Diagnostics diag;
   ParseAll(sources, options, c, diag);
   std::vector<ScenarioSource>().swap(sources);  // the text is not needed to build the snapshot
-  return BuildScenario(c, diag, options);
+  absl::StatusOr<ScenarioObjects> objects = TakeObjects(c, diag);
+  if (!objects.ok()) return objects.status();
+  return BuildScenario(*std::move(objects), options);
 }
 
 namespace {
@@ -574,7 +586,9 @@ void HandOver(Table<T>& table, F&& add) {
   std::deque<T>().swap(table.specs);
 }
 
-absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const LoadOptions& options) {
+// The objects collected, once the queue hierarchy is checked; each table is released as
+// it is handed over, so the specs are not held twice.
+absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag) {
   // The queue hierarchy is checked here too, where each queue's document is known.
   if (diag.errors.empty() && !c.queues.specs.empty()) {
     const std::vector<QueueSpec> queues(c.queues.specs.begin(), c.queues.specs.end());
@@ -583,29 +597,42 @@ absl::StatusOr<Scenario> BuildScenario(Collected& c, Diagnostics& diag, const Lo
     });
   }
   if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
-  SnapshotBuilder b(options.snapshot);
-  // Each table is released once handed over, so the specs are not held twice while the
-  // snapshot is built.
-  // (The builder orders everything by name itself, so reading order does not matter.)
-  HandOver(c.nodes, [&](NodeSpec&& s) { b.AddNode(std::move(s)); });
+  ScenarioObjects out;
+  HandOver(c.nodes, [&](NodeSpec&& s) { out.nodes.push_back(std::move(s)); });
   // Pods are the bulk: their deque is handed over whole.
   decltype(c.pods.index)().swap(c.pods.index);
   std::deque<Seen>().swap(c.pods.seen);
-  b.AddPods(std::move(c.pods.specs));
-  HandOver(c.pod_groups, [&](PodGroupSpec&& s) { b.AddPodGroup(std::move(s)); });
-  HandOver(c.queues, [&](QueueSpec&& s) { b.AddQueue(std::move(s)); });
-  HandOver(c.priority_classes, [&](PriorityClassSpec&& s) { b.AddPriorityClass(std::move(s)); });
-  for (auto& [name, labels] : c.namespaces) b.AddNamespace({name, std::move(labels)});
+  out.pods = std::move(c.pods.specs);
+  HandOver(c.pod_groups, [&](PodGroupSpec&& s) { out.pod_groups.push_back(std::move(s)); });
+  HandOver(c.queues, [&](QueueSpec&& s) { out.queues.push_back(std::move(s)); });
+  HandOver(c.priority_classes, [&](PriorityClassSpec&& s) { out.priority_classes.push_back(std::move(s)); });
+  for (auto& [name, labels] : c.namespaces) out.namespaces.push_back({name, std::move(labels)});
   std::sort(diag.warnings.begin(), diag.warnings.end());
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
-  for (const std::string& w : diag.warnings) b.AddWarning(w);
+  out.config = std::move(c.config);
+  out.expectation = std::move(c.expectation);
+  out.warnings = std::move(diag.warnings);
+  return out;
+}
+
+absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOptions& options) {
+  SnapshotBuilder b(options.snapshot);
+  // (The builder orders everything by name itself, so reading order does not matter.)
+  for (NodeSpec& s : objects.nodes) b.AddNode(std::move(s));
+  std::vector<NodeSpec>().swap(objects.nodes);
+  b.AddPods(std::move(objects.pods));
+  for (PodGroupSpec& s : objects.pod_groups) b.AddPodGroup(std::move(s));
+  for (QueueSpec& s : objects.queues) b.AddQueue(std::move(s));
+  for (PriorityClassSpec& s : objects.priority_classes) b.AddPriorityClass(std::move(s));
+  for (NamespaceSpec& s : objects.namespaces) b.AddNamespace(std::move(s));
+  for (const std::string& w : objects.warnings) b.AddWarning(w);
   absl::StatusOr<Snapshot> snap = std::move(b).Build();
   if (!snap.ok()) return snap.status();
   Scenario out;
   out.snapshot = *std::move(snap);
-  out.config = std::move(c.config);
-  out.expectation = std::move(c.expectation);
-  out.warnings = std::move(diag.warnings);
+  out.config = std::move(objects.config);
+  out.expectation = std::move(objects.expectation);
+  out.warnings = std::move(objects.warnings);
   return out;
 }
 

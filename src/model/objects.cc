@@ -36,4 +36,28 @@ absl::StatusOr<ResourceList> ParseResourceList(
   return out;
 }
 
+PodGroupSpec ImplicitPodGroupFor(const PodSpec& p) {
+  const std::string owner = !p.controller_uid.empty() ? p.controller_uid
+                            : (p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid);
+  PodGroupSpec g;
+  g.name = absl::StrCat("podgroup-", owner);
+  g.namespace_ = p.namespace_;
+  g.creation_time = p.creation_time;
+  g.min_member = 1;
+  g.priority_class_name = p.priority_class_name;
+  auto q = p.annotations.find("scheduling.volcano.sh/queue-name");
+  if (q != p.annotations.end()) g.queue = q->second;
+  for (const char* k : {"volcano.sh/preemptable", "volcano.sh/cooldown-time", "volcano.sh/jdb-min-available",
+                        "volcano.sh/jdb-max-unavailable"}) {
+    auto a = p.annotations.find(k);
+    if (a != p.annotations.end()) g.annotations[k] = a->second;
+  }
+  ResourceList min;  // the pod's request x minMember(1)
+  for (const Container& c : p.containers) {
+    for (const auto& [n, v] : c.requests) min[n] = SaturatingAdd(min[n], v);
+  }
+  g.min_resources = min;
+  return g;
+}
+
 }  // namespace vcsched

@@ -1,5 +1,6 @@
 #include "vcsched/snapshot.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,13 @@ absl::Span<const PriorityClassSpec> Snapshot::priority_classes() const {
 }
 const Resource& Snapshot::total_allocatable() const { return impl_->total; }
 const std::vector<std::string>& Snapshot::warnings() const { return impl_->warnings; }
+const SnapshotOptions& Snapshot::options() const { return impl_->options; }
+
+bool SchedulesPod(const SnapshotOptions& options, const PodSpec& pod) {
+  if (pod.scheduler_name.empty()) return options.schedule_empty_scheduler_name;
+  return std::find(options.scheduler_names.begin(), options.scheduler_names.end(), pod.scheduler_name) !=
+         options.scheduler_names.end();
+}
 
 using internal::Lookup;
 

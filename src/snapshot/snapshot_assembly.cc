@@ -27,7 +27,7 @@ using internal::Lookup;
 
 namespace {
 
-constexpr absl::string_view kGroupAnnotation = "scheduling.k8s.io/group-name";
+constexpr absl::string_view kGroupAnnotation = kPodGroupAnnotation;
 
 Resource ToResource(const ResourceSpace& space, const ResourceList& list, int64_t missing) {
   Resource r = Resource::Filled(space.size(), missing);
@@ -119,8 +119,8 @@ bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> al
   return false;
 }
 
-// The PodGroup Volcano's controller creates for a plain pod of ours (docs/reference/lifecycle.md §9),
-// one per owner; the pod is annotated with it.
+// The PodGroups made for plain pods of ours (ImplicitPodGroupFor), one per owner; each
+// pod is annotated with its group.
 struct ImplicitPodGroups {
   std::vector<PodGroupSpec> groups;
   std::vector<std::string> pods;  // the first pod of each group, for messages
@@ -128,30 +128,11 @@ struct ImplicitPodGroups {
 
   void Add(PodSpec& p) {
     if (p.annotations.count(kGroupAnnotation)) return;
-    const std::string owner = !p.controller_uid.empty() ? p.controller_uid
-                              : (p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid);
-    const std::string name = absl::StrCat("podgroup-", owner);
-    p.annotations[std::string(kGroupAnnotation)] = name;
-    if (!keys.insert(absl::StrCat(p.namespace_, "/", name)).second) return;
+    PodGroupSpec g = ImplicitPodGroupFor(p);
+    p.annotations[std::string(kGroupAnnotation)] = g.name;
+    if (!keys.insert(absl::StrCat(p.namespace_, "/", g.name)).second) return;
     pods.push_back(absl::StrCat(p.namespace_, "/", p.name));
-    PodGroupSpec& g = groups.emplace_back();
-    g.name = name;
-    g.namespace_ = p.namespace_;
-    g.creation_time = p.creation_time;
-    g.min_member = 1;
-    g.priority_class_name = p.priority_class_name;
-    auto q = p.annotations.find("scheduling.volcano.sh/queue-name");
-    if (q != p.annotations.end()) g.queue = q->second;
-    for (const char* k : {"volcano.sh/preemptable", "volcano.sh/cooldown-time",
-                          "volcano.sh/jdb-min-available", "volcano.sh/jdb-max-unavailable"}) {
-      auto a = p.annotations.find(k);
-      if (a != p.annotations.end()) g.annotations[k] = a->second;
-    }
-    ResourceList min;  // the pod's request x minMember(1)
-    for (const Container& c : p.containers) {
-      for (const auto& [n, v] : c.requests) min[n] = SaturatingAdd(min[n], v);
-    }
-    g.min_resources = min;
+    groups.push_back(std::move(g));
   }
 };
 
@@ -162,6 +143,7 @@ class SnapshotAssembly {
  public:
   explicit SnapshotAssembly(SnapshotBuilder::State& s) : s_(s), impl_(std::make_shared<Snapshot::Impl>()) {
     impl_->warnings = std::move(s_.warnings);
+    impl_->options = s_.options;
   }
 
   // Names, phases, counts and the queue hierarchy: every error of the input, sorted,
@@ -542,11 +524,7 @@ class SnapshotAssembly {
       if (ClassifyResourceName(n) == ResourceKind::kScalar) scalars_.push_back(n);
     }
   }
-  bool Ours(const PodSpec& p) const {
-    if (p.scheduler_name.empty()) return s_.options.schedule_empty_scheduler_name;
-    return std::find(s_.options.scheduler_names.begin(), s_.options.scheduler_names.end(), p.scheduler_name) !=
-           s_.options.scheduler_names.end();
-  }
+  bool Ours(const PodSpec& p) const { return SchedulesPod(s_.options, p); }
 
   SnapshotBuilder::State& s_;
   std::shared_ptr<Snapshot::Impl> impl_;

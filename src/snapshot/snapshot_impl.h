@@ -27,6 +27,7 @@ struct Snapshot::Impl {
   absl::flat_hash_map<absl::string_view, int32_t> job_by_key;
   absl::flat_hash_map<absl::string_view, int32_t> task_by_key;  // only when task keys are not in byte order
   std::vector<std::string> warnings;
+  SnapshotOptions options;
   DenseFacts dense;
 };
 

@@ -4,7 +4,7 @@
 Layers, lowest first: util, model, snapshot, framework, support (pure helpers shared
 by built-ins, on the public API), then actions and plugins side by side (each sees the
 framework only through its public headers, plus util and support), builtins (the
-registry of built-ins), lifecycle (on the model alone), io, and the programs (cli,
+registry of built-ins), cluster (the host's state, on the public snapshot and decisions), lifecycle (on the model alone), io, and the programs (cli,
 bindings, tests, bench, examples) on top.
 
   check_layers.py REPO_ROOT
@@ -30,7 +30,7 @@ def layer_of(path):
         return "snapshot"
     if path.startswith("src/framework/"):
         return "framework"
-    for folder in ("actions", "plugins", "lifecycle", "io", "cli"):
+    for folder in ("actions", "plugins", "cluster", "lifecycle", "io", "cli"):
         if path.startswith(f"src/{folder}/"):
             return folder
     if path == "src/builtins.cc":
@@ -45,6 +45,8 @@ def layer_of(path):
             return "public-model"
         if name == "snapshot.h":
             return "public-snapshot"
+        if name == "cluster.h":
+            return "public-cluster"
         if name in PUBLIC_FRAMEWORK:
             return "public-framework"
         return "public-all"  # vcsched.h, the umbrella
@@ -67,11 +69,14 @@ BELOW["support"] = DOOR
 BELOW["actions"] = DOOR | {"actions"}
 BELOW["plugins"] = DOOR | {"plugins"}
 BELOW["builtins"] = DOOR | {"actions", "plugins", "framework"}
+# The cluster state sees the public snapshot and decisions only.
+BELOW["public-cluster"] = {"public-model", "public-snapshot", "public-framework", "public-cluster"}
+BELOW["cluster"] = {"util", "public-model", "public-snapshot", "public-framework", "public-cluster", "cluster"}
 BELOW["public-lifecycle"] = {"public-model", "public-lifecycle"}
 BELOW["lifecycle"] = {"util", "model", "public-model", "lifecycle", "public-lifecycle"}
 ALL_LIBRARY = set(BELOW) | {"public-all"}
 BELOW["public-io"] = ALL_LIBRARY - {"util", "model", "support", "snapshot", "framework", "actions", "plugins",
-                                    "builtins", "lifecycle"} | {"public-io"}
+                                    "builtins", "lifecycle", "cluster"} | {"public-io"}
 BELOW["public-all"] = BELOW["public-io"] | {"public-all"}
 # The loader reuses the model's checks (names, queue hierarchies).
 BELOW["io"] = BELOW["public-io"] | {"util", "model", "io"}

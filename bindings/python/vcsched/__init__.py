@@ -29,7 +29,7 @@ __version__: str = _vcsched.__version__
 """The vcsched version (CMakeLists.txt's project VERSION, as VCSCHED_VERSION_STRING in C++)."""
 
 __all__ = [
-    "Error", "NotFoundError", "TaskRef", "NodeRef", "NodeList", "JobRef", "PathOrText", "Snapshot", "SnapshotBuilder", "SchedulerConfig", "Scenario",
+    "Error", "NotFoundError", "TaskRef", "NodeRef", "NodeList", "JobRef", "PathOrText", "Snapshot", "SnapshotBuilder", "Cluster", "SchedulerConfig", "Scenario",
     "Decisions", "Eviction", "PodGroupStatus", "Usage", "Scheduler", "load_scenario",
     "load_config", "default_config", "schedule", "register_plugin", "unregister_plugin",
     "registered_plugins", "parse_quantity", "builtin_plugins", "builtin_actions",
@@ -557,6 +557,68 @@ class Scheduler:
 
     def __repr__(self) -> str:
         return f"<vcsched.Scheduler actions={list(self.config.actions)}>"
+
+
+class Cluster:
+    """A living cluster: objects changed by watch events, sessions run on its snapshot,
+    their decisions applied back (binds set the pod's node, evictions mark pods
+    deleting, pipelined tasks get their nominated node, PodGroup phases are written).
+
+    ``Cluster(scenario)`` starts from a loaded Scenario (its configuration is the default
+    for :meth:`schedule`); ``Cluster()`` starts empty.
+    """
+
+    def __init__(self, scenario: Optional[Scenario] = None) -> None:
+        if scenario is None:
+            self._impl = _vcsched.Cluster()
+            self._config: Optional[SchedulerConfig] = None
+        elif isinstance(scenario, Scenario):
+            self._impl = _vcsched.Cluster.from_snapshot(scenario.snapshot._impl)
+            self._config = scenario.config
+        else:
+            raise TypeError(f"Cluster: expected a Scenario or None, got {type(scenario).__name__}")
+
+    def apply(self, event: Mapping[str, Any]) -> List[str]:
+        """Applies one watch event {"type": ADDED|MODIFIED|DELETED|BOOKMARK|ERROR, "object": {...}}.
+
+        A refused event raises vcsched.Error naming the object and field, and changes
+        nothing. Returns notes: a DELETED for an object that does not exist, an ERROR
+        event, objects of kinds a cluster does not hold.
+        """
+        if not isinstance(event, Mapping):
+            raise TypeError(f"apply: expected a dict, got {type(event).__name__}")
+        return list(self._impl.apply_stream("<event>", json.dumps(dict(event))))
+
+    def apply_all(self, events: Iterable[Mapping[str, Any]]) -> List[str]:
+        """Applies events in order; the first refused one raises vcsched.Error naming it
+        (its position in `events`), and the events before it stay applied."""
+        text = "\n".join(json.dumps(dict(e)) for e in events)
+        return list(self._impl.apply_stream("<events>", text))
+
+    def snapshot(self) -> Snapshot:
+        """The current state as an immutable Snapshot (shared while nothing changes)."""
+        return Snapshot(self._impl.snapshot())
+
+    def schedule(self, config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None, now: Optional[int] = None,
+                 plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Decisions:
+        """Runs a session on the current state, applies its decisions, returns them.
+
+        `config`: the given one, else the scenario's, else Volcano's default. The report
+        of the apply (conflicts included) is in :attr:`last_apply`.
+        """
+        snap = self.snapshot()
+        decisions = schedule(snap, config if config is not None else self._config, now=int(now or 0), plugins=plugins)
+        self.last_apply: Dict[str, Any] = dict(self._impl.apply_decisions(decisions._impl))
+        return decisions
+
+    @property
+    def generation(self) -> int:
+        """How many changes the cluster has taken (objects put or deleted, decisions applied)."""
+        return int(self._impl.generation)
+
+    def __repr__(self) -> str:
+        counts = self._impl.counts
+        return f"<vcsched.Cluster nodes={counts['nodes']} pods={counts['pods']} pod_groups={counts['pod_groups']}>"
 
 
 def parse_quantity(text: str, *, milli: bool = False) -> int:

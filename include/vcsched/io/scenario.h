@@ -11,6 +11,7 @@
 #ifndef VCSCHED_IO_SCENARIO_H_
 #define VCSCHED_IO_SCENARIO_H_
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -43,6 +44,20 @@ struct Scenario {
   std::vector<std::string> warnings;      // fields seen but not supported, duplicates merged
 };
 
+// The objects of scenario files, read and checked as LoadScenario reads them, before a
+// snapshot is built of them (Volcano Jobs are expanded into their PodGroup and pods).
+struct ScenarioObjects {
+  std::vector<NodeSpec> nodes;
+  std::deque<PodSpec> pods;
+  std::vector<PodGroupSpec> pod_groups;
+  std::vector<QueueSpec> queues;
+  std::vector<PriorityClassSpec> priority_classes;
+  std::vector<NamespaceSpec> namespaces;
+  std::optional<SchedulerConfig> config;  // defaults applied
+  std::optional<Expectation> expectation;
+  std::vector<std::string> warnings;
+};
+
 struct ScenarioSource {
   std::string name;  // shown in messages, e.g. the file path
   std::string text;
@@ -69,6 +84,10 @@ absl::StatusOr<Scenario> LoadScenario(const std::vector<ScenarioSource>& sources
 // The same, consuming the sources: their text is released before the snapshot is built,
 // which lowers peak memory for large inputs.
 absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, const LoadOptions& options = {});
+
+// Reads every document of every source into objects, without building a snapshot.
+absl::StatusOr<ScenarioObjects> LoadObjects(const std::vector<ScenarioSource>& sources,
+                                            const LoadOptions& options = {});
 
 // Reads a scheduler configuration: a plain volcano-scheduler.conf, a
 // `kind: SchedulerConfiguration` document, or a ConfigMap holding volcano-scheduler.conf.

@@ -1,0 +1,80 @@
+"""vcsched.Cluster: watch events in, sessions on its snapshot, decisions applied back."""
+import pytest
+
+import vcsched
+
+
+def node(name, cpu):
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name},
+            "status": {"allocatable": {"cpu": str(cpu), "memory": "16Gi", "pods": "110"}}}
+
+
+def pod(name, cpu, group=None, **status):
+    meta = {"name": name, "namespace": "ns"}
+    if group:
+        meta["annotations"] = {"scheduling.k8s.io/group-name": group}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+            "spec": {"schedulerName": "volcano", "containers": [{"name": "c", "resources": {"requests": {"cpu": str(cpu)}}}]},
+            "status": status or {"phase": "Pending"}}
+
+
+def group(name, min_member):
+    return {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+            "metadata": {"name": name, "namespace": "ns"},
+            "spec": {"minMember": min_member, "minResources": {"cpu": str(2 * min_member)}}}
+
+
+def added(obj):
+    return {"type": "ADDED", "object": obj}
+
+
+def test_a_gang_goes_pending_inqueue_running_over_cycles():
+    c = vcsched.Cluster()
+    c.apply_all([added(node("small", 1)), added(group("g", 2)), added(pod("a", 2, "g")), added(pod("b", 2, "g"))])
+    d1 = c.schedule()
+    assert d1.binds == {}
+    assert d1.phases == {"ns/g": "Pending"}
+    c.apply(added(node("big", 8)))
+    d2 = c.schedule(now=100)
+    assert d2.binds == {"ns/a": "big", "ns/b": "big"}
+    assert c.last_apply["binds"] == 2 and c.last_apply["conflicts"] == []
+    for name in ("a", "b"):
+        p = pod(name, 2, "g", phase="Running")
+        p["spec"]["nodeName"] = "big"
+        c.apply({"type": "MODIFIED", "object": p})
+    d3 = c.schedule()
+    assert d3.binds == {}
+    assert d3.phases == {"ns/g": "Running"}
+
+
+def test_a_refused_event_names_the_field_and_changes_nothing():
+    c = vcsched.Cluster()
+    c.apply(added(node("n1", 4)))
+    before = c.generation
+    bad = node("n1", 4)
+    bad["status"]["allocatable"]["cpu"] = "-1"
+    with pytest.raises(vcsched.Error, match="allocatable.cpu"):
+        c.apply({"type": "MODIFIED", "object": bad})
+    with pytest.raises(vcsched.Error, match="unknown event type"):
+        c.apply({"type": "UPSERTED", "object": bad})
+    with pytest.raises(vcsched.Error, match="event 2"):
+        c.apply_all([added(node("n2", 1)), {"type": "ADDED"}])
+    assert c.generation == before
+    assert c.snapshot().nodes == ["n1"]
+
+
+def test_deleting_an_absent_object_is_a_note_and_a_relist_is_an_update():
+    c = vcsched.Cluster()
+    notes = c.apply_all([added(node("n1", 4)), added(node("n1", 2)),
+                         {"type": "DELETED", "object": node("ghost", 1)}])
+    assert len(notes) == 1 and "ghost" in notes[0]
+    assert c.snapshot().nodes == ["n1"]
+
+
+def test_a_cluster_from_a_scenario_decides_as_the_scenario(repo):
+    sc = vcsched.load_scenario(str(repo / "examples" / "quickstart.yaml"))
+    c = vcsched.Cluster(sc)
+    assert c.schedule().to_dict() == vcsched.schedule(sc).to_dict()
+    assert "Cluster nodes=" in repr(c)
+    with pytest.raises(TypeError):
+        vcsched.Cluster("not a scenario")

@@ -1,0 +1,114 @@
+// A living cluster: the objects a host keeps, changed one at a time, snapshotted for
+// sessions, with the sessions' decisions applied back.
+//
+//   vcsched::Cluster cluster;
+//   cluster.PutNode(node);             // add or replace; an invalid object is refused
+//   cluster.PutPod(pod);
+//   absl::StatusOr<vcsched::Snapshot> snap = cluster.Snapshot();
+//   absl::StatusOr<vcsched::Decisions> d = vcsched::RunSession(*snap, config);
+//   vcsched::ApplyReport report = cluster.Apply(*d);  // binds, evictions, phases
+//
+// Every change is checked as SnapshotBuilder::Build checks the object; a refused change
+// leaves the state exactly as it was. A pod of ours that names no PodGroup gets the one
+// Volcano's controller would create for it (ImplicitPodGroupFor), as an object of the
+// state, and the pod is annotated with it. The state holds nothing that changes a
+// decision beyond its objects: a snapshot of it decides what a snapshot built from the
+// same objects decides.
+//
+// One writer at a time; the snapshots it returns are immutable and may be read from any
+// thread.
+#ifndef VCSCHED_CLUSTER_H_
+#define VCSCHED_CLUSTER_H_
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "vcsched/decisions.h"
+#include "vcsched/objects.h"
+#include "vcsched/snapshot.h"
+
+namespace vcsched {
+
+// What Cluster::Apply did with a session's decisions.
+struct ApplyReport {
+  int64_t binds = 0;
+  int64_t evictions = 0;
+  int64_t pipelined = 0;
+  int64_t pod_group_phases = 0;  // PodGroups whose phase was written
+  // Decisions that no longer fit the state (their pod or node went away between the
+  // snapshot and the apply), each skipped: "bind default/p1 to n1: node not found".
+  std::vector<std::string> conflicts;
+};
+
+class Cluster {
+ public:
+  explicit Cluster(SnapshotOptions options = {});
+  // The objects a built snapshot was made from (pods of other schedulers that are not
+  // placed are not in a snapshot, so not in the cluster either).
+  static Cluster FromSnapshot(const vcsched::Snapshot& snapshot);
+
+  // Adds the object, or replaces the one with its key. kInvalidArgument (naming the
+  // object and field) for an object SnapshotBuilder::Build would refuse.
+  absl::Status PutNode(NodeSpec node);
+  absl::Status PutPod(PodSpec pod);
+  absl::Status PutPodGroup(PodGroupSpec pod_group);
+  absl::Status PutQueue(QueueSpec queue);
+  absl::Status PutPriorityClass(PriorityClassSpec priority_class);
+  absl::Status PutNamespace(NamespaceSpec ns);
+
+  // Removes the object; kNotFound when there is none. Pods on a deleted node stay, as
+  // the loader keeps pods on a missing node (not counted anywhere, with a warning).
+  absl::Status DeleteNode(absl::string_view name);
+  absl::Status DeletePod(absl::string_view namespace_, absl::string_view name);
+  absl::Status DeletePodGroup(absl::string_view namespace_, absl::string_view name);
+  absl::Status DeleteQueue(absl::string_view name);
+  absl::Status DeletePriorityClass(absl::string_view name);
+  absl::Status DeleteNamespace(absl::string_view name);
+
+  // The state as a snapshot. Taken again without a change in between, it is the same
+  // snapshot (shared, no work). Fails only on limits of the whole input (the dense
+  // resource tables), never on an object: objects were checked when they came in.
+  absl::StatusOr<vcsched::Snapshot> Snapshot() const;
+
+  // Applies a session's decisions: a bind sets the pod's node (Bound until the host
+  // reports it Running), an eviction marks the pod deleting (Releasing until the host
+  // deletes it), a pipelined task's node becomes its nominated node, and PodGroup phases
+  // are written. A decision whose pod, node or PodGroup is gone is reported, not applied.
+  ApplyReport Apply(const Decisions& decisions);
+
+  // The objects, by key: "namespace/name" for pods and PodGroups, the name otherwise.
+  const SnapshotOptions& options() const { return options_; }
+  const std::map<std::string, NodeSpec, std::less<>>& nodes() const { return nodes_; }
+  const std::map<std::string, PodSpec, std::less<>>& pods() const { return pods_; }
+  const std::map<std::string, PodGroupSpec, std::less<>>& pod_groups() const { return pod_groups_; }
+  const std::map<std::string, QueueSpec, std::less<>>& queues() const { return queues_; }
+  const std::map<std::string, PriorityClassSpec, std::less<>>& priority_classes() const { return priority_classes_; }
+  const std::map<std::string, NamespaceSpec, std::less<>>& namespaces() const { return namespaces_; }
+  // Changes since the cluster was made (each Put, Delete and applied decision counts).
+  int64_t generation() const { return generation_; }
+
+ private:
+  void Changed();
+
+  SnapshotOptions options_;
+  std::map<std::string, NodeSpec, std::less<>> nodes_;
+  std::map<std::string, PodSpec, std::less<>> pods_;
+  std::map<std::string, PodGroupSpec, std::less<>> pod_groups_;
+  std::map<std::string, QueueSpec, std::less<>> queues_;
+  std::map<std::string, PriorityClassSpec, std::less<>> priority_classes_;
+  std::map<std::string, NamespaceSpec, std::less<>> namespaces_;
+  // PodGroups the cluster made for plain pods: a later pod of the same owner joins one.
+  std::set<std::string, std::less<>> implicit_groups_;
+  int64_t generation_ = 0;
+  mutable std::optional<vcsched::Snapshot> cached_;  // the snapshot of this generation
+};
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_CLUSTER_H_

@@ -1,0 +1,256 @@
+#include "vcsched/cluster.h"
+
+#include <deque>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace vcsched {
+namespace {
+
+std::string Key(absl::string_view namespace_, absl::string_view name) { return absl::StrCat(namespace_, "/", name); }
+
+// Checks objects as Build checks them, by building a snapshot of them alone: one set of
+// rules, whatever the way in.
+template <typename Fill>
+absl::Status CheckAsBuildWould(const SnapshotOptions& options, Fill fill) {
+  SnapshotBuilder b(options);
+  fill(b);
+  absl::StatusOr<Snapshot> built = std::move(b).Build();
+  return built.ok() ? absl::OkStatus() : built.status();
+}
+
+template <typename Map>
+absl::Status Erase(Map& map, absl::string_view kind, absl::string_view key) {
+  auto it = map.find(key);
+  if (it == map.end()) return absl::NotFoundError(absl::StrCat(kind, " \"", key, "\": not found"));
+  map.erase(it);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+Cluster::Cluster(SnapshotOptions options) : options_(std::move(options)) {}
+
+Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
+  Cluster c(snapshot.options());
+  for (const NodeInfo& n : snapshot.nodes()) c.nodes_.emplace(n.spec.name, n.spec);
+  for (const QueueInfo& q : snapshot.queues()) {
+    if (!q.synthesized) c.queues_.emplace(q.spec.name, q.spec);
+  }
+  for (const PriorityClassSpec& pc : snapshot.priority_classes()) c.priority_classes_.emplace(pc.name, pc);
+  for (const JobInfo& j : snapshot.jobs()) c.pod_groups_.emplace(j.key, j.pod_group);
+  for (const TaskInfo& t : snapshot.tasks()) {
+    PodSpec pod = *t.pod;
+    if (pod.namespace_labels != nullptr && !c.namespaces_.count(pod.namespace_)) {
+      c.namespaces_.emplace(pod.namespace_, NamespaceSpec{pod.namespace_, *pod.namespace_labels});
+    }
+    pod.namespace_labels = nullptr;
+    // A group named as the controller names a pod's own group was made for plain pods.
+    auto group = pod.annotations.find(kPodGroupAnnotation);
+    if (group != pod.annotations.end() && group->second == ImplicitPodGroupFor(pod).name) {
+      c.implicit_groups_.insert(Key(pod.namespace_, group->second));
+    }
+    c.pods_.emplace(t.key, std::move(pod));
+  }
+  c.cached_ = snapshot;
+  return c;
+}
+
+void Cluster::Changed() {
+  ++generation_;
+  cached_.reset();
+}
+
+absl::Status Cluster::PutNode(NodeSpec node) {
+  if (absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) { b.AddNode(node); }); !s.ok()) return s;
+  std::string key = node.name;
+  nodes_.insert_or_assign(std::move(key), std::move(node));
+  Changed();
+  return absl::OkStatus();
+}
+
+absl::Status Cluster::PutPod(PodSpec pod) {
+  pod.namespace_labels = nullptr;  // the snapshot points it at its own namespace table
+  if (absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) { b.AddPod(pod); }); !s.ok()) return s;
+  std::optional<PodGroupSpec> made;  // the controller's PodGroup for a plain pod, when new
+  if (options_.implicit_pod_groups && SchedulesPod(options_, pod) && !pod.annotations.count(kPodGroupAnnotation)) {
+    PodGroupSpec group = ImplicitPodGroupFor(pod);
+    const std::string group_key = Key(group.namespace_, group.name);
+    if (pod_groups_.count(group_key) && !implicit_groups_.count(group_key)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Pod \"", Key(pod.namespace_, pod.name), "\": metadata.annotations: the pod names no PodGroup (",
+                       kPodGroupAnnotation, "), and the PodGroup Volcano's controller would create for it, \"",
+                       group.name, "\", is already a PodGroup of the input"));
+    }
+    pod.annotations[std::string(kPodGroupAnnotation)] = group.name;
+    if (!pod_groups_.count(group_key)) made = std::move(group);
+  }
+  if (made) {
+    std::string group_key = Key(made->namespace_, made->name);
+    implicit_groups_.insert(group_key);
+    pod_groups_.emplace(std::move(group_key), *std::move(made));
+  }
+  std::string key = Key(pod.namespace_, pod.name);
+  pods_.insert_or_assign(std::move(key), std::move(pod));
+  Changed();
+  return absl::OkStatus();
+}
+
+absl::Status Cluster::PutPodGroup(PodGroupSpec pod_group) {
+  if (absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) { b.AddPodGroup(pod_group); }); !s.ok()) {
+    return s;
+  }
+  std::string key = Key(pod_group.namespace_, pod_group.name);
+  pod_groups_.insert_or_assign(std::move(key), std::move(pod_group));
+  Changed();
+  return absl::OkStatus();
+}
+
+absl::Status Cluster::PutQueue(QueueSpec queue) {
+  // The hierarchy is checked whole: a queue's parent and children are other queues.
+  absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) {
+    for (const auto& [name, q] : queues_) {
+      if (name != queue.name) b.AddQueue(q);
+    }
+    b.AddQueue(queue);
+  });
+  if (!s.ok()) return s;
+  std::string key = queue.name;
+  queues_.insert_or_assign(std::move(key), std::move(queue));
+  Changed();
+  return absl::OkStatus();
+}
+
+absl::Status Cluster::PutPriorityClass(PriorityClassSpec priority_class) {
+  if (absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) { b.AddPriorityClass(priority_class); });
+      !s.ok()) {
+    return s;
+  }
+  std::string key = priority_class.name;
+  priority_classes_.insert_or_assign(std::move(key), std::move(priority_class));
+  Changed();
+  return absl::OkStatus();
+}
+
+absl::Status Cluster::PutNamespace(NamespaceSpec ns) {
+  if (absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) { b.AddNamespace(ns); }); !s.ok()) return s;
+  std::string key = ns.name;
+  namespaces_.insert_or_assign(std::move(key), std::move(ns));
+  Changed();
+  return absl::OkStatus();
+}
+
+absl::Status Cluster::DeleteNode(absl::string_view name) {
+  absl::Status s = Erase(nodes_, "Node", name);
+  if (s.ok()) Changed();
+  return s;
+}
+
+absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view name) {
+  absl::Status s = Erase(pods_, "Pod", Key(namespace_, name));
+  if (s.ok()) Changed();
+  return s;
+}
+
+absl::Status Cluster::DeletePodGroup(absl::string_view namespace_, absl::string_view name) {
+  const std::string key = Key(namespace_, name);
+  absl::Status s = Erase(pod_groups_, "PodGroup", key);
+  if (!s.ok()) return s;
+  implicit_groups_.erase(key);
+  Changed();
+  return s;
+}
+
+absl::Status Cluster::DeleteQueue(absl::string_view name) {
+  if (!queues_.count(name)) return absl::NotFoundError(absl::StrCat("Queue \"", name, "\": not found"));
+  absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) {
+    for (const auto& [n, q] : queues_) {
+      if (n != name) b.AddQueue(q);
+    }
+  });
+  if (!s.ok()) return absl::FailedPreconditionError(absl::StrCat("Queue \"", name, "\": cannot be deleted: ", s.message()));
+  queues_.erase(queues_.find(name));
+  Changed();
+  return absl::OkStatus();
+}
+
+absl::Status Cluster::DeletePriorityClass(absl::string_view name) {
+  absl::Status s = Erase(priority_classes_, "PriorityClass", name);
+  if (s.ok()) Changed();
+  return s;
+}
+
+absl::Status Cluster::DeleteNamespace(absl::string_view name) {
+  absl::Status s = Erase(namespaces_, "Namespace", name);
+  if (s.ok()) Changed();
+  return s;
+}
+
+absl::StatusOr<Snapshot> Cluster::Snapshot() const {
+  if (cached_) return *cached_;
+  SnapshotBuilder b(options_);
+  for (const auto& [_, n] : nodes_) b.AddNode(n);
+  for (const auto& [_, q] : queues_) b.AddQueue(q);
+  for (const auto& [_, pc] : priority_classes_) b.AddPriorityClass(pc);
+  for (const auto& [_, ns] : namespaces_) b.AddNamespace(ns);
+  for (const auto& [_, g] : pod_groups_) b.AddPodGroup(g);
+  std::deque<PodSpec> pods;
+  for (const auto& [_, p] : pods_) pods.push_back(p);
+  b.AddPods(std::move(pods));
+  absl::StatusOr<vcsched::Snapshot> built = std::move(b).Build();
+  if (!built.ok()) return built.status();
+  cached_ = *built;
+  return built;
+}
+
+ApplyReport Cluster::Apply(const Decisions& decisions) {
+  ApplyReport report;
+  const auto pod_of = [&](absl::string_view what, absl::string_view key) -> PodSpec* {
+    auto it = pods_.find(key);
+    if (it != pods_.end()) return &it->second;
+    report.conflicts.push_back(absl::StrCat(what, " ", key, ": pod not found"));
+    return nullptr;
+  };
+  for (const Bind& b : decisions.binds) {
+    PodSpec* pod = pod_of("bind", b.task);
+    if (pod == nullptr) continue;
+    if (!nodes_.count(b.node)) {
+      report.conflicts.push_back(absl::StrCat("bind ", b.task, " to ", b.node, ": node not found"));
+    } else if (!pod->node_name.empty() && pod->node_name != b.node) {
+      report.conflicts.push_back(absl::StrCat("bind ", b.task, " to ", b.node, ": the pod is on ", pod->node_name));
+    } else {
+      pod->node_name = std::string(b.node);
+      ++report.binds;
+    }
+  }
+  for (const Eviction& e : decisions.evictions) {
+    if (PodSpec* pod = pod_of("evict", e.task)) {
+      pod->deleting = true;
+      ++report.evictions;
+    }
+  }
+  for (const Pipelined& p : decisions.pipelined) {
+    PodSpec* pod = pod_of("pipeline", p.task);
+    if (pod == nullptr) continue;
+    if (!nodes_.count(p.node)) {
+      report.conflicts.push_back(absl::StrCat("pipeline ", p.task, " on ", p.node, ": node not found"));
+    } else {
+      pod->nominated_node_name = std::string(p.node);
+      ++report.pipelined;
+    }
+  }
+  for (const PodGroupStatus& g : decisions.pod_groups) {
+    auto it = pod_groups_.find(g.job);
+    if (it == pod_groups_.end()) {
+      report.conflicts.push_back(absl::StrCat("phase of PodGroup ", g.job, ": PodGroup not found"));
+    } else if (!g.phase.empty() && it->second.phase != g.phase) {
+      it->second.phase = std::string(g.phase);
+      ++report.pod_group_phases;
+    }
+  }
+  Changed();
+  return report;
+}
+
+}  // namespace vcsched

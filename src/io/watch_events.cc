@@ -1,0 +1,182 @@
+#include "vcsched/io/watch.h"
+
+#include <algorithm>
+#include <utility>
+
+#include <simdjson.h>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "src/io/output_text.h"
+
+namespace vcsched {
+namespace {
+
+std::optional<WatchEvent::Type> TypeOf(absl::string_view name) {
+  using T = WatchEvent::Type;
+  static const std::pair<const char*, T> kTypes[] = {{"ADDED", T::kAdded},       {"MODIFIED", T::kModified},
+                                                     {"DELETED", T::kDeleted},   {"BOOKMARK", T::kBookmark},
+                                                     {"ERROR", T::kError},       {"SCHEDULE", T::kSchedule}};
+  for (const auto& [n, t] : kTypes) {
+    if (name == n) return t;
+  }
+  return std::nullopt;
+}
+
+// A SCHEDULE event's clock and expectation.
+absl::StatusOr<WatchEvent> ReadSchedule(simdjson::dom::object obj, WatchEvent e) {
+  for (simdjson::dom::key_value_pair kv : obj) {
+    const absl::string_view key(kv.key.data(), kv.key.size());
+    if (key == "type") continue;
+    if (key == "now") {
+      int64_t now = 0;
+      if (kv.value.get(now) != simdjson::SUCCESS) {
+        return absl::InvalidArgumentError(absl::StrCat(e.where, ": now: expected an integer (seconds since the epoch)"));
+      }
+      e.now = now;
+    } else if (key == "expect") {
+      simdjson::dom::object expect;
+      if (kv.value.get(expect) != simdjson::SUCCESS) {
+        return absl::InvalidArgumentError(absl::StrCat(e.where, ": expect: expected an object"));
+      }
+      // Read as an Expectation document is, so that its fields mean what they mean there.
+      std::string doc = R"({"apiVersion": "vcsched/v1", "kind": "Expectation")";
+      for (simdjson::dom::key_value_pair f : expect) {
+        absl::StrAppend(&doc, ", ", JsonQuote(absl::string_view(f.key.data(), f.key.size())), ": ",
+                        simdjson::minify(f.value));
+      }
+      doc += "}";
+      absl::StatusOr<ScenarioObjects> read = LoadObjects({{absl::StrCat(e.where, ": expect"), doc}});
+      if (!read.ok()) return read.status();
+      e.expect = std::move(read->expectation);
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(e.where, ": ", key, ": unknown field of a SCHEDULE event (now, expect)"));
+    }
+  }
+  return e;
+}
+
+// The event's fields, or the problem with them.
+absl::StatusOr<WatchEvent> ReadEvent(simdjson::dom::element value, std::string where) {
+  simdjson::dom::object obj;
+  if (value.get(obj) != simdjson::SUCCESS) return absl::InvalidArgumentError(absl::StrCat(where, ": expected an object"));
+  WatchEvent e;
+  e.where = std::move(where);
+  std::string_view type_text;
+  if (obj["type"].get(type_text) != simdjson::SUCCESS) {
+    return absl::InvalidArgumentError(absl::StrCat(e.where, ": type: is required (a string)"));
+  }
+  const std::optional<WatchEvent::Type> t = TypeOf(absl::string_view(type_text.data(), type_text.size()));
+  if (!t) {
+    return absl::InvalidArgumentError(absl::StrCat(e.where, ": type: unknown event type \"", absl::string_view(type_text.data(), type_text.size()),
+                                                   "\" (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR or SCHEDULE)"));
+  }
+  e.type = *t;
+  if (e.type == WatchEvent::Type::kSchedule) return ReadSchedule(obj, std::move(e));
+  if (e.type == WatchEvent::Type::kBookmark) return e;
+  simdjson::dom::element object;
+  if (obj["object"].get(object) != simdjson::SUCCESS || !object.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat(e.where, ": object: is required (an object)"));
+  }
+  e.object = simdjson::minify(object);
+  return e;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<WatchEvent>> ReadWatchEvents(const ScenarioSource& source) {
+  const std::string& text = source.text;
+  std::vector<WatchEvent> out;
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return out;
+  simdjson::dom::parser parser;
+#ifdef SIMDJSON_THREADS_ENABLED
+  parser.threaded = false;  // the library starts no threads
+#endif
+  const simdjson::padded_string padded(text.data(), text.size());
+  const size_t batch = std::max<size_t>(text.size(), size_t{1} << 12);
+  simdjson::dom::document_stream stream;
+  if (auto err = parser.parse_many(padded, batch).get(stream); err != simdjson::SUCCESS) {
+    return absl::InvalidArgumentError(absl::StrCat(source.name, ": invalid JSON: ", simdjson::error_message(err)));
+  }
+  std::vector<std::string> errors;
+  int index = 0;
+  for (auto it = stream.begin(); it != stream.end(); ++it) {
+    ++index;
+    simdjson::dom::element value;
+    if (auto err = (*it).get(value); err != simdjson::SUCCESS) {
+      errors.push_back(absl::StrCat(source.name, ": event ", index, " (byte ", it.current_index(),
+                                    "): invalid JSON: ", simdjson::error_message(err)));
+      break;
+    }
+    absl::StatusOr<WatchEvent> e = ReadEvent(value, absl::StrCat(source.name, ": event ", index));
+    if (e.ok()) out.push_back(*std::move(e));
+    else errors.push_back(std::string(e.status().message()));
+  }
+  if (const size_t cut = stream.truncated_bytes(); cut > 0) {
+    errors.push_back(absl::StrCat(source.name, ": event ", index + 1, " (byte ", text.size() - cut,
+                                  "): invalid JSON: the event is incomplete"));
+  }
+  if (!errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(errors, "\n"));
+  return out;
+}
+
+absl::Status ApplyWatchEvent(Cluster& cluster, const WatchEvent& event, std::vector<std::string>* notes) {
+  using T = WatchEvent::Type;
+  std::vector<std::string> ignored;
+  if (notes == nullptr) notes = &ignored;
+  if (event.type == T::kSchedule || event.type == T::kBookmark) return absl::OkStatus();
+  if (event.type == T::kError) {
+    notes->push_back(absl::StrCat(event.where, ": an ERROR event: ", event.object));
+    return absl::OkStatus();
+  }
+  LoadOptions options;
+  options.snapshot = cluster.options();
+  absl::StatusOr<ScenarioObjects> objects = LoadObjects({{event.where, event.object}}, options);
+  if (!objects.ok()) return objects.status();
+  for (const std::string& w : objects->warnings) notes->push_back(w);
+  if (objects->config || objects->expectation) {
+    notes->push_back(absl::StrCat(event.where, ": a scheduler configuration or expectation is not cluster state; ignored"));
+  }
+  if (event.type == T::kDeleted) {
+    const auto gone = [&](absl::Status s) {
+      if (absl::IsNotFound(s)) notes->push_back(absl::StrCat(event.where, ": DELETED: ", s.message()));
+    };
+    for (const PodSpec& p : objects->pods) gone(cluster.DeletePod(p.namespace_, p.name));
+    for (const PodGroupSpec& g : objects->pod_groups) gone(cluster.DeletePodGroup(g.namespace_, g.name));
+    for (const NodeSpec& n : objects->nodes) gone(cluster.DeleteNode(n.name));
+    for (const PriorityClassSpec& pc : objects->priority_classes) gone(cluster.DeletePriorityClass(pc.name));
+    for (const NamespaceSpec& ns : objects->namespaces) gone(cluster.DeleteNamespace(ns.name));
+    for (const QueueSpec& q : objects->queues) {
+      absl::Status s = cluster.DeleteQueue(q.name);
+      if (absl::IsNotFound(s)) gone(s);
+      else if (!s.ok()) return absl::FailedPreconditionError(absl::StrCat(event.where, ": ", s.message()));
+    }
+    return absl::OkStatus();
+  }
+  // Several objects come from one event only for a Volcano Job (its PodGroup and pods):
+  // they are checked together first, so that none is applied when one is refused.
+  if (objects->pods.size() + objects->pod_groups.size() + objects->nodes.size() + objects->queues.size() +
+          objects->priority_classes.size() + objects->namespaces.size() > 1) {
+    SnapshotBuilder b(cluster.options());
+    for (const PodGroupSpec& g : objects->pod_groups) b.AddPodGroup(g);
+    for (const PodSpec& p : objects->pods) b.AddPod(p);
+    for (const NodeSpec& n : objects->nodes) b.AddNode(n);
+    if (absl::StatusOr<Snapshot> s = std::move(b).Build(); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(event.where, ": ", s.status().message()));
+    }
+  }
+  const auto put = [&](absl::Status s) -> absl::Status {
+    if (s.ok()) return s;
+    return absl::Status(s.code(), absl::StrCat(event.where, ": ", s.message()));
+  };
+  absl::Status s;
+  for (QueueSpec& q : objects->queues) s.Update(put(cluster.PutQueue(std::move(q))));
+  for (PriorityClassSpec& pc : objects->priority_classes) s.Update(put(cluster.PutPriorityClass(std::move(pc))));
+  for (NamespaceSpec& ns : objects->namespaces) s.Update(put(cluster.PutNamespace(std::move(ns))));
+  for (NodeSpec& n : objects->nodes) s.Update(put(cluster.PutNode(std::move(n))));
+  for (PodGroupSpec& g : objects->pod_groups) s.Update(put(cluster.PutPodGroup(std::move(g))));
+  for (PodSpec& p : objects->pods) s.Update(put(cluster.PutPod(std::move(p))));
+  return s;
+}
+
+}  // namespace vcsched

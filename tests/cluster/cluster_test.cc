@@ -1,0 +1,195 @@
+// The Cluster: changes checked and applied whole, snapshots that decide as a build
+// from the same objects does, decisions applied back with conflicts reported.
+#include <catch2/catch.hpp>
+
+#include "vcsched/cluster.h"
+#include "vcsched/io/format.h"
+#include "vcsched/io/watch.h"
+#include "vcsched/scheduler.h"
+
+namespace vcsched {
+namespace {
+
+NodeSpec Node(const std::string& name, int64_t milli_cpu) {
+  NodeSpec n;
+  n.name = name;
+  n.allocatable = {{"cpu", milli_cpu}, {"memory", int64_t{64} << 30}, {"pods", 110}};
+  return n;
+}
+
+PodSpec Pod(const std::string& name, const std::string& group, int64_t milli_cpu) {
+  PodSpec p;
+  p.name = name;
+  p.namespace_ = "ns";
+  if (!group.empty()) p.annotations[std::string(kPodGroupAnnotation)] = group;
+  Container c;
+  c.name = "c";
+  c.requests = {{"cpu", milli_cpu}};
+  p.containers.push_back(c);
+  return p;
+}
+
+PodGroupSpec Group(const std::string& name, int32_t min_member) {
+  PodGroupSpec g;
+  g.name = name;
+  g.namespace_ = "ns";
+  g.min_member = min_member;
+  return g;
+}
+
+Decisions Run(const Snapshot& s) {
+  absl::StatusOr<Decisions> d = RunSession(s, DefaultSchedulerConfig());
+  REQUIRE(d.ok());
+  return *std::move(d);
+}
+
+TEST_CASE("Cluster: a refused change names the object and field and leaves the state as it was", "[cluster]") {
+  Cluster c;
+  REQUIRE(c.PutNode(Node("n1", 4000)).ok());
+  const absl::StatusOr<Snapshot> before = c.Snapshot();
+  REQUIRE(before.ok());
+  const int64_t generation = c.generation();
+
+  NodeSpec bad = Node("n1", 8000);
+  bad.name = "N1 bad";
+  absl::Status s = c.PutNode(bad);
+  CHECK_THAT(std::string(s.message()), Catch::Contains("metadata.name"));
+  PodSpec pod = Pod("p", "g", 1000);
+  pod.phase = "Sleeping";
+  s = c.PutPod(pod);
+  CHECK_THAT(std::string(s.message()), Catch::Contains("Pod \"ns/p\": status.phase"));
+  PodGroupSpec g = Group("g", -1);
+  CHECK_THAT(std::string(c.PutPodGroup(g).message()), Catch::Contains("spec.minMember"));
+  QueueSpec q;
+  q.name = "child";
+  q.parent = "child";
+  CHECK_FALSE(c.PutQueue(q).ok());
+  CHECK(absl::IsNotFound(c.DeletePod("ns", "nope")));
+  CHECK(absl::IsNotFound(c.DeleteNode("nope")));
+
+  CHECK(c.generation() == generation);
+  CHECK(c.nodes().size() == 1);
+  CHECK(c.nodes().at("n1").allocatable.at("cpu") == 4000);
+  CHECK(c.pods().empty());
+  const absl::StatusOr<Snapshot> after = c.Snapshot();
+  REQUIRE(after.ok());
+  CHECK(after->nodes().data() == before->nodes().data());  // the same snapshot, shared
+}
+
+TEST_CASE("Cluster: a plain pod gets the controller's PodGroup, which later pods of its owner join", "[cluster]") {
+  Cluster c;
+  PodSpec a = Pod("a", "", 1000);
+  a.controller_uid = "rs-1";
+  PodSpec b = Pod("b", "", 1000);
+  b.controller_uid = "rs-1";
+  REQUIRE(c.PutPod(a).ok());
+  REQUIRE(c.PutPod(b).ok());
+  REQUIRE(c.pod_groups().count("ns/podgroup-rs-1") == 1);
+  CHECK(c.pods().at("ns/b").annotations.at(std::string(kPodGroupAnnotation)) == "podgroup-rs-1");
+  // A user's PodGroup of that name would silently take the pod: refused, as the loader does.
+  Cluster d;
+  REQUIRE(d.PutPodGroup(Group("podgroup-rs-1", 3)).ok());
+  CHECK_THAT(std::string(d.PutPod(a).message()), Catch::Contains("already a PodGroup of the input"));
+  CHECK(d.pods().empty());
+}
+
+TEST_CASE("Cluster: decisions are applied, and those that no longer fit are conflicts", "[cluster]") {
+  Cluster c;
+  REQUIRE(c.PutNode(Node("n1", 4000)).ok());
+  REQUIRE(c.PutPodGroup(Group("g", 2)).ok());
+  REQUIRE(c.PutPod(Pod("p1", "g", 1000)).ok());
+  REQUIRE(c.PutPod(Pod("p2", "g", 1000)).ok());
+  REQUIRE(c.PutPod(Pod("p3", "g", 1000)).ok());
+  const absl::StatusOr<Snapshot> snap = c.Snapshot();
+  REQUIRE(snap.ok());
+  const Decisions d = Run(*snap);
+  REQUIRE(d.binds.size() == 3);
+  // Between the snapshot and the apply, one pod is deleted.
+  REQUIRE(c.DeletePod("ns", "p3").ok());
+  const ApplyReport report = c.Apply(d);
+  CHECK(report.binds == 2);
+  REQUIRE(report.conflicts.size() == 1);
+  CHECK_THAT(report.conflicts[0], Catch::Contains("ns/p3: pod not found"));
+  CHECK(c.pods().at("ns/p1").node_name == "n1");
+  CHECK(c.pod_groups().at("ns/g").phase == "Inqueue");
+  // Bound pods stay where they are: the next session binds nothing.
+  const absl::StatusOr<Snapshot> next = c.Snapshot();
+  REQUIRE(next.ok());
+  CHECK(Run(*next).binds.empty());
+
+  Decisions evict;
+  evict.evictions.push_back({SharedText(std::string("ns/p1")), SharedText::Literal("preempt"), SharedText(), SharedText()});
+  evict.binds.push_back({SharedText(std::string("ns/p2")), SharedText(std::string("gone-node"))});
+  evict.pipelined.push_back({SharedText(std::string("ns/p2")), SharedText(std::string("n1"))});
+  const ApplyReport r2 = c.Apply(evict);
+  CHECK(r2.evictions == 1);
+  CHECK(c.pods().at("ns/p1").deleting);
+  CHECK(r2.pipelined == 1);
+  CHECK(c.pods().at("ns/p2").nominated_node_name == "n1");
+  REQUIRE(r2.conflicts.size() == 1);
+  CHECK_THAT(r2.conflicts[0], Catch::Contains("node not found"));
+}
+
+TEST_CASE("Cluster: a cluster made from a snapshot decides as the snapshot does", "[cluster]") {
+  SnapshotBuilder b;
+  b.AddNode(Node("n1", 2000));
+  b.AddNode(Node("n2", 2000));
+  b.AddPodGroup(Group("g", 2));
+  b.AddPod(Pod("p1", "g", 1500));
+  b.AddPod(Pod("p2", "g", 1500));
+  b.AddPod(Pod("plain", "", 500));
+  absl::StatusOr<Snapshot> built = std::move(b).Build();
+  REQUIRE(built.ok());
+  Cluster c = Cluster::FromSnapshot(*built);
+  REQUIRE(c.PutNode(Node("n3", 1000)).ok());  // a change, so that a new snapshot is built
+  REQUIRE(c.DeleteNode("n3").ok());
+  const absl::StatusOr<Snapshot> again = c.Snapshot();
+  REQUIRE(again.ok());
+  CHECK(DecisionsToJson(Run(*again)) == DecisionsToJson(Run(*built)));
+}
+
+TEST_CASE("Cluster: watch events, including a Volcano Job, relists and deletions of absent objects", "[cluster]") {
+  absl::StatusOr<std::vector<WatchEvent>> events = ReadWatchEvents({"events.json", R"(
+{"type": "ADDED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+  "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}}}
+{"type": "ADDED", "object": {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
+  "metadata": {"name": "j", "namespace": "ns"},
+  "spec": {"minAvailable": 2, "schedulerName": "volcano", "tasks": [{"name": "w", "replicas": 2,
+    "template": {"spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "1"}}}]}}}]}}}
+{"type": "ADDED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+  "status": {"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}}}}
+{"type": "DELETED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "never"}}}
+{"type": "SCHEDULE", "now": 5, "expect": {"bindCount": 2}}
+)"});
+  REQUIRE(events.ok());
+  REQUIRE(events->size() == 5);
+  CHECK(events->back().type == WatchEvent::Type::kSchedule);
+  CHECK(*events->back().now == 5);
+  CHECK(*events->back().expect->bind_count == 2);
+  Cluster c;
+  std::vector<std::string> notes;
+  for (const WatchEvent& e : *events) REQUIRE(ApplyWatchEvent(c, e, &notes).ok());
+  CHECK(c.nodes().at("n1").allocatable.at("cpu") == 4000);  // the second ADDED updated it
+  CHECK(c.pods().size() == 2);
+  CHECK(c.pod_groups().size() == 1);
+  REQUIRE(notes.size() == 1);
+  CHECK_THAT(notes[0], Catch::Contains("Node \"never\": not found"));
+
+  for (const char* bad : {R"({"type": "ADDED"})", R"({"type": "RENAMED", "object": {}})", R"([1, 2])",
+                          R"({"type": "SCHEDULE", "soon": 1})", R"({"type": "ADDED", "object": {"kind": "Pod")"}) {
+    INFO(bad);
+    CHECK_FALSE(ReadWatchEvents({"bad.json", bad}).ok());
+  }
+  // A malformed object: refused, nothing changes.
+  absl::StatusOr<std::vector<WatchEvent>> bad_pod = ReadWatchEvents({"e.json", R"(
+{"type": "MODIFIED", "object": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "j-w-0", "namespace": "ns"},
+  "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "lots"}}}]}}})"});
+  REQUIRE(bad_pod.ok());
+  const int64_t generation = c.generation();
+  const absl::Status s = ApplyWatchEvent(c, bad_pod->front(), &notes);
+  CHECK_THAT(std::string(s.message()), Catch::Contains("cpu"));
+  CHECK(c.generation() == generation);
+}
+
+}  // namespace
+}  // namespace vcsched

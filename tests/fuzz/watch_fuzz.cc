@@ -1,0 +1,62 @@
+// Fuzzes watch-event streams into a Cluster: events are read, applied one by one (a
+// refused event must leave the state unchanged), and at each SCHEDULE a session on the
+// cluster's snapshot must decide what a session on a scratch build of its objects
+// decides; the decisions are then applied.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "vcsched/cluster.h"
+#include "vcsched/io/format.h"
+#include "vcsched/io/watch.h"
+#include "vcsched/scheduler.h"
+
+namespace {
+
+using namespace vcsched;
+
+void Require(bool ok) {
+  if (!ok) std::abort();
+}
+
+absl::StatusOr<Snapshot> ScratchBuild(const Cluster& c) {
+  SnapshotBuilder b(c.options());
+  for (const auto& [_, n] : c.nodes()) b.AddNode(n);
+  for (const auto& [_, p] : c.pods()) b.AddPod(p);
+  for (const auto& [_, g] : c.pod_groups()) b.AddPodGroup(g);
+  for (const auto& [_, q] : c.queues()) b.AddQueue(q);
+  for (const auto& [_, pc] : c.priority_classes()) b.AddPriorityClass(pc);
+  for (const auto& [_, ns] : c.namespaces()) b.AddNamespace(ns);
+  return std::move(b).Build();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > 65536) return 0;
+  absl::StatusOr<std::vector<WatchEvent>> events =
+      ReadWatchEvents({"fuzz.json", std::string(reinterpret_cast<const char*>(data), size)});
+  if (!events.ok()) return 0;
+  Cluster cluster;
+  const SchedulerConfig config = DefaultSchedulerConfig();
+  int sessions = 0;
+  for (const WatchEvent& e : *events) {
+    const int64_t generation = cluster.generation();
+    std::vector<std::string> notes;
+    if (!ApplyWatchEvent(cluster, e, &notes).ok()) Require(cluster.generation() == generation);
+    if (e.type != WatchEvent::Type::kSchedule || ++sessions > 8) continue;
+    absl::StatusOr<Snapshot> mine = cluster.Snapshot();
+    absl::StatusOr<Snapshot> scratch = ScratchBuild(cluster);
+    Require(mine.ok() == scratch.ok());
+    if (!mine.ok() || mine->tasks().size() > 500 || mine->nodes().size() > 200) continue;
+    RunOptions run;
+    run.now_seconds = e.now.value_or(0);
+    absl::StatusOr<Decisions> a = RunSession(*mine, config, run);
+    absl::StatusOr<Decisions> b = RunSession(*scratch, config, run);
+    Require(a.ok() == b.ok());
+    if (!a.ok()) continue;
+    Require(DecisionsToJson(*a) == DecisionsToJson(*b));
+    cluster.Apply(*a);
+  }
+  return 0;
+}

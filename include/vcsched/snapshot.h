@@ -141,6 +141,17 @@ struct SnapshotOptions {
   bool implicit_pod_groups = true;
 };
 
+// The problems Build finds in one object on its own (name, namespace, phase, counts),
+// worded as Build reports them; empty when there are none. Build also checks what needs
+// several objects: duplicate names, the queue hierarchy, a plain pod whose controller's
+// PodGroup name is taken.
+std::vector<std::string> ObjectProblems(const NodeSpec& node);
+std::vector<std::string> ObjectProblems(const PodSpec& pod);
+std::vector<std::string> ObjectProblems(const PodGroupSpec& pod_group);
+std::vector<std::string> ObjectProblems(const QueueSpec& queue);
+std::vector<std::string> ObjectProblems(const PriorityClassSpec& priority_class);
+std::vector<std::string> ObjectProblems(const NamespaceSpec& ns);
+
 // Whether a snapshot with these options schedules the pod (its schedulerName).
 bool SchedulesPod(const SnapshotOptions& options, const PodSpec& pod);
 

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "absl/strings/str_format.h"
+#include "src/cli/bench_churn.h"
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
 #include "vcsched/io/scenario.h"
@@ -80,9 +81,17 @@ int Bench(const BenchOptions& options) {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   std::string extra;
+  if (options.churn > 0) {
+    absl::StatusOr<std::string> churn = MeasureChurn(file, options.churn);
+    if (!churn.ok()) {
+      std::cerr << "vcsched: " << churn.status().message() << "\n";
+      return 1;
+    }
+    extra += *churn;
+  }
   if (reference) {
     const double ref = reference_times[reference_times.size() / 2];
-    extra = absl::StrFormat(", \"reference_session_ms\": %.3f, \"speedup\": %.2f", ref, median > 0 ? ref / median : 0.0);
+    extra += absl::StrFormat(", \"reference_session_ms\": %.3f, \"speedup\": %.2f", ref, median > 0 ? ref / median : 0.0);
   }
   std::cout << absl::StrFormat(
       "{\"file\": \"%s\", \"load_ms\": %.3f, \"session_ms\": %.3f, \"repeat\": %d, \"binds\": %d, "

@@ -28,6 +28,7 @@ struct BenchOptions {
   std::string file;
   int repeat = 5;
   bool reference = false;
+  int churn = 0;  // > 0: also measure N pod changes on a Cluster against a build
 };
 int Bench(const BenchOptions& options);
 

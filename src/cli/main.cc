@@ -98,6 +98,9 @@ int RunCli(int argc, char** argv) {
   bn->add_option("--repeat", bench.repeat, "Sessions to run")->check(CLI::PositiveNumber);
   bn->add_flag("--reference", bench.reference,
                "Also time the path that evaluates every node for every task (and check it decides alike)");
+  bn->add_option("--churn", bench.churn,
+                 "Also time N pod changes and a snapshot on a Cluster (churn_ms) against a build from scratch (build_ms)")
+      ->check(CLI::PositiveNumber);
   bn->callback([&] { exit_code = Bench(bench); });
 
   // validate

@@ -4,14 +4,22 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace vcsched {
 namespace {
 
 std::string Key(absl::string_view namespace_, absl::string_view name) { return absl::StrCat(namespace_, "/", name); }
 
-// Checks objects as Build checks them, by building a snapshot of them alone: one set of
-// rules, whatever the way in.
+// An object's own problems (ObjectProblems: Build's rules) as one error, or OK.
+template <typename Spec>
+absl::Status Check(const Spec& spec) {
+  const std::vector<std::string> problems = ObjectProblems(spec);
+  return problems.empty() ? absl::OkStatus() : absl::InvalidArgumentError(absl::StrJoin(problems, "\n"));
+}
+
+// Checks objects together as Build checks them, by building a snapshot of them alone
+// (for the queue hierarchy, which needs every queue).
 template <typename Fill>
 absl::Status CheckAsBuildWould(const SnapshotOptions& options, Fill fill) {
   SnapshotBuilder b(options);
@@ -63,7 +71,7 @@ void Cluster::Changed() {
 }
 
 absl::Status Cluster::PutNode(NodeSpec node) {
-  if (absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) { b.AddNode(node); }); !s.ok()) return s;
+  if (absl::Status s = Check(node); !s.ok()) return s;
   std::string key = node.name;
   nodes_.insert_or_assign(std::move(key), std::move(node));
   Changed();
@@ -72,7 +80,7 @@ absl::Status Cluster::PutNode(NodeSpec node) {
 
 absl::Status Cluster::PutPod(PodSpec pod) {
   pod.namespace_labels = nullptr;  // the snapshot points it at its own namespace table
-  if (absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) { b.AddPod(pod); }); !s.ok()) return s;
+  if (absl::Status s = Check(pod); !s.ok()) return s;
   std::optional<PodGroupSpec> made;  // the controller's PodGroup for a plain pod, when new
   if (options_.implicit_pod_groups && SchedulesPod(options_, pod) && !pod.annotations.count(kPodGroupAnnotation)) {
     PodGroupSpec group = ImplicitPodGroupFor(pod);
@@ -98,9 +106,7 @@ absl::Status Cluster::PutPod(PodSpec pod) {
 }
 
 absl::Status Cluster::PutPodGroup(PodGroupSpec pod_group) {
-  if (absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) { b.AddPodGroup(pod_group); }); !s.ok()) {
-    return s;
-  }
+  if (absl::Status s = Check(pod_group); !s.ok()) return s;
   std::string key = Key(pod_group.namespace_, pod_group.name);
   pod_groups_.insert_or_assign(std::move(key), std::move(pod_group));
   Changed();
@@ -123,10 +129,7 @@ absl::Status Cluster::PutQueue(QueueSpec queue) {
 }
 
 absl::Status Cluster::PutPriorityClass(PriorityClassSpec priority_class) {
-  if (absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) { b.AddPriorityClass(priority_class); });
-      !s.ok()) {
-    return s;
-  }
+  if (absl::Status s = Check(priority_class); !s.ok()) return s;
   std::string key = priority_class.name;
   priority_classes_.insert_or_assign(std::move(key), std::move(priority_class));
   Changed();
@@ -134,7 +137,7 @@ absl::Status Cluster::PutPriorityClass(PriorityClassSpec priority_class) {
 }
 
 absl::Status Cluster::PutNamespace(NamespaceSpec ns) {
-  if (absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) { b.AddNamespace(ns); }); !s.ok()) return s;
+  if (absl::Status s = Check(ns); !s.ok()) return s;
   std::string key = ns.name;
   namespaces_.insert_or_assign(std::move(key), std::move(ns));
   Changed();

@@ -16,6 +16,7 @@
 #include "src/io/job_documents.h"
 #include "src/io/json_list_items.h"
 #include "src/io/k8s_reader.h"
+#include "src/io/object_document.h"
 #include "src/io/skipped_kinds.h"
 #include "src/io/yaml_normalize.h"
 #include "src/model/object_names.h"
@@ -562,6 +563,30 @@ absl::StatusOr<ScenarioObjects> LoadObjects(const std::vector<ScenarioSource>& s
   Collected c;
   Diagnostics diag;
   ParseAll(sources, options, c, diag);
+  return TakeObjects(c, diag);
+}
+
+absl::StatusOr<ScenarioObjects> io_internal::ReadJsonObject(absl::string_view json, const std::string& where,
+                                                           const LoadOptions& options) {
+  if (json.size() > options.max_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": object of ", json.size(), " bytes exceeds the limit of ",
+                                                   options.max_bytes));
+  }
+  thread_local simdjson::dom::parser parser;  // reused: its buffers grow to the largest object
+  const size_t depth = static_cast<size_t>(options.max_depth) + 1;
+  if (parser.capacity() < json.size() || parser.max_depth() != depth) {
+    if (parser.allocate(std::max<size_t>(json.size(), size_t{1} << 12), depth) != simdjson::SUCCESS) {
+      return absl::ResourceExhaustedError(absl::StrCat(where, ": out of memory for a JSON parser"));
+    }
+  }
+  const simdjson::padded_string text(json.data(), json.size());
+  simdjson::dom::element doc;
+  if (auto err = parser.parse(text).get(doc); err != simdjson::SUCCESS) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": invalid JSON: ", simdjson::error_message(err)));
+  }
+  Collected c;
+  Diagnostics diag;
+  ReadDocument(DocNode(doc), Place{c.AddDocument(where)}, 0, c, diag);
   return TakeObjects(c, diag);
 }
 

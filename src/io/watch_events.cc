@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/io/object_document.h"
 #include "src/io/output_text.h"
 
 namespace vcsched {
@@ -131,7 +132,7 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const WatchEvent& event, std::vec
   }
   LoadOptions options;
   options.snapshot = cluster.options();
-  absl::StatusOr<ScenarioObjects> objects = LoadObjects({{event.where, event.object}}, options);
+  absl::StatusOr<ScenarioObjects> objects = io_internal::ReadJsonObject(event.object, event.where, options);
   if (!objects.ok()) return objects.status();
   for (const std::string& w : objects->warnings) notes->push_back(w);
   if (objects->config || objects->expectation) {

@@ -17,7 +17,7 @@ bool MatchesAllTerms(const std::vector<PodAffinityTerm>& terms, const PodSpec& o
 }  // namespace
 
 PodAffinityState::PodAffinityState(const Snapshot& snap, TaskIndex t, const NodeView& view)
-    : snap_(&snap), view_(&view), task_(t), pod_(snap.tasks()[static_cast<size_t>(t)].pod.get()) {
+    : snap_(&snap), view_(&view), pod_(snap.tasks()[static_cast<size_t>(t)].pod.get()) {
   // The affinity terms' keys get their counts up front, so that each node's check finds
   // them by position.
   for (const PodAffinityTerm& term : pod_->affinity.required_pod_affinity) {

@@ -57,7 +57,6 @@ class PodAffinityState {
 
   const Snapshot* snap_;
   const NodeView* view_;
-  TaskIndex task_;
   const PodSpec* pod_;
   std::vector<KeyCounts> existing_anti_, anti_, affinity_;  // a few keys each
   std::vector<int> affinity_slot_;  // by affinity term: its key's entry in affinity_

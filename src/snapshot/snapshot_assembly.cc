@@ -114,11 +114,6 @@ const std::string* AnnotationOrLabel(const Labels& annotations, const Labels& la
 // The most values the dense resource tables may hold (1 GiB of int64).
 constexpr uint64_t kMaxResourceTableValues = uint64_t{1} << 27;
 
-bool ValidPhase(absl::string_view p, std::initializer_list<absl::string_view> allowed) {
-  for (absl::string_view a : allowed) if (p == a) return true;
-  return false;
-}
-
 // The PodGroups made for plain pods of ours (ImplicitPodGroupFor), one per owner; each
 // pod is annotated with its group.
 struct ImplicitPodGroups {
@@ -161,9 +156,6 @@ class SnapshotAssembly {
     }
     CheckPods();
     CheckPodGroups();
-    for (const QueueSpec& q : s_.queues) {
-      if (q.weight < 0) errors_.push_back(absl::StrCat("Queue \"", q.name, "\": spec.weight: must not be negative, got ", q.weight));
-    }
     CheckQueueHierarchy(s_.queues, errors_);
     LintQueues(s_.queues, impl_->warnings);
     if (errors_.empty()) return absl::OkStatus();
@@ -432,25 +424,22 @@ class SnapshotAssembly {
   }
 
  private:
+  // Each object's own problems, then duplicate names (of objects whose name is valid).
   template <typename Items, typename NamespaceOf>
   void CheckNames(const char* kind, const Items& items, NamespaceOf namespace_of) {
     absl::flat_hash_map<std::pair<absl::string_view, absl::string_view>, int> seen;
     seen.reserve(items.size());
     for (const auto& item : items) {
+      std::vector<std::string> problems = ObjectProblems(item);
+      if (!problems.empty()) {
+        for (std::string& p : problems) errors_.push_back(std::move(p));
+        continue;
+      }
       const std::optional<absl::string_view> namespaced = namespace_of(item);
       const absl::string_view ns = namespaced.value_or("");
-      auto key = [&] { return namespaced ? absl::StrCat(ns, "/", item.name) : item.name; };
-      if (item.name.empty()) {
-        errors_.push_back(absl::StrCat(kind, ": metadata.name: must not be empty"));
-      } else if (item.name.size() > kMaxNameLength) {
-        errors_.push_back(absl::StrCat(kind, " \"", key().substr(0, 64), "...\": metadata.name: is ", item.name.size(),
-                                      " characters, over Kubernetes' limit of ", kMaxNameLength));
-      } else if (!IsValidObjectName(item.name)) {
-        errors_.push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.name: ", kInvalidNameMessage));
-      } else if (namespaced && !IsValidNamespace(ns)) {
-        errors_.push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.namespace: ", kInvalidNamespaceMessage));
-      } else if (++seen[{ns, item.name}] == 2) {
-        errors_.push_back(absl::StrCat(kind, " \"", key(), "\": metadata.name: duplicate name"));
+      if (++seen[{ns, item.name}] == 2) {
+        errors_.push_back(absl::StrCat(kind, " \"", namespaced ? absl::StrCat(ns, "/", item.name) : item.name,
+                                      "\": metadata.name: duplicate name"));
       }
     }
   }
@@ -461,20 +450,7 @@ class SnapshotAssembly {
   void CheckPods() {
     std::vector<const PodSpec*> duplicate_pods;
     pod_order_ = internal::PodsInKeyOrder(s_.pods, &duplicate_pods, [&](PodSpec& p) {
-      const auto key = [&] { return absl::StrCat(p.namespace_, "/", p.name); };
-      if (p.name.empty()) {
-        errors_.push_back("Pod: metadata.name: must not be empty");
-      } else if (p.name.size() > kMaxNameLength) {
-        errors_.push_back(absl::StrCat("Pod \"", key().substr(0, 64), "...\": metadata.name: is ", p.name.size(),
-                                      " characters, over Kubernetes' limit of ", kMaxNameLength));
-      } else if (!IsValidObjectName(p.name)) {
-        errors_.push_back(absl::StrCat("Pod ", QuoteName(key()), ": metadata.name: ", kInvalidNameMessage));
-      } else if (!IsValidNamespace(p.namespace_)) {
-        errors_.push_back(absl::StrCat("Pod ", QuoteName(key()), ": metadata.namespace: ", kInvalidNamespaceMessage));
-      }
-      if (!ValidPhase(p.phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"})) {
-        errors_.push_back(absl::StrCat("Pod \"", key(), "\": status.phase: unknown phase \"", p.phase, "\""));
-      }
+      for (std::string& problem : ObjectProblems(p)) errors_.push_back(std::move(problem));
       for (NodeSelectorTerm& term : p.affinity.required_node_terms) term.parses = internal::NodeSelectorTermParses(term);
       for (PreferredSchedulingTerm& pref : p.affinity.preferred_node_terms) {
         pref.preference.parses = internal::NodeSelectorTermParses(pref.preference);
@@ -493,16 +469,6 @@ class SnapshotAssembly {
   void CheckPodGroups() {
     CheckNames("PodGroup", s_.pod_groups,
                 [](const PodGroupSpec& p) { return std::optional<absl::string_view>(p.namespace_); });
-    for (const PodGroupSpec& g : s_.pod_groups) {
-      const std::string key = absl::StrCat(g.namespace_, "/", g.name);
-      if (g.min_member < 0) errors_.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minMember: must not be negative, got ", g.min_member));
-      if (!ValidPhase(g.phase, {"Pending", "Inqueue", "Running", "Unknown", "Completed", ""})) {
-        errors_.push_back(absl::StrCat("PodGroup \"", key, "\": status.phase: unknown phase \"", g.phase, "\""));
-      }
-      for (const auto& [role, n] : g.min_task_member) {
-        if (n < 0) errors_.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minTaskMember.", role, ": must not be negative"));
-      }
-    }
     // Made after the check above, as Volcano's controller makes them: valid by construction,
     // but the name must be free, or the pod would silently join a user's gang.
     if (!implicit_.groups.empty()) {

@@ -1,0 +1,102 @@
+#include "src/cli/bench_churn.h"
+
+#include <chrono>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "src/cli/files.h"
+#include "vcsched/cluster.h"
+#include "vcsched/io/scenario.h"
+
+namespace vcsched::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+absl::Status Fill(ScenarioObjects& o, Cluster& c) {
+  absl::Status s;
+  for (QueueSpec& q : o.queues) s.Update(c.PutQueue(std::move(q)));
+  for (PriorityClassSpec& pc : o.priority_classes) s.Update(c.PutPriorityClass(std::move(pc)));
+  for (NamespaceSpec& ns : o.namespaces) s.Update(c.PutNamespace(std::move(ns)));
+  for (NodeSpec& n : o.nodes) s.Update(c.PutNode(std::move(n)));
+  for (PodGroupSpec& g : o.pod_groups) s.Update(c.PutPodGroup(std::move(g)));
+  for (PodSpec& p : o.pods) s.Update(c.PutPod(std::move(p)));
+  return s;
+}
+
+// N pod changes, a quarter of each kind, chosen by position so runs repeat: a new pod
+// (a copy of a pending one), a deletion, a phase change (running pods succeed, pending
+// ones start), a bind of a pending pod to a node.
+absl::Status Churn(Cluster& c, int changes) {
+  std::vector<std::string> keys;
+  for (const auto& [k, _] : c.pods()) keys.push_back(k);
+  std::vector<std::string> nodes;
+  for (const auto& [n, _] : c.nodes()) nodes.push_back(n);
+  if (keys.empty() || nodes.empty()) return absl::OkStatus();
+  const size_t stride = std::max<size_t>(1, keys.size() / static_cast<size_t>(changes + 1));
+  for (int i = 0; i < changes; ++i) {
+    const std::string& key = keys[(static_cast<size_t>(i) * stride) % keys.size()];
+    auto it = c.pods().find(key);
+    if (it == c.pods().end()) continue;
+    PodSpec p = it->second;
+    switch (i % 4) {
+      case 0:
+        p.name = absl::StrCat(p.name, "-churn-", i);
+        p.node_name.clear();
+        p.phase = "Pending";
+        break;
+      case 1:
+        if (absl::Status s = c.DeletePod(p.namespace_, p.name); !s.ok()) return s;
+        continue;
+      case 2:
+        p.phase = p.phase == "Running" ? "Succeeded" : "Running";
+        if (p.node_name.empty()) p.node_name = nodes[static_cast<size_t>(i) % nodes.size()];
+        break;
+      default:
+        if (p.node_name.empty()) p.node_name = nodes[static_cast<size_t>(i) % nodes.size()];
+        break;
+    }
+    if (absl::Status s = c.PutPod(std::move(p)); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> MeasureChurn(const std::string& file, int changes) {
+  absl::StatusOr<std::string> text = ReadFile(file);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<ScenarioObjects> objects = LoadObjects({{file, *text}});
+  if (!objects.ok()) return objects.status();
+  Cluster cluster;
+  auto t = Clock::now();
+  if (absl::Status s = Fill(*objects, cluster); !s.ok()) return s;
+  const double fill_ms = Ms(Clock::now() - t);
+  if (absl::StatusOr<Snapshot> s = cluster.Snapshot(); !s.ok()) return s.status();
+  t = Clock::now();
+  if (absl::StatusOr<Snapshot> s = cluster.Snapshot(); !s.ok()) return s.status();
+  const double unchanged_ms = Ms(Clock::now() - t);
+  t = Clock::now();
+  if (absl::Status s = Churn(cluster, changes); !s.ok()) return s;
+  if (absl::StatusOr<Snapshot> s = cluster.Snapshot(); !s.ok()) return s.status();
+  const double churn_ms = Ms(Clock::now() - t);
+  t = Clock::now();
+  {
+    SnapshotBuilder b(cluster.options());
+    for (const auto& [_, n] : cluster.nodes()) b.AddNode(n);
+    for (const auto& [_, q] : cluster.queues()) b.AddQueue(q);
+    for (const auto& [_, pc] : cluster.priority_classes()) b.AddPriorityClass(pc);
+    for (const auto& [_, ns] : cluster.namespaces()) b.AddNamespace(ns);
+    for (const auto& [_, g] : cluster.pod_groups()) b.AddPodGroup(g);
+    for (const auto& [_, p] : cluster.pods()) b.AddPod(p);
+    if (absl::StatusOr<Snapshot> s = std::move(b).Build(); !s.ok()) return s.status();
+  }
+  const double build_ms = Ms(Clock::now() - t);
+  return absl::StrFormat(", \"churn\": %d, \"fill_ms\": %.3f, \"churn_ms\": %.3f, \"build_ms\": %.3f, "
+                         "\"snapshot_unchanged_ms\": %.4f",
+                         changes, fill_ms, churn_ms, build_ms, unchanged_ms);
+}
+
+}  // namespace vcsched::cli

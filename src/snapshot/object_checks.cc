@@ -1,0 +1,86 @@
+// The checks of one object alone, as Build reports them (ObjectProblems in snapshot.h).
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "src/model/object_names.h"
+#include "vcsched/snapshot.h"
+
+namespace vcsched {
+namespace {
+
+bool OneOf(absl::string_view p, std::initializer_list<absl::string_view> allowed) {
+  for (absl::string_view a : allowed) {
+    if (p == a) return true;
+  }
+  return false;
+}
+
+// The name's problem (empty, too long, invalid; the namespace's when namespaced), if any.
+void CheckName(const char* kind, absl::string_view name, const std::string* namespace_, std::vector<std::string>* out) {
+  const auto key = [&] { return namespace_ != nullptr ? absl::StrCat(*namespace_, "/", name) : std::string(name); };
+  if (name.empty()) {
+    out->push_back(absl::StrCat(kind, ": metadata.name: must not be empty"));
+  } else if (name.size() > kMaxNameLength) {
+    out->push_back(absl::StrCat(kind, " \"", key().substr(0, 64), "...\": metadata.name: is ", name.size(),
+                                " characters, over Kubernetes' limit of ", kMaxNameLength));
+  } else if (!IsValidObjectName(name)) {
+    out->push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.name: ", kInvalidNameMessage));
+  } else if (namespace_ != nullptr && !IsValidNamespace(*namespace_)) {
+    out->push_back(absl::StrCat(kind, " ", QuoteName(key()), ": metadata.namespace: ", kInvalidNamespaceMessage));
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> ObjectProblems(const NodeSpec& node) {
+  std::vector<std::string> out;
+  CheckName("Node", node.name, nullptr, &out);
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const PodSpec& p) {
+  std::vector<std::string> out;
+  CheckName("Pod", p.name, &p.namespace_, &out);
+  if (!OneOf(p.phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"})) {
+    out.push_back(absl::StrCat("Pod \"", p.namespace_, "/", p.name, "\": status.phase: unknown phase \"", p.phase, "\""));
+  }
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const PodGroupSpec& g) {
+  std::vector<std::string> out;
+  CheckName("PodGroup", g.name, &g.namespace_, &out);
+  const std::string key = absl::StrCat(g.namespace_, "/", g.name);
+  if (g.min_member < 0) {
+    out.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minMember: must not be negative, got ", g.min_member));
+  }
+  if (!OneOf(g.phase, {"Pending", "Inqueue", "Running", "Unknown", "Completed", ""})) {
+    out.push_back(absl::StrCat("PodGroup \"", key, "\": status.phase: unknown phase \"", g.phase, "\""));
+  }
+  for (const auto& [role, n] : g.min_task_member) {
+    if (n < 0) out.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minTaskMember.", role, ": must not be negative"));
+  }
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const QueueSpec& q) {
+  std::vector<std::string> out;
+  CheckName("Queue", q.name, nullptr, &out);
+  if (q.weight < 0) out.push_back(absl::StrCat("Queue \"", q.name, "\": spec.weight: must not be negative, got ", q.weight));
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const PriorityClassSpec& pc) {
+  std::vector<std::string> out;
+  CheckName("PriorityClass", pc.name, nullptr, &out);
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const NamespaceSpec& ns) {
+  std::vector<std::string> out;
+  CheckName("Namespace", ns.name, nullptr, &out);
+  return out;
+}
+
+}  // namespace vcsched

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "bindings/python/status_errors.h"
 #include "vcsched/cluster.h"
+#include "vcsched/io/cluster_io.h"
 #include "vcsched/io/watch.h"
 
 namespace py = pybind11;
@@ -52,6 +53,8 @@ void RegisterCluster(py::module_& m) {
       .def("apply_stream", &ApplyStream, py::arg("name"), py::arg("text"))
       .def("snapshot", [](const Cluster& c) { return Unwrap(c.Snapshot()); })
       .def("apply_decisions", [](Cluster& c, const Decisions& d) { return Report(c.Apply(d)); }, py::arg("decisions"))
+      .def("to_yaml", [](const Cluster& c, const SchedulerConfig& config) { return ClusterToYaml(c, &config); },
+           py::arg("config"))
       .def_property_readonly("generation", &Cluster::generation)
       .def_property_readonly("counts", [](const Cluster& c) {
         py::dict out;

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "src/cli/files.h"
 #include "vcsched/cluster.h"
+#include "vcsched/io/cluster_io.h"
 #include "vcsched/io/scenario.h"
 
 namespace vcsched::cli {
@@ -15,16 +16,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
-absl::Status Fill(ScenarioObjects& o, Cluster& c) {
-  absl::Status s;
-  for (QueueSpec& q : o.queues) s.Update(c.PutQueue(std::move(q)));
-  for (PriorityClassSpec& pc : o.priority_classes) s.Update(c.PutPriorityClass(std::move(pc)));
-  for (NamespaceSpec& ns : o.namespaces) s.Update(c.PutNamespace(std::move(ns)));
-  for (NodeSpec& n : o.nodes) s.Update(c.PutNode(std::move(n)));
-  for (PodGroupSpec& g : o.pod_groups) s.Update(c.PutPodGroup(std::move(g)));
-  for (PodSpec& p : o.pods) s.Update(c.PutPod(std::move(p)));
-  return s;
-}
 
 // N pod changes, a quarter of each kind, chosen by position so runs repeat: a new pod
 // (a copy of a pending one), a deletion, a phase change (running pods succeed, pending
@@ -72,7 +63,7 @@ absl::StatusOr<std::string> MeasureChurn(const std::string& file, int changes) {
   if (!objects.ok()) return objects.status();
   Cluster cluster;
   auto t = Clock::now();
-  if (absl::Status s = Fill(*objects, cluster); !s.ok()) return s;
+  if (absl::Status s = PutObjects(*objects, cluster); !s.ok()) return s;
   const double fill_ms = Ms(Clock::now() - t);
   if (absl::StatusOr<Snapshot> s = cluster.Snapshot(); !s.ok()) return s.status();
   t = Clock::now();

@@ -10,6 +10,7 @@
 #include "src/cli/files.h"
 #include "src/io/output_text.h"
 #include "vcsched/cluster.h"
+#include "vcsched/io/cluster_io.h"
 #include "vcsched/io/format.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/io/watch.h"
@@ -17,18 +18,6 @@
 
 namespace vcsched::cli {
 namespace {
-
-// The objects of the state files, put into a new cluster one by one.
-absl::Status FillCluster(ScenarioObjects& objects, Cluster& cluster) {
-  absl::Status s;
-  for (QueueSpec& q : objects.queues) s.Update(cluster.PutQueue(std::move(q)));
-  for (PriorityClassSpec& pc : objects.priority_classes) s.Update(cluster.PutPriorityClass(std::move(pc)));
-  for (NamespaceSpec& ns : objects.namespaces) s.Update(cluster.PutNamespace(std::move(ns)));
-  for (NodeSpec& n : objects.nodes) s.Update(cluster.PutNode(std::move(n)));
-  for (PodGroupSpec& g : objects.pod_groups) s.Update(cluster.PutPodGroup(std::move(g)));
-  for (PodSpec& p : objects.pods) s.Update(cluster.PutPod(std::move(p)));
-  return s;
-}
 
 std::string JsonList(const std::vector<std::string>& items) {
   std::vector<std::string> quoted;
@@ -55,7 +44,7 @@ int Replay(const ReplayOptions& options) {
   absl::StatusOr<ScenarioObjects> objects = LoadObjects({{options.state, *state_text}});
   if (!objects.ok()) return fail(objects.status());
   Cluster cluster;
-  if (absl::Status s = FillCluster(*objects, cluster); !s.ok()) return fail(s);
+  if (absl::Status s = PutObjects(*objects, cluster); !s.ok()) return fail(s);
   SchedulerConfig config = objects->config.value_or(DefaultSchedulerConfig());
   if (!options.config.empty()) {
     absl::StatusOr<std::string> text = ReadFile(options.config);

@@ -1,7 +1,8 @@
 // Property: after every step of a random sequence of changes (objects added, updated and
 // deleted, decisions applied, bad changes refused), a session on the Cluster's snapshot
 // decides byte for byte what a session on a snapshot built from scratch decides, the
-// scratch build fed by a model that follows the same changes by its own rules.
+// scratch build fed by a model that follows the same changes by its own rules; and
+// the state printed as YAML and read back decides alike.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -10,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "vcsched/cluster.h"
+#include "vcsched/io/cluster_io.h"
 #include "vcsched/io/format.h"
 #include "vcsched/scheduler.h"
 
@@ -75,7 +77,7 @@ std::string Decide(const Snapshot& s, const SchedulerConfig& config) {
 TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the same objects", "[cluster][property]") {
   SchedulerConfig config = DefaultSchedulerConfig();
   config.actions = {"enqueue", "allocate", "preempt", "reclaim", "backfill"};
-  int64_t refused = 0, conflicts = 0, steps = 0, evictions_applied = 0;
+  int64_t refused = 0, conflicts = 0, steps = 0, evictions_applied = 0, round_trips = 0;
   for (uint64_t seed = 1; seed <= 1000; ++seed) {
     std::mt19937_64 rng(seed);
     const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
@@ -98,6 +100,8 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
         n.name = absl::StrCat("n", pick(4));
         n.allocatable = {{"cpu", 1000 * (1 + pick(3))}, {"memory", int64_t{1 + pick(16)} << 30}, {"pods", 110}};
         if (pick(6) == 0) n.unschedulable = true;
+        n.labels = {{"zone", absl::StrCat("z", pick(2))}, {"kubernetes.io/hostname", n.name}};
+        if (pick(4) == 0) n.taints.push_back({"dedicated", "gpu", pick(2) == 0 ? "NoSchedule" : "PreferNoSchedule"});
         REQUIRE(cluster.PutNode(n).ok());
         model.nodes[n.name] = n;
       } else if (op == 1) {  // a node leaves (pods on it stay)
@@ -116,6 +120,31 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
         c.requests = {{"cpu", 250 * (1 + pick(8))}, {"memory", int64_t{1 + pick(4)} << 28}};
         p.containers.push_back(c);
         p.creation_time = pick(100);
+        p.labels = {{"app", absl::StrCat("a", pick(2))}};
+        // Placement terms, so that snapshots carry (and round-trips print) them.
+        if (pick(4) == 0) p.node_selector = {{"zone", absl::StrCat("z", pick(2))}};
+        if (pick(4) == 0) p.tolerations.push_back({"dedicated", "Equal", "gpu", "NoSchedule"});
+        if (pick(5) == 0) {
+          PodAffinityTerm term;
+          term.has_label_selector = true;
+          term.label_selector.match_labels = {{"app", p.labels["app"]}};
+          term.topology_key = "kubernetes.io/hostname";
+          p.affinity.required_pod_anti_affinity.push_back(term);
+        }
+        if (pick(5) == 0) {
+          TopologySpreadConstraint c;
+          c.topology_key = "zone";
+          c.do_not_schedule = pick(2) == 0;
+          c.has_label_selector = true;
+          c.label_selector.match_expressions.push_back({"app", LabelSelectorRequirement::Operator::kIn, {"a0", "a1"}});
+          p.topology_spread_constraints.push_back(c);
+        }
+        if (pick(5) == 0) {
+          NodeSelectorTerm term;
+          term.match_expressions.push_back({"zone", LabelSelectorRequirement::Operator::kNotIn, {"z1"}});
+          p.affinity.has_required_node_terms = true;
+          p.affinity.required_node_terms.push_back(term);
+        }
         p.priority_class_name = pick(2) == 0 ? "low" : "high";
         const int state = pick(6);
         if ((state == 1 || state == 3) && !model.nodes.empty()) {
@@ -196,13 +225,29 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
       REQUIRE(mine.ok() == scratch.ok());
       if (!mine.ok()) continue;
       INFO("seed " << seed << " step " << step);
-      REQUIRE(Decide(*mine, config) == Decide(*scratch, config));
+      const std::string decided = Decide(*mine, config);
+      REQUIRE(decided == Decide(*scratch, config));
+      // Every few steps the state goes through its YAML and back.
+      if (step % 4 == 3) {
+        const std::string yaml = ClusterToYaml(cluster, &config);
+        absl::StatusOr<ScenarioObjects> objects = LoadObjects({{"state.yaml", yaml}});
+        INFO(yaml);
+        REQUIRE(objects.ok());
+        REQUIRE(objects->config.has_value());
+        Cluster again;
+        REQUIRE(PutObjects(*objects, again).ok());
+        absl::StatusOr<Snapshot> reread = again.Snapshot();
+        REQUIRE(reread.ok());
+        REQUIRE(Decide(*reread, *objects->config) == decided);
+        ++round_trips;
+      }
     }
   }
   CHECK(steps > 10000);
   CHECK(refused > 0);
   CHECK(conflicts > 0);
   CHECK(evictions_applied > 0);
+  CHECK(round_trips > 1000);
 }
 
 }  // namespace

@@ -78,3 +78,14 @@ def test_a_cluster_from_a_scenario_decides_as_the_scenario(repo):
     assert "Cluster nodes=" in repr(c)
     with pytest.raises(TypeError):
         vcsched.Cluster("not a scenario")
+
+
+def test_to_yaml_reads_back_to_the_same_state(repo):
+    sc = vcsched.load_scenario(str(repo / "examples" / "quickstart.yaml"))
+    c = vcsched.Cluster(sc)
+    first = c.schedule()
+    assert first.binds
+    text = c.to_yaml()
+    again = vcsched.Cluster(vcsched.load_scenario(text))
+    assert again.to_yaml() == text  # printing is a fixed point
+    assert again.schedule().to_dict() == c.schedule().to_dict()

@@ -611,6 +611,12 @@ class Cluster:
         self.last_apply: Dict[str, Any] = dict(self._impl.apply_decisions(decisions._impl))
         return decisions
 
+    def to_yaml(self) -> str:
+        """The whole state as scenario text: every object, and the configuration (the
+        scenario's, else Volcano's default). :func:`load_scenario` reads it back to the
+        same state."""
+        return str(self._impl.to_yaml(self._config if self._config is not None else _vcsched.default_config()))
+
     @property
     def generation(self) -> int:
         """How many changes the cluster has taken (objects put or deleted, decisions applied)."""

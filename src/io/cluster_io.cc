@@ -1,0 +1,329 @@
+// Objects back to manifests (the inverse of k8s_reader.cc, field for field), and
+// objects into a cluster.
+#include "vcsched/io/cluster_io.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "vcsched/io/manifests.h"
+#include "vcsched/quantity.h"
+#include "vcsched/resource.h"
+
+namespace vcsched {
+namespace {
+
+Value Str(const std::string& s) { return Value::String(s); }
+
+Value Quantities(const ResourceList& list) {
+  Value out = Value::Map();
+  for (const auto& [name, amount] : list) {
+    switch (ClassifyResourceName(name)) {
+      case ResourceKind::kMemoryBytes: out[name] = Str(FormatBytes(amount)); break;
+      case ResourceKind::kPodCount: out[name] = Str(absl::StrCat(amount)); break;
+      default: out[name] = Str(FormatMilli(amount)); break;
+    }
+  }
+  return out;
+}
+
+Value StringMap(const Labels& labels) {
+  Value out = Value::Map();
+  for (const auto& [k, v] : labels) out[k] = Str(v);
+  return out;
+}
+
+Value Time(int64_t seconds) {
+  return Str(absl::FormatTime(absl::RFC3339_sec, absl::FromUnixSeconds(seconds), absl::UTCTimeZone()));
+}
+
+Value Manifest(const char* api_version, const char* kind) {
+  Value v = Value::Map();
+  v["apiVersion"] = Str(api_version);
+  v["kind"] = Str(kind);
+  return v;
+}
+
+Value Requirements(const std::vector<LabelSelectorRequirement>& reqs) {
+  static const char* kOps[] = {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"};
+  Value out = Value::List();
+  for (const LabelSelectorRequirement& r : reqs) {
+    Value item = Value::Map();
+    item["key"] = Str(r.key);
+    item["operator"] = Str(kOps[static_cast<int>(r.op)]);
+    if (!r.values.empty()) {
+      Value values = Value::List();
+      for (const std::string& s : r.values) values.Push(Str(s));
+      item["values"] = std::move(values);
+    }
+    out.Push(std::move(item));
+  }
+  return out;
+}
+
+Value Selector(const LabelSelector& s) {
+  Value out = Value::Map();
+  if (!s.match_labels.empty()) out["matchLabels"] = StringMap(s.match_labels);
+  if (!s.match_expressions.empty()) out["matchExpressions"] = Requirements(s.match_expressions);
+  return out;
+}
+
+Value NodeTerm(const NodeSelectorTerm& t) {
+  Value out = Value::Map();
+  if (!t.match_expressions.empty()) out["matchExpressions"] = Requirements(t.match_expressions);
+  if (!t.match_fields.empty()) out["matchFields"] = Requirements(t.match_fields);
+  return out;
+}
+
+Value PodTerm(const PodAffinityTerm& t) {
+  Value out = Value::Map();
+  if (t.has_label_selector) out["labelSelector"] = Selector(t.label_selector);
+  if (!t.namespaces.empty()) {
+    Value ns = Value::List();
+    for (const std::string& n : t.namespaces) ns.Push(Str(n));
+    out["namespaces"] = std::move(ns);
+  }
+  if (t.namespace_selector) out["namespaceSelector"] = Selector(*t.namespace_selector);
+  out["topologyKey"] = Str(t.topology_key);
+  return out;
+}
+
+Value PodTerms(const std::vector<PodAffinityTerm>& required, const std::vector<WeightedPodAffinityTerm>& preferred) {
+  Value out = Value::Map();
+  if (!required.empty()) {
+    Value l = Value::List();
+    for (const PodAffinityTerm& t : required) l.Push(PodTerm(t));
+    out["requiredDuringSchedulingIgnoredDuringExecution"] = std::move(l);
+  }
+  if (!preferred.empty()) {
+    Value l = Value::List();
+    for (const WeightedPodAffinityTerm& w : preferred) {
+      Value item = Value::Map();
+      item["weight"] = Value::Int(w.weight);
+      item["podAffinityTerm"] = PodTerm(w.term);
+      l.Push(std::move(item));
+    }
+    out["preferredDuringSchedulingIgnoredDuringExecution"] = std::move(l);
+  }
+  return out;
+}
+
+Value AffinityValue(const Affinity& a) {
+  Value out = Value::Map();
+  Value node = Value::Map();
+  if (a.has_required_node_terms) {
+    Value terms = Value::List();
+    for (const NodeSelectorTerm& t : a.required_node_terms) terms.Push(NodeTerm(t));
+    Value req = Value::Map();
+    req["nodeSelectorTerms"] = std::move(terms);
+    node["requiredDuringSchedulingIgnoredDuringExecution"] = std::move(req);
+  }
+  if (!a.preferred_node_terms.empty()) {
+    Value l = Value::List();
+    for (const PreferredSchedulingTerm& p : a.preferred_node_terms) {
+      Value item = Value::Map();
+      item["weight"] = Value::Int(p.weight);
+      item["preference"] = NodeTerm(p.preference);
+      l.Push(std::move(item));
+    }
+    node["preferredDuringSchedulingIgnoredDuringExecution"] = std::move(l);
+  }
+  if (node.size() > 0) out["nodeAffinity"] = std::move(node);
+  if (!a.required_pod_affinity.empty() || !a.preferred_pod_affinity.empty()) {
+    out["podAffinity"] = PodTerms(a.required_pod_affinity, a.preferred_pod_affinity);
+  }
+  if (!a.required_pod_anti_affinity.empty() || !a.preferred_pod_anti_affinity.empty()) {
+    out["podAntiAffinity"] = PodTerms(a.required_pod_anti_affinity, a.preferred_pod_anti_affinity);
+  }
+  return out;
+}
+
+Value Containers(const std::vector<Container>& containers, bool init) {
+  Value out = Value::List();
+  for (const Container& c : containers) {
+    Value item = Value::Map();
+    item["name"] = Str(c.name);
+    Value resources = Value::Map();
+    resources["requests"] = Quantities(c.requests);
+    item["resources"] = std::move(resources);
+    if (init && c.restartable) item["restartPolicy"] = Str("Always");
+    out.Push(std::move(item));
+  }
+  return out;
+}
+
+Value NodeManifest(const NodeSpec& n) {
+  Value v = Manifest("v1", "Node");
+  v["metadata"]["name"] = Str(n.name);
+  if (!n.labels.empty()) v["metadata"]["labels"] = StringMap(n.labels);
+  if (n.unschedulable) v["spec"]["unschedulable"] = Value::Bool(true);
+  if (!n.taints.empty()) {
+    Value taints = Value::List();
+    for (const Taint& t : n.taints) {
+      Value item = Value::Map();
+      item["key"] = Str(t.key);
+      if (!t.value.empty()) item["value"] = Str(t.value);
+      item["effect"] = Str(t.effect);
+      taints.Push(std::move(item));
+    }
+    v["spec"]["taints"] = std::move(taints);
+  }
+  v["status"]["allocatable"] = Quantities(n.allocatable);
+  return v;
+}
+
+Value PodManifest(const PodSpec& p) {
+  Value v = Manifest("v1", "Pod");
+  Value& meta = v["metadata"];
+  meta["name"] = Str(p.name);
+  meta["namespace"] = Str(p.namespace_);
+  if (!p.uid.empty()) meta["uid"] = Str(p.uid);
+  if (!p.labels.empty()) meta["labels"] = StringMap(p.labels);
+  if (!p.annotations.empty()) meta["annotations"] = StringMap(p.annotations);
+  if (p.creation_time != 0) meta["creationTimestamp"] = Time(p.creation_time);
+  // Only its presence is read: the time is the creation time (or the epoch).
+  if (p.deleting) meta["deletionTimestamp"] = Time(p.creation_time);
+  if (!p.controller_uid.empty()) {
+    Value owner = Value::Map();
+    owner["controller"] = Value::Bool(true);
+    owner["uid"] = Str(p.controller_uid);
+    meta["ownerReferences"].Push(std::move(owner));
+  }
+  Value& spec = v["spec"];
+  spec["schedulerName"] = Str(p.scheduler_name);
+  if (!p.node_name.empty()) spec["nodeName"] = Str(p.node_name);
+  if (p.priority) spec["priority"] = Value::Int(*p.priority);
+  if (!p.priority_class_name.empty()) spec["priorityClassName"] = Str(p.priority_class_name);
+  if (!p.preemption_policy.empty()) spec["preemptionPolicy"] = Str(p.preemption_policy);
+  if (!p.node_selector.empty()) spec["nodeSelector"] = StringMap(p.node_selector);
+  if (Value affinity = AffinityValue(p.affinity); affinity.size() > 0) spec["affinity"] = std::move(affinity);
+  if (!p.tolerations.empty()) {
+    Value tols = Value::List();
+    for (const Toleration& t : p.tolerations) {
+      Value item = Value::Map();
+      if (!t.key.empty()) item["key"] = Str(t.key);
+      item["operator"] = Str(t.op);
+      if (!t.value.empty()) item["value"] = Str(t.value);
+      if (!t.effect.empty()) item["effect"] = Str(t.effect);
+      tols.Push(std::move(item));
+    }
+    spec["tolerations"] = std::move(tols);
+  }
+  if (!p.topology_spread_constraints.empty()) {
+    Value l = Value::List();
+    for (const TopologySpreadConstraint& c : p.topology_spread_constraints) {
+      Value item = Value::Map();
+      item["maxSkew"] = Value::Int(c.max_skew);
+      item["topologyKey"] = Str(c.topology_key);
+      item["whenUnsatisfiable"] = Str(c.do_not_schedule ? "DoNotSchedule" : "ScheduleAnyway");
+      if (c.has_label_selector) item["labelSelector"] = Selector(c.label_selector);
+      item["minDomains"] = Value::Int(c.min_domains);
+      item["nodeAffinityPolicy"] = Str(c.honor_node_affinity ? "Honor" : "Ignore");
+      item["nodeTaintsPolicy"] = Str(c.honor_node_taints ? "Honor" : "Ignore");
+      l.Push(std::move(item));
+    }
+    spec["topologySpreadConstraints"] = std::move(l);
+  }
+  spec["containers"] = Containers(p.containers, false);
+  if (!p.init_containers.empty()) spec["initContainers"] = Containers(p.init_containers, true);
+  if (!p.overhead.empty()) spec["overhead"] = Quantities(p.overhead);
+  if (p.scheduling_gated) {
+    Value gate = Value::Map();
+    gate["name"] = Str("gated");
+    spec["schedulingGates"].Push(std::move(gate));
+  }
+  v["status"]["phase"] = Str(p.phase);
+  if (!p.nominated_node_name.empty()) v["status"]["nominatedNodeName"] = Str(p.nominated_node_name);
+  return v;
+}
+
+Value PodGroupManifest(const PodGroupSpec& g) {
+  Value v = Manifest("scheduling.volcano.sh/v1beta1", "PodGroup");
+  Value& meta = v["metadata"];
+  meta["name"] = Str(g.name);
+  meta["namespace"] = Str(g.namespace_);
+  if (!g.uid.empty()) meta["uid"] = Str(g.uid);
+  if (!g.labels.empty()) meta["labels"] = StringMap(g.labels);
+  if (!g.annotations.empty()) meta["annotations"] = StringMap(g.annotations);
+  if (g.creation_time != 0) meta["creationTimestamp"] = Time(g.creation_time);
+  Value& spec = v["spec"];
+  spec["minMember"] = Value::Int(g.min_member);
+  if (g.min_resources) spec["minResources"] = Quantities(*g.min_resources);
+  if (!g.min_task_member.empty()) {
+    Value m = Value::Map();
+    for (const auto& [role, n] : g.min_task_member) m[role] = Value::Int(n);
+    spec["minTaskMember"] = std::move(m);
+  }
+  if (!g.queue.empty()) spec["queue"] = Str(g.queue);
+  if (!g.priority_class_name.empty()) spec["priorityClassName"] = Str(g.priority_class_name);
+  v["status"]["phase"] = Str(g.phase.empty() ? "Pending" : g.phase);
+  return v;
+}
+
+Value QueueManifest(const QueueSpec& q) {
+  Value v = Manifest("scheduling.volcano.sh/v1beta1", "Queue");
+  v["metadata"]["name"] = Str(q.name);
+  if (!q.annotations.empty()) v["metadata"]["annotations"] = StringMap(q.annotations);
+  if (q.creation_time != 0) v["metadata"]["creationTimestamp"] = Time(q.creation_time);
+  Value& spec = v["spec"];
+  spec["weight"] = Value::Int(q.weight);
+  if (q.priority != 0) spec["priority"] = Value::Int(q.priority);
+  if (!q.capability.empty()) spec["capability"] = Quantities(q.capability);
+  if (!q.guarantee.empty()) spec["guarantee"]["resource"] = Quantities(q.guarantee);
+  if (!q.deserved.empty()) spec["deserved"] = Quantities(q.deserved);
+  spec["reclaimable"] = Value::Bool(q.reclaimable);
+  if (!q.parent.empty()) spec["parent"] = Str(q.parent);
+  v["status"]["state"] = Str(q.state);
+  return v;
+}
+
+Value PriorityClassManifest(const PriorityClassSpec& pc) {
+  Value v = Manifest("scheduling.k8s.io/v1", "PriorityClass");
+  v["metadata"]["name"] = Str(pc.name);
+  v["value"] = Value::Int(pc.value);
+  if (pc.global_default) v["globalDefault"] = Value::Bool(true);
+  if (!pc.preemption_policy.empty()) v["preemptionPolicy"] = Str(pc.preemption_policy);
+  return v;
+}
+
+Value NamespaceManifest(const NamespaceSpec& ns) {
+  Value v = Manifest("v1", "Namespace");
+  v["metadata"]["name"] = Str(ns.name);
+  if (!ns.labels.empty()) v["metadata"]["labels"] = StringMap(ns.labels);
+  return v;
+}
+
+}  // namespace
+
+std::string ClusterToYaml(const Cluster& c, const SchedulerConfig* config) {
+  std::vector<Value> objects;
+  for (const auto& [_, ns] : c.namespaces()) objects.push_back(NamespaceManifest(ns));
+  for (const auto& [_, pc] : c.priority_classes()) objects.push_back(PriorityClassManifest(pc));
+  for (const auto& [_, q] : c.queues()) objects.push_back(QueueManifest(q));
+  for (const auto& [_, n] : c.nodes()) objects.push_back(NodeManifest(n));
+  for (const auto& [_, g] : c.pod_groups()) objects.push_back(PodGroupManifest(g));
+  for (const auto& [_, p] : c.pods()) objects.push_back(PodManifest(p));
+  std::vector<const Value*> views;
+  views.reserve(objects.size());
+  for (const Value& v : objects) views.push_back(&v);
+  std::string out;
+  if (config != nullptr) {
+    absl::StrAppend(&out, "apiVersion: vcsched/v1\nkind: SchedulerConfiguration\n", config->ToYaml(),
+                    objects.empty() ? "" : "---\n");
+  }
+  if (!objects.empty()) out += ToYaml(views);
+  return out;
+}
+
+absl::Status PutObjects(ScenarioObjects& o, Cluster& c) {
+  absl::Status s;
+  for (QueueSpec& q : o.queues) s.Update(c.PutQueue(std::move(q)));
+  for (PriorityClassSpec& pc : o.priority_classes) s.Update(c.PutPriorityClass(std::move(pc)));
+  for (NamespaceSpec& ns : o.namespaces) s.Update(c.PutNamespace(std::move(ns)));
+  for (NodeSpec& n : o.nodes) s.Update(c.PutNode(std::move(n)));
+  for (PodGroupSpec& g : o.pod_groups) s.Update(c.PutPodGroup(std::move(g)));
+  for (PodSpec& p : o.pods) s.Update(c.PutPod(std::move(p)));
+  return s;
+}
+
+}  // namespace vcsched

@@ -34,6 +34,79 @@ std::vector<std::string> ApplyStream(Cluster& cluster, const std::string& name, 
   return notes;
 }
 
+// A Python object as a Value, as YAML would hold it: str as a string, int, float and bool
+// as plain scalars, None as null. Depth and size are bounded (a cyclic or absurd object
+// is refused, not followed). CPython's own calls: this runs once per field of every
+// object a host streams in.
+std::string Text(PyObject* s) {
+  Py_ssize_t n = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(s, &n);
+  if (data == nullptr) throw py::error_already_set();
+  return std::string(data, static_cast<size_t>(n));
+}
+
+Value ToValue(PyObject* o, const std::string& where, int depth, int64_t* budget) {
+  if (depth > 200 || --*budget < 0) throw InputError(where + ": the object is nested too deep or too large");
+  if (o == Py_None) return Value::Null();
+  if (PyBool_Check(o)) return Value::Bool(o == Py_True);
+  if (PyUnicode_Check(o)) return Value::String(Text(o));
+  if (PyLong_Check(o) || PyFloat_Check(o)) {
+    py::object text = py::reinterpret_steal<py::object>(PyLong_Check(o) ? PyObject_Str(o) : PyObject_Repr(o));
+    if (!text) throw py::error_already_set();
+    return Value::Plain(Text(text.ptr()));
+  }
+  if (PyDict_Check(o)) {
+    Value m = Value::Map();
+    m.entries().reserve(static_cast<size_t>(PyDict_Size(o)));
+    PyObject* key = nullptr;
+    PyObject* value = nullptr;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &key, &value)) {
+      if (!PyUnicode_Check(key)) {
+        throw InputError(where + ": a map key is not a string: " + py::repr(py::handle(key)).cast<std::string>());
+      }
+      m.entries().emplace_back(Text(key), ToValue(value, where, depth + 1, budget));
+    }
+    return m;
+  }
+  if (PyList_Check(o) || PyTuple_Check(o)) {
+    Value l = Value::List();
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    l.items().reserve(static_cast<size_t>(n));
+    for (Py_ssize_t i = 0; i < n; ++i) l.Push(ToValue(PySequence_Fast_GET_ITEM(o, i), where, depth + 1, budget));
+    return l;
+  }
+  if (PyMapping_Check(o) && !PySequence_Check(o)) {  // another Mapping: through a dict
+    py::dict d(py::reinterpret_borrow<py::object>(o));
+    return ToValue(d.ptr(), where, depth, budget);
+  }
+  throw InputError(where + ": cannot read a " + std::string(Py_TYPE(o)->tp_name) + " as YAML");
+}
+
+// Applies dict events in order, converted to Values first (with the GIL), then applied
+// without it; the first refused one raises, naming its position (the events before it
+// stay applied). Returns the notes.
+std::vector<std::string> ApplyEvents(Cluster& cluster, const py::iterable& events, const std::string& name) {
+  std::vector<Value> values;
+  std::vector<std::string> where;
+  int64_t index = 0;
+  for (py::handle e : events) {
+    where.push_back(absl::StrCat(name, ": event ", ++index));
+    int64_t budget = int64_t{1} << 22;
+    values.push_back(ToValue(e.ptr(), where.back(), 0, &budget));
+  }
+  std::vector<std::string> notes;
+  absl::Status failed;
+  {
+    py::gil_scoped_release release;
+    for (size_t i = 0; i < values.size() && failed.ok(); ++i) {
+      failed = ApplyWatchEvent(cluster, values[i], where[i], &notes);
+    }
+  }
+  if (!failed.ok()) Raise(failed);
+  return notes;
+}
+
 py::dict Report(const ApplyReport& r) {
   py::dict out;
   out["binds"] = r.binds;
@@ -51,6 +124,7 @@ void RegisterCluster(py::module_& m) {
       .def(py::init<>())
       .def_static("from_snapshot", &Cluster::FromSnapshot, py::arg("snapshot"))
       .def("apply_stream", &ApplyStream, py::arg("name"), py::arg("text"))
+      .def("apply_events", &ApplyEvents, py::arg("events"), py::arg("name"))
       .def("snapshot", [](const Cluster& c) { return Unwrap(c.Snapshot()); })
       .def("apply_decisions", [](Cluster& c, const Decisions& d) { return Report(c.Apply(d)); }, py::arg("decisions"))
       .def("to_yaml", [](const Cluster& c, const SchedulerConfig& config) { return ClusterToYaml(c, &config); },

@@ -3,11 +3,13 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "src/io/value_yaml.h"
 
 namespace vcsched::io_internal {
 
 bool DocNode::IsScalar() const {
   if (const YAML::Node* y = yaml_node()) return y->IsScalar();
+  if (const Value* v = value_node()) return v->is_scalar();
   const simdjson::dom::element* j = json_node();
   if (j == nullptr) return false;
   const simdjson::dom::element_type t = j->type();
@@ -17,6 +19,7 @@ bool DocNode::IsScalar() const {
 
 std::string DocNode::Scalar() const {
   if (const YAML::Node* y = yaml_node()) return y->IsScalar() ? y->Scalar() : std::string();
+  if (const Value* v = value_node()) return v->is_scalar() ? v->text() : std::string();
   const simdjson::dom::element* j = json_node();
   if (j == nullptr) return "";
   switch (j->type()) {
@@ -34,12 +37,14 @@ absl::string_view DocNode::ScalarRef(std::string* scratch) const {
     const std::string_view v(*j);
     return absl::string_view(v.data(), v.size());
   }
+  if (const Value* v = value_node(); v != nullptr && v->is_scalar()) return v->text();
   *scratch = Scalar();
   return *scratch;
 }
 
 size_t DocNode::size() const {
   if (const YAML::Node* y = yaml_node()) return y->IsMap() || y->IsSequence() ? y->size() : 0;
+  if (const Value* v = value_node()) return v->is_map() || v->is_list() ? v->size() : 0;
   const simdjson::dom::element* j = json_node();
   if (j == nullptr) return 0;
   simdjson::dom::array arr;
@@ -55,6 +60,10 @@ DocNode DocNode::Get(const char* key) const {
     const YAML::Node child = (*y)[key];
     return child.IsDefined() ? DocNode(child) : DocNode();
   }
+  if (const Value* v = value_node()) {
+    const Value* child = v->Find(key);
+    return child != nullptr ? DocNode(child) : DocNode();
+  }
   const simdjson::dom::element* j = json_node();
   simdjson::dom::object obj;
   simdjson::dom::element child;
@@ -66,6 +75,7 @@ DocNode DocNode::Get(const char* key) const {
 
 DocNode DocNode::operator[](size_t i) const {
   if (const YAML::Node* y = yaml_node()) return y->IsSequence() && i < y->size() ? DocNode((*y)[i]) : DocNode();
+  if (const Value* v = value_node()) return v->is_list() && i < v->size() ? DocNode(&v->items()[i]) : DocNode();
   const simdjson::dom::element* j = json_node();
   simdjson::dom::array arr;
   simdjson::dom::element item;
@@ -148,6 +158,7 @@ std::string DocNode::Position(int line_offset) const {
 
 YAML::Node DocNode::yaml() const {
   if (const YAML::Node* y = yaml_node()) return *y;
+  if (const Value* v = value_node()) return ToYamlNode(*v);
   const simdjson::dom::element* j = json_node();
   if (j == nullptr) return YAML::Node(YAML::NodeType::Undefined);
   return YAML::Load(simdjson::minify(*j));  // JSON is YAML

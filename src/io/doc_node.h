@@ -1,6 +1,6 @@
 // A document node from either parser the loader uses: yaml-cpp (YAML, and JSON read as
-// YAML) or simdjson (JSON, an order of magnitude faster). The object readers see only
-// this, so a Pod reads the same from either.
+// YAML) or simdjson (JSON, an order of magnitude faster), or a Value tree a host built
+// (Python dicts). The object readers see only this, so a Pod reads the same from any.
 #ifndef VCSCHED_SRC_IO_DOC_NODE_H_
 #define VCSCHED_SRC_IO_DOC_NODE_H_
 
@@ -14,6 +14,7 @@
 #include <simdjson.h>
 #include "absl/strings/string_view.h"
 #include <yaml-cpp/yaml.h>
+#include "vcsched/value.h"
 
 namespace vcsched::io_internal {
 
@@ -23,12 +24,26 @@ class DocNode {
   DocNode(const YAML::Node& n)  // NOLINT: YAML nodes convert freely
       : kind_(Kind::kYaml), yaml_(std::make_shared<const YAML::Node>(n)) {}
   explicit DocNode(simdjson::dom::element e) : kind_(Kind::kJson), json_(e) {}
+  // A Value read as YAML would be: scalars by their text, null as null. `v` must outlive
+  // the node.
+  explicit DocNode(const Value* v) : kind_(Kind::kValue), value_(v) {}
 
   // The JSON side of these is inline: a pod's reading asks them a few dozen times.
-  bool IsDefined() const { return kind_ == Kind::kJson || (kind_ == Kind::kYaml && yaml_->IsDefined()); }
-  bool IsNull() const { return kind_ == Kind::kJson ? json_.is_null() : kind_ == Kind::kYaml && yaml_->IsNull(); }
-  bool IsMap() const { return kind_ == Kind::kJson ? json_.is_object() : kind_ == Kind::kYaml && yaml_->IsMap(); }
-  bool IsSequence() const { return kind_ == Kind::kJson ? json_.is_array() : kind_ == Kind::kYaml && yaml_->IsSequence(); }
+  bool IsDefined() const {
+    return kind_ == Kind::kJson || kind_ == Kind::kValue || (kind_ == Kind::kYaml && yaml_->IsDefined());
+  }
+  bool IsNull() const {
+    if (kind_ == Kind::kValue) return value_->is_null();
+    return kind_ == Kind::kJson ? json_.is_null() : kind_ == Kind::kYaml && yaml_->IsNull();
+  }
+  bool IsMap() const {
+    if (kind_ == Kind::kValue) return value_->is_map();
+    return kind_ == Kind::kJson ? json_.is_object() : kind_ == Kind::kYaml && yaml_->IsMap();
+  }
+  bool IsSequence() const {
+    if (kind_ == Kind::kValue) return value_->is_list();
+    return kind_ == Kind::kJson ? json_.is_array() : kind_ == Kind::kYaml && yaml_->IsSequence();
+  }
   bool IsScalar() const;
   // The text of a scalar: a JSON number or boolean in its JSON spelling.
   std::string Scalar() const;
@@ -67,11 +82,13 @@ class DocNode {
   // Not a std::variant: a JSON node (16 bytes) is copied, compared and destroyed without
   // visiting alternatives, and never builds a YAML::Node; a YAML node is held through a
   // pointer, so that a DocNode stays small (readers make and drop dozens per object).
-  enum class Kind : unsigned char { kAbsent, kYaml, kJson };
+  enum class Kind : unsigned char { kAbsent, kYaml, kJson, kValue };
   const YAML::Node* yaml_node() const { return kind_ == Kind::kYaml ? &*yaml_ : nullptr; }
   const simdjson::dom::element* json_node() const { return kind_ == Kind::kJson ? &json_ : nullptr; }
+  const Value* value_node() const { return kind_ == Kind::kValue ? value_ : nullptr; }
   Kind kind_ = Kind::kAbsent;
   simdjson::dom::element json_;
+  const Value* value_ = nullptr;
   std::shared_ptr<const YAML::Node> yaml_;
 };
 
@@ -95,6 +112,10 @@ std::array<DocNode, N> DocNode::Fields(const absl::string_view (&keys)[N]) const
     for (simdjson::dom::key_value_pair kv : obj) {
       if (DocNode* to = slot(absl::string_view(kv.key.data(), kv.key.size()))) *to = DocNode(kv.value);
     }
+  } else if (const Value* v = value_node(); v != nullptr && v->is_map()) {
+    for (const auto& [key, child] : v->entries()) {
+      if (DocNode* to = slot(key)) *to = DocNode(&child);
+    }
   }
   return out;
 }
@@ -105,6 +126,8 @@ void DocNode::ForEachEntry(F&& f) const {
     for (const auto& kv : *y) f(kv.first.IsScalar() ? kv.first.Scalar() : std::string(), DocNode(kv.second));
   } else if (simdjson::dom::object obj; json_node() != nullptr && json_node()->get(obj) == simdjson::SUCCESS) {
     for (simdjson::dom::key_value_pair kv : obj) f(std::string(kv.key), DocNode(kv.value));
+  } else if (const Value* v = value_node(); v != nullptr && v->is_map()) {
+    for (const auto& [key, child] : v->entries()) f(key, DocNode(&child));
   }
 }
 
@@ -114,6 +137,8 @@ void DocNode::ForEachItem(F&& f) const {
     for (const auto& item : *y) f(DocNode(item));
   } else if (simdjson::dom::array arr; json_node() != nullptr && json_node()->get(arr) == simdjson::SUCCESS) {
     for (simdjson::dom::element item : arr) f(DocNode(item));
+  } else if (const Value* v = value_node(); v != nullptr && v->is_list()) {
+    for (const Value& item : v->items()) f(DocNode(&item));
   }
 }
 

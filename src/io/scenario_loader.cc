@@ -590,6 +590,13 @@ absl::StatusOr<ScenarioObjects> io_internal::ReadJsonObject(absl::string_view js
   return TakeObjects(c, diag);
 }
 
+absl::StatusOr<ScenarioObjects> io_internal::ReadValueObject(const Value& object, const std::string& where) {
+  Collected c;
+  Diagnostics diag;
+  ReadDocument(DocNode(&object), Place{c.AddDocument(where)}, 0, c, diag);
+  return TakeObjects(c, diag);
+}
+
 absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, const LoadOptions& options) {
   Collected c;
   Diagnostics diag;

@@ -121,24 +121,18 @@ absl::StatusOr<std::vector<WatchEvent>> ReadWatchEvents(const ScenarioSource& so
   return out;
 }
 
-absl::Status ApplyWatchEvent(Cluster& cluster, const WatchEvent& event, std::vector<std::string>* notes) {
+namespace {
+
+// Applies the objects of an ADDED, MODIFIED or DELETED event (read from JSON or a Value).
+absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusOr<ScenarioObjects> objects,
+                          const WatchEvent& event, std::vector<std::string>* notes) {
   using T = WatchEvent::Type;
-  std::vector<std::string> ignored;
-  if (notes == nullptr) notes = &ignored;
-  if (event.type == T::kSchedule || event.type == T::kBookmark) return absl::OkStatus();
-  if (event.type == T::kError) {
-    notes->push_back(absl::StrCat(event.where, ": an ERROR event: ", event.object));
-    return absl::OkStatus();
-  }
-  LoadOptions options;
-  options.snapshot = cluster.options();
-  absl::StatusOr<ScenarioObjects> objects = io_internal::ReadJsonObject(event.object, event.where, options);
   if (!objects.ok()) return objects.status();
   for (const std::string& w : objects->warnings) notes->push_back(w);
   if (objects->config || objects->expectation) {
     notes->push_back(absl::StrCat(event.where, ": a scheduler configuration or expectation is not cluster state; ignored"));
   }
-  if (event.type == T::kDeleted) {
+  if (type == T::kDeleted) {
     const auto gone = [&](absl::Status s) {
       if (absl::IsNotFound(s)) notes->push_back(absl::StrCat(event.where, ": DELETED: ", s.message()));
     };
@@ -178,6 +172,52 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const WatchEvent& event, std::vec
   for (PodGroupSpec& g : objects->pod_groups) s.Update(put(cluster.PutPodGroup(std::move(g))));
   for (PodSpec& p : objects->pods) s.Update(put(cluster.PutPod(std::move(p))));
   return s;
+}
+
+}  // namespace
+
+absl::Status ApplyWatchEvent(Cluster& cluster, const WatchEvent& event, std::vector<std::string>* notes) {
+  using T = WatchEvent::Type;
+  std::vector<std::string> ignored;
+  if (notes == nullptr) notes = &ignored;
+  if (event.type == T::kSchedule || event.type == T::kBookmark) return absl::OkStatus();
+  if (event.type == T::kError) {
+    notes->push_back(absl::StrCat(event.where, ": an ERROR event: ", event.object));
+    return absl::OkStatus();
+  }
+  LoadOptions options;
+  options.snapshot = cluster.options();
+  return ApplyObjects(cluster, event.type, io_internal::ReadJsonObject(event.object, event.where, options), event,
+                      notes);
+}
+
+absl::Status ApplyWatchEvent(Cluster& cluster, const Value& event, absl::string_view where,
+                             std::vector<std::string>* notes) {
+  using T = WatchEvent::Type;
+  std::vector<std::string> ignored;
+  if (notes == nullptr) notes = &ignored;
+  WatchEvent e;  // the event's type and place; its object stays in `event`
+  e.where = std::string(where);
+  if (!event.is_map()) return absl::InvalidArgumentError(absl::StrCat(where, ": expected an object"));
+  const Value* type = event.Find("type");
+  if (type == nullptr || !type->is_scalar()) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": type: is required (a string)"));
+  }
+  const std::optional<T> t = TypeOf(type->text());
+  if (!t) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": type: unknown event type \"", type->text(),
+                                                   "\" (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR or SCHEDULE)"));
+  }
+  if (*t == T::kSchedule || *t == T::kBookmark) return absl::OkStatus();
+  const Value* object = event.Find("object");
+  if (*t == T::kError) {
+    notes->push_back(absl::StrCat(where, ": an ERROR event", object != nullptr ? ": " + object->Describe() : ""));
+    return absl::OkStatus();
+  }
+  if (object == nullptr || !object->is_map()) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": object: is required (an object)"));
+  }
+  return ApplyObjects(cluster, *t, io_internal::ReadValueObject(*object, e.where), e, notes);
 }
 
 }  // namespace vcsched

@@ -57,10 +57,21 @@ def test_a_refused_event_names_the_field_and_changes_nothing():
         c.apply({"type": "MODIFIED", "object": bad})
     with pytest.raises(vcsched.Error, match="unknown event type"):
         c.apply({"type": "UPSERTED", "object": bad})
-    with pytest.raises(vcsched.Error, match="event 2"):
-        c.apply_all([added(node("n2", 1)), {"type": "ADDED"}])
     assert c.generation == before
     assert c.snapshot().nodes == ["n1"]
+    # In a batch, the refused event is named; the ones before it stay applied.
+    with pytest.raises(vcsched.Error, match="event 2: object: is required"):
+        c.apply_all([added(node("n2", 1)), {"type": "ADDED"}])
+    assert c.snapshot().nodes == ["n1", "n2"]
+    with pytest.raises(vcsched.Error, match="not a string"):
+        c.apply({"type": "ADDED", "object": {1: "x"}})
+    deep = {}
+    for _ in range(300):
+        deep = {"a": deep}
+    with pytest.raises(vcsched.Error, match="too deep"):
+        c.apply({"type": "ADDED", "object": deep})
+    with pytest.raises(vcsched.Error, match="cannot read a set"):
+        c.apply({"type": "ADDED", "object": {"kind": {1, 2}}})
 
 
 def test_deleting_an_absent_object_is_a_note_and_a_relist_is_an_update():

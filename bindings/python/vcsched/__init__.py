@@ -587,13 +587,12 @@ class Cluster:
         """
         if not isinstance(event, Mapping):
             raise TypeError(f"apply: expected a dict, got {type(event).__name__}")
-        return list(self._impl.apply_stream("<event>", json.dumps(dict(event))))
+        return list(self._impl.apply_events([event], "<event>"))
 
     def apply_all(self, events: Iterable[Mapping[str, Any]]) -> List[str]:
         """Applies events in order; the first refused one raises vcsched.Error naming it
         (its position in `events`), and the events before it stay applied."""
-        text = "\n".join(json.dumps(dict(e)) for e in events)
-        return list(self._impl.apply_stream("<events>", text))
+        return list(self._impl.apply_events(events, "<events>"))
 
     def snapshot(self) -> Snapshot:
         """The current state as an immutable Snapshot (shared while nothing changes)."""

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "vcsched/cluster.h"
 #include "vcsched/io/scenario.h"
+#include "vcsched/value.h"
 
 namespace vcsched {
 
@@ -39,6 +40,11 @@ absl::StatusOr<std::vector<WatchEvent>> ReadWatchEvents(const ScenarioSource& so
 // a DELETED for an object that does not exist, an ERROR event, an object of a kind the
 // cluster does not hold. BOOKMARK and SCHEDULE do nothing here.
 absl::Status ApplyWatchEvent(Cluster& cluster, const WatchEvent& event, std::vector<std::string>* notes);
+// The same for an event a host holds as a Value tree ({"type": ..., "object": {...}}, e.g.
+// converted from a Python dict), read without a trip through text. `where` names it in
+// messages. SCHEDULE and BOOKMARK do nothing.
+absl::Status ApplyWatchEvent(Cluster& cluster, const Value& event, absl::string_view where,
+                             std::vector<std::string>* notes);
 
 }  // namespace vcsched
 

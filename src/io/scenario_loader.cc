@@ -73,6 +73,7 @@ struct Collected {
   std::optional<SchedulerConfig> config;
   std::string config_where;
   std::optional<Expectation> expectation;
+  std::vector<std::string> job_pod_groups;  // ScenarioObjects::job_pod_groups
   // "source: document N" of every document read, which Places point into.
   std::deque<std::string> documents;
   const std::string* AddDocument(std::string where) {
@@ -314,9 +315,13 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     const std::string key = io_internal::ObjectKey(doc, true);
     r.set_object(absl::StrCat("Job \"", key, "\""));
     const std::string* created = c.AddDocument(absl::StrCat(where.str(), " (created for Job \"", key, "\")"));
+    const size_t groups_before = c.pod_groups.specs.size();
     io_internal::ExpandJobDocument(doc.yaml(), r, [&](const YAML::Node& made) {
       ReadDocument(made, Place{created}, line_offset, c, diag);
     });
+    for (size_t i = groups_before; i < c.pod_groups.specs.size(); ++i) {
+      c.job_pod_groups.push_back(absl::StrCat(c.pod_groups.specs[i].namespace_, "/", c.pod_groups.specs[i].name));
+    }
   } else if (const std::optional<io_internal::SkippedKind> skipped = io_internal::FindSkippedKind(kind, api)) {
     // Objects a cluster dump or Volcano's job plugins (`vcsched expand`) add that change no
     // scheduling decision here.
@@ -643,6 +648,7 @@ absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag) {
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
   out.config = std::move(c.config);
   out.expectation = std::move(c.expectation);
+  out.job_pod_groups = std::move(c.job_pod_groups);
   out.warnings = std::move(diag.warnings);
   return out;
 }

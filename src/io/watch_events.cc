@@ -1,6 +1,7 @@
 #include "vcsched/io/watch.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include <simdjson.h>
@@ -123,6 +124,21 @@ absl::StatusOr<std::vector<WatchEvent>> ReadWatchEvents(const ScenarioSource& so
 
 namespace {
 
+// Pods in the cluster that name PodGroup `group_key` ("namespace/name") and are not in
+// `keep`: the pods of a Volcano Job beyond its replicas, which its controller deletes.
+std::vector<std::pair<std::string, std::string>> PodsOfGroupBut(const Cluster& cluster, absl::string_view group_key,
+                                                                const std::set<std::string>& keep) {
+  const size_t slash = group_key.find('/');
+  const absl::string_view ns = group_key.substr(0, slash), name = group_key.substr(slash + 1);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, pod] : cluster.pods()) {
+    if (pod.namespace_ != ns || keep.count(key)) continue;
+    auto g = pod.annotations.find(kPodGroupAnnotation);
+    if (g != pod.annotations.end() && g->second == name) out.emplace_back(pod.namespace_, pod.name);
+  }
+  return out;
+}
+
 // Applies the objects of an ADDED, MODIFIED or DELETED event (read from JSON or a Value).
 absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusOr<ScenarioObjects> objects,
                           const WatchEvent& event, std::vector<std::string>* notes) {
@@ -132,11 +148,28 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusO
   if (objects->config || objects->expectation) {
     notes->push_back(absl::StrCat(event.where, ": a scheduler configuration or expectation is not cluster state; ignored"));
   }
+  // A Volcano Job's pods that its new spec no longer has (scaled down; all of them when
+  // the Job is deleted) go, as its controller deletes them.
+  std::set<std::string> expanded;
+  if (type != T::kDeleted) {
+    for (const PodSpec& p : objects->pods) expanded.insert(absl::StrCat(p.namespace_, "/", p.name));
+  }
+  std::vector<std::pair<std::string, std::string>> dropped;
+  for (const std::string& group : objects->job_pod_groups) {
+    for (auto& pod : PodsOfGroupBut(cluster, group, expanded)) dropped.push_back(std::move(pod));
+  }
   if (type == T::kDeleted) {
     const auto gone = [&](absl::Status s) {
       if (absl::IsNotFound(s)) notes->push_back(absl::StrCat(event.where, ": DELETED: ", s.message()));
     };
-    for (const PodSpec& p : objects->pods) gone(cluster.DeletePod(p.namespace_, p.name));
+    std::set<std::string> deleted;  // the Job's pods, which its own expansion lists too
+    for (const auto& [ns, name] : dropped) {
+      (void)cluster.DeletePod(ns, name);
+      deleted.insert(absl::StrCat(ns, "/", name));
+    }
+    for (const PodSpec& p : objects->pods) {
+      if (!deleted.count(absl::StrCat(p.namespace_, "/", p.name))) gone(cluster.DeletePod(p.namespace_, p.name));
+    }
     for (const PodGroupSpec& g : objects->pod_groups) gone(cluster.DeletePodGroup(g.namespace_, g.name));
     for (const NodeSpec& n : objects->nodes) gone(cluster.DeleteNode(n.name));
     for (const PriorityClassSpec& pc : objects->priority_classes) gone(cluster.DeletePriorityClass(pc.name));
@@ -169,8 +202,25 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusO
   for (PriorityClassSpec& pc : objects->priority_classes) s.Update(put(cluster.PutPriorityClass(std::move(pc))));
   for (NamespaceSpec& ns : objects->namespaces) s.Update(put(cluster.PutNamespace(std::move(ns))));
   for (NodeSpec& n : objects->nodes) s.Update(put(cluster.PutNode(std::move(n))));
-  for (PodGroupSpec& g : objects->pod_groups) s.Update(put(cluster.PutPodGroup(std::move(g))));
-  for (PodSpec& p : objects->pods) s.Update(put(cluster.PutPod(std::move(p))));
+  // A Job's controller creates the pods it lacks and leaves the ones it made, and the
+  // scheduler owns its PodGroup's status: a Job seen again changes neither.
+  const std::set<std::string> job_groups(objects->job_pod_groups.begin(), objects->job_pod_groups.end());
+  for (PodGroupSpec& g : objects->pod_groups) {
+    const std::string key = absl::StrCat(g.namespace_, "/", g.name);
+    if (auto old = cluster.pod_groups().find(key); old != cluster.pod_groups().end() && job_groups.count(key)) {
+      g.phase = old->second.phase;
+    }
+    s.Update(put(cluster.PutPodGroup(std::move(g))));
+  }
+  for (PodSpec& p : objects->pods) {
+    auto group = p.annotations.find(kPodGroupAnnotation);
+    const bool of_job = group != p.annotations.end() && job_groups.count(absl::StrCat(p.namespace_, "/", group->second));
+    if (of_job && cluster.pods().count(absl::StrCat(p.namespace_, "/", p.name))) continue;
+    s.Update(put(cluster.PutPod(std::move(p))));
+  }
+  if (s.ok()) {
+    for (const auto& [ns, name] : dropped) (void)cluster.DeletePod(ns, name);
+  }
   return s;
 }
 

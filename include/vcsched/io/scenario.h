@@ -55,6 +55,8 @@ struct ScenarioObjects {
   std::vector<NamespaceSpec> namespaces;
   std::optional<SchedulerConfig> config;  // defaults applied
   std::optional<Expectation> expectation;
+  // "namespace/name" of each PodGroup a Volcano Job was expanded into (its pods name it).
+  std::vector<std::string> job_pod_groups;
   std::vector<std::string> warnings;
 };
 

@@ -75,6 +75,9 @@ class Cluster {
   // snapshot (shared, no work). Fails only on limits of the whole input (the dense
   // resource tables), never on an object: objects were checked when they came in.
   absl::StatusOr<vcsched::Snapshot> Snapshot() const;
+  // A snapshot built afresh from the objects, sharing nothing with earlier ones: what
+  // Snapshot() must decide like (tests and benchmarks compare the two).
+  absl::StatusOr<vcsched::Snapshot> BuildSnapshot() const;
 
   // Applies a session's decisions: a bind sets the pod's node (Bound until the host
   // reports it Running), an eviction marks the pod deleting (Releasing until the host

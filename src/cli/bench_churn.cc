@@ -74,16 +74,7 @@ absl::StatusOr<std::string> MeasureChurn(const std::string& file, int changes) {
   if (absl::StatusOr<Snapshot> s = cluster.Snapshot(); !s.ok()) return s.status();
   const double churn_ms = Ms(Clock::now() - t);
   t = Clock::now();
-  {
-    SnapshotBuilder b(cluster.options());
-    for (const auto& [_, n] : cluster.nodes()) b.AddNode(n);
-    for (const auto& [_, q] : cluster.queues()) b.AddQueue(q);
-    for (const auto& [_, pc] : cluster.priority_classes()) b.AddPriorityClass(pc);
-    for (const auto& [_, ns] : cluster.namespaces()) b.AddNamespace(ns);
-    for (const auto& [_, g] : cluster.pod_groups()) b.AddPodGroup(g);
-    for (const auto& [_, p] : cluster.pods()) b.AddPod(p);
-    if (absl::StatusOr<Snapshot> s = std::move(b).Build(); !s.ok()) return s.status();
-  }
+  if (absl::StatusOr<Snapshot> s = cluster.BuildSnapshot(); !s.ok()) return s.status();
   const double build_ms = Ms(Clock::now() - t);
   return absl::StrFormat(", \"churn\": %d, \"fill_ms\": %.3f, \"churn_ms\": %.3f, \"build_ms\": %.3f, "
                          "\"snapshot_unchanged_ms\": %.4f",

@@ -192,6 +192,12 @@ absl::Status Cluster::DeleteNamespace(absl::string_view name) {
 
 absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   if (cached_) return *cached_;
+  absl::StatusOr<vcsched::Snapshot> built = BuildSnapshot();
+  if (built.ok()) cached_ = *built;
+  return built;
+}
+
+absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {
   SnapshotBuilder b(options_);
   for (const auto& [_, n] : nodes_) b.AddNode(n);
   for (const auto& [_, q] : queues_) b.AddQueue(q);
@@ -201,10 +207,7 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   std::deque<PodSpec> pods;
   for (const auto& [_, p] : pods_) pods.push_back(p);
   b.AddPods(std::move(pods));
-  absl::StatusOr<vcsched::Snapshot> built = std::move(b).Build();
-  if (!built.ok()) return built.status();
-  cached_ = *built;
-  return built;
+  return std::move(b).Build();
 }
 
 ApplyReport Cluster::Apply(const Decisions& decisions) {

@@ -19,17 +19,6 @@ void Require(bool ok) {
   if (!ok) std::abort();
 }
 
-absl::StatusOr<Snapshot> ScratchBuild(const Cluster& c) {
-  SnapshotBuilder b(c.options());
-  for (const auto& [_, n] : c.nodes()) b.AddNode(n);
-  for (const auto& [_, p] : c.pods()) b.AddPod(p);
-  for (const auto& [_, g] : c.pod_groups()) b.AddPodGroup(g);
-  for (const auto& [_, q] : c.queues()) b.AddQueue(q);
-  for (const auto& [_, pc] : c.priority_classes()) b.AddPriorityClass(pc);
-  for (const auto& [_, ns] : c.namespaces()) b.AddNamespace(ns);
-  return std::move(b).Build();
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -46,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!ApplyWatchEvent(cluster, e, &notes).ok()) Require(cluster.generation() == generation);
     if (e.type != WatchEvent::Type::kSchedule || ++sessions > 8) continue;
     absl::StatusOr<Snapshot> mine = cluster.Snapshot();
-    absl::StatusOr<Snapshot> scratch = ScratchBuild(cluster);
+    absl::StatusOr<Snapshot> scratch = cluster.BuildSnapshot();
     Require(mine.ok() == scratch.ok());
     if (!mine.ok() || mine->tasks().size() > 500 || mine->nodes().size() > 200) continue;
     RunOptions run;

@@ -82,7 +82,7 @@ int Bench(const BenchOptions& options) {
   getrusage(RUSAGE_SELF, &ru);
   std::string extra;
   if (options.churn > 0) {
-    absl::StatusOr<std::string> churn = MeasureChurn(file, options.churn);
+    absl::StatusOr<std::string> churn = MeasureChurn(file, options.churn, config);
     if (!churn.ok()) {
       std::cerr << "vcsched: " << churn.status().message() << "\n";
       return 1;

@@ -1,6 +1,10 @@
 #include "src/cli/bench_churn.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -9,12 +13,21 @@
 #include "vcsched/cluster.h"
 #include "vcsched/io/cluster_io.h"
 #include "vcsched/io/scenario.h"
+#include "vcsched/scheduler.h"
 
 namespace vcsched::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// The process's resident memory now (not its peak), from /proc/self/statm; 0 elsewhere.
+int64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t pages = 0, resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  return resident * static_cast<int64_t>(sysconf(_SC_PAGESIZE));
+}
 
 
 // N pod changes, a quarter of each kind, chosen by position so runs repeat: a new pod
@@ -56,7 +69,7 @@ absl::Status Churn(Cluster& c, int changes) {
 
 }  // namespace
 
-absl::StatusOr<std::string> MeasureChurn(const std::string& file, int changes) {
+absl::StatusOr<std::string> MeasureChurn(const std::string& file, int changes, const SchedulerConfig& config) {
   absl::StatusOr<std::string> text = ReadFile(file);
   if (!text.ok()) return text.status();
   absl::StatusOr<ScenarioObjects> objects = LoadObjects({{file, *text}});
@@ -65,20 +78,38 @@ absl::StatusOr<std::string> MeasureChurn(const std::string& file, int changes) {
   auto t = Clock::now();
   if (absl::Status s = PutObjects(*objects, cluster); !s.ok()) return s;
   const double fill_ms = Ms(Clock::now() - t);
-  if (absl::StatusOr<Snapshot> s = cluster.Snapshot(); !s.ok()) return s.status();
+  absl::StatusOr<Snapshot> first = cluster.Snapshot();
+  if (!first.ok()) return first.status();
   t = Clock::now();
   if (absl::StatusOr<Snapshot> s = cluster.Snapshot(); !s.ok()) return s.status();
   const double unchanged_ms = Ms(Clock::now() - t);
+  const int64_t rss_before = ResidentBytes();
   t = Clock::now();
   if (absl::Status s = Churn(cluster, changes); !s.ok()) return s;
-  if (absl::StatusOr<Snapshot> s = cluster.Snapshot(); !s.ok()) return s.status();
+  absl::StatusOr<Snapshot> second = cluster.Snapshot();  // held with the first, as a host would
+  if (!second.ok()) return second.status();
   const double churn_ms = Ms(Clock::now() - t);
+  const int64_t rss_after = ResidentBytes();
   t = Clock::now();
-  if (absl::StatusOr<Snapshot> s = cluster.BuildSnapshot(); !s.ok()) return s.status();
+  absl::StatusOr<Snapshot> built = cluster.BuildSnapshot();
+  if (!built.ok()) return built.status();
   const double build_ms = Ms(Clock::now() - t);
+  // Sessions on the cluster's snapshot and on the scratch build, interleaved.
+  std::vector<double> on_cluster, on_built;
+  for (int i = 0; i < 5; ++i) {
+    for (const Snapshot* s : {&*second, &*built}) {
+      const auto start = Clock::now();
+      if (absl::StatusOr<Decisions> d = RunSession(*s, config); !d.ok()) return d.status();
+      (s == &*second ? on_cluster : on_built).push_back(Ms(Clock::now() - start));
+    }
+  }
+  std::sort(on_cluster.begin(), on_cluster.end());
+  std::sort(on_built.begin(), on_built.end());
   return absl::StrFormat(", \"churn\": %d, \"fill_ms\": %.3f, \"churn_ms\": %.3f, \"build_ms\": %.3f, "
-                         "\"snapshot_unchanged_ms\": %.4f",
-                         changes, fill_ms, churn_ms, build_ms, unchanged_ms);
+                         "\"snapshot_unchanged_ms\": %.4f, \"session_on_cluster_ms\": %.3f, \"session_on_built_ms\": %.3f, "
+                         "\"first_snapshot_mib\": %.1f, \"second_snapshot_mib\": %.1f",
+                         changes, fill_ms, churn_ms, build_ms, unchanged_ms, on_cluster[2], on_built[2],
+                         static_cast<double>(rss_before) / (1 << 20), static_cast<double>(rss_after - rss_before) / (1 << 20));
 }
 
 }  // namespace vcsched::cli

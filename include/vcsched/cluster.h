@@ -15,8 +15,8 @@
 // decision beyond its objects: a snapshot of it decides what a snapshot built from the
 // same objects decides.
 //
-// One writer at a time; the snapshots it returns are immutable and may be read from any
-// thread.
+// One caller at a time (Snapshot() too: it keeps the snapshot it made); the snapshots it
+// returns are immutable and may be read from any thread.
 #ifndef VCSCHED_CLUSTER_H_
 #define VCSCHED_CLUSTER_H_
 

@@ -90,12 +90,20 @@ absl::StatusOr<std::vector<WatchEvent>> ReadWatchEvents(const ScenarioSource& so
   const std::string& text = source.text;
   std::vector<WatchEvent> out;
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) return out;
+  const LoadOptions limits;  // the loader's: input size and nesting depth
+  if (text.size() > limits.max_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat(source.name, ": input of ", text.size(),
+                                                   " bytes exceeds the limit of ", limits.max_bytes));
+  }
   simdjson::dom::parser parser;
 #ifdef SIMDJSON_THREADS_ENABLED
   parser.threaded = false;  // the library starts no threads
 #endif
   const simdjson::padded_string padded(text.data(), text.size());
   const size_t batch = std::max<size_t>(text.size(), size_t{1} << 12);
+  if (parser.allocate(batch, static_cast<size_t>(limits.max_depth) + 1) != simdjson::SUCCESS) {
+    return absl::ResourceExhaustedError(absl::StrCat(source.name, ": out of memory for a JSON parser"));
+  }
   simdjson::dom::document_stream stream;
   if (auto err = parser.parse_many(padded, batch).get(stream); err != simdjson::SUCCESS) {
     return absl::InvalidArgumentError(absl::StrCat(source.name, ": invalid JSON: ", simdjson::error_message(err)));

@@ -180,6 +180,11 @@ TEST_CASE("Cluster: watch events, including a Volcano Job, relists and deletions
     INFO(bad);
     CHECK_FALSE(ReadWatchEvents({"bad.json", bad}).ok());
   }
+  // Nesting past the loader's limit is refused, not followed.
+  std::string deep = R"({"type": "ADDED", "object": )";
+  for (int i = 0; i < 300; ++i) deep += R"({"a": )";
+  deep += "1" + std::string(300, '}') + "}";
+  CHECK_FALSE(ReadWatchEvents({"deep.json", deep}).ok());
   // A malformed object: refused, nothing changes.
   absl::StatusOr<std::vector<WatchEvent>> bad_pod = ReadWatchEvents({"e.json", R"(
 {"type": "MODIFIED", "object": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "j-w-0", "namespace": "ns"},

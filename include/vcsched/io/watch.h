@@ -30,7 +30,8 @@ struct WatchEvent {
 };
 
 // The events of a stream, in order. Errors name the source, the event and the field:
-// a value that is not an object, an unknown type, a missing object.
+// a value that is not an object, an unknown type, a missing object. The loader's limits
+// hold (LoadOptions: 256 MiB of text, nesting 200 deep).
 absl::StatusOr<std::vector<WatchEvent>> ReadWatchEvents(const ScenarioSource& source);
 
 // Applies one event. ADDED and MODIFIED put the object (an ADDED for an object that

@@ -147,6 +147,38 @@ std::vector<std::pair<std::string, std::string>> PodsOfGroupBut(const Cluster& c
   return out;
 }
 
+// NotFound naming the first object of a MODIFIED event that the cluster does not hold. A
+// Volcano Job is known by its PodGroup (its pods may be new: it scaled up).
+absl::Status CheckAllExist(const Cluster& cluster, const ScenarioObjects& o) {
+  const auto absent = [](const char* kind, const std::string& key) {
+    return absl::NotFoundError(absl::StrCat(kind, " \"", key, "\": not found"));
+  };
+  const std::set<std::string> job_groups(o.job_pod_groups.begin(), o.job_pod_groups.end());
+  for (const NodeSpec& n : o.nodes) {
+    if (!cluster.nodes().count(n.name)) return absent("Node", n.name);
+  }
+  for (const QueueSpec& q : o.queues) {
+    if (!cluster.queues().count(q.name)) return absent("Queue", q.name);
+  }
+  for (const PriorityClassSpec& pc : o.priority_classes) {
+    if (!cluster.priority_classes().count(pc.name)) return absent("PriorityClass", pc.name);
+  }
+  for (const NamespaceSpec& ns : o.namespaces) {
+    if (!cluster.namespaces().count(ns.name)) return absent("Namespace", ns.name);
+  }
+  for (const PodGroupSpec& g : o.pod_groups) {
+    const std::string key = absl::StrCat(g.namespace_, "/", g.name);
+    if (!cluster.pod_groups().count(key)) return absent(job_groups.count(key) ? "the PodGroup of Job" : "PodGroup", key);
+  }
+  if (job_groups.empty()) {
+    for (const PodSpec& p : o.pods) {
+      const std::string key = absl::StrCat(p.namespace_, "/", p.name);
+      if (!cluster.pods().count(key)) return absent("Pod", key);
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Applies the objects of an ADDED, MODIFIED or DELETED event (read from JSON or a Value).
 absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusOr<ScenarioObjects> objects,
                           const WatchEvent& event, std::vector<std::string>* notes) {
@@ -155,6 +187,11 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusO
   for (const std::string& w : objects->warnings) notes->push_back(w);
   if (objects->config || objects->expectation) {
     notes->push_back(absl::StrCat(event.where, ": a scheduler configuration or expectation is not cluster state; ignored"));
+  }
+  if (type == T::kModified) {
+    if (absl::Status s = CheckAllExist(cluster, *objects); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat(event.where, ": MODIFIED: ", s.message(), " (an update of an object that does not exist)"));
+    }
   }
   // A Volcano Job's pods that its new spec no longer has (scaled down; all of them when
   // the Job is deleted) go, as its controller deletes them.

@@ -194,6 +194,21 @@ TEST_CASE("Cluster: watch events, including a Volcano Job, relists and deletions
   const absl::Status s = ApplyWatchEvent(c, bad_pod->front(), &notes);
   CHECK_THAT(std::string(s.message()), Catch::Contains("cpu"));
   CHECK(c.generation() == generation);
+  // An update of something absent, and an unknown kind: refused, nothing changes.
+  absl::StatusOr<std::vector<WatchEvent>> more = ReadWatchEvents({"e.json", R"(
+{"type": "MODIFIED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n9"},
+  "status": {"allocatable": {"cpu": "1"}}}}
+{"type": "ADDED", "object": {"apiVersion": "v1", "kind": "Widget", "metadata": {"name": "w"}}}
+{"type": "MODIFIED", "object": {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
+  "metadata": {"name": "ghost", "namespace": "ns"},
+  "spec": {"minAvailable": 1, "tasks": [{"name": "w", "replicas": 1,
+    "template": {"spec": {"containers": [{"name": "c", "image": "x"}]}}}]}}})"});
+  REQUIRE(more.ok());
+  CHECK_THAT(std::string(ApplyWatchEvent(c, (*more)[0], &notes).message()),
+             Catch::Contains("MODIFIED: Node \"n9\": not found"));
+  CHECK_FALSE(ApplyWatchEvent(c, (*more)[1], &notes).ok());
+  CHECK_THAT(std::string(ApplyWatchEvent(c, (*more)[2], &notes).message()), Catch::Contains("the PodGroup of Job"));
+  CHECK(c.generation() == generation);
 }
 
 }  // namespace

@@ -35,7 +35,8 @@ struct WatchEvent {
 absl::StatusOr<std::vector<WatchEvent>> ReadWatchEvents(const ScenarioSource& source);
 
 // Applies one event. ADDED and MODIFIED put the object (an ADDED for an object that
-// exists is an update, as after a relist); DELETED removes it. The object is read and
+// exists is an update, as after a relist; a MODIFIED for one that does not exist is an
+// error); DELETED removes it. The object is read and
 // checked as the loader reads it (a Volcano Job is expanded into its PodGroup and pods);
 // on error the cluster is unchanged. What is reported but not an error goes to `notes`:
 // a DELETED for an object that does not exist, an ERROR event, an object of a kind the

@@ -93,7 +93,8 @@ class Cluster {
   const std::map<std::string, QueueSpec, std::less<>>& queues() const { return queues_; }
   const std::map<std::string, PriorityClassSpec, std::less<>>& priority_classes() const { return priority_classes_; }
   const std::map<std::string, NamespaceSpec, std::less<>>& namespaces() const { return namespaces_; }
-  // Changes since the cluster was made (each Put, Delete and applied decision counts).
+  // Changes since the cluster was made: each Put and Delete, and each Apply that changed
+  // an object.
   int64_t generation() const { return generation_; }
 
  private:

@@ -212,6 +212,7 @@ absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {
 
 ApplyReport Cluster::Apply(const Decisions& decisions) {
   ApplyReport report;
+  int64_t changed = 0;
   const auto pod_of = [&](absl::string_view what, absl::string_view key) -> PodSpec* {
     auto it = pods_.find(key);
     if (it != pods_.end()) return &it->second;
@@ -226,12 +227,14 @@ ApplyReport Cluster::Apply(const Decisions& decisions) {
     } else if (!pod->node_name.empty() && pod->node_name != b.node) {
       report.conflicts.push_back(absl::StrCat("bind ", b.task, " to ", b.node, ": the pod is on ", pod->node_name));
     } else {
+      if (pod->node_name != b.node) ++changed;
       pod->node_name = std::string(b.node);
       ++report.binds;
     }
   }
   for (const Eviction& e : decisions.evictions) {
     if (PodSpec* pod = pod_of("evict", e.task)) {
+      if (!pod->deleting) ++changed;
       pod->deleting = true;
       ++report.evictions;
     }
@@ -242,6 +245,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions) {
     if (!nodes_.count(p.node)) {
       report.conflicts.push_back(absl::StrCat("pipeline ", p.task, " on ", p.node, ": node not found"));
     } else {
+      if (pod->nominated_node_name != p.node) ++changed;
       pod->nominated_node_name = std::string(p.node);
       ++report.pipelined;
     }
@@ -253,9 +257,10 @@ ApplyReport Cluster::Apply(const Decisions& decisions) {
     } else if (!g.phase.empty() && it->second.phase != g.phase) {
       it->second.phase = std::string(g.phase);
       ++report.pod_group_phases;
+      ++changed;
     }
   }
-  Changed();
+  if (changed > 0) Changed();  // a cycle that changed nothing keeps its snapshot
   return report;
 }
 

@@ -112,10 +112,18 @@ TEST_CASE("Cluster: decisions are applied, and those that no longer fit are conf
   CHECK_THAT(report.conflicts[0], Catch::Contains("ns/p3: pod not found"));
   CHECK(c.pods().at("ns/p1").node_name == "n1");
   CHECK(c.pod_groups().at("ns/g").phase == "Inqueue");
-  // Bound pods stay where they are: the next session binds nothing.
+  // Bound pods stay where they are: the next session binds nothing, and applying a
+  // session that changed nothing keeps the snapshot.
   const absl::StatusOr<Snapshot> next = c.Snapshot();
   REQUIRE(next.ok());
   CHECK(Run(*next).binds.empty());
+  (void)c.Apply(Run(*next));  // the PodGroup's phase moves on (Running)
+  const absl::StatusOr<Snapshot> settled = c.Snapshot();
+  REQUIRE(settled.ok());
+  const int64_t before_quiet = c.generation();
+  (void)c.Apply(Run(*settled));
+  CHECK(c.generation() == before_quiet);
+  CHECK(c.Snapshot()->nodes().data() == settled->nodes().data());
 
   Decisions evict;
   evict.evictions.push_back({SharedText(std::string("ns/p1")), SharedText::Literal("preempt"), SharedText(), SharedText()});

@@ -13,27 +13,6 @@ namespace py = pybind11;
 namespace vcsched::python {
 namespace {
 
-// Applies every event of a stream; the first refused one raises, naming it (the events
-// before it stay applied). Returns the notes (DELETED of absent objects, ERROR events).
-std::vector<std::string> ApplyStream(Cluster& cluster, const std::string& name, const std::string& text) {
-  std::vector<std::string> notes;
-  absl::Status failed;
-  {
-    py::gil_scoped_release release;
-    absl::StatusOr<std::vector<WatchEvent>> events = ReadWatchEvents({name, text});
-    if (!events.ok()) {
-      failed = events.status();
-    } else {
-      for (const WatchEvent& e : *events) {
-        failed = ApplyWatchEvent(cluster, e, &notes);
-        if (!failed.ok()) break;
-      }
-    }
-  }
-  if (!failed.ok()) Raise(failed);
-  return notes;
-}
-
 // A Python object as a Value, as YAML would hold it: str as a string, int, float and bool
 // as plain scalars, None as null. Depth and size are bounded (a cyclic or absurd object
 // is refused, not followed). CPython's own calls: this runs once per field of every
@@ -123,7 +102,6 @@ void RegisterCluster(py::module_& m) {
   py::class_<Cluster>(m, "Cluster")
       .def(py::init<>())
       .def_static("from_snapshot", &Cluster::FromSnapshot, py::arg("snapshot"))
-      .def("apply_stream", &ApplyStream, py::arg("name"), py::arg("text"))
       .def("apply_events", &ApplyEvents, py::arg("events"), py::arg("name"))
       .def("snapshot", [](const Cluster& c) { return Unwrap(c.Snapshot()); })
       .def("apply_decisions", [](Cluster& c, const Decisions& d) { return Report(c.Apply(d)); }, py::arg("decisions"))

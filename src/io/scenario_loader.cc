@@ -571,6 +571,18 @@ absl::StatusOr<ScenarioObjects> LoadObjects(const std::vector<ScenarioSource>& s
   return TakeObjects(c, diag);
 }
 
+namespace {
+
+// One document alone (a watch event's object), read as any document is.
+absl::StatusOr<ScenarioObjects> ReadOneDocument(const DocNode& doc, const std::string& where) {
+  Collected c;
+  Diagnostics diag;
+  ReadDocument(doc, Place{c.AddDocument(where)}, 0, c, diag);
+  return TakeObjects(c, diag);
+}
+
+}  // namespace
+
 absl::StatusOr<ScenarioObjects> io_internal::ReadJsonObject(absl::string_view json, const std::string& where,
                                                            const LoadOptions& options) {
   if (json.size() > options.max_bytes) {
@@ -589,17 +601,11 @@ absl::StatusOr<ScenarioObjects> io_internal::ReadJsonObject(absl::string_view js
   if (auto err = parser.parse(text).get(doc); err != simdjson::SUCCESS) {
     return absl::InvalidArgumentError(absl::StrCat(where, ": invalid JSON: ", simdjson::error_message(err)));
   }
-  Collected c;
-  Diagnostics diag;
-  ReadDocument(DocNode(doc), Place{c.AddDocument(where)}, 0, c, diag);
-  return TakeObjects(c, diag);
+  return ReadOneDocument(DocNode(doc), where);
 }
 
 absl::StatusOr<ScenarioObjects> io_internal::ReadValueObject(const Value& object, const std::string& where) {
-  Collected c;
-  Diagnostics diag;
-  ReadDocument(DocNode(&object), Place{c.AddDocument(where)}, 0, c, diag);
-  return TakeObjects(c, diag);
+  return ReadOneDocument(DocNode(&object), where);
 }
 
 absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, const LoadOptions& options) {

@@ -25,6 +25,17 @@ std::optional<WatchEvent::Type> TypeOf(absl::string_view name) {
   return std::nullopt;
 }
 
+// The event's type from its `type` field (nullptr when absent or not a string).
+absl::StatusOr<WatchEvent::Type> EventType(const absl::string_view* name, absl::string_view where) {
+  if (name == nullptr) return absl::InvalidArgumentError(absl::StrCat(where, ": type: is required (a string)"));
+  const std::optional<WatchEvent::Type> t = TypeOf(*name);
+  if (!t) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": type: unknown event type \"", *name,
+                                                   "\" (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR or SCHEDULE)"));
+  }
+  return *t;
+}
+
 // A SCHEDULE event's clock and expectation.
 absl::StatusOr<WatchEvent> ReadSchedule(simdjson::dom::object obj, WatchEvent e) {
   for (simdjson::dom::key_value_pair kv : obj) {
@@ -65,14 +76,10 @@ absl::StatusOr<WatchEvent> ReadEvent(simdjson::dom::element value, std::string w
   WatchEvent e;
   e.where = std::move(where);
   std::string_view type_text;
-  if (obj["type"].get(type_text) != simdjson::SUCCESS) {
-    return absl::InvalidArgumentError(absl::StrCat(e.where, ": type: is required (a string)"));
-  }
-  const std::optional<WatchEvent::Type> t = TypeOf(absl::string_view(type_text.data(), type_text.size()));
-  if (!t) {
-    return absl::InvalidArgumentError(absl::StrCat(e.where, ": type: unknown event type \"", absl::string_view(type_text.data(), type_text.size()),
-                                                   "\" (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR or SCHEDULE)"));
-  }
+  const bool has_type = obj["type"].get(type_text) == simdjson::SUCCESS;
+  const absl::string_view name(type_text.data(), type_text.size());
+  const absl::StatusOr<WatchEvent::Type> t = EventType(has_type ? &name : nullptr, e.where);
+  if (!t.ok()) return t.status();
   e.type = *t;
   if (e.type == WatchEvent::Type::kSchedule) return ReadSchedule(obj, std::move(e));
   if (e.type == WatchEvent::Type::kBookmark) return e;
@@ -227,17 +234,20 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusO
     return absl::OkStatus();
   }
   // Several objects come from one event only for a Volcano Job (its PodGroup and pods):
-  // they are checked together first, so that none is applied when one is refused.
-  if (objects->pods.size() + objects->pod_groups.size() + objects->nodes.size() + objects->queues.size() +
-          objects->priority_classes.size() + objects->namespaces.size() > 1) {
-    SnapshotBuilder b(cluster.options());
-    for (const PodGroupSpec& g : objects->pod_groups) b.AddPodGroup(g);
-    for (const PodSpec& p : objects->pods) b.AddPod(p);
-    for (const NodeSpec& n : objects->nodes) b.AddNode(n);
-    if (absl::StatusOr<Snapshot> s = std::move(b).Build(); !s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(event.where, ": ", s.status().message()));
+  // each is checked first, as the cluster's puts check it, so that none is applied when
+  // one is refused.
+  std::vector<std::string> problems;
+  const auto check = [&](const auto& specs) {
+    for (const auto& spec : specs) {
+      for (std::string& p : ObjectProblems(spec)) problems.push_back(std::move(p));
     }
+  };
+  if (objects->pods.size() + objects->pod_groups.size() + objects->nodes.size() > 1) {
+    check(objects->pod_groups);
+    check(objects->pods);
+    check(objects->nodes);
   }
+  if (!problems.empty()) return absl::InvalidArgumentError(absl::StrCat(event.where, ": ", absl::StrJoin(problems, "\n")));
   const auto put = [&](absl::Status s) -> absl::Status {
     if (s.ok()) return s;
     return absl::Status(s.code(), absl::StrCat(event.where, ": ", s.message()));
@@ -295,14 +305,9 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const Value& event, absl::string_
   e.where = std::string(where);
   if (!event.is_map()) return absl::InvalidArgumentError(absl::StrCat(where, ": expected an object"));
   const Value* type = event.Find("type");
-  if (type == nullptr || !type->is_scalar()) {
-    return absl::InvalidArgumentError(absl::StrCat(where, ": type: is required (a string)"));
-  }
-  const std::optional<T> t = TypeOf(type->text());
-  if (!t) {
-    return absl::InvalidArgumentError(absl::StrCat(where, ": type: unknown event type \"", type->text(),
-                                                   "\" (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR or SCHEDULE)"));
-  }
+  const absl::string_view name = type != nullptr && type->is_scalar() ? absl::string_view(type->text()) : "";
+  const absl::StatusOr<T> t = EventType(type != nullptr && type->is_scalar() ? &name : nullptr, where);
+  if (!t.ok()) return t.status();
   if (*t == T::kSchedule || *t == T::kBookmark) return absl::OkStatus();
   const Value* object = event.Find("object");
   if (*t == T::kError) {

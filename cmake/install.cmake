@@ -26,7 +26,7 @@ install(FILES ${PROJECT_BINARY_DIR}/vcschedConfig.cmake ${PROJECT_BINARY_DIR}/vc
         DESTINATION ${VCSCHED_CMAKE_DIR} COMPONENT dev)
 
 # pkg-config: the libraries are static, so their dependencies are public requirements.
-set(VCSCHED_PC_REQUIRES "absl_status absl_statusor absl_strings absl_str_format absl_span absl_inlined_vector absl_time absl_flat_hash_map")
+set(VCSCHED_PC_REQUIRES "absl_status absl_statusor absl_strings absl_str_format absl_span absl_inlined_vector absl_time absl_flat_hash_map re2")
 set(VCSCHED_PC_LIBS "-lvcsched_lifecycle -lvcsched_core")
 if(TARGET vcsched_io)
   string(APPEND VCSCHED_PC_REQUIRES " yaml-cpp simdjson")

@@ -672,7 +672,11 @@ PYBIND11_MODULE(_vcsched, m) {
         [](const std::string& name, const std::string& text) { return Unwrap(LoadSchedulerConfig({name, text})); },
         py::arg("name"), py::arg("text"));
   m.def("default_config", &DefaultSchedulerConfig);
-  m.def("compare", &CompareWithExpectation, py::arg("decisions"), py::arg("expectation"));
+  m.def("compare",
+        [](const Decisions& d, const Expectation& e, const Snapshot* snapshot) {
+          return CompareWithExpectation(d, e, snapshot);
+        },
+        py::arg("decisions"), py::arg("expectation"), py::arg("snapshot") = nullptr);
   m.def("schedule", &Schedule, py::arg("snapshot"), py::arg("config"), py::arg("now") = 0,
         py::arg("plugins") = std::map<std::string, py::object>{});
   m.def("parse_quantity",

@@ -53,6 +53,12 @@ struct LabelSelector {
   std::vector<LabelSelectorRequirement> match_expressions;
 };
 
+// Kubernetes' matching: the requirement holds for `labels` (Gt and Lt compare integers;
+// a value that is not one fails); a selector matches when every matchLabels pair and
+// every expression holds.
+bool MatchesRequirement(const LabelSelectorRequirement& requirement, const Labels& labels);
+bool MatchesLabelSelector(const LabelSelector& selector, const Labels& labels);
+
 // A node selector term: all requirements must hold. match_fields supports only
 // metadata.name, as Kubernetes does.
 struct NodeSelectorTerm {
@@ -173,6 +179,25 @@ struct PodSpec {
   std::string controller_uid;     // uid of the controlling ownerReference, if any
 };
 
+// PodGroup spec.networkTopology (and a sub-group policy's): how far apart in the network
+// the job's pods may be (docs/FORMAT-hypernode.md rule 8).
+struct NetworkTopologySpec {
+  enum class Mode { kHard, kSoft };
+  Mode mode = Mode::kHard;  // the CRD's default
+  std::optional<int32_t> highest_tier_allowed;
+  std::string highest_tier_name;  // empty: unset; never set together with the tier
+};
+
+// One entry of PodGroup spec.subGroupPolicy (rule 7).
+struct SubGroupPolicySpec {
+  std::string name;
+  std::optional<int32_t> sub_group_size;  // unset: 1
+  int32_t min_sub_groups = 0;
+  std::vector<std::string> match_label_keys;
+  std::optional<LabelSelector> label_selector;
+  std::optional<NetworkTopologySpec> network_topology;
+};
+
 struct PodGroupSpec {
   std::string name;
   std::string namespace_ = "default";
@@ -186,6 +211,26 @@ struct PodGroupSpec {
   std::string queue;  // empty: the default queue
   std::string priority_class_name;
   std::string phase = "Pending";  // Pending, Inqueue, Running, Unknown, Completed
+  std::optional<NetworkTopologySpec> network_topology;
+  std::vector<SubGroupPolicySpec> sub_group_policy;
+};
+
+// A member of a HyperNode: nodes or a child HyperNode, chosen by exactly one selector.
+struct HyperNodeMember {
+  enum class Type { kNode, kHyperNode };
+  enum class Match { kExact, kRegex, kLabel };
+  Type type = Type::kNode;
+  Match match = Match::kExact;
+  std::string name;     // kExact: the node's or HyperNode's name; kRegex: the pattern (RE2, unanchored)
+  LabelSelector labels; // kLabel: an empty selector selects nothing
+};
+
+// A topology.volcano.sh/v1alpha1 HyperNode: a network domain (docs/FORMAT-hypernode.md).
+struct HyperNodeSpec {
+  std::string name;
+  int32_t tier = 0;
+  std::string tier_name;
+  std::vector<HyperNodeMember> members;
 };
 
 struct QueueSpec {

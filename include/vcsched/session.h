@@ -75,6 +75,20 @@ using SimulateAllocatableFn =
 using SimulatePredicateFn =
     std::function<FitResult(TaskIndex, NodeIndex, absl::Span<const TaskIndex> removed)>;
 
+// Network topology (docs/FORMAT-hypernode.md). A sub-group is named by its job and its
+// index in JobInfo::sub_jobs; kNone as that index means the job as a whole.
+// The candidate HyperNodes under `within` for the job or sub-group, grouped into
+// gradients tried in order (Volcano's HyperNodeGradientForJobFn / ForSubJobFn).
+using HyperNodeGradientFn = std::function<std::vector<std::vector<HyperNodeIndex>>(
+    JobIndex j, int32_t sub_job, HyperNodeIndex within)>;
+// Adds a score for each of `candidates` into `scores` (same length).
+using HyperNodeOrderFn = std::function<void(JobIndex j, int32_t sub_job, absl::Span<const HyperNodeIndex> candidates,
+                                            absl::Span<double> scores)>;
+using SubJobBoolFn = std::function<bool(JobIndex j, int32_t sub_job)>;
+using SubJobVoteFn = std::function<Vote(JobIndex j, int32_t sub_job)>;
+// <0 when sub-group l goes first, >0 when r does, 0: no opinion.
+using SubJobOrderFn = std::function<int(JobIndex j, int32_t l, int32_t r)>;
+
 struct EventHandler {
   std::function<void(TaskIndex)> on_allocate;    // allocated, pipelined, eviction undone
   std::function<void(TaskIndex)> on_deallocate;  // evicted, allocation undone
@@ -191,6 +205,27 @@ class Session {
   void SetJobPhase(JobIndex j, std::string phase);
   bool JobIsPending(JobIndex j) const;  // phase Pending or empty
 
+  // ---- sub-groups and network topology ----
+  // Volcano's sub-group counters (as the job's, over the sub-group's tasks).
+  int32_t SubJobReadyTaskNum(JobIndex j, int32_t k) const;
+  int32_t SubJobWaitingTaskNum(JobIndex j, int32_t k) const;
+  int32_t SubJobPendingBestEffortNum(JobIndex j, int32_t k) const;
+  int32_t SubJobAllocatedTaskNum(JobIndex j, int32_t k) const;
+  bool SubJobIsReady(JobIndex j, int32_t k) const;      // Ready + PendingBE >= its min
+  bool SubJobIsPipelined(JobIndex j, int32_t k) const;  // + Waiting
+  // Whether the PodGroup has subGroupPolicy entries.
+  bool JobHasSubGroupPolicy(JobIndex j) const { return !job(j).pod_group.sub_group_policy.empty(); }
+  // The HyperNode the job (or sub-group) already occupies: recovered at session open
+  // from its placed pods (rule 9), then widened as allocate places more; kNone: none.
+  HyperNodeIndex job_allocated_hyper_node(JobIndex j) const;
+  HyperNodeIndex sub_job_allocated_hyper_node(JobIndex j, int32_t k) const;
+  void SetJobAllocatedHyperNode(JobIndex j, HyperNodeIndex h);
+  void SetSubJobAllocatedHyperNode(JobIndex j, int32_t k, HyperNodeIndex h);
+  // The sub-group's allocated HyperNode as allocate saw it when it chose a node for t
+  // (Volcano's TaskInfo.JobAllocatedHyperNode, which node scoring reads).
+  HyperNodeIndex task_job_allocated_hyper_node(TaskIndex t) const;
+  void SetTaskJobAllocatedHyperNode(TaskIndex t, HyperNodeIndex h);
+
   // ---- registration (from Plugin::OnSessionOpen) ----
   // Each keeps the callback only when the current plugin's switch for it is on.
   void AddJobOrderFn(JobOrderFn fn);
@@ -218,6 +253,11 @@ class Session {
   void AddSimulateAllocatableFn(SimulateAllocatableFn fn);  // gated by enabledAllocatable
   void AddSimulatePredicateFn(SimulatePredicateFn fn);      // gated by enablePredicate
   void AddEventHandler(EventHandler handler);  // not gated
+  void AddHyperNodeGradientFn(HyperNodeGradientFn fn);  // gated by enabledHyperNodeGradient
+  void AddHyperNodeOrderFn(HyperNodeOrderFn fn);        // gated by enabledHyperNodeOrder
+  void AddSubJobReadyFn(SubJobBoolFn fn);
+  void AddSubJobPipelinedFn(SubJobVoteFn fn);
+  void AddSubJobOrderFn(SubJobOrderFn fn);
   // Says that the current plugin's node answers (predicates and scores) for `t` may
   // depend on more than the task's shape and each node's own state, when `fn(t)` is true
   // (for example, a placed pod's affinity term selects t). Allocate then scores every
@@ -286,6 +326,16 @@ class Session {
                                           absl::Span<const TaskIndex> candidates) const;
   // First tier with a non-empty union.
   std::vector<TaskIndex> VictimTasks(absl::Span<const TaskIndex> candidates) const;
+  // The first registrant decides; none: {{within}}.
+  std::vector<std::vector<HyperNodeIndex>> HyperNodeGradient(JobIndex j, int32_t sub_job, HyperNodeIndex within) const;
+  // Sum of every registered HyperNode scorer for each candidate, written to `scores`.
+  void ScoreHyperNodes(JobIndex j, int32_t sub_job, absl::Span<const HyperNodeIndex> candidates,
+                       absl::Span<double> scores) const;
+  // Without subGroupPolicy: JobReady / JobPipelined. With one: AND / votes per tier.
+  bool SubJobReady(JobIndex j, int32_t k) const;
+  bool SubJobPipelined(JobIndex j, int32_t k) const;
+  // First non-zero wins; then match index, then id.
+  bool SubJobOrderLess(JobIndex j, int32_t l, int32_t r) const;
 
   // ---- direct changes (backfill, shuffle); others go through Statement ----
   // Allocates now; once the job is JobReady, binds every Allocated task of the job.

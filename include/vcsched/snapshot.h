@@ -33,6 +33,7 @@ using NodeIndex = int32_t;
 using TaskIndex = int32_t;
 using JobIndex = int32_t;
 using QueueIndex = int32_t;
+using HyperNodeIndex = int32_t;
 inline constexpr int32_t kNone = -1;
 
 // Task status, as Volcano derives it from a pod (and the in-session ones).
@@ -108,9 +109,36 @@ struct TaskInfo {
   std::string role;          // volcano.sh/task-spec
   int64_t pod_index = -1;    // the number after the last '-', when the name has 3+ parts
   std::string uid;       // pod uid, or "namespace-name" when unset
+  int32_t sub_job = kNone;  // index into its job's sub_jobs
   // The pod's spec (never null), shared: the specs stay where the builder received
   // them, so building a snapshot does not copy or move them.
   std::shared_ptr<const PodSpec> pod;
+};
+
+// A network domain of the HyperNode tree (docs/FORMAT-hypernode.md rules 1-6).
+struct HyperNodeInfo {
+  HyperNodeIndex index = kNone;
+  std::string name;
+  int32_t tier = 0;
+  std::string tier_name;
+  HyperNodeIndex parent = kNone;         // kNone only for the virtual root
+  std::vector<HyperNodeIndex> children;  // ascending
+  std::vector<NodeIndex> nodes;          // every node it holds, ascending
+};
+// The name of the virtual HyperNode above all others (rule 5).
+inline constexpr absl::string_view kClusterTopHyperNode = "<cluster-top-hypernode>";
+
+// A sub-group of a job (rule 7): the pods of one subGroupPolicy with the same
+// matchLabelKeys values, or the job's default sub-group.
+struct SubJobInfo {
+  int32_t policy = kNone;  // index into the PodGroup's sub_group_policy; kNone: the default sub-group
+  std::string id;          // Volcano's SubJobID: "<job key>/<policy>-<values>", or the job key
+  int32_t min_available = 1;
+  int32_t match_index = 0;  // the first label value, when it is an integer
+  // The constraint as sessions apply it: highestTierName turned into its tier and soft
+  // turned into hard at the permitted limit (rule 8). Unset: no network topology.
+  std::optional<NetworkTopologySpec> network_topology;
+  std::vector<TaskIndex> tasks;  // ascending
 };
 
 struct JobInfo {
@@ -125,6 +153,10 @@ struct JobInfo {
   std::string key;  // "namespace/name"
   Resource min_resources;        // zero when unset
   int64_t waiting_time_seconds = -1;  // volcano.sh/sla-waiting-time, -1 when unset
+  // The job's network topology as sessions apply it (see SubJobInfo), and its
+  // sub-groups in Volcano's order (match index, then id). Every task is in one.
+  std::optional<NetworkTopologySpec> network_topology;
+  std::vector<SubJobInfo> sub_jobs;
   PodGroupSpec pod_group;
 };
 
@@ -151,6 +183,7 @@ std::vector<std::string> ObjectProblems(const PodGroupSpec& pod_group);
 std::vector<std::string> ObjectProblems(const QueueSpec& queue);
 std::vector<std::string> ObjectProblems(const PriorityClassSpec& priority_class);
 std::vector<std::string> ObjectProblems(const NamespaceSpec& ns);
+std::vector<std::string> ObjectProblems(const HyperNodeSpec& hyper_node);
 
 // Whether a snapshot with these options schedules the pod (its schedulerName).
 bool SchedulesPod(const SnapshotOptions& options, const PodSpec& pod);
@@ -174,6 +207,20 @@ class Snapshot {
   // By "namespace/name".
   std::optional<JobIndex> FindJob(absl::string_view key) const;
   std::optional<TaskIndex> FindTask(absl::string_view key) const;
+  // The HyperNode tree: the input's HyperNodes by name, then the virtual root (always
+  // present, the last index).
+  absl::Span<const HyperNodeInfo> hyper_nodes() const;
+  HyperNodeIndex hyper_node_root() const;
+  std::optional<HyperNodeIndex> FindHyperNode(absl::string_view name) const;
+  // False when a HyperNode has two parents or a cycle (rule 3): jobs with network
+  // topology are then not scheduled.
+  bool hyper_nodes_ready() const;
+  // The distinct tiers, ascending, the virtual root's included.
+  absl::Span<const int32_t> hyper_node_tiers() const;
+  // The HyperNode of the lowest tier holding node n, or kNone (rule 6).
+  HyperNodeIndex lowest_tier_hyper_node(NodeIndex n) const;
+  // The lowest common ancestor of two HyperNodes; either may be kNone (then the other).
+  HyperNodeIndex HyperNodeLca(HyperNodeIndex a, HyperNodeIndex b) const;
   // Value of a PriorityClass, or nullopt.
   std::optional<int32_t> PriorityClassValue(absl::string_view name) const;
   // What Build() tolerated but the caller should know (dangling references, ...), sorted.
@@ -206,6 +253,8 @@ class SnapshotBuilder {
   // A Namespace, for its labels (pod affinity namespaceSelector); a second one of the
   // same name is an error at Build.
   void AddNamespace(NamespaceSpec ns);
+  // A topology.volcano.sh HyperNode (a network domain).
+  void AddHyperNode(HyperNodeSpec hyper_node);
   // A warning to carry into the snapshot (used by loaders for unsupported fields).
   void AddWarning(std::string warning);
 

@@ -40,6 +40,14 @@ class Statement {
   void Commit();
   // Undoes every operation, last first (see above: an evicted task returns as Running).
   void Discard();
+  // The placements made so far (allocations and pipelines), in order: a dry run can be
+  // discarded and made again later (Volcano's SaveOperations / RecoverOperations).
+  struct Placement {
+    TaskIndex task;
+    NodeIndex node;
+    bool pipelined;
+  };
+  std::vector<Placement> Placements() const;
   bool empty() const { return ops_.empty(); }
   size_t size() const { return ops_.size(); }
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/actions/actions.h"
+#include "src/actions/allocate_topology.h"
 #include "src/actions/helpers.h"
 #include "src/actions/job_task_heaps.h"
 #include "src/actions/node_choice_cache.h"
@@ -27,6 +28,8 @@ class AllocateAction : public Action {
     auto queues = QueueHeap(ssn);
     std::map<QueueIndex, WaitingJobHeap> jobs;
     JobTaskHeaps tasks(ssn, s.num_jobs());
+    TopologyAllocator topology(ssn, error_cache_, reasons);
+    std::vector<bool> uses_topology(static_cast<size_t>(s.num_jobs()), false);
     for (JobIndex j = 0; j < static_cast<JobIndex>(s.num_jobs()); ++j) {
       const QueueIndex queue = s.queue_of(j);
       if (queue == kNone) continue;
@@ -35,6 +38,16 @@ class AllocateAction : public Action {
         ssn.SetJobPhase(j, "Inqueue");
       }
       if (ssn.JobValid(j)) continue;
+      if (TopologyAllocator::Uses(ssn, j)) {
+        // HyperNodes with two parents or a cycle: Volcano's view is not ready.
+        if (!s.snapshot().hyper_nodes_ready() && TopologyAllocator::HasNetworkTopology(s.job(j))) continue;
+        if (!topology.Open(j)) continue;
+        uses_topology[static_cast<size_t>(j)] = true;
+        auto [it, inserted] = jobs.try_emplace(queue, ssn);
+        if (inserted) queues.Push(queue);
+        it->second.Push(j);
+        continue;
+      }
       tasks.Open(j);
       for (TaskIndex t : s.job_tasks(j)) {
         if (s.task_status(t) == TaskStatus::kPending &&
@@ -54,6 +67,16 @@ class AllocateAction : public Action {
       auto& job_heap = jobs.at(q);
       if (job_heap.empty()) continue;
       const JobIndex j = job_heap.Pop();
+      if (uses_topology[static_cast<size_t>(j)]) {
+        VCSCHED_ASSIGN_OR_RETURN(std::optional<Statement> stmt, topology.Visit(j));
+        if (stmt && ssn.JobReady(j)) {  // a pipelined gang keeps its placements, uncommitted
+          stmt->Commit();
+          topology.CommitDecision(j);
+          if (!topology.Empty(j)) job_heap.Push(j);
+        }
+        queues.Push(q);
+        continue;
+      }
       Statement stmt(ssn);
       VCSCHED_ASSIGN_OR_RETURN(const bool keep, AllocateTasks(ssn, j, tasks, all_nodes, reasons, stmt));
       if (keep && ssn.JobReady(j)) {
@@ -135,37 +158,6 @@ class AllocateAction : public Action {
     if (ssn.JobReady(j) || ssn.JobPipelined(j)) return true;
     stmt.Discard();
     return false;
-  }
-
-  // Should a visit go on after a task found no node? (docs/reference/scheduler.md §9.2.3)
-  static bool NeedContinueAllocating(const Session& ssn, JobIndex j, const std::set<std::string>& failed_roles) {
-    const Session& s = ssn;
-    const JobInfo& job = s.job(j);
-    const int32_t min = s.job_min_member(j);
-    if (min == static_cast<int32_t>(job.tasks.size())) return false;
-    std::map<std::string, int32_t> pending, occupied;
-    for (TaskIndex t : job.tasks) {
-      const TaskStatus st = s.task_status(t);
-      const std::string& role = s.task(t).role;
-      if (st == TaskStatus::kPending) ++pending[role];
-      if (IsAllocatedStatus(st) || st == TaskStatus::kSucceeded ||
-          (st == TaskStatus::kPending && s.task(t).best_effort)) {
-        ++occupied[role];
-      }
-    }
-    if (min < job.task_min_available_total) {
-      int32_t sum = ssn.JobReadyTaskNum(j);
-      for (const auto& [role, n] : pending) {
-        if (!failed_roles.count(role)) sum += n;
-      }
-      return sum >= min;
-    }
-    for (const std::string& role : failed_roles) {
-      auto m = job.pod_group.min_task_member.find(role);
-      if (m == job.pod_group.min_task_member.end() || m->second <= 0) continue;
-      if (occupied[role] < m->second) return false;
-    }
-    return true;
   }
 
   // Roles of job j that found no node in this session (an entry only once one fails).

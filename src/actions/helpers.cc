@@ -87,4 +87,35 @@ std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, Or
   return preemptors;
 }
 
+// Should a visit go on after a task found no node? (docs/reference/scheduler.md §9.2.3)
+bool NeedContinueAllocating(const Session& ssn, JobIndex j, const std::set<std::string>& failed_roles) {
+  const Session& s = ssn;
+  const JobInfo& job = s.job(j);
+  const int32_t min = s.job_min_member(j);
+  if (min == static_cast<int32_t>(job.tasks.size())) return false;
+  std::map<std::string, int32_t> pending, occupied;
+  for (TaskIndex t : job.tasks) {
+    const TaskStatus st = s.task_status(t);
+    const std::string& role = s.task(t).role;
+    if (st == TaskStatus::kPending) ++pending[role];
+    if (IsAllocatedStatus(st) || st == TaskStatus::kSucceeded ||
+        (st == TaskStatus::kPending && s.task(t).best_effort)) {
+      ++occupied[role];
+    }
+  }
+  if (min < job.task_min_available_total) {
+    int32_t sum = ssn.JobReadyTaskNum(j);
+    for (const auto& [role, n] : pending) {
+      if (!failed_roles.count(role)) sum += n;
+    }
+    return sum >= min;
+  }
+  for (const std::string& role : failed_roles) {
+    auto m = job.pod_group.min_task_member.find(role);
+    if (m == job.pod_group.min_task_member.end() || m->second <= 0) continue;
+    if (occupied[role] < m->second) return false;
+  }
+  return true;
+}
+
 }  // namespace vcsched::internal

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -92,6 +94,10 @@ NodeIndex SelectBestNode(const Session& ssn, TaskIndex t, absl::Span<const NodeI
 
 // Allocate's two gradients: nodes where the task fits Idle, else the rest.
 NodeIndex SelectBestNodeByGradient(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes);
+
+// Should a visit go on after a task found no node, given the roles that failed
+// (docs/reference/scheduler.md §9.2.3)?
+bool NeedContinueAllocating(const Session& ssn, JobIndex j, const std::set<std::string>& failed_roles);
 
 // Every node index of the session.
 std::vector<NodeIndex> AllNodes(const Session& ssn);

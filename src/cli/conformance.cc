@@ -20,7 +20,7 @@ std::string RunCase(const std::string& path) {
   const SchedulerConfig config = sc->config.value_or(DefaultSchedulerConfig());
   absl::StatusOr<Decisions> d = RunSession(sc->snapshot, config);
   if (!d.ok()) return absl::StrCat("session error (not implemented or invalid): ", d.status().message());
-  return absl::StrJoin(CompareWithExpectation(*d, *sc->expectation), "; ");
+  return absl::StrJoin(CompareWithExpectation(*d, *sc->expectation, &sc->snapshot), "; ");
 }
 
 }  // namespace

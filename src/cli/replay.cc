@@ -80,7 +80,7 @@ int Replay(const ReplayOptions& options) {
     }
     const ApplyReport report = cluster.Apply(*d);
     std::vector<std::string> unmet;
-    if (at != nullptr && at->expect) unmet = CompareWithExpectation(*d, *at->expect);
+    if (at != nullptr && at->expect) unmet = CompareWithExpectation(*d, *at->expect, &*snap);
     if (!unmet.empty()) any_error = true;
     if (json) {
       json_cycles.push_back(absl::StrCat("{\"cycle\": ", cycle.number, ", \"afterEvent\": ", cycle.after_event,

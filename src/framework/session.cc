@@ -178,6 +178,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     s.MoveTask(t, info.status, HoldsNode(info.status) ? info.node : kNone);
   }
   s.node_changes.clear();  // the initial placement is the baseline, not a change
+  internal::RecoverAllocatedHyperNodes(s);
 
   v_.num_tasks = static_cast<int32_t>(tasks.size());
   v_.num_jobs = static_cast<int32_t>(jobs.size());
@@ -367,6 +368,17 @@ void Session::AddPreemptableFn(EvictableFn fn) { AddIf(*s_, Switch::kPreemptable
 void Session::AddReclaimableFn(EvictableFn fn) { AddIf(*s_, Switch::kReclaimable, s_->reclaimable, std::move(fn)); }
 void Session::AddVictimTasksFn(VictimTasksFn fn) { AddIf(*s_, Switch::kVictim, s_->victim_tasks, std::move(fn)); }
 void Session::AddEventHandler(EventHandler handler) { s_->handlers.push_back(std::move(handler)); }
+void Session::AddHyperNodeGradientFn(HyperNodeGradientFn fn) {
+  AddIf(*s_, Switch::kHyperNodeGradient, s_->hyper_node_gradient, std::move(fn));
+}
+void Session::AddHyperNodeOrderFn(HyperNodeOrderFn fn) {
+  AddIf(*s_, Switch::kHyperNodeOrder, s_->hyper_node_order, std::move(fn));
+}
+void Session::AddSubJobReadyFn(SubJobBoolFn fn) { AddIf(*s_, Switch::kSubJobReady, s_->sub_job_ready, std::move(fn)); }
+void Session::AddSubJobPipelinedFn(SubJobVoteFn fn) {
+  AddIf(*s_, Switch::kSubJobPipelined, s_->sub_job_pipelined, std::move(fn));
+}
+void Session::AddSubJobOrderFn(SubJobOrderFn fn) { AddIf(*s_, Switch::kSubJobOrder, s_->sub_job_order, std::move(fn)); }
 void Session::AddUnifiedEvictableFn(UnifiedEvictableFn fn) { AddAlways(*s_, s_->unified_evictable, std::move(fn)); }
 
 namespace {

@@ -128,6 +128,15 @@ struct Session::State {
   std::vector<Registered<SimulateAllocatableFn>> simulate_allocatable;
   std::vector<Registered<SimulatePredicateFn>> simulate_predicate;
   std::vector<EventHandler> handlers;
+  std::vector<Registered<HyperNodeGradientFn>> hyper_node_gradient;
+  std::vector<Registered<HyperNodeOrderFn>> hyper_node_order;
+  std::vector<Registered<SubJobBoolFn>> sub_job_ready;
+  std::vector<Registered<SubJobVoteFn>> sub_job_pipelined;
+  std::vector<Registered<SubJobOrderFn>> sub_job_order;
+  // Allocated HyperNodes (session_topology.cc): per job, per job's sub-group, per task.
+  std::vector<HyperNodeIndex> job_allocated_hyper_node;
+  std::vector<std::vector<HyperNodeIndex>> sub_job_allocated_hyper_node;
+  std::vector<HyperNodeIndex> task_job_allocated_hyper_node;
   const PluginOption* current_plugin = nullptr;
   int current_tier = 0;
 
@@ -186,6 +195,10 @@ struct SessionInternals {
 };
 
 namespace internal {
+// Rule 9 of docs/FORMAT-hypernode.md: each job's and sub-group's allocated HyperNode from
+// its placed tasks (session_topology.cc).
+void RecoverAllocatedHyperNodes(Session::State& s);
+
 // A PodGroup phase as a SharedText: the phases Volcano knows as literals (nothing to
 // share), anything else through `other`.
 template <typename Other>

@@ -108,4 +108,12 @@ void Statement::Discard() {
   texts_.clear();
 }
 
+std::vector<Statement::Placement> Statement::Placements() const {
+  std::vector<Placement> out;
+  for (const Op& op : ops_) {
+    if (op.kind != OpKind::kEvict) out.push_back({op.task, op.node, op.kind == OpKind::kPipeline});
+  }
+  return out;
+}
+
 }  // namespace vcsched

@@ -2,54 +2,17 @@
 
 #include <algorithm>
 
-#include "absl/strings/numbers.h"
 
 namespace vcsched::internal {
-
-bool MatchRequirement(const LabelSelectorRequirement& req, const Labels& labels) {
-  using Op = LabelSelectorRequirement::Operator;
-  auto it = labels.find(req.key);
-  const bool has = it != labels.end();
-  auto in_values = [&] {
-    return has && std::find(req.values.begin(), req.values.end(), it->second) != req.values.end();
-  };
-  switch (req.op) {
-    case Op::kIn: return in_values();
-    case Op::kNotIn: return !in_values();
-    case Op::kExists: return has;
-    case Op::kDoesNotExist: return !has;
-    case Op::kGt:
-    case Op::kLt: {
-      int64_t have = 0, want = 0;
-      if (!has || req.values.size() != 1 || !absl::SimpleAtoi(it->second, &have) ||
-          !absl::SimpleAtoi(req.values[0], &want)) {
-        return false;
-      }
-      return req.op == Op::kGt ? have > want : have < want;
-    }
-  }
-  return false;
-}
-
-bool MatchLabelSelector(const LabelSelector& sel, const Labels& labels) {
-  for (const auto& [k, v] : sel.match_labels) {
-    auto it = labels.find(k);
-    if (it == labels.end() || it->second != v) return false;
-  }
-  for (const auto& r : sel.match_expressions) {
-    if (!MatchRequirement(r, labels)) return false;
-  }
-  return true;
-}
 
 bool MatchNodeSelectorTerm(const NodeSelectorTerm& term, const NodeSpec& node) {
   if (!term.parses || (term.match_expressions.empty() && term.match_fields.empty())) return false;
   for (const auto& r : term.match_expressions) {
-    if (!MatchRequirement(r, node.labels)) return false;
+    if (!MatchesRequirement(r, node.labels)) return false;
   }
   for (const auto& r : term.match_fields) {
     if (r.key != "metadata.name") return false;
-    if (!MatchRequirement(r, Labels{{"metadata.name", node.name}})) return false;
+    if (!MatchesRequirement(r, Labels{{"metadata.name", node.name}})) return false;
   }
   return true;
 }
@@ -102,13 +65,13 @@ bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const Pod
   if (term.namespace_selector.has_value()) {
     static const Labels kNoLabels;
     const Labels& labels = pod.namespace_labels != nullptr ? *pod.namespace_labels : kNoLabels;
-    if (!listed && !MatchLabelSelector(*term.namespace_selector, labels)) return false;
+    if (!listed && !MatchesLabelSelector(*term.namespace_selector, labels)) return false;
   } else if (term.namespaces.empty()) {
     if (pod.namespace_ != owner.namespace_) return false;
   } else if (!listed) {
     return false;
   }
-  return MatchLabelSelector(term.label_selector, pod.labels);
+  return MatchesLabelSelector(term.label_selector, pod.labels);
 }
 
 }  // namespace vcsched::internal

@@ -9,9 +9,6 @@
 
 namespace vcsched::internal {
 
-bool MatchRequirement(const LabelSelectorRequirement& req, const Labels& labels);
-// metav1.LabelSelector semantics: every matchLabels pair and every expression holds.
-bool MatchLabelSelector(const LabelSelector& sel, const Labels& labels);
 // One node selector term (matchFields understands metadata.name).
 bool MatchNodeSelectorTerm(const NodeSelectorTerm& term, const NodeSpec& node);
 // nodeSelector and required node affinity (terms ORed; an empty term list matches none).

@@ -8,7 +8,24 @@
 
 namespace vcsched {
 
-std::vector<std::string> CompareWithExpectation(const Decisions& d, const Expectation& e) {
+namespace {
+
+// The new binds per lowest-tier HyperNode of their node (nodes with none together), sorted.
+std::vector<int64_t> BindsPerHyperNode(const Decisions& d, const Snapshot& snapshot) {
+  std::map<HyperNodeIndex, int64_t> counts;
+  for (const Bind& b : d.binds) {
+    const std::optional<NodeIndex> n = snapshot.FindNode(b.node);
+    ++counts[n ? snapshot.lowest_tier_hyper_node(*n) : kNone];
+  }
+  std::vector<int64_t> out;
+  for (const auto& [hn, n] : counts) out.push_back(n);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> CompareWithExpectation(const Decisions& d, const Expectation& e, const Snapshot* snapshot) {
   std::vector<std::string> diffs;
   std::map<absl::string_view, absl::string_view> got;
   for (const Bind& b : d.binds) got[b.task] = b.node;
@@ -50,6 +67,16 @@ std::vector<std::string> CompareWithExpectation(const Decisions& d, const Expect
       diffs.push_back(absl::StrCat("podGroupPhases ", job, ": expected ", phase, ", got no such PodGroup in the session"));
     } else if (it->phase != phase) {
       diffs.push_back(absl::StrCat("podGroupPhases ", job, ": expected ", phase, ", got ", it->phase));
+    }
+  }
+  if (e.hyper_node_bind_counts) {
+    std::vector<int64_t> want = *e.hyper_node_bind_counts;
+    std::sort(want.begin(), want.end());
+    if (snapshot == nullptr) {
+      diffs.push_back("hyperNodeBindCounts: cannot be checked without the snapshot");
+    } else if (const std::vector<int64_t> got_counts = BindsPerHyperNode(d, *snapshot); got_counts != want) {
+      diffs.push_back(absl::StrCat("hyperNodeBindCounts: expected [", absl::StrJoin(want, ", "), "], got [",
+                                   absl::StrJoin(got_counts, ", "), "]"));
     }
   }
   return diffs;

@@ -308,6 +308,92 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   p.nominated_node_name = r.AsString(nominated_node_name, "status.nominatedNodeName").value_or("");
 }
 
+namespace {
+
+std::optional<NetworkTopologySpec> NetworkTopology(ObjectReader& r, const DocNode& parent, const char* key,
+                                                   const std::string& field) {
+  const DocNode n = r.Map(parent, key, field);
+  if (!n.IsDefined()) return std::nullopt;
+  NetworkTopologySpec t;
+  const std::string mode = r.String(n, "mode", field + ".mode").value_or("hard");
+  if (mode == "soft") {
+    t.mode = NetworkTopologySpec::Mode::kSoft;
+  } else if (mode != "hard") {
+    r.Fail(n.Get("mode"), field + ".mode", absl::StrCat("unknown mode \"", mode, "\" (hard or soft)"));
+  }
+  t.highest_tier_allowed = r.Int32(n, "highestTierAllowed", field + ".highestTierAllowed");
+  t.highest_tier_name = r.String(n, "highestTierName", field + ".highestTierName").value_or("");
+  if (t.highest_tier_allowed && !t.highest_tier_name.empty()) {
+    r.Fail(n, field, "highestTierAllowed and highestTierName must not both be set");
+  }
+  return t;
+}
+
+SubGroupPolicySpec SubGroupPolicy(ObjectReader& r, const DocNode& n, const std::string& field) {
+  SubGroupPolicySpec p;
+  p.name = r.String(n, "name", field + ".name").value_or("");
+  if (p.name.empty()) r.Fail(n, field + ".name", "is required");
+  p.sub_group_size = r.Int32(n, "subGroupSize", field + ".subGroupSize");
+  if (p.sub_group_size && *p.sub_group_size < 0) r.Fail(n.Get("subGroupSize"), field + ".subGroupSize", "must not be negative");
+  p.min_sub_groups = r.Int32(n, "minSubGroups", field + ".minSubGroups").value_or(0);
+  if (p.min_sub_groups < 0) r.Fail(n.Get("minSubGroups"), field + ".minSubGroups", "must not be negative");
+  p.match_label_keys = StringList(r, n, "matchLabelKeys", field + ".matchLabelKeys");
+  const DocNode sel = r.Map(n, "labelSelector", field + ".labelSelector");
+  if (sel.IsDefined()) p.label_selector = Selector(r, sel, field + ".labelSelector");
+  p.network_topology = NetworkTopology(r, n, "networkTopology", field + ".networkTopology");
+  return p;
+}
+
+HyperNodeMember Member(ObjectReader& r, const DocNode& n, const std::string& field) {
+  HyperNodeMember m;
+  const std::string type = r.String(n, "type", field + ".type").value_or("");
+  if (type == "HyperNode") {
+    m.type = HyperNodeMember::Type::kHyperNode;
+  } else if (type != "Node") {
+    r.Fail(n.Get("type"), field + ".type", absl::StrCat("expected Node or HyperNode, got \"", type, "\""));
+  }
+  const DocNode sel = r.Map(n, "selector", field + ".selector");
+  int selectors = 0;
+  if (const DocNode exact = r.Map(sel, "exactMatch", field + ".selector.exactMatch"); exact.IsDefined()) {
+    ++selectors;
+    m.match = HyperNodeMember::Match::kExact;
+    m.name = r.String(exact, "name", field + ".selector.exactMatch.name").value_or("");
+  }
+  if (const DocNode regex = r.Map(sel, "regexMatch", field + ".selector.regexMatch"); regex.IsDefined()) {
+    ++selectors;
+    m.match = HyperNodeMember::Match::kRegex;
+    m.name = r.String(regex, "pattern", field + ".selector.regexMatch.pattern").value_or("");
+  }
+  if (const DocNode label = r.Map(sel, "labelMatch", field + ".selector.labelMatch"); label.IsDefined()) {
+    ++selectors;
+    m.match = HyperNodeMember::Match::kLabel;
+    m.labels = Selector(r, label, field + ".selector.labelMatch");
+  }
+  if (selectors != 1) {
+    r.Fail(n, field + ".selector", "needs exactly one of exactMatch, regexMatch and labelMatch");
+  }
+  return m;
+}
+
+}  // namespace
+
+void ReadHyperNode(ObjectReader& r, const DocNode& doc, HyperNodeSpec* out) {
+  HyperNodeSpec& h = *out;
+  const DocNode meta = r.Map(doc, "metadata", "metadata");
+  h.name = r.String(meta, "name", "metadata.name").value_or("");
+  const DocNode spec = r.Map(doc, "spec", "spec");
+  const std::optional<int32_t> tier = r.Int32(spec, "tier", "spec.tier");
+  if (!tier) r.Fail(spec, "spec.tier", "is required");
+  h.tier = tier.value_or(0);
+  if (h.tier < 0) r.Fail(spec.Get("tier"), "spec.tier", "must not be negative");
+  h.tier_name = r.String(spec, "tierName", "spec.tierName").value_or("");
+  const DocNode members = r.List(spec, "members", "spec.members");
+  if (members.IsDefined()) {
+    const std::vector<DocNode> items = members.Items();
+    for (size_t i = 0; i < items.size(); ++i) h.members.push_back(Member(r, items[i], At("spec.members", i)));
+  }
+}
+
 void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out) {
   PodGroupSpec& g = *out;
   const DocNode meta = r.Map(doc, "metadata", "metadata");
@@ -331,11 +417,13 @@ void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out) {
   });
   g.queue = r.String(spec, "queue", "spec.queue").value_or("");
   g.priority_class_name = r.String(spec, "priorityClassName", "spec.priorityClassName").value_or("");
-  if (spec.IsDefined() && spec.IsMap() && spec.Get("networkTopology").IsDefined()) {
-    r.Warn("spec.networkTopology", "network-topology placement is not modelled; the job is placed as a flat gang");
-  }
-  if (spec.IsDefined() && spec.IsMap() && spec.Get("subGroupPolicy").IsDefined()) {
-    r.Warn("spec.subGroupPolicy", "sub-group policies are not modelled; the job is placed as one gang");
+  g.network_topology = NetworkTopology(r, spec, "networkTopology", "spec.networkTopology");
+  const DocNode policies = r.List(spec, "subGroupPolicy", "spec.subGroupPolicy");
+  if (policies.IsDefined()) {
+    const std::vector<DocNode> items = policies.Items();
+    for (size_t i = 0; i < items.size(); ++i) {
+      g.sub_group_policy.push_back(SubGroupPolicy(r, items[i], At("spec.subGroupPolicy", i)));
+    }
   }
   const DocNode status = r.Map(doc, "status", "status");
   g.phase = r.String(status, "phase", "status.phase").value_or("Pending");

@@ -11,6 +11,7 @@ namespace vcsched::io_internal {
 void ReadNode(ObjectReader& r, const DocNode& doc, NodeSpec* out);
 void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out);
 void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out);
+void ReadHyperNode(ObjectReader& r, const DocNode& doc, HyperNodeSpec* out);
 void ReadQueue(ObjectReader& r, const DocNode& doc, QueueSpec* out);
 void ReadPriorityClass(ObjectReader& r, const DocNode& doc, PriorityClassSpec* out);
 

@@ -69,6 +69,7 @@ struct Collected {
   Table<PodGroupSpec> pod_groups;
   Table<QueueSpec> queues;
   Table<PriorityClassSpec> priority_classes;
+  Table<HyperNodeSpec> hyper_nodes;
   std::map<std::string, Labels> namespaces;  // Namespace objects: their labels
   std::optional<SchedulerConfig> config;
   std::string config_where;
@@ -172,7 +173,7 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
   for (const auto& kv : doc) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
     static const char* kKnown[] = {"apiVersion", "kind", "source", "binds", "bindCount",
-                                   "evictions", "evictionCount", "podGroupPhases", "metadata"};
+                                   "evictions", "evictionCount", "podGroupPhases", "hyperNodeBindCounts", "metadata"};
     if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown)) {
       r.Fail(kv.first, key, "unknown field of an Expectation");
     }
@@ -206,6 +207,18 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
   }
   e.eviction_count = r.Int(doc, "evictionCount", "evictionCount");
   e.pod_group_phases = r.StringMap(doc, "podGroupPhases", "podGroupPhases");
+  const YAML::Node counts = r.List(doc, "hyperNodeBindCounts", "hyperNodeBindCounts").yaml();
+  if (counts.IsDefined()) {
+    e.hyper_node_bind_counts.emplace();
+    for (const auto& n : counts) {
+      int64_t v = 0;
+      if (n.IsScalar() && absl::SimpleAtoi(n.Scalar(), &v) && v >= 0) {
+        e.hyper_node_bind_counts->push_back(v);
+      } else {
+        r.Fail(n, "hyperNodeBindCounts", "expected a count (an integer, 0 or more)");
+      }
+    }
+  }
   return e;
 }
 
@@ -280,6 +293,8 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     ReadAndPut(c.pod_groups, "PodGroup", /*namespaced=*/true, io_internal::ReadPodGroup, doc, where, r, diag);
   } else if (kind == "Queue" && need_api({"scheduling.volcano.sh", "scheduling.incubator.k8s.io"})) {
     ReadAndPut(c.queues, "Queue", /*namespaced=*/false, io_internal::ReadQueue, doc, where, r, diag);
+  } else if (kind == "HyperNode" && need_api({"topology.volcano.sh"})) {
+    ReadAndPut(c.hyper_nodes, "HyperNode", /*namespaced=*/false, io_internal::ReadHyperNode, doc, where, r, diag);
   } else if (kind == "Namespace" && need_api({"v1"})) {
     r.set_object("Namespace", doc, /*namespaced=*/false);
     const DocNode meta = r.Map(doc, "metadata", "metadata");
@@ -334,7 +349,7 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     diag.warnings.push_back(absl::StrCat(where.str(), ": ", kind, " \"", io_internal::ObjectKey(doc, true),
                                          "\" creates jobs over time and is not part of a scheduling snapshot; ",
                                          "see `vcsched validate` and `vcsched expand`"));
-  } else if (kind != "Node" && kind != "Pod" && kind != "PodGroup" && kind != "Queue" &&
+  } else if (kind != "Node" && kind != "Pod" && kind != "PodGroup" && kind != "Queue" && kind != "HyperNode" &&
              kind != "PriorityClass" && kind != "SchedulerConfiguration" && kind != "Expectation") {
     r.Fail(doc.Get("kind"), "kind", absl::StrCat("unknown kind \"", kind, "\" (apiVersion \"", api, "\")"));
   }
@@ -649,6 +664,7 @@ absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag) {
   HandOver(c.pod_groups, [&](PodGroupSpec&& s) { out.pod_groups.push_back(std::move(s)); });
   HandOver(c.queues, [&](QueueSpec&& s) { out.queues.push_back(std::move(s)); });
   HandOver(c.priority_classes, [&](PriorityClassSpec&& s) { out.priority_classes.push_back(std::move(s)); });
+  HandOver(c.hyper_nodes, [&](HyperNodeSpec&& s) { out.hyper_nodes.push_back(std::move(s)); });
   for (auto& [name, labels] : c.namespaces) out.namespaces.push_back({name, std::move(labels)});
   std::sort(diag.warnings.begin(), diag.warnings.end());
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
@@ -669,6 +685,7 @@ absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOption
   for (QueueSpec& s : objects.queues) b.AddQueue(std::move(s));
   for (PriorityClassSpec& s : objects.priority_classes) b.AddPriorityClass(std::move(s));
   for (NamespaceSpec& s : objects.namespaces) b.AddNamespace(std::move(s));
+  for (HyperNodeSpec& s : objects.hyper_nodes) b.AddHyperNode(std::move(s));
   for (const std::string& w : objects.warnings) b.AddWarning(w);
   absl::StatusOr<Snapshot> snap = std::move(b).Build();
   if (!snap.ok()) return snap.status();

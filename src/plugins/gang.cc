@@ -6,6 +6,23 @@
 namespace vcsched::internal {
 namespace {
 
+// Whether every subGroupPolicy with minSubGroups has that many sub-groups for which
+// `counts(k)` holds (Volcano's checkSubJobCondition and CheckSubJobValid).
+template <typename Counts>
+bool SubGroupsMeetMinimum(const Session& ssn, JobIndex j, Counts counts) {
+  const JobInfo& job = ssn.job(j);
+  const auto& policies = job.pod_group.sub_group_policy;
+  for (size_t p = 0; p < policies.size(); ++p) {
+    if (policies[p].min_sub_groups <= 0) continue;
+    int32_t n = 0;
+    for (size_t k = 0; k < job.sub_jobs.size(); ++k) {
+      if (job.sub_jobs[k].policy == static_cast<int32_t>(p) && counts(static_cast<int32_t>(k))) ++n;
+    }
+    if (n < policies[p].min_sub_groups) return false;
+  }
+  return true;
+}
+
 class GangPlugin : public Plugin {
  public:
   absl::Status OnSessionOpen(Session& ssn) override {
@@ -14,6 +31,10 @@ class GangPlugin : public Plugin {
       if (!ssn_ptr->JobCheckTaskValid(j)) {
         return std::make_pair(std::string("NotEnoughPodsOfTask"),
                               std::string("Not enough valid pods of each task for gang-scheduling"));
+      }
+      if (!SubGroupsMeetMinimum(*ssn_ptr, j, [](int32_t) { return true; })) {
+        return std::make_pair(std::string("NotEnoughPodsOfTask"),
+                              std::string("Not enough valid subGroups of each task for gang-scheduling"));
       }
       const int32_t valid = ssn_ptr->JobValidTaskNum(j);
       const int32_t min = ssn_ptr->job_min_member(j);
@@ -25,9 +46,27 @@ class GangPlugin : public Plugin {
     });
     // A ready job yields to one that is not.
     ssn.AddJobOrderKeyFn([ssn_ptr](JobIndex j) { return ssn_ptr->JobIsReady(j) ? 1.0 : 0.0; });
-    ssn.AddJobReadyFn([ssn_ptr](JobIndex j) { return ssn_ptr->JobCheckTaskReady(j) && ssn_ptr->JobIsReady(j); });
+    ssn.AddJobReadyFn([ssn_ptr](JobIndex j) {
+      const Session& s = *ssn_ptr;
+      return s.JobCheckTaskReady(j) &&
+             SubGroupsMeetMinimum(s, j, [&](int32_t k) { return s.SubJobIsReady(j, k); }) && s.JobIsReady(j);
+    });
     ssn.AddJobPipelinedFn([ssn_ptr](JobIndex j) {
-      return ssn_ptr->JobCheckTaskPipelined(j) && ssn_ptr->JobIsPipelined(j) ? Vote::kPermit : Vote::kReject;
+      const Session& s = *ssn_ptr;
+      return s.JobCheckTaskPipelined(j) &&
+                     SubGroupsMeetMinimum(s, j, [&](int32_t k) { return s.SubJobIsPipelined(j, k); }) &&
+                     s.JobIsPipelined(j)
+                 ? Vote::kPermit
+                 : Vote::kReject;
+    });
+    // Sub-groups: the same rules over a sub-group's own tasks.
+    ssn.AddSubJobReadyFn([ssn_ptr](JobIndex j, int32_t k) { return ssn_ptr->SubJobIsReady(j, k); });
+    ssn.AddSubJobPipelinedFn([ssn_ptr](JobIndex j, int32_t k) {
+      return ssn_ptr->SubJobIsPipelined(j, k) ? Vote::kPermit : Vote::kReject;
+    });
+    ssn.AddSubJobOrderFn([ssn_ptr](JobIndex j, int32_t l, int32_t r) {
+      const bool a = ssn_ptr->SubJobIsReady(j, l), b = ssn_ptr->SubJobIsReady(j, r);
+      return a == b ? 0 : (a ? 1 : -1);
     });
     ssn.AddJobStarvingFn([ssn_ptr](JobIndex j) { return ssn_ptr->JobIsStarving(j); });
     EvictableFn keep_gangs = [ssn_ptr](TaskIndex, absl::Span<const TaskIndex> cands) {

@@ -1,22 +1,363 @@
-// network-topology-aware: HyperNode-based placement (docs/reference/scheduler.md §10.19). A snapshot has
-// no HyperNode objects, so there are no topology domains to order or prefer: the plugin
-// accepts its arguments and registers nothing, which is what Volcano's plugin amounts
-// to on a cluster without HyperNodes. Jobs that ask for a network topology get a loader
-// warning and are placed as flat gangs.
+// network-topology-aware: HyperNode-based placement (docs/FORMAT-hypernode.md; Volcano's
+// plugins/network-topology-aware). It gives allocate the candidate HyperNodes of a job
+// or sub-group with a hard limit (gradients by tier), scores HyperNodes by how full the
+// sub-group would leave them (binpack), and scores nodes: for pods with network topology
+// by the tier of their lowest common ancestor with what the sub-group already holds, for
+// other pods by the fill of the HyperNodes that hold the node, tier by tier.
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "src/plugins/plugins.h"
+#include "src/util/status_macros.h"
 
 namespace vcsched::internal {
 namespace {
 
+constexpr double kMaxNodeScore = 100.0;  // Kubernetes' MaxNodeScore
+
+struct Settings {
+  int64_t weight = 1;
+  std::map<std::string, int64_t> binpack;  // resource name -> weight (cpu and memory always)
+  bool normal_pod_binpack = true;
+  double fading = 0.8;
+};
+
 class NetworkTopologyPlugin : public Plugin {
  public:
-  absl::Status OnSessionOpen(Session&) override { return absl::OkStatus(); }
+  explicit NetworkTopologyPlugin(Settings settings) : settings_(std::move(settings)) {}
+
+  absl::Status OnSessionOpen(Session& ssn) override {
+    s_ = &ssn;
+    const Snapshot& snap = ssn.snapshot();
+    const absl::Span<const int32_t> tiers = snap.hyper_node_tiers();
+    if (tiers.empty()) return absl::OkStatus();
+    min_tier_ = tiers.front();
+    max_tier_ = tiers.back();
+    weights_.assign(static_cast<size_t>(ssn.dims()), -1);
+    for (const auto& [name, w] : settings_.binpack) {
+      const int d = snap.space().Find(name);
+      if (d >= 0) weights_[static_cast<size_t>(d)] = w;
+    }
+    FillResourceCache();
+
+    ssn.AddHyperNodeGradientFn([this](JobIndex j, int32_t k, HyperNodeIndex within) { return Gradient(j, k, within); });
+    ssn.AddHyperNodeOrderFn([this](JobIndex j, int32_t k, absl::Span<const HyperNodeIndex> hns, absl::Span<double> out) {
+      ScoreHyperNodes(j, k, hns, out);
+    });
+    const bool real_hyper_nodes = snap.hyper_nodes().size() > 1;
+    ssn.AddBatchNodeOrderFn([this, real_hyper_nodes](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> out) {
+      const Session& s = *s_;
+      const JobIndex j = s.job_of(t);
+      if (j == kNone) return;
+      const int32_t k = s.task(t).sub_job;
+      if (k != kNone && s.job(j).sub_jobs[static_cast<size_t>(k)].network_topology) {
+        ScoreNodesForTopology(t, j, k, nodes, out);
+      } else if (real_hyper_nodes && settings_.normal_pod_binpack) {
+        ScoreNodesByFill(t, nodes, out);
+      }
+    });
+    // Node scores read HyperNode fill (changed by every placement) and, for pods with
+    // network topology, their sub-group's placement: only a cluster without HyperNodes
+    // and a pod without topology score every node alike.
+    ssn.AddNodeChoiceVetoFn([this, real_hyper_nodes](TaskIndex t) {
+      if (real_hyper_nodes) return true;
+      const JobIndex j = s_->job_of(t);
+      const int32_t k = s_->task(t).sub_job;
+      return j != kNone && k != kNone && s_->job(j).sub_jobs[static_cast<size_t>(k)].network_topology.has_value();
+    });
+    EventHandler handler;
+    handler.on_allocate = [this](TaskIndex t) {
+      placed_on_[t] = s_->task_node(t);
+      AddUsed(t, s_->task_node(t), +1);
+    };
+    // An undone placement has left its node by now: the node it was placed on.
+    handler.on_deallocate = [this](TaskIndex t) {
+      NodeIndex n = s_->task_node(t);
+      if (auto it = placed_on_.find(t); it != placed_on_.end()) {
+        if (n == kNone) n = it->second;
+        placed_on_.erase(it);
+      }
+      AddUsed(t, n, -1);
+    };
+    ssn.AddEventHandler(std::move(handler));
+    return absl::OkStatus();
+  }
+
+ private:
+  // Per HyperNode: allocatable and used (kept current), idle and future idle (as the
+  // session opened: Volcano's cache is not updated for them).
+  struct Fill {
+    std::vector<int64_t> allocatable, used, idle, future_idle;
+  };
+
+  void FillResourceCache() {
+    const Session& s = *s_;
+    const absl::Span<const HyperNodeInfo> hns = s.snapshot().hyper_nodes();
+    const size_t dims = static_cast<size_t>(s.dims());
+    fill_.assign(hns.size(), Fill{});
+    holders_.assign(static_cast<size_t>(s.num_nodes()), {});
+    for (const HyperNodeInfo& h : hns) {
+      Fill& f = fill_[static_cast<size_t>(h.index)];
+      f.allocatable.assign(dims, 0);
+      f.used.assign(dims, 0);
+      f.idle.assign(dims, 0);
+      f.future_idle.assign(dims, 0);
+      for (NodeIndex n : h.nodes) {
+        holders_[static_cast<size_t>(n)].push_back(h.index);
+        const Resource future = s.node_future_idle(n);
+        for (size_t d = 0; d < dims; ++d) {
+          f.allocatable[d] += s.node_allocatable(n)[d];
+          f.used[d] += s.node_used(n)[d];
+          f.idle[d] += s.node_idle(n)[d];
+          f.future_idle[d] += future[static_cast<int>(d)];
+        }
+      }
+    }
+  }
+
+  void AddUsed(TaskIndex t, NodeIndex n, int sign) {
+    if (n == kNone) return;
+    const absl::Span<const int64_t> req = s_->task_resreq(t);
+    for (HyperNodeIndex h : holders_[static_cast<size_t>(n)]) {
+      std::vector<int64_t>& used = fill_[static_cast<size_t>(h)].used;
+      for (size_t d = 0; d < used.size(); ++d) used[d] += sign * req[d];
+    }
+  }
+
+  // Volcano's Resource.LessEqual with zero for missing scalars.
+  static bool LessEqual(const std::vector<int64_t>& req, const std::vector<int64_t>& have) {
+    for (size_t d = 0; d < req.size(); ++d) {
+      if (d >= static_cast<size_t>(kFixedDims) && req[d] <= 0) continue;
+      if (req[d] > have[d]) return false;
+    }
+    return true;
+  }
+
+  // The hard limit of the job (k == kNone) or sub-group, when it has one.
+  std::optional<int32_t> HardTier(JobIndex j, int32_t k) const {
+    const JobInfo& job = s_->job(j);
+    const std::optional<NetworkTopologySpec>& t =
+        k == kNone ? job.network_topology : job.sub_jobs[static_cast<size_t>(k)].network_topology;
+    if (!t || t->mode != NetworkTopologySpec::Mode::kHard) return std::nullopt;
+    return t->highest_tier_allowed;
+  }
+
+  std::vector<std::vector<HyperNodeIndex>> Gradient(JobIndex j, int32_t k, HyperNodeIndex within) const {
+    const std::optional<int32_t> tier = HardTier(j, k);
+    if (!tier) return {{within}};
+    const Session& s = *s_;
+    std::vector<int64_t> min_resource(static_cast<size_t>(s.dims()), 0);
+    HyperNodeIndex allocated;
+    if (k == kNone) {
+      allocated = s.job_allocated_hyper_node(j);
+      if (s.job_has_min_resources(j)) {
+        const absl::Span<const int64_t> m = s.job_min_resources(j);
+        min_resource.assign(m.begin(), m.end());
+      }
+    } else {
+      allocated = s.sub_job_allocated_hyper_node(j, k);
+      for (TaskIndex t : s.job(j).sub_jobs[static_cast<size_t>(k)].tasks) {
+        if (s.task_status(t) != TaskStatus::kPending) continue;
+        const absl::Span<const int64_t> r = s.task_resreq(t);
+        for (size_t d = 0; d < min_resource.size(); ++d) min_resource[d] += r[d];
+      }
+    }
+    const HyperNodeIndex root = SearchRoot(within, *tier, allocated);
+    if (root == kNone) return {};
+    const absl::Span<const HyperNodeInfo> hns = s.snapshot().hyper_nodes();
+    std::map<int32_t, std::vector<HyperNodeIndex>> by_tier;
+    std::vector<HyperNodeIndex> queue = {root};
+    for (size_t i = 0; i < queue.size(); ++i) {
+      const HyperNodeInfo& h = hns[static_cast<size_t>(queue[i])];
+      if (Eligible(h, *tier, allocated, min_resource)) by_tier[h.tier].push_back(h.index);
+      for (HyperNodeIndex c : h.children) queue.push_back(c);
+    }
+    std::vector<std::vector<HyperNodeIndex>> out;
+    for (auto& [t, list] : by_tier) {
+      std::sort(list.begin(), list.end());
+      out.push_back(std::move(list));
+    }
+    return out;
+  }
+
+  bool Eligible(const HyperNodeInfo& h, int32_t tier, HyperNodeIndex allocated,
+                const std::vector<int64_t>& min_resource) const {
+    if (h.tier > tier) return false;
+    if (allocated != kNone) return true;  // partly placed: no resource pre-filter
+    const Fill& f = fill_[static_cast<size_t>(h.index)];
+    return LessEqual(min_resource, f.idle) || LessEqual(min_resource, f.future_idle);
+  }
+
+  // Where the search starts: `within`, narrowed to the widest ancestor of `allocated`
+  // the limit allows; kNone when the two do not overlap.
+  HyperNodeIndex SearchRoot(HyperNodeIndex within, int32_t tier, HyperNodeIndex allocated) const {
+    if (allocated == kNone) return within;
+    const Snapshot& snap = s_->snapshot();
+    const absl::Span<const HyperNodeInfo> hns = snap.hyper_nodes();
+    HyperNodeIndex highest = kNone;
+    for (HyperNodeIndex a = allocated; a != kNone; a = hns[static_cast<size_t>(a)].parent) {
+      if (hns[static_cast<size_t>(a)].tier > tier) break;
+      highest = a;
+    }
+    if (highest == kNone) return kNone;
+    const HyperNodeIndex lca = snap.HyperNodeLca(within, highest);
+    if (lca == highest) return within;
+    if (lca == within) return highest;
+    return kNone;
+  }
+
+  // Binpack over the resources with a weight: how full the request leaves the
+  // HyperNode, 0 when it would overflow. `request` is per dimension.
+  double FillScore(HyperNodeIndex h, const std::vector<int64_t>& request) const {
+    const Fill& f = fill_[static_cast<size_t>(h)];
+    double total = 0;
+    int64_t total_weight = 0;
+    for (size_t d = 0; d < request.size(); ++d) {
+      if (weights_[d] < 0) continue;  // not a binpack resource
+      if (request[d] <= 0) continue;  // Volcano lists only requested resources
+      const double alloc = static_cast<double>(f.allocatable[d]);
+      const double used = static_cast<double>(f.used[d]);
+      const double req = static_cast<double>(request[d]);
+      if (used + req > alloc) return 0.0;
+      total += static_cast<double>(weights_[d]) * (used + req) / alloc;
+      total_weight += weights_[d];
+    }
+    return total_weight > 0 ? total / static_cast<double>(total_weight) : 0.0;
+  }
+
+  // The share of the sub-group's tasks already on nodes of HyperNode h.
+  double TaskShare(HyperNodeIndex h, JobIndex j, int32_t k) const {
+    const std::vector<TaskIndex>& tasks = s_->job(j).sub_jobs[static_cast<size_t>(k)].tasks;
+    if (tasks.empty()) return 0.0;
+    if (h == kNone) return 0.0;
+    const std::vector<NodeIndex>& nodes = s_->snapshot().hyper_nodes()[static_cast<size_t>(h)].nodes;
+    int32_t on = 0;
+    for (TaskIndex t : tasks) {
+      const NodeIndex n = s_->task_node(t);
+      if (n != kNone && std::binary_search(nodes.begin(), nodes.end(), n)) ++on;
+    }
+    return static_cast<double>(on) / static_cast<double>(tasks.size());
+  }
+
+  void ScoreHyperNodes(JobIndex j, int32_t k, absl::Span<const HyperNodeIndex> hns, absl::Span<double> out) const {
+    const Session& s = *s_;
+    std::vector<int64_t> request(static_cast<size_t>(s.dims()), 0);
+    for (TaskIndex t : s.job(j).sub_jobs[static_cast<size_t>(k)].tasks) {
+      const absl::Span<const int64_t> r = s.task_resreq(t);
+      for (size_t d = 0; d < request.size(); ++d) request[d] += r[d];
+    }
+    std::vector<double> scores(hns.size());
+    double best = -1;
+    for (size_t i = 0; i < hns.size(); ++i) {
+      scores[i] = FillScore(hns[i], request);
+      best = std::max(best, scores[i]);
+    }
+    if (std::count(scores.begin(), scores.end(), best) > 1) {
+      for (size_t i = 0; i < hns.size(); ++i) {
+        if (scores[i] == best) scores[i] += TaskShare(hns[i], j, k);
+      }
+    }
+    for (size_t i = 0; i < hns.size(); ++i) out[i] += Scale(scores[i]);
+  }
+
+  // (maxTier - tier) / (maxTier - minTier), 1 when there is one tier.
+  double TierScore(int32_t tier) const {
+    if (min_tier_ == max_tier_) return 1.0;
+    if (tier < min_tier_ || tier > max_tier_) return 0.0;
+    return static_cast<double>(max_tier_ - tier) / static_cast<double>(max_tier_ - min_tier_);
+  }
+
+  void ScoreNodesForTopology(TaskIndex t, JobIndex j, int32_t k, absl::Span<const NodeIndex> nodes,
+                             absl::Span<double> out) const {
+    const HyperNodeIndex allocated = s_->task_job_allocated_hyper_node(t);
+    if (allocated == kNone) return;
+    const Snapshot& snap = s_->snapshot();
+    std::vector<double> scores(nodes.size(), 0.0);
+    double best = -1;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const HyperNodeIndex h = snap.lowest_tier_hyper_node(nodes[i]);
+      if (h == kNone) {
+        scores[i] = 0.0;
+      } else if (h == allocated) {
+        scores[i] = 1.0;
+      } else {
+        const HyperNodeIndex lca = snap.HyperNodeLca(h, allocated);
+        scores[i] = lca == kNone ? 0.0 : TierScore(snap.hyper_nodes()[static_cast<size_t>(lca)].tier);
+      }
+      best = std::max(best, scores[i]);
+    }
+    if (std::count(scores.begin(), scores.end(), best) > 1) {
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        if (scores[i] == best) scores[i] += TaskShare(snap.lowest_tier_hyper_node(nodes[i]), j, k);
+      }
+    }
+    for (size_t i = 0; i < nodes.size(); ++i) out[i] += Scale(scores[i]);
+  }
+
+  // Pods without network topology: the fill of the HyperNode holding the node at each
+  // tier, weighted fading^(tier-1); a tier where no HyperNode holds it counts as full.
+  void ScoreNodesByFill(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> out) const {
+    const Session& s = *s_;
+    const absl::Span<const int64_t> r = s.task_resreq(t);
+    const std::vector<int64_t> request(r.begin(), r.end());
+    const absl::Span<const HyperNodeInfo> hns = s.snapshot().hyper_nodes();
+    double total_weight = 0;
+    for (int32_t tier = min_tier_; tier <= max_tier_; ++tier) total_weight += std::pow(settings_.fading, tier - 1);
+    if (total_weight <= 0) return;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      double total = 0;
+      for (int32_t tier = min_tier_; tier <= max_tier_; ++tier) {
+        double tier_score = 1.0;
+        for (HyperNodeIndex h : holders_[static_cast<size_t>(nodes[i])]) {
+          if (hns[static_cast<size_t>(h)].tier == tier) {
+            tier_score = FillScore(h, request);
+            break;
+          }
+        }
+        total += std::pow(settings_.fading, tier - 1) * tier_score;
+      }
+      out[i] += Scale(total / total_weight);
+    }
+  }
+
+  double Scale(double score) const { return kMaxNodeScore * static_cast<double>(settings_.weight) * score; }
+
+  Settings settings_;
+  const Session* s_ = nullptr;
+  int32_t min_tier_ = 0, max_tier_ = 0;
+  std::vector<int64_t> weights_;              // per dimension; -1: not a binpack resource
+  std::vector<Fill> fill_;                    // per HyperNode
+  std::vector<std::vector<HyperNodeIndex>> holders_;  // per node: the HyperNodes holding it, ascending
+  absl::flat_hash_map<TaskIndex, NodeIndex> placed_on_;  // tasks placed in this session
 };
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Plugin>> NewNetworkTopologyPlugin(const Arguments&) {
-  return std::unique_ptr<Plugin>(new NetworkTopologyPlugin());
+absl::StatusOr<std::unique_ptr<Plugin>> NewNetworkTopologyPlugin(const Arguments& args) {
+  Settings s;
+  const auto at_least_zero = [](int64_t v) { return v < 0 ? int64_t{1} : v; };
+  VCSCHED_ASSIGN_OR_RETURN(const int64_t weight, args.GetInt("weight", 1));
+  s.weight = at_least_zero(weight);
+  VCSCHED_ASSIGN_OR_RETURN(const int64_t cpu, args.GetInt("hypernode.binpack.cpu", 1));
+  VCSCHED_ASSIGN_OR_RETURN(const int64_t memory, args.GetInt("hypernode.binpack.memory", 1));
+  s.binpack["cpu"] = at_least_zero(cpu);
+  s.binpack["memory"] = at_least_zero(memory);
+  VCSCHED_ASSIGN_OR_RETURN(const std::string extra, args.GetString("hypernode.binpack.resources", ""));
+  for (absl::string_view name : absl::StrSplit(extra, ',', absl::SkipWhitespace())) {
+    const std::string n(absl::StripAsciiWhitespace(name));
+    if (n.empty()) continue;
+    VCSCHED_ASSIGN_OR_RETURN(const int64_t w, args.GetInt(absl::StrCat("hypernode.binpack.resources.", n), 1));
+    s.binpack[n] = at_least_zero(w);
+  }
+  VCSCHED_ASSIGN_OR_RETURN(s.normal_pod_binpack, args.GetBool("hypernode.binpack.normal-pod.enable", true));
+  VCSCHED_ASSIGN_OR_RETURN(s.fading, args.GetFloat("hypernode.binpack.normal-pod.fading", 0.8));
+  if (s.fading < 0) s.fading = 0.8;
+  return std::unique_ptr<Plugin>(new NetworkTopologyPlugin(std::move(s)));
 }
 
 }  // namespace vcsched::internal

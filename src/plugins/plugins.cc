@@ -20,7 +20,7 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("resource-strategy-fit", NewResourceStrategyFitPlugin, node_local);
   (void)r.RegisterPlugin("sla", NewSlaPlugin);
   (void)r.RegisterPlugin("capacity", NewCapacityPlugin);
-  (void)r.RegisterPlugin("network-topology-aware", NewNetworkTopologyPlugin);
+  (void)r.RegisterPlugin("network-topology-aware", NewNetworkTopologyPlugin, node_local);
 }
 
 }  // namespace vcsched::internal

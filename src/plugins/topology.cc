@@ -58,7 +58,7 @@ int64_t DomainCounts::MinPresent() const {
 
 bool CountsForSpread(const PodSpec& other, const PodSpec& owner, const TopologySpreadConstraint& c) {
   return c.has_label_selector && !other.deleting && other.namespace_ == owner.namespace_ &&
-         MatchLabelSelector(c.label_selector, other.labels);
+         MatchesLabelSelector(c.label_selector, other.labels);
 }
 
 namespace {
@@ -124,7 +124,7 @@ DomainCounts CountPodsPerDomainNow(const Session& ssn, TaskIndex t, const Topolo
 }
 
 bool SelfMatches(const PodSpec& pod, const TopologySpreadConstraint& c) {
-  return c.has_label_selector && MatchLabelSelector(c.label_selector, pod.labels);
+  return c.has_label_selector && MatchesLabelSelector(c.label_selector, pod.labels);
 }
 
 }  // namespace vcsched::internal

@@ -22,6 +22,7 @@ struct SnapshotBuilder::State {
   std::vector<QueueSpec> queues;
   std::vector<PriorityClassSpec> priority_classes;
   std::vector<NamespaceSpec> namespaces;
+  std::vector<HyperNodeSpec> hyper_nodes;
   std::vector<std::string> warnings;
 };
 

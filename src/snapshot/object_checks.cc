@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "re2/re2.h"
 #include "src/model/object_names.h"
 #include "vcsched/snapshot.h"
 
@@ -61,6 +62,25 @@ std::vector<std::string> ObjectProblems(const PodGroupSpec& g) {
   for (const auto& [role, n] : g.min_task_member) {
     if (n < 0) out.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minTaskMember.", role, ": must not be negative"));
   }
+  const auto check_topology = [&](const std::optional<NetworkTopologySpec>& t, const std::string& field) {
+    if (t && t->highest_tier_allowed && !t->highest_tier_name.empty()) {
+      out.push_back(absl::StrCat("PodGroup \"", key, "\": ", field,
+                                 ": highestTierAllowed and highestTierName must not both be set"));
+    }
+  };
+  check_topology(g.network_topology, "spec.networkTopology");
+  for (size_t i = 0; i < g.sub_group_policy.size(); ++i) {
+    const SubGroupPolicySpec& p = g.sub_group_policy[i];
+    const std::string field = absl::StrCat("spec.subGroupPolicy[", i, "]");
+    if (p.name.empty()) out.push_back(absl::StrCat("PodGroup \"", key, "\": ", field, ".name: is required"));
+    if (p.sub_group_size && *p.sub_group_size < 0) {
+      out.push_back(absl::StrCat("PodGroup \"", key, "\": ", field, ".subGroupSize: must not be negative"));
+    }
+    if (p.min_sub_groups < 0) {
+      out.push_back(absl::StrCat("PodGroup \"", key, "\": ", field, ".minSubGroups: must not be negative"));
+    }
+    check_topology(p.network_topology, field + ".networkTopology");
+  }
   return out;
 }
 
@@ -68,6 +88,30 @@ std::vector<std::string> ObjectProblems(const QueueSpec& q) {
   std::vector<std::string> out;
   CheckName("Queue", q.name, nullptr, &out);
   if (q.weight < 0) out.push_back(absl::StrCat("Queue \"", q.name, "\": spec.weight: must not be negative, got ", q.weight));
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const HyperNodeSpec& h) {
+  std::vector<std::string> out;
+  CheckName("HyperNode", h.name, nullptr, &out);
+  if (!out.empty()) return out;
+  const std::string key = absl::StrCat("HyperNode \"", h.name, "\": ");
+  if (h.tier < 0) out.push_back(absl::StrCat(key, "spec.tier: must not be negative, got ", h.tier));
+  for (size_t i = 0; i < h.members.size(); ++i) {
+    const HyperNodeMember& m = h.members[i];
+    const std::string field = absl::StrCat("spec.members[", i, "].selector");
+    if (m.match == HyperNodeMember::Match::kExact && m.name.empty()) {
+      out.push_back(absl::StrCat(key, field, ".exactMatch.name: must not be empty"));
+    }
+    if (m.match == HyperNodeMember::Match::kRegex) {
+      RE2::Options options;
+      options.set_log_errors(false);
+      const RE2 re(m.name, options);
+      if (!re.ok()) {
+        out.push_back(absl::StrCat(key, field, ".regexMatch.pattern: invalid regular expression: ", re.error()));
+      }
+    }
+  }
   return out;
 }
 

@@ -37,6 +37,32 @@ absl::Span<const PriorityClassSpec> Snapshot::priority_classes() const {
 const Resource& Snapshot::total_allocatable() const { return impl_->total; }
 const std::vector<std::string>& Snapshot::warnings() const { return impl_->warnings; }
 const SnapshotOptions& Snapshot::options() const { return impl_->options; }
+absl::Span<const HyperNodeInfo> Snapshot::hyper_nodes() const { return impl_->hyper_nodes; }
+HyperNodeIndex Snapshot::hyper_node_root() const { return static_cast<HyperNodeIndex>(impl_->hyper_nodes.size()) - 1; }
+std::optional<HyperNodeIndex> Snapshot::FindHyperNode(absl::string_view name) const {
+  return internal::Lookup(impl_->hyper_node_by_name, name);
+}
+bool Snapshot::hyper_nodes_ready() const { return impl_->hyper_nodes_ready; }
+absl::Span<const int32_t> Snapshot::hyper_node_tiers() const { return impl_->hyper_node_tiers; }
+HyperNodeIndex Snapshot::lowest_tier_hyper_node(NodeIndex n) const {
+  return static_cast<size_t>(n) < impl_->node_lowest_hyper_node.size()
+             ? impl_->node_lowest_hyper_node[static_cast<size_t>(n)] : kNone;
+}
+HyperNodeIndex Snapshot::HyperNodeLca(HyperNodeIndex a, HyperNodeIndex b) const {
+  if (a == kNone) return b;
+  if (b == kNone) return a;
+  const auto& depth = impl_->hyper_node_depth;
+  const auto& hn = impl_->hyper_nodes;
+  while (a != b) {
+    if (depth[static_cast<size_t>(a)] >= depth[static_cast<size_t>(b)]) {
+      a = hn[static_cast<size_t>(a)].parent;
+    } else {
+      b = hn[static_cast<size_t>(b)].parent;
+    }
+    if (a == kNone || b == kNone) return kNone;
+  }
+  return a;
+}
 
 bool SchedulesPod(const SnapshotOptions& options, const PodSpec& pod) {
   if (pod.scheduler_name.empty()) return options.schedule_empty_scheduler_name;
@@ -91,6 +117,7 @@ void SnapshotBuilder::AddPriorityClass(PriorityClassSpec c) {
   state_->priority_classes.push_back(std::move(c));
 }
 void SnapshotBuilder::AddNamespace(NamespaceSpec ns) { state_->namespaces.push_back(std::move(ns)); }
+void SnapshotBuilder::AddHyperNode(HyperNodeSpec hyper_node) { state_->hyper_nodes.push_back(std::move(hyper_node)); }
 void SnapshotBuilder::AddWarning(std::string w) { state_->warnings.push_back(std::move(w)); }
 
 }  // namespace vcsched

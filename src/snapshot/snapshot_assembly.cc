@@ -16,6 +16,7 @@
 #include "src/model/pod_facts.h"
 #include "src/model/queue_checks.h"
 #include "src/snapshot/builder_state.h"
+#include "src/snapshot/hyper_node_tree.h"
 #include "src/snapshot/pod_order.h"
 #include "src/snapshot/snapshot_impl.h"
 #include "src/util/status_macros.h"
@@ -149,6 +150,7 @@ class SnapshotAssembly {
     CheckNames("Queue", s_.queues, cluster_scoped);
     CheckNames("PriorityClass", s_.priority_classes, cluster_scoped);
     CheckNames("Namespace", s_.namespaces, cluster_scoped);
+    CheckNames("HyperNode", s_.hyper_nodes, cluster_scoped);
     // Kubernetes labels every namespace with its name (kubernetes.io/metadata.name).
     for (NamespaceSpec& ns : s_.namespaces) {
       ns.labels["kubernetes.io/metadata.name"] = ns.name;
@@ -310,6 +312,12 @@ class SnapshotAssembly {
 
   // Tasks, in pod order. The specs stay in their deque (moving a deque keeps its
   // elements in place), which the tasks share.
+  // The HyperNode tree, then each job's sub-groups (which read its tiers).
+  void AddTopology() {
+    internal::BuildHyperNodeTree(s_.hyper_nodes, *impl_);
+    internal::BuildSubJobs(*impl_);
+  }
+
   void AddTasks() {
     const ResourceSpace& space = impl_->space;
     const auto specs = std::make_shared<std::deque<PodSpec>>(std::move(s_.pods));
@@ -515,6 +523,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   a.AddQueues();
   a.AddJobs();
   a.AddTasks();
+  a.AddTopology();
   return a.Finish();
 }
 

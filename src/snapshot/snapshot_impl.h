@@ -26,6 +26,14 @@ struct Snapshot::Impl {
   // Views of JobInfo::key and TaskInfo::key, filled once `jobs` and `tasks` are final.
   absl::flat_hash_map<absl::string_view, int32_t> job_by_key;
   absl::flat_hash_map<absl::string_view, int32_t> task_by_key;  // only when task keys are not in byte order
+  // The HyperNode tree (src/snapshot/hyper_node_tree.cc); the virtual root is last.
+  std::vector<HyperNodeInfo> hyper_nodes;
+  std::map<std::string, int32_t, std::less<>> hyper_node_by_name;
+  std::vector<int32_t> hyper_node_depth;  // the virtual root's is 0
+  std::vector<int32_t> hyper_node_tiers;
+  std::map<std::string, int32_t> hyper_node_tier_by_name;  // spec.tierName -> tier
+  std::vector<HyperNodeIndex> node_lowest_hyper_node;  // per node (rule 6)
+  bool hyper_nodes_ready = true;
   std::vector<std::string> warnings;
   SnapshotOptions options;
   DenseFacts dense;

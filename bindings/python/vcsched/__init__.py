@@ -308,7 +308,7 @@ class Scenario:
         """Differences between `decisions` and the scenario's Expectation ([] = agree)."""
         if self.expectation is None:
             raise Error("the scenario has no Expectation document")
-        return list(_vcsched.compare(decisions._impl, self.expectation))
+        return list(_vcsched.compare(decisions._impl, self.expectation, self.snapshot._impl))
 
 
 def load_scenario(path_or_text: PathOrText) -> Scenario:

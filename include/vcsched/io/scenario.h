@@ -35,6 +35,9 @@ struct Expectation {
   std::optional<std::vector<std::string>> evictions;
   std::optional<int64_t> eviction_count;
   Labels pod_group_phases;  // "namespace/name" -> phase
+  // The new binds grouped by the lowest-tier HyperNode of their node, one count per
+  // group, in any order (docs/FORMAT-hypernode.md).
+  std::optional<std::vector<int64_t>> hyper_node_bind_counts;
 };
 
 struct Scenario {
@@ -53,6 +56,7 @@ struct ScenarioObjects {
   std::vector<QueueSpec> queues;
   std::vector<PriorityClassSpec> priority_classes;
   std::vector<NamespaceSpec> namespaces;
+  std::vector<HyperNodeSpec> hyper_nodes;
   std::optional<SchedulerConfig> config;  // defaults applied
   std::optional<Expectation> expectation;
   // "namespace/name" of each PodGroup a Volcano Job was expanded into (its pods name it).
@@ -98,9 +102,10 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
                                                     std::vector<std::string>* warnings = nullptr);
 
 // Compares decisions with an expectation; returns the differences ("bind c1/p1: expected
-// n1, got n2"), empty when they agree.
-std::vector<std::string> CompareWithExpectation(const Decisions& decisions,
-                                                const Expectation& expectation);
+// n1, got n2"), empty when they agree. hyperNodeBindCounts needs the snapshot the
+// decisions were made on (a difference says so without it).
+std::vector<std::string> CompareWithExpectation(const Decisions& decisions, const Expectation& expectation,
+                                                const Snapshot* snapshot = nullptr);
 
 }  // namespace vcsched
 

@@ -1,0 +1,324 @@
+#include "src/actions/allocate_topology.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "src/util/status_macros.h"
+
+namespace vcsched::internal {
+
+bool TopologyAllocator::HasNetworkTopology(const JobInfo& job) {
+  if (job.network_topology) return true;
+  return std::any_of(job.sub_jobs.begin(), job.sub_jobs.end(),
+                     [](const SubJobInfo& sub) { return sub.network_topology.has_value(); });
+}
+
+bool TopologyAllocator::Uses(const Session& ssn, JobIndex j) {
+  return ssn.JobHasSubGroupPolicy(j) || HasNetworkTopology(ssn.job(j));
+}
+
+// Volcano's ContainsHardTopology || ContainsSubJobPolicy: the gradient search. Other
+// jobs with network topology (a hard limit whose tier name no HyperNode carries) are
+// placed in the whole cluster, their pods still scored by network distance.
+bool TopologyAllocator::HardOrPolicy(JobIndex j) const {
+  if (ssn_.JobHasSubGroupPolicy(j)) return true;
+  const JobInfo& job = ssn_.job(j);
+  const auto hard = [](const std::optional<NetworkTopologySpec>& t) {
+    return t && t->mode == NetworkTopologySpec::Mode::kHard && t->highest_tier_allowed.has_value();
+  };
+  if (hard(job.network_topology)) return true;
+  return std::any_of(job.sub_jobs.begin(), job.sub_jobs.end(), [&](const SubJobInfo& s) { return hard(s.network_topology); });
+}
+
+// ---------------------------------------------------------------- heaps
+
+bool TopologyAllocator::SubJobBefore(JobIndex j, const JobSheet& sheet, int32_t a, int32_t b) const {
+  const bool ra = sheet.required->count(a) > 0, rb = sheet.required->count(b) > 0;
+  if (ra != rb) return ra;
+  return ssn_.SubJobOrderLess(j, a, b);
+}
+void TopologyAllocator::PushSubJob(JobIndex j, JobSheet& sheet, int32_t k) const {
+  sheet.order.push_back(k);
+  std::push_heap(sheet.order.begin(), sheet.order.end(),
+                 [&](int32_t a, int32_t b) { return SubJobBefore(j, sheet, b, a); });
+}
+int32_t TopologyAllocator::PopSubJob(JobIndex j, JobSheet& sheet) const {
+  std::pop_heap(sheet.order.begin(), sheet.order.end(),
+                [&](int32_t a, int32_t b) { return SubJobBefore(j, sheet, b, a); });
+  const int32_t k = sheet.order.back();
+  sheet.order.pop_back();
+  return k;
+}
+void TopologyAllocator::PushTask(SubSheet& sheet, TaskIndex t) const {
+  sheet.tasks.push_back(t);
+  std::push_heap(sheet.tasks.begin(), sheet.tasks.end(), [&](TaskIndex a, TaskIndex b) { return ssn_.TaskOrderLess(b, a); });
+}
+TaskIndex TopologyAllocator::PopTask(SubSheet& sheet) const {
+  std::pop_heap(sheet.tasks.begin(), sheet.tasks.end(), [&](TaskIndex a, TaskIndex b) { return ssn_.TaskOrderLess(b, a); });
+  const TaskIndex t = sheet.tasks.back();
+  sheet.tasks.pop_back();
+  return t;
+}
+
+// ---------------------------------------------------------------- worksheet
+
+bool TopologyAllocator::Open(JobIndex j) {
+  const Session& s = ssn_;
+  const JobInfo& job = s.job(j);
+  JobSheet sheet;
+  // The sub-groups minSubGroups still needs, fewest first in sub-group order: they go
+  // before the others.
+  std::map<int32_t, int32_t> ready_by_policy;
+  std::vector<int32_t> unready;
+  for (int32_t k = 0; k < static_cast<int32_t>(job.sub_jobs.size()); ++k) {
+    if (s.SubJobReady(j, k)) {
+      ++ready_by_policy[job.sub_jobs[static_cast<size_t>(k)].policy];
+    } else {
+      unready.push_back(k);
+    }
+  }
+  std::stable_sort(unready.begin(), unready.end(), [&](int32_t a, int32_t b) { return s.SubJobOrderLess(j, a, b); });
+  auto required = std::make_shared<std::set<int32_t>>();
+  for (int32_t k : unready) {
+    const int32_t policy = job.sub_jobs[static_cast<size_t>(k)].policy;
+    const int32_t min = policy == kNone ? 0 : job.pod_group.sub_group_policy[static_cast<size_t>(policy)].min_sub_groups;
+    if (ready_by_policy[policy] < min) {
+      required->insert(k);
+      ++ready_by_policy[policy];
+    }
+  }
+  sheet.required = std::move(required);
+  for (int32_t k = 0; k < static_cast<int32_t>(job.sub_jobs.size()); ++k) {
+    SubSheet sub;
+    for (TaskIndex t : job.sub_jobs[static_cast<size_t>(k)].tasks) {
+      if (s.task_status(t) == TaskStatus::kPending && !(s.task_flags(t) & (kTaskGated | kTaskBestEffort))) {
+        PushTask(sub, t);
+      }
+    }
+    if (sub.tasks.empty()) continue;
+    sheet.subs.emplace(k, std::move(sub));
+    PushSubJob(j, sheet, k);
+  }
+  if (sheet.order.empty()) return false;
+  sheets_[j] = std::move(sheet);
+  return true;
+}
+
+bool TopologyAllocator::Empty(JobIndex j) const {
+  auto it = sheets_.find(j);
+  return it == sheets_.end() || it->second.order.empty();
+}
+
+// ---------------------------------------------------------------- visits
+
+absl::StatusOr<std::optional<Statement>> TopologyAllocator::Visit(JobIndex j) {
+  JobSheet& sheet = sheets_.at(j);
+  const HyperNodeIndex root = ssn_.snapshot().hyper_node_root();
+  if (HardOrPolicy(j)) return AllocateForJob(j, sheet, root);
+  // Topology without a hard limit: the default sub-group's tasks in the whole cluster.
+  const int32_t k = PopSubJob(j, sheet);
+  SubSheet& sub = sheet.subs.at(k);
+  VCSCHED_ASSIGN_OR_RETURN(std::optional<Statement> stmt, AllocateTasksIn(j, k, sub, root));
+  if (!sub.tasks.empty()) PushSubJob(j, sheet, k);
+  return stmt;
+}
+
+void TopologyAllocator::CommitDecision(JobIndex j) {
+  auto it = job_decision_.find(j);
+  if (it == job_decision_.end()) return;
+  const Snapshot& snap = ssn_.snapshot();
+  const HyperNodeIndex chosen = it->second;
+  ssn_.SetJobAllocatedHyperNode(j, snap.HyperNodeLca(ssn_.job_allocated_hyper_node(j), chosen));
+  for (const auto& [k, hn] : sub_decisions_[j][chosen]) {
+    ssn_.SetSubJobAllocatedHyperNode(j, k, snap.HyperNodeLca(ssn_.sub_job_allocated_hyper_node(j, k), hn));
+  }
+  job_decision_.erase(it);
+}
+
+absl::StatusOr<Statement> TopologyAllocator::Replay(const Placements& placements) {
+  Statement stmt(ssn_);
+  for (const Statement::Placement& p : placements) {
+    if (p.pipelined) {
+      VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(p.task, p.node));
+    } else {
+      VCSCHED_RETURN_IF_ERROR(stmt.Allocate(p.task, p.node));
+    }
+  }
+  return stmt;
+}
+
+absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForJob(JobIndex j, JobSheet& sheet,
+                                                                           HyperNodeIndex within) {
+  if (sheet.order.empty()) return std::optional<Statement>();
+  const JobInfo& job = ssn_.job(j);
+  std::vector<HyperNodeIndex> saved(job.sub_jobs.size());
+  for (size_t k = 0; k < saved.size(); ++k) saved[k] = ssn_.sub_job_allocated_hyper_node(j, static_cast<int32_t>(k));
+  for (const std::vector<HyperNodeIndex>& gradient : ssn_.HyperNodeGradient(j, kNone, within)) {
+    struct Try {
+      HyperNodeIndex hn;
+      Placements placements;
+      JobSheet rest;
+      double score;
+    };
+    std::vector<Try> tries;
+    for (HyperNodeIndex hn : gradient) {
+      for (auto it = failed_roles_.begin(); it != failed_roles_.end();) {
+        it = it->first.first == j ? failed_roles_.erase(it) : std::next(it);
+      }
+      JobSheet copy = sheet;
+      std::vector<Statement> stmts;
+      double score = 0;
+      sub_decisions_[j][hn].clear();
+      while (!copy.order.empty()) {
+        const int32_t k = PopSubJob(j, copy);
+        SubSheet& sub = copy.subs.at(k);
+        double sub_score = 0;
+        VCSCHED_ASSIGN_OR_RETURN(std::optional<Statement> stmt, AllocateForSubJob(j, k, sub, hn, &sub_score));
+        if (stmt && !stmt->empty()) {
+          stmts.push_back(*std::move(stmt));
+          score += sub_score;
+          if (!sub.tasks.empty()) PushSubJob(j, copy, k);
+          if (ssn_.JobReady(j)) break;
+        }
+      }
+      for (size_t k = 0; k < saved.size(); ++k) ssn_.SetSubJobAllocatedHyperNode(j, static_cast<int32_t>(k), saved[k]);
+      Placements placements;
+      for (const Statement& stmt : stmts) {
+        const Placements p = stmt.Placements();
+        placements.insert(placements.end(), p.begin(), p.end());
+      }
+      if (!placements.empty() && (ssn_.JobReady(j) || ssn_.JobPipelined(j))) {
+        tries.push_back({hn, std::move(placements), std::move(copy), score});
+      }
+      for (auto it = stmts.rbegin(); it != stmts.rend(); ++it) it->Discard();
+    }
+    if (tries.empty()) continue;
+    // The highest sum of sub-group scores; among equals the first HyperNode (by name),
+    // where Volcano takes any.
+    const Try* best = &tries.front();
+    for (const Try& t : tries) {
+      if (t.score > best->score) best = &t;
+    }
+    VCSCHED_ASSIGN_OR_RETURN(Statement stmt, Replay(best->placements));
+    sheet = best->rest;
+    job_decision_[j] = best->hn;
+    return std::optional<Statement>(std::move(stmt));
+  }
+  return std::optional<Statement>();
+}
+
+absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForSubJob(JobIndex j, int32_t k, SubSheet& sheet,
+                                                                              HyperNodeIndex for_job, double* score) {
+  if (sheet.tasks.empty()) return std::optional<Statement>();
+  for (const std::vector<HyperNodeIndex>& gradient : ssn_.HyperNodeGradient(j, k, for_job)) {
+    std::vector<HyperNodeIndex> candidates;
+    std::vector<std::pair<Placements, SubSheet>> results;
+    for (HyperNodeIndex hn : gradient) {
+      failed_roles_.erase({j, k});
+      SubSheet copy = sheet;
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<Statement> stmt, AllocateTasksIn(j, k, copy, hn));
+      if (stmt && !stmt->empty()) {
+        candidates.push_back(hn);
+        results.emplace_back(stmt->Placements(), std::move(copy));
+        stmt->Discard();
+      }
+    }
+    if (candidates.empty()) continue;
+    std::vector<double> scores(candidates.size(), 0.0);
+    ssn_.ScoreHyperNodes(j, k, candidates, absl::MakeSpan(scores));
+    size_t best = 0;  // the first of the highest (by name), where Volcano takes any
+    for (size_t i = 1; i < candidates.size(); ++i) {
+      if (scores[i] > scores[best]) best = i;
+    }
+    VCSCHED_ASSIGN_OR_RETURN(Statement stmt, Replay(results[best].first));
+    const HyperNodeIndex widened =
+        ssn_.snapshot().HyperNodeLca(ssn_.sub_job_allocated_hyper_node(j, k), candidates[best]);
+    ssn_.SetSubJobAllocatedHyperNode(j, k, widened);
+    sheet = std::move(results[best].second);
+    sub_decisions_[j][for_job][k] = widened;
+    *score = scores[best];
+    return std::optional<Statement>(std::move(stmt));
+  }
+  return std::optional<Statement>();
+}
+
+bool TopologyAllocator::NeedContinue(JobIndex j, int32_t k) const {
+  const JobInfo& job = ssn_.job(j);
+  if (ssn_.job_min_member(j) == static_cast<int32_t>(job.tasks.size())) return false;
+  const SubJobInfo& sub = job.sub_jobs[static_cast<size_t>(k)];
+  if (sub.min_available >= static_cast<int32_t>(sub.tasks.size())) return false;
+  if (ssn_.JobHasSubGroupPolicy(j)) return true;
+  static const std::set<std::string> kNoRoles;
+  auto it = failed_roles_.find({j, k});
+  return NeedContinueAllocating(ssn_, j, it == failed_roles_.end() ? kNoRoles : it->second);
+}
+
+absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobIndex j, int32_t k, SubSheet& sheet,
+                                                                            HyperNodeIndex hn) {
+  const Session& s = ssn_;
+  const std::vector<NodeIndex>& nodes = s.snapshot().hyper_nodes()[static_cast<size_t>(hn)].nodes;
+  if (nodes.empty()) return std::optional<Statement>();
+  const SubJobInfo& sub = s.job(j).sub_jobs[static_cast<size_t>(k)];
+  const bool topology = sub.network_topology.has_value();
+  const QueueIndex queue = s.queue_of(j);
+  Statement stmt(ssn_);
+  FitErrorBuffer errors;
+  HyperNodeIndex allocated = s.sub_job_allocated_hyper_node(j, k);
+  while (!sheet.tasks.empty()) {
+    const TaskIndex t = PopTask(sheet);
+    const TaskInfo& info = s.task(t);
+    if (!ssn_.Allocatable(queue, t)) {
+      ssn_.RecordQueueRefusal(t, queue);
+      continue;
+    }
+    if (s.task_flags(t) & kTaskGated) continue;
+    std::set<std::string>& failed = failed_roles_[{j, k}];
+    if (error_cache_ && !info.role.empty() && failed.count(info.role)) {
+      ssn_.RecordTaskError(t, absl::StrCat("Task ", info.pod->name, " with role spec ", info.role,
+                                           " has already predicated failed, skip"));
+      continue;
+    }
+    const FitResult pre = ssn_.PrePredicate(t);
+    if (!pre.ok()) {
+      for (size_t i = 0; i < nodes.size(); ++i) ssn_.RecordFitError(t, pre);
+      failed.insert(info.role);
+      if (NeedContinue(j, k)) continue;
+      break;
+    }
+    std::vector<NodeIndex> feasible;
+    if (!info.pod->nominated_node_name.empty()) {
+      if (auto n = s.snapshot().FindNode(info.pod->nominated_node_name);
+          n && std::binary_search(nodes.begin(), nodes.end(), *n) && s.NodeFitsFutureIdle(s.task_resreq(t), *n)) {
+        const NodeIndex only[] = {*n};
+        feasible = FeasibleNodes(ssn_, t, only, true, reasons_, nullptr);
+      }
+    }
+    if (feasible.empty()) feasible = FeasibleNodes(ssn_, t, nodes, true, reasons_, &errors);
+    if (feasible.empty()) {
+      errors.Flush(ssn_, t);
+      failed.insert(info.role);
+      if (NeedContinue(j, k)) continue;
+      break;
+    }
+    errors.failures.clear();
+    if (topology) ssn_.SetTaskJobAllocatedHyperNode(t, allocated);
+    const NodeIndex best = SelectBestNodeByGradient(ssn_, t, feasible);
+    if (best == kNone) continue;
+    if (s.NodeFitsIdle(s.task_resreq(t), best)) {
+      VCSCHED_RETURN_IF_ERROR(stmt.Allocate(t, best));
+    } else if (s.NodeFitsFutureIdle(s.task_resreq(t), best)) {
+      VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best));
+    }
+    if (topology) {
+      const HyperNodeIndex h = s.snapshot().lowest_tier_hyper_node(best);
+      if (h != kNone) allocated = allocated == kNone ? h : s.snapshot().HyperNodeLca(h, allocated);
+    }
+    if (ssn_.SubJobReady(j, k)) break;
+  }
+  if (ssn_.SubJobReady(j, k) || ssn_.SubJobPipelined(j, k)) return std::optional<Statement>(std::move(stmt));
+  stmt.Discard();
+  return std::optional<Statement>();
+}
+
+}  // namespace vcsched::internal

@@ -522,6 +522,23 @@ PYBIND11_MODULE(_vcsched, m) {
                                return out;
                              })
       .def_property_readonly("warnings", &Snapshot::warnings)
+      .def_property_readonly("hyper_nodes",
+                             [](const Snapshot& s) {
+                               py::list out;
+                               for (const HyperNodeInfo& h : s.hyper_nodes()) {
+                                 py::dict d;
+                                 d["name"] = h.name;
+                                 d["tier"] = h.tier;
+                                 d["parent"] = h.parent == kNone ? py::object(py::none())
+                                                                 : py::object(py::str(s.hyper_nodes()[static_cast<size_t>(h.parent)].name));
+                                 std::vector<std::string> nodes;
+                                 for (NodeIndex n : h.nodes) nodes.push_back(s.nodes()[static_cast<size_t>(n)].spec.name);
+                                 d["nodes"] = nodes;
+                                 out.append(d);
+                               }
+                               return out;
+                             })
+      .def_property_readonly("hyper_nodes_ready", &Snapshot::hyper_nodes_ready)
       .def("node_allocatable",
            [](const Snapshot& s) {
              std::vector<std::vector<int64_t>> rows;

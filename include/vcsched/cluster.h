@@ -61,6 +61,7 @@ class Cluster {
   absl::Status PutQueue(QueueSpec queue);
   absl::Status PutPriorityClass(PriorityClassSpec priority_class);
   absl::Status PutNamespace(NamespaceSpec ns);
+  absl::Status PutHyperNode(HyperNodeSpec hyper_node);
 
   // Removes the object; kNotFound when there is none. Pods on a deleted node stay, as
   // the loader keeps pods on a missing node (not counted anywhere, with a warning).
@@ -70,6 +71,7 @@ class Cluster {
   absl::Status DeleteQueue(absl::string_view name);
   absl::Status DeletePriorityClass(absl::string_view name);
   absl::Status DeleteNamespace(absl::string_view name);
+  absl::Status DeleteHyperNode(absl::string_view name);
 
   // The state as a snapshot. Taken again without a change in between, it is the same
   // snapshot (shared, no work). Fails only on limits of the whole input (the dense
@@ -93,6 +95,7 @@ class Cluster {
   const std::map<std::string, QueueSpec, std::less<>>& queues() const { return queues_; }
   const std::map<std::string, PriorityClassSpec, std::less<>>& priority_classes() const { return priority_classes_; }
   const std::map<std::string, NamespaceSpec, std::less<>>& namespaces() const { return namespaces_; }
+  const std::map<std::string, HyperNodeSpec, std::less<>>& hyper_nodes() const { return hyper_nodes_; }
   // Changes since the cluster was made: each Put and Delete, and each Apply that changed
   // an object.
   int64_t generation() const { return generation_; }
@@ -107,6 +110,7 @@ class Cluster {
   std::map<std::string, QueueSpec, std::less<>> queues_;
   std::map<std::string, PriorityClassSpec, std::less<>> priority_classes_;
   std::map<std::string, NamespaceSpec, std::less<>> namespaces_;
+  std::map<std::string, HyperNodeSpec, std::less<>> hyper_nodes_;
   // PodGroups the cluster made for plain pods: a later pod of the same owner joins one.
   std::set<std::string, std::less<>> implicit_groups_;
   int64_t generation_ = 0;

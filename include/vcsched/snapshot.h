@@ -124,6 +124,7 @@ struct HyperNodeInfo {
   HyperNodeIndex parent = kNone;         // kNone only for the virtual root
   std::vector<HyperNodeIndex> children;  // ascending
   std::vector<NodeIndex> nodes;          // every node it holds, ascending
+  HyperNodeSpec spec;                    // as given (the virtual root's: name and tier)
 };
 // The name of the virtual HyperNode above all others (rule 5).
 inline constexpr absl::string_view kClusterTopHyperNode = "<cluster-top-hypernode>";

@@ -47,6 +47,9 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
     if (!q.synthesized) c.queues_.emplace(q.spec.name, q.spec);
   }
   for (const PriorityClassSpec& pc : snapshot.priority_classes()) c.priority_classes_.emplace(pc.name, pc);
+  for (const HyperNodeInfo& h : snapshot.hyper_nodes()) {
+    if (h.index != snapshot.hyper_node_root()) c.hyper_nodes_.emplace(h.name, h.spec);
+  }
   for (const JobInfo& j : snapshot.jobs()) c.pod_groups_.emplace(j.key, j.pod_group);
   for (const TaskInfo& t : snapshot.tasks()) {
     PodSpec pod = *t.pod;
@@ -144,6 +147,14 @@ absl::Status Cluster::PutNamespace(NamespaceSpec ns) {
   return absl::OkStatus();
 }
 
+absl::Status Cluster::PutHyperNode(HyperNodeSpec hyper_node) {
+  if (absl::Status s = Check(hyper_node); !s.ok()) return s;
+  std::string key = hyper_node.name;
+  hyper_nodes_.insert_or_assign(std::move(key), std::move(hyper_node));
+  Changed();
+  return absl::OkStatus();
+}
+
 absl::Status Cluster::DeleteNode(absl::string_view name) {
   absl::Status s = Erase(nodes_, "Node", name);
   if (s.ok()) Changed();
@@ -190,6 +201,12 @@ absl::Status Cluster::DeleteNamespace(absl::string_view name) {
   return s;
 }
 
+absl::Status Cluster::DeleteHyperNode(absl::string_view name) {
+  absl::Status s = Erase(hyper_nodes_, "HyperNode", name);
+  if (s.ok()) Changed();
+  return s;
+}
+
 absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   if (cached_) return *cached_;
   absl::StatusOr<vcsched::Snapshot> built = BuildSnapshot();
@@ -203,6 +220,7 @@ absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {
   for (const auto& [_, q] : queues_) b.AddQueue(q);
   for (const auto& [_, pc] : priority_classes_) b.AddPriorityClass(pc);
   for (const auto& [_, ns] : namespaces_) b.AddNamespace(ns);
+  for (const auto& [_, h] : hyper_nodes_) b.AddHyperNode(h);
   for (const auto& [_, g] : pod_groups_) b.AddPodGroup(g);
   std::deque<PodSpec> pods;
   for (const auto& [_, p] : pods_) pods.push_back(p);

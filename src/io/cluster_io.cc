@@ -237,6 +237,14 @@ Value PodManifest(const PodSpec& p) {
   return v;
 }
 
+Value NetworkTopology(const NetworkTopologySpec& t) {
+  Value out = Value::Map();
+  out["mode"] = Str(t.mode == NetworkTopologySpec::Mode::kHard ? "hard" : "soft");
+  if (t.highest_tier_allowed) out["highestTierAllowed"] = Value::Int(*t.highest_tier_allowed);
+  if (!t.highest_tier_name.empty()) out["highestTierName"] = Str(t.highest_tier_name);
+  return out;
+}
+
 Value PodGroupManifest(const PodGroupSpec& g) {
   Value v = Manifest("scheduling.volcano.sh/v1beta1", "PodGroup");
   Value& meta = v["metadata"];
@@ -256,7 +264,38 @@ Value PodGroupManifest(const PodGroupSpec& g) {
   }
   if (!g.queue.empty()) spec["queue"] = Str(g.queue);
   if (!g.priority_class_name.empty()) spec["priorityClassName"] = Str(g.priority_class_name);
+  if (g.network_topology) spec["networkTopology"] = NetworkTopology(*g.network_topology);
+  for (const SubGroupPolicySpec& p : g.sub_group_policy) {
+    Value policy = Value::Map();
+    policy["name"] = Str(p.name);
+    if (p.sub_group_size) policy["subGroupSize"] = Value::Int(*p.sub_group_size);
+    if (p.min_sub_groups != 0) policy["minSubGroups"] = Value::Int(p.min_sub_groups);
+    for (const std::string& key : p.match_label_keys) policy["matchLabelKeys"].Push(Str(key));
+    if (p.label_selector) policy["labelSelector"] = Selector(*p.label_selector);
+    if (p.network_topology) policy["networkTopology"] = NetworkTopology(*p.network_topology);
+    spec["subGroupPolicy"].Push(std::move(policy));
+  }
   v["status"]["phase"] = Str(g.phase.empty() ? "Pending" : g.phase);
+  return v;
+}
+
+Value HyperNodeManifest(const HyperNodeSpec& h) {
+  Value v = Manifest("topology.volcano.sh/v1alpha1", "HyperNode");
+  v["metadata"]["name"] = Str(h.name);
+  Value& spec = v["spec"];
+  spec["tier"] = Value::Int(h.tier);
+  if (!h.tier_name.empty()) spec["tierName"] = Str(h.tier_name);
+  for (const HyperNodeMember& m : h.members) {
+    Value member = Value::Map();
+    member["type"] = Str(m.type == HyperNodeMember::Type::kNode ? "Node" : "HyperNode");
+    Value& selector = member["selector"];
+    switch (m.match) {
+      case HyperNodeMember::Match::kExact: selector["exactMatch"]["name"] = Str(m.name); break;
+      case HyperNodeMember::Match::kRegex: selector["regexMatch"]["pattern"] = Str(m.name); break;
+      case HyperNodeMember::Match::kLabel: selector["labelMatch"] = Selector(m.labels); break;
+    }
+    spec["members"].Push(std::move(member));
+  }
   return v;
 }
 
@@ -301,6 +340,7 @@ std::string ClusterToYaml(const Cluster& c, const SchedulerConfig* config) {
   for (const auto& [_, pc] : c.priority_classes()) objects.push_back(PriorityClassManifest(pc));
   for (const auto& [_, q] : c.queues()) objects.push_back(QueueManifest(q));
   for (const auto& [_, n] : c.nodes()) objects.push_back(NodeManifest(n));
+  for (const auto& [_, h] : c.hyper_nodes()) objects.push_back(HyperNodeManifest(h));
   for (const auto& [_, g] : c.pod_groups()) objects.push_back(PodGroupManifest(g));
   for (const auto& [_, p] : c.pods()) objects.push_back(PodManifest(p));
   std::vector<const Value*> views;
@@ -321,6 +361,7 @@ absl::Status PutObjects(ScenarioObjects& o, Cluster& c) {
   for (PriorityClassSpec& pc : o.priority_classes) s.Update(c.PutPriorityClass(std::move(pc)));
   for (NamespaceSpec& ns : o.namespaces) s.Update(c.PutNamespace(std::move(ns)));
   for (NodeSpec& n : o.nodes) s.Update(c.PutNode(std::move(n)));
+  for (HyperNodeSpec& h : o.hyper_nodes) s.Update(c.PutHyperNode(std::move(h)));
   for (PodGroupSpec& g : o.pod_groups) s.Update(c.PutPodGroup(std::move(g)));
   for (PodSpec& p : o.pods) s.Update(c.PutPod(std::move(p)));
   return s;

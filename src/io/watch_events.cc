@@ -173,6 +173,9 @@ absl::Status CheckAllExist(const Cluster& cluster, const ScenarioObjects& o) {
   for (const NamespaceSpec& ns : o.namespaces) {
     if (!cluster.namespaces().count(ns.name)) return absent("Namespace", ns.name);
   }
+  for (const HyperNodeSpec& h : o.hyper_nodes) {
+    if (!cluster.hyper_nodes().count(h.name)) return absent("HyperNode", h.name);
+  }
   for (const PodGroupSpec& g : o.pod_groups) {
     const std::string key = absl::StrCat(g.namespace_, "/", g.name);
     if (!cluster.pod_groups().count(key)) return absent(job_groups.count(key) ? "the PodGroup of Job" : "PodGroup", key);
@@ -226,6 +229,7 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusO
     for (const NodeSpec& n : objects->nodes) gone(cluster.DeleteNode(n.name));
     for (const PriorityClassSpec& pc : objects->priority_classes) gone(cluster.DeletePriorityClass(pc.name));
     for (const NamespaceSpec& ns : objects->namespaces) gone(cluster.DeleteNamespace(ns.name));
+    for (const HyperNodeSpec& h : objects->hyper_nodes) gone(cluster.DeleteHyperNode(h.name));
     for (const QueueSpec& q : objects->queues) {
       absl::Status s = cluster.DeleteQueue(q.name);
       if (absl::IsNotFound(s)) gone(s);
@@ -257,6 +261,7 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusO
   for (PriorityClassSpec& pc : objects->priority_classes) s.Update(put(cluster.PutPriorityClass(std::move(pc))));
   for (NamespaceSpec& ns : objects->namespaces) s.Update(put(cluster.PutNamespace(std::move(ns))));
   for (NodeSpec& n : objects->nodes) s.Update(put(cluster.PutNode(std::move(n))));
+  for (HyperNodeSpec& h : objects->hyper_nodes) s.Update(put(cluster.PutHyperNode(std::move(h))));
   // A Job's controller creates the pods it lacks and leaves the ones it made, and the
   // scheduler owns its PodGroup's status: a Job seen again changes neither.
   const std::set<std::string> job_groups(objects->job_pod_groups.begin(), objects->job_pod_groups.end());

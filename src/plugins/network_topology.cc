@@ -301,28 +301,46 @@ class NetworkTopologyPlugin : public Plugin {
 
   // Pods without network topology: the fill of the HyperNode holding the node at each
   // tier, weighted fading^(tier-1); a tier where no HyperNode holds it counts as full.
+  // Tiers between the lowest and the highest that no HyperNode uses count as full too;
+  // they are summed in closed form when there are many (tiers are arbitrary integers).
   void ScoreNodesByFill(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> out) const {
     const Session& s = *s_;
     const absl::Span<const int64_t> r = s.task_resreq(t);
     const std::vector<int64_t> request(r.begin(), r.end());
     const absl::Span<const HyperNodeInfo> hns = s.snapshot().hyper_nodes();
+    const absl::Span<const int32_t> tiers = s.snapshot().hyper_node_tiers();
+    const double f = settings_.fading;
+    const auto weight = [f](int32_t tier) { return std::pow(f, static_cast<double>(tier) - 1); };
+    const int64_t span = int64_t{max_tier_} - min_tier_ + 1;
     double total_weight = 0;
-    for (int32_t tier = min_tier_; tier <= max_tier_; ++tier) total_weight += std::pow(settings_.fading, tier - 1);
-    if (total_weight <= 0) return;
+    if (span <= 64) {
+      for (int32_t tier = min_tier_; tier <= max_tier_; ++tier) total_weight += weight(tier);
+    } else if (f == 1.0) {
+      total_weight = static_cast<double>(span);
+    } else {
+      total_weight = weight(min_tier_) * (1 - std::pow(f, static_cast<double>(span))) / (1 - f);
+      if (f == 0.0 && min_tier_ <= 1 && 1 <= max_tier_) total_weight = 1.0;  // 0^0
+    }
+    if (!(total_weight > 0)) return;
     for (size_t i = 0; i < nodes.size(); ++i) {
       double total = 0;
-      for (int32_t tier = min_tier_; tier <= max_tier_; ++tier) {
-        double tier_score = 1.0;
-        for (HyperNodeIndex h : holders_[static_cast<size_t>(nodes[i])]) {
-          if (hns[static_cast<size_t>(h)].tier == tier) {
-            tier_score = FillScore(h, request);
-            break;
-          }
-        }
-        total += std::pow(settings_.fading, tier - 1) * tier_score;
+      if (span <= 64) {
+        for (int32_t tier = min_tier_; tier <= max_tier_; ++tier) total += weight(tier) * TierFill(nodes[i], tier, request, hns);
+      } else {
+        total = total_weight;
+        for (int32_t tier : tiers) total += weight(tier) * (TierFill(nodes[i], tier, request, hns) - 1.0);
       }
       out[i] += Scale(total / total_weight);
     }
+  }
+
+  // The fill score of the first HyperNode of `tier` holding node n, 1 when none does.
+  double TierFill(NodeIndex n, int32_t tier, const std::vector<int64_t>& request,
+                  absl::Span<const HyperNodeInfo> hns) const {
+    for (HyperNodeIndex h : holders_[static_cast<size_t>(n)]) {
+      if (hns[static_cast<size_t>(h)].tier == tier) return FillScore(h, request);
+    }
+    return 1.0;
   }
 
   double Scale(double score) const { return kMaxNodeScore * static_cast<double>(settings_.weight) * score; }

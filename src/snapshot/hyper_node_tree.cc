@@ -42,12 +42,9 @@ std::vector<NodeIndex> SelectedNodes(const HyperNodeMember& m, const Snapshot::I
   return out;
 }
 
-std::vector<NodeIndex> Union(const std::vector<NodeIndex>& a, const std::vector<NodeIndex>& b) {
-  std::vector<NodeIndex> out;
-  out.reserve(a.size() + b.size());
-  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
+// Node lists of all HyperNodes together: real trees hold each node a few times (once
+// per tier); a chain thousands deep over thousands of nodes would hold millions.
+constexpr uint64_t kMaxHyperNodeMemberships = uint64_t{1} << 25;
 
 // Parents from the HyperNode members: a child claimed twice keeps its first claimant;
 // a cycle is cut above its first member. Either leaves the tree not ready.
@@ -111,41 +108,55 @@ void LinkParents(const std::vector<HyperNodeSpec>& specs, Snapshot::Impl& impl) 
   }
 }
 
-// Each HyperNode's nodes: its Node members' and, recursively, its children's.
-void CollectNodes(const std::vector<HyperNodeSpec>& specs, Snapshot::Impl& impl) {
+// Each HyperNode's nodes: its Node members' and, recursively, its children's. Fails
+// when the lists together would pass kMaxHyperNodeMemberships.
+absl::Status CollectNodes(const std::vector<HyperNodeSpec>& specs, Snapshot::Impl& impl) {
   const size_t n = specs.size();
-  std::vector<std::vector<NodeIndex>> own(n);
   for (size_t h = 0; h < n; ++h) {
+    if (specs[h].members.empty()) {
+      impl.warnings.push_back(absl::StrCat("HyperNode ", Quoted(specs[h].name), ": spec.members: is empty"));
+    }
+    std::vector<NodeIndex>& own = impl.hyper_nodes[h].nodes;
     for (size_t i = 0; i < specs[h].members.size(); ++i) {
       const HyperNodeMember& m = specs[h].members[i];
       if (m.type != HyperNodeMember::Type::kNode) continue;
-      std::vector<NodeIndex> selected = SelectedNodes(m, impl);
+      const std::vector<NodeIndex> selected = SelectedNodes(m, impl);
       if (selected.empty()) {
         impl.warnings.push_back(absl::StrCat("HyperNode ", Quoted(specs[h].name), ": spec.members[", i,
                                              "] selects no node of the input"));
       }
-      own[h] = Union(own[h], selected);
+      own.insert(own.end(), selected.begin(), selected.end());
     }
   }
-  // Children before parents: deepest first.
+  // Children before parents: deepest first; each list sorted once all its parts are in.
   std::vector<HyperNodeIndex> order(n);
   for (size_t h = 0; h < n; ++h) order[h] = static_cast<HyperNodeIndex>(h);
   std::stable_sort(order.begin(), order.end(), [&](HyperNodeIndex a, HyperNodeIndex b) {
     return impl.hyper_node_depth[static_cast<size_t>(a)] > impl.hyper_node_depth[static_cast<size_t>(b)];
   });
+  uint64_t memberships = 0;
   for (HyperNodeIndex h : order) {
     HyperNodeInfo& info = impl.hyper_nodes[static_cast<size_t>(h)];
-    info.nodes = Union(info.nodes, own[static_cast<size_t>(h)]);
-    if (info.parent != kNone && static_cast<size_t>(info.parent) < n) {
-      HyperNodeInfo& parent = impl.hyper_nodes[static_cast<size_t>(info.parent)];
-      parent.nodes = Union(parent.nodes, info.nodes);
+    for (HyperNodeIndex c : info.children) {
+      const std::vector<NodeIndex>& child = impl.hyper_nodes[static_cast<size_t>(c)].nodes;
+      info.nodes.insert(info.nodes.end(), child.begin(), child.end());
+    }
+    std::sort(info.nodes.begin(), info.nodes.end());
+    info.nodes.erase(std::unique(info.nodes.begin(), info.nodes.end()), info.nodes.end());
+    memberships += info.nodes.size();
+    if (memberships > kMaxHyperNodeMemberships) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the HyperNode tree is too deep for its nodes: its HyperNodes would hold over ", kMaxHyperNodeMemberships,
+          " node memberships together (HyperNode ", Quoted(info.name), " at depth ",
+          impl.hyper_node_depth[static_cast<size_t>(h)], ")"));
     }
   }
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-void BuildHyperNodeTree(std::vector<HyperNodeSpec>& specs, Snapshot::Impl& impl) {
+absl::Status BuildHyperNodeTree(std::vector<HyperNodeSpec>& specs, Snapshot::Impl& impl) {
   std::sort(specs.begin(), specs.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   const int32_t n = static_cast<int32_t>(specs.size());
   impl.hyper_nodes.assign(static_cast<size_t>(n) + 1, HyperNodeInfo{});
@@ -166,7 +177,6 @@ void BuildHyperNodeTree(std::vector<HyperNodeSpec>& specs, Snapshot::Impl& impl)
   top.index = root;
   top.name = std::string(kClusterTopHyperNode);
   top.tier = top_tier;
-  for (const NodeInfo& node : impl.nodes) top.nodes.push_back(node.index);
 
   LinkParents(specs, impl);
   for (int32_t h = 0; h < n; ++h) {
@@ -188,7 +198,9 @@ void BuildHyperNodeTree(std::vector<HyperNodeSpec>& specs, Snapshot::Impl& impl)
     }
     frontier = std::move(next);
   }
-  CollectNodes(specs, impl);
+  if (absl::Status s = CollectNodes(specs, impl); !s.ok()) return s;
+  top.nodes.clear();  // every node, member of a HyperNode or not
+  for (const NodeInfo& node : impl.nodes) top.nodes.push_back(node.index);
 
   std::vector<int32_t>& tiers = impl.hyper_node_tiers;
   for (const HyperNodeInfo& info : impl.hyper_nodes) tiers.push_back(info.tier);
@@ -211,8 +223,12 @@ void BuildHyperNodeTree(std::vector<HyperNodeSpec>& specs, Snapshot::Impl& impl)
       if (slot == kNone) slot = info.index;
     }
   }
+  for (int32_t h = 0; h < n; ++h) impl.hyper_nodes[static_cast<size_t>(h)].spec = std::move(specs[static_cast<size_t>(h)]);
+  top.spec.name = top.name;
+  top.spec.tier = top.tier;
   specs.clear();
   impl.hyper_node_tier_by_name = std::move(tier_of_name);
+  return absl::OkStatus();
 }
 
 namespace {

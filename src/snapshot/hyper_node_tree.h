@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "absl/status/status.h"
+
 #include "src/snapshot/snapshot_impl.h"
 
 namespace vcsched::internal {
@@ -12,7 +14,7 @@ namespace vcsched::internal {
 // Fills impl's HyperNode fields from `specs` (checked by ObjectProblems), after the
 // nodes are in place; what a real cluster may hold but is probably a mistake (members
 // that select nothing, two parents, cycles) becomes a warning.
-void BuildHyperNodeTree(std::vector<HyperNodeSpec>& specs, Snapshot::Impl& impl);
+absl::Status BuildHyperNodeTree(std::vector<HyperNodeSpec>& specs, Snapshot::Impl& impl);
 
 // Gives every job its sub-groups and resolved network topology and every task its
 // sub-group, after the tree is built.

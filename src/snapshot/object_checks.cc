@@ -1,4 +1,5 @@
 // The checks of one object alone, as Build reports them (ObjectProblems in snapshot.h).
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,9 @@ std::vector<std::string> ObjectProblems(const PodGroupSpec& g) {
     if (n < 0) out.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minTaskMember.", role, ": must not be negative"));
   }
   const auto check_topology = [&](const std::optional<NetworkTopologySpec>& t, const std::string& field) {
+    if (t && t->highest_tier_allowed && *t->highest_tier_allowed < 0) {
+      out.push_back(absl::StrCat("PodGroup \"", key, "\": ", field, ".highestTierAllowed: must not be negative"));
+    }
     if (t && t->highest_tier_allowed && !t->highest_tier_name.empty()) {
       out.push_back(absl::StrCat("PodGroup \"", key, "\": ", field,
                                  ": highestTierAllowed and highestTierName must not both be set"));
@@ -97,6 +101,8 @@ std::vector<std::string> ObjectProblems(const HyperNodeSpec& h) {
   if (!out.empty()) return out;
   const std::string key = absl::StrCat("HyperNode \"", h.name, "\": ");
   if (h.tier < 0) out.push_back(absl::StrCat(key, "spec.tier: must not be negative, got ", h.tier));
+  // The virtual root sits one tier above the highest.
+  if (h.tier == std::numeric_limits<int32_t>::max()) out.push_back(absl::StrCat(key, "spec.tier: must be below ", h.tier));
   for (size_t i = 0; i < h.members.size(); ++i) {
     const HyperNodeMember& m = h.members[i];
     const std::string field = absl::StrCat("spec.members[", i, "].selector");

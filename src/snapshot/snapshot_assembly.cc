@@ -313,9 +313,10 @@ class SnapshotAssembly {
   // Tasks, in pod order. The specs stay in their deque (moving a deque keeps its
   // elements in place), which the tasks share.
   // The HyperNode tree, then each job's sub-groups (which read its tiers).
-  void AddTopology() {
-    internal::BuildHyperNodeTree(s_.hyper_nodes, *impl_);
+  absl::Status AddTopology() {
+    VCSCHED_RETURN_IF_ERROR(internal::BuildHyperNodeTree(s_.hyper_nodes, *impl_));
     internal::BuildSubJobs(*impl_);
+    return absl::OkStatus();
   }
 
   void AddTasks() {
@@ -523,7 +524,7 @@ absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {
   a.AddQueues();
   a.AddJobs();
   a.AddTasks();
-  a.AddTopology();
+  VCSCHED_RETURN_IF_ERROR(a.AddTopology());
   return a.Finish();
 }
 

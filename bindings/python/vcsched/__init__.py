@@ -144,6 +144,17 @@ class Snapshot:
     def warnings(self) -> List[str]:
         return list(self._impl.warnings)
 
+    @property
+    def hyper_nodes(self) -> List[Dict[str, Any]]:
+        """The HyperNode tree: name, tier, parent and nodes of each HyperNode, by name, then
+        the virtual root ``<cluster-top-hypernode>`` (docs/FORMAT-hypernode.md)."""
+        return list(self._impl.hyper_nodes)
+
+    @property
+    def hyper_nodes_ready(self) -> bool:
+        """False when a HyperNode has two parents or a cycle: jobs with network topology wait."""
+        return bool(self._impl.hyper_nodes_ready)
+
     def node_allocatable(self):
         """A numpy array (nodes x resources) of allocatable amounts in stored units."""
         return self._impl.node_allocatable()
@@ -249,9 +260,15 @@ class SnapshotBuilder:
     def add_pod_group(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
                       namespace: str = "default", min_member: int = 1, queue: Optional[str] = None,
                       phase: str = "Inqueue", min_resources: Optional[Mapping[str, Any]] = None,
-                      priority_class_name: Optional[str] = None, annotations=None) -> "SnapshotBuilder":
+                      priority_class_name: Optional[str] = None, annotations=None,
+                      network_topology: Optional[Mapping[str, Any]] = None,
+                      sub_group_policy: Optional[List[Mapping[str, Any]]] = None) -> "SnapshotBuilder":
         obj, name = _name_or_object(obj, name)
         spec: Dict[str, Any] = {"minMember": int(min_member)}
+        if network_topology is not None:
+            spec["networkTopology"] = dict(network_topology)
+        if sub_group_policy is not None:
+            spec["subGroupPolicy"] = [dict(p) for p in sub_group_policy]
         if queue:
             spec["queue"] = queue
         if min_resources is not None:
@@ -285,6 +302,25 @@ class SnapshotBuilder:
         obj, name = _name_or_object(obj, name)
         return self._add("PriorityClass", "scheduling.k8s.io/v1", obj,
                          {"metadata": _meta(name), "value": int(value), "globalDefault": bool(global_default)})
+
+    def add_hyper_node(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, tier: int = 1,
+                       tier_name: Optional[str] = None, nodes: Optional[List[str]] = None,
+                       hyper_nodes: Optional[List[str]] = None, node_regex: Optional[str] = None,
+                       node_labels: Optional[Mapping[str, str]] = None) -> "SnapshotBuilder":
+        """A HyperNode (network domain): member nodes by name, by regex or by labels, and
+        child HyperNodes by name."""
+        obj, name = _name_or_object(obj, name)
+        members: List[Dict[str, Any]] = []
+        members += [{"type": "Node", "selector": {"exactMatch": {"name": n}}} for n in nodes or []]
+        members += [{"type": "HyperNode", "selector": {"exactMatch": {"name": h}}} for h in hyper_nodes or []]
+        if node_regex is not None:
+            members.append({"type": "Node", "selector": {"regexMatch": {"pattern": node_regex}}})
+        if node_labels is not None:
+            members.append({"type": "Node", "selector": {"labelMatch": {"matchLabels": dict(node_labels)}}})
+        spec: Dict[str, Any] = {"tier": int(tier), "members": members}
+        if tier_name:
+            spec["tierName"] = tier_name
+        return self._add("HyperNode", "topology.volcano.sh/v1alpha1", obj, {"metadata": {"name": name}, "spec": spec})
 
     def build(self) -> Snapshot:
         """Validates every object and returns the Snapshot; raises Error on bad input."""

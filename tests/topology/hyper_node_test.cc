@@ -1,0 +1,284 @@
+// HyperNode trees, sub-groups and network-topology placement (docs/FORMAT-hypernode.md).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "vcsched/io/scenario.h"
+#include "vcsched/scheduler.h"
+
+namespace vcsched {
+namespace {
+
+std::string NodeDoc(const std::string& name, const std::string& cpu = "2", const std::string& labels = "{}") {
+  return absl::StrCat("apiVersion: v1\nkind: Node\nmetadata: {name: ", name, ", labels: ", labels,
+                      "}\nstatus: {allocatable: {cpu: '", cpu, "', memory: 8Gi, pods: '10'}}\n---\n");
+}
+
+std::string HyperNodeDoc(const std::string& name, int tier, const std::string& members,
+                         const std::string& tier_name = "") {
+  return absl::StrCat("apiVersion: topology.volcano.sh/v1alpha1\nkind: HyperNode\nmetadata: {name: ", name,
+                      "}\nspec:\n  tier: ", tier, tier_name.empty() ? "" : absl::StrCat("\n  tierName: ", tier_name),
+                      "\n  members: ", members, "\n---\n");
+}
+std::string Exact(const std::string& type, const std::string& name) {
+  return absl::StrCat("{type: ", type, ", selector: {exactMatch: {name: ", name, "}}}");
+}
+
+// Two racks of two 2-cpu nodes (r0: n0 n1, r1: n2 n3) under one spine.
+std::string TwoRacks() {
+  std::string out;
+  for (int i = 0; i < 4; ++i) out += NodeDoc(absl::StrCat("n", i));
+  out += HyperNodeDoc("r0", 1, absl::StrCat("[", Exact("Node", "n0"), ", ", Exact("Node", "n1"), "]"), "rack");
+  out += HyperNodeDoc("r1", 1, absl::StrCat("[", Exact("Node", "n2"), ", ", Exact("Node", "n3"), "]"), "rack");
+  out += HyperNodeDoc("spine", 2, absl::StrCat("[", Exact("HyperNode", "r0"), ", ", Exact("HyperNode", "r1"), "]"),
+                      "spine");
+  return out;
+}
+
+std::string GangDoc(const std::string& name, int pods, const std::string& cpu, const std::string& topology,
+                    int min_member = -1, const std::string& running_on = "") {
+  std::string out = absl::StrCat(
+      "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: ", name,
+      ", namespace: ns}\nspec:\n  minMember: ", min_member < 0 ? pods : min_member,
+      topology.empty() ? "" : absl::StrCat("\n  networkTopology: ", topology), "\nstatus: {phase: Inqueue}\n---\n");
+  for (int i = 0; i < pods; ++i) {
+    const bool placed = i == 0 && !running_on.empty();
+    absl::StrAppend(&out, "apiVersion: v1\nkind: Pod\nmetadata: {name: ", name, "-", i,
+                    ", namespace: ns, annotations: {scheduling.k8s.io/group-name: ", name,
+                    "}}\nspec:\n  schedulerName: volcano\n", placed ? absl::StrCat("  nodeName: ", running_on, "\n") : "",
+                    "  containers: [{resources: {requests: {cpu: '", cpu, "'}}}]\nstatus: {phase: ",
+                    placed ? "Running" : "Pending", "}\n---\n");
+  }
+  return out;
+}
+
+constexpr char kConfig[] = R"(apiVersion: vcsched/v1
+kind: SchedulerConfiguration
+actions: "allocate"
+tiers:
+- plugins:
+  - name: gang
+  - name: predicates
+  - name: network-topology-aware
+)";
+
+Scenario Load(const std::string& text) {
+  absl::StatusOr<Scenario> sc = LoadScenario({{"test.yaml", text}});
+  INFO((sc.ok() ? std::string() : std::string(sc.status().message())));
+  REQUIRE(sc.ok());
+  return *std::move(sc);
+}
+
+// pod -> node of the session's binds.
+std::map<std::string, std::string> Binds(const std::string& text) {
+  Scenario sc = Load(text + kConfig);
+  absl::StatusOr<Decisions> d = RunSession(sc.snapshot, *sc.config);
+  REQUIRE(d.ok());
+  std::map<std::string, std::string> out;
+  for (const Bind& b : d->binds) out[std::string(b.task)] = std::string(b.node);
+  return out;
+}
+
+std::set<std::string> Racks(const std::map<std::string, std::string>& binds) {
+  std::set<std::string> racks;
+  for (const auto& [pod, node] : binds) racks.insert(node == "n0" || node == "n1" ? "r0" : "r1");
+  return racks;
+}
+
+bool HasWarning(const Snapshot& s, const std::string& part) {
+  return std::any_of(s.warnings().begin(), s.warnings().end(),
+                     [&](const std::string& w) { return w.find(part) != std::string::npos; });
+}
+
+TEST_CASE("HyperNode tree: members, tiers, the virtual root and lowest-tier HyperNodes", "[topology]") {
+  const Scenario sc = Load(TwoRacks());
+  const Snapshot& s = sc.snapshot;
+  REQUIRE(s.hyper_nodes().size() == 4);
+  const HyperNodeInfo& root = s.hyper_nodes()[static_cast<size_t>(s.hyper_node_root())];
+  CHECK(root.name == kClusterTopHyperNode);
+  CHECK(root.tier == 3);
+  CHECK(root.nodes.size() == 4);
+  const HyperNodeIndex r0 = *s.FindHyperNode("r0"), r1 = *s.FindHyperNode("r1"), spine = *s.FindHyperNode("spine");
+  CHECK(s.hyper_nodes()[static_cast<size_t>(spine)].nodes.size() == 4);
+  CHECK(s.hyper_nodes()[static_cast<size_t>(r0)].parent == spine);
+  CHECK(s.hyper_nodes()[static_cast<size_t>(spine)].parent == s.hyper_node_root());
+  CHECK(std::vector<int32_t>(s.hyper_node_tiers().begin(), s.hyper_node_tiers().end()) == std::vector<int32_t>{1, 2, 3});
+  CHECK(s.lowest_tier_hyper_node(*s.FindNode("n3")) == r1);
+  CHECK(s.HyperNodeLca(r0, r1) == spine);
+  CHECK(s.HyperNodeLca(r0, kNone) == r0);
+  CHECK(s.hyper_nodes_ready());
+}
+
+TEST_CASE("HyperNode members: regex unanchored, labels, empty selectors and missing names warn", "[topology]") {
+  std::string text = NodeDoc("s0-n1") + NodeDoc("s10-n1") + NodeDoc("x", "2", "{rack: a}") + NodeDoc("y", "2", "{rack: b}");
+  text += HyperNodeDoc("loose", 1, "[{type: Node, selector: {regexMatch: {pattern: 0-n}}}]");
+  text += HyperNodeDoc("anchored", 1, "[{type: Node, selector: {regexMatch: {pattern: '^s0-'}}}]");
+  text += HyperNodeDoc("labelled", 1, "[{type: Node, selector: {labelMatch: {matchLabels: {rack: a}}}}]");
+  text += HyperNodeDoc("empty-labels", 1, "[{type: Node, selector: {labelMatch: {}}}]");
+  text += HyperNodeDoc("missing", 2, absl::StrCat("[", Exact("Node", "nope"), ", ", Exact("HyperNode", "ghost"), "]"));
+  const Scenario sc = Load(text);
+  const Snapshot& s = sc.snapshot;
+  const auto nodes_of = [&](const char* name) {
+    std::vector<std::string> out;
+    for (NodeIndex n : s.hyper_nodes()[static_cast<size_t>(*s.FindHyperNode(name))].nodes) {
+      out.push_back(s.nodes()[static_cast<size_t>(n)].spec.name);
+    }
+    return out;
+  };
+  CHECK(nodes_of("loose") == std::vector<std::string>{"s0-n1", "s10-n1"});
+  CHECK(nodes_of("anchored") == std::vector<std::string>{"s0-n1"});
+  CHECK(nodes_of("labelled") == std::vector<std::string>{"x"});
+  CHECK(nodes_of("empty-labels").empty());
+  CHECK(HasWarning(s, "HyperNode \"empty-labels\": spec.members[0] selects no node"));
+  CHECK(HasWarning(s, "HyperNode \"missing\": spec.members[0] selects no node"));
+  CHECK(HasWarning(s, "HyperNode \"ghost\" does not exist"));
+  CHECK(s.hyper_nodes_ready());
+}
+
+TEST_CASE("HyperNode errors name the object and the field", "[topology]") {
+  absl::StatusOr<Scenario> bad = LoadScenario(
+      {{"t.yaml", NodeDoc("n") + HyperNodeDoc("h", 1, "[{type: Node, selector: {regexMatch: {pattern: '('}}}]")}});
+  REQUIRE(!bad.ok());
+  CHECK(std::string(bad.status().message()).find("HyperNode \"h\": spec.members[0].selector.regexMatch.pattern") !=
+        std::string::npos);
+  absl::StatusOr<Scenario> two = LoadScenario(
+      {{"t.yaml", NodeDoc("n") + HyperNodeDoc("h", 1, "[{type: Node, selector: {exactMatch: {name: n}, "
+                                                        "regexMatch: {pattern: n}}}]")}});
+  REQUIRE(!two.ok());
+  CHECK(std::string(two.status().message()).find("exactly one of") != std::string::npos);
+  absl::StatusOr<Scenario> both = LoadScenario(
+      {{"t.yaml", TwoRacks() + GangDoc("g", 1, "1", "{mode: hard, highestTierAllowed: 1, highestTierName: rack}")}});
+  REQUIRE(!both.ok());
+  CHECK(std::string(both.status().message()).find("must not both be set") != std::string::npos);
+}
+
+TEST_CASE("A hard tier-1 gang shares one rack, or waits when no rack holds it", "[topology]") {
+  const std::map<std::string, std::string> fits = Binds(TwoRacks() + GangDoc("g", 4, "1", "{mode: hard, highestTierAllowed: 1}"));
+  REQUIRE(fits.size() == 4);
+  CHECK(Racks(fits).size() == 1);
+  // Four 2-cpu pods need both racks: tier 1 refuses, tier 2 (the spine) allows.
+  CHECK(Binds(TwoRacks() + GangDoc("g", 4, "2", "{mode: hard, highestTierAllowed: 1}")).empty());
+  CHECK(Binds(TwoRacks() + GangDoc("g", 4, "2", "{mode: hard, highestTierAllowed: 2}")).size() == 4);
+  // By tier name.
+  CHECK(Binds(TwoRacks() + GangDoc("g", 4, "2", "{mode: hard, highestTierName: rack}")).empty());
+  CHECK(Binds(TwoRacks() + GangDoc("g", 4, "2", "{mode: hard, highestTierName: spine}")).size() == 4);
+  // A tier name no HyperNode carries limits nothing; soft limits nothing.
+  CHECK(Binds(TwoRacks() + GangDoc("g", 4, "2", "{mode: hard, highestTierName: nowhere}")).size() == 4);
+  const std::map<std::string, std::string> soft = Binds(TwoRacks() + GangDoc("g", 2, "1", "{mode: soft}"));
+  REQUIRE(soft.size() == 2);
+  CHECK(Racks(soft).size() == 1);  // still packed by network distance
+}
+
+TEST_CASE("A partly running job keeps to the HyperNode its pods hold", "[topology]") {
+  // g-0 runs on n2 (rack r1): the rest stay in r1 although r0 is as free.
+  const std::map<std::string, std::string> binds =
+      Binds(TwoRacks() + GangDoc("g", 3, "1", "{mode: hard, highestTierAllowed: 1}", 1, "n2"));
+  REQUIRE(binds.size() == 2);
+  CHECK(Racks(binds) == std::set<std::string>{"r1"});
+}
+
+TEST_CASE("Two parents or a cycle: a warning, and jobs with network topology wait", "[topology]") {
+  std::string text = TwoRacks();
+  text += HyperNodeDoc("other", 2, absl::StrCat("[", Exact("HyperNode", "r0"), "]"));
+  text += GangDoc("topo", 1, "1", "{mode: hard, highestTierAllowed: 2}") + GangDoc("plain", 1, "1", "");
+  const Scenario sc = Load(text);
+  CHECK(!sc.snapshot.hyper_nodes_ready());
+  CHECK(HasWarning(sc.snapshot, "HyperNode \"r0\" has two or more parents (\"other\", \"spine\")"));
+  const std::map<std::string, std::string> binds = Binds(text);
+  CHECK(binds.count("ns/plain-0") == 1);
+  CHECK(binds.count("ns/topo-0") == 0);
+
+  std::string cycle = NodeDoc("n0");
+  cycle += HyperNodeDoc("a", 1, absl::StrCat("[", Exact("HyperNode", "b"), ", ", Exact("Node", "n0"), "]"));
+  cycle += HyperNodeDoc("b", 2, absl::StrCat("[", Exact("HyperNode", "a"), "]"));
+  const Scenario c = Load(cycle);
+  CHECK(!c.snapshot.hyper_nodes_ready());
+  CHECK(HasWarning(c.snapshot, "HyperNodes \"a\", \"b\" form a cycle"));
+}
+
+TEST_CASE("Sub-groups: matchLabelKeys values, selectors, sizes and minSubGroups", "[topology]") {
+  std::string text = TwoRacks();
+  text += R"(apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: g, namespace: ns}
+spec:
+  minMember: 4
+  subGroupPolicy:
+  - name: part
+    subGroupSize: 2
+    minSubGroups: 2
+    matchLabelKeys: [part]
+    labelSelector: {matchLabels: {role: worker}}
+    networkTopology: {mode: hard, highestTierAllowed: 1}
+status: {phase: Inqueue}
+---
+)";
+  for (int i = 0; i < 5; ++i) {
+    const std::string labels = i < 4 ? absl::StrCat("{role: worker, part: '", i / 2, "'}") : "{role: chief, part: '0'}";
+    absl::StrAppend(&text, "apiVersion: v1\nkind: Pod\nmetadata: {name: p", i, ", namespace: ns, labels: ", labels,
+                    ", annotations: {scheduling.k8s.io/group-name: g}}\nspec:\n  schedulerName: volcano\n",
+                    "  containers: [{resources: {requests: {cpu: '1'}}}]\nstatus: {phase: Pending}\n---\n");
+  }
+  const Scenario sc = Load(text);
+  const JobInfo& job = sc.snapshot.jobs()[static_cast<size_t>(*sc.snapshot.FindJob("ns/g"))];
+  REQUIRE(job.sub_jobs.size() == 3);  // part 0, part 1, and the default sub-group (the chief)
+  std::map<std::string, size_t> sizes;
+  for (const SubJobInfo& sub : job.sub_jobs) sizes[sub.id] = sub.tasks.size();
+  CHECK(sizes == std::map<std::string, size_t>{{"ns/g", 1}, {"ns/g/part-0", 2}, {"ns/g/part-1", 2}});
+  const std::map<std::string, std::string> binds = Binds(text);
+  REQUIRE(binds.size() == 5);
+  // Each partition in one rack.
+  const auto rack = [](const std::string& node) { return node == "n0" || node == "n1" ? 0 : 1; };
+  CHECK(rack(binds.at("ns/p0")) == rack(binds.at("ns/p1")));
+  CHECK(rack(binds.at("ns/p2")) == rack(binds.at("ns/p3")));
+
+  // minSubGroups above the sub-groups there are: the job is not valid.
+  const std::string too_many = absl::StrReplaceAll(text, {{"minSubGroups: 2", "minSubGroups: 3"}});
+  CHECK(Binds(too_many).empty());
+}
+
+TEST_CASE("A Volcano Job's networkTopology and partitionPolicy reach the scheduler", "[topology]") {
+  std::string text = TwoRacks();
+  text += R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: train, namespace: ns, uid: train-uid}
+spec:
+  minAvailable: 4
+  schedulerName: volcano
+  networkTopology: {mode: hard, highestTierAllowed: 2}
+  tasks:
+  - name: worker
+    replicas: 4
+    partitionPolicy: {totalPartitions: 2, partitionSize: 2, minPartitions: 2, networkTopology: {mode: hard, highestTierAllowed: 1}}
+    template:
+      spec:
+        containers: [{name: c, resources: {requests: {cpu: '1'}}}]
+---
+)";
+  const Scenario sc = Load(text);
+  REQUIRE(sc.snapshot.jobs().size() == 1);
+  const JobInfo& job = sc.snapshot.jobs()[0];
+  REQUIRE(job.network_topology.has_value());
+  CHECK(job.sub_jobs.size() == 2);
+  const std::map<std::string, std::string> binds = Binds(text);
+  REQUIRE(binds.size() == 4);
+  const auto rack = [](const std::string& node) { return node == "n0" || node == "n1" ? 0 : 1; };
+  CHECK(rack(binds.at("ns/train-worker-0")) == rack(binds.at("ns/train-worker-1")));
+  CHECK(rack(binds.at("ns/train-worker-2")) == rack(binds.at("ns/train-worker-3")));
+}
+
+TEST_CASE("HyperNode placement is deterministic", "[topology]") {
+  const std::string text = TwoRacks() + GangDoc("a", 2, "1", "{mode: hard, highestTierAllowed: 1}") +
+                           GangDoc("b", 2, "1", "{mode: soft}") + GangDoc("c", 1, "1", "");
+  const std::map<std::string, std::string> first = Binds(text);
+  for (int i = 0; i < 5; ++i) CHECK(Binds(text) == first);
+}
+
+}  // namespace
+}  // namespace vcsched

@@ -601,18 +601,21 @@ class Cluster:
     deleting, pipelined tasks get their nominated node, PodGroup phases are written).
 
     ``Cluster(scenario)`` starts from a loaded Scenario (its configuration is the default
-    for :meth:`schedule`); ``Cluster()`` starts empty.
+    for :meth:`schedule`), ``Cluster(snapshot)`` from a Snapshot; ``Cluster()`` starts empty.
     """
 
-    def __init__(self, scenario: Optional[Scenario] = None) -> None:
+    def __init__(self, scenario: Union[None, Scenario, Snapshot] = None) -> None:
         if scenario is None:
             self._impl = _vcsched.Cluster()
             self._config: Optional[SchedulerConfig] = None
         elif isinstance(scenario, Scenario):
             self._impl = _vcsched.Cluster.from_snapshot(scenario.snapshot._impl)
             self._config = scenario.config
+        elif isinstance(scenario, Snapshot):
+            self._impl = _vcsched.Cluster.from_snapshot(scenario._impl)
+            self._config = None
         else:
-            raise TypeError(f"Cluster: expected a Scenario or None, got {type(scenario).__name__}")
+            raise TypeError(f"Cluster: expected a Scenario, a Snapshot or None, got {type(scenario).__name__}")
 
     def apply(self, event: Mapping[str, Any]) -> List[str]:
         """Applies one watch event {"type": ADDED|MODIFIED|DELETED|BOOKMARK|ERROR, "object": {...}}.

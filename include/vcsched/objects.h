@@ -228,6 +228,7 @@ struct HyperNodeMember {
 // A topology.volcano.sh/v1alpha1 HyperNode: a network domain (docs/FORMAT-hypernode.md).
 struct HyperNodeSpec {
   std::string name;
+  Labels labels;  // metadata.labels (the label discoverer marks its own)
   int32_t tier = 0;
   std::string tier_name;
   std::vector<HyperNodeMember> members;

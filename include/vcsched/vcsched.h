@@ -8,6 +8,7 @@
 #include "vcsched/config.h"
 #include "vcsched/decisions.h"
 #include "vcsched/fit.h"
+#include "vcsched/hyper_node_discovery.h"
 #include "vcsched/objects.h"
 #include "vcsched/plugin.h"
 #include "vcsched/quantity.h"

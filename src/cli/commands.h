@@ -19,8 +19,16 @@ struct ScheduleOptions {
   std::string config;              // a volcano-scheduler.conf; empty: the scenario's or the default
   std::string output = "text";     // text, yaml, json or kubectl
   int64_t now = 0;
+  std::vector<std::string> hyper_node_labels;  // discover HyperNodes from these node labels
 };
 int Schedule(const ScheduleOptions& options);
+
+struct HyperNodesOptions {
+  std::vector<std::string> files;
+  std::vector<std::string> labels;  // widest domain first
+};
+// The HyperNode objects Volcano's label discoverer would create for the files' nodes.
+int HyperNodes(const HyperNodesOptions& options);
 
 int Conformance(const std::vector<std::string>& files);
 

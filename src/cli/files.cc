@@ -132,7 +132,7 @@ ScenarioSource FileText::Source(std::string name) const {
   return s;
 }
 
-absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths) {
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths, const LoadOptions& options) {
   std::vector<FileText> texts;  // borrowed by the sources while loading
   std::vector<ScenarioSource> sources;
   texts.reserve(paths.size());
@@ -142,7 +142,7 @@ absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths
     texts.push_back(*std::move(text));
     sources.push_back(texts.back().Source(p));
   }
-  return LoadScenario(std::move(sources));
+  return LoadScenario(std::move(sources), options);
 }
 
 absl::StatusOr<std::vector<std::string>> ExpandScenarioPaths(const std::vector<std::string>& paths) {

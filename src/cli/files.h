@@ -41,7 +41,7 @@ class FileText {
 };
 
 // Loads scenario files (FORMAT.md) into one scenario; the files are unmapped on return.
-absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths);
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths, const LoadOptions& options = {});
 // The paths with each directory replaced by the scenario files under it (*.yaml, *.yml,
 // *.json, recursively, sorted); files, `-` and /dev/stdin are kept as given. A missing
 // path, or a directory without scenario files, is an error.

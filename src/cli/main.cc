@@ -67,6 +67,9 @@ int RunCli(int argc, char** argv) {
                  "text, yaml (Binding objects), json, or kubectl (a shell script applying the decisions)")
       ->check(CLI::IsMember({"text", "yaml", "json", "kubectl"}));
   sc->add_option("--now", schedule.now, "The session's clock, in seconds since the epoch");
+  sc->add_option("--hypernode-labels", schedule.hyper_node_labels,
+                 "Node label keys, widest network domain first: add the HyperNodes Volcano's label discoverer makes")
+      ->delimiter(',');
   sc->callback([&] { exit_code = ExpandInputs(&schedule.files, "schedule") ? Schedule(schedule) : 1; });
 
   // replay
@@ -117,6 +120,15 @@ int RunCli(int argc, char** argv) {
                     ? Validate(validate)
                     : 1;
   });
+
+  // hypernodes
+  HyperNodesOptions hypernodes;
+  CLI::App* hn = app.add_subcommand("hypernodes", "The HyperNode objects Volcano's label discoverer makes from node labels");
+  hn->add_option("files", hypernodes.files, "Files or directories with the Nodes")->required();
+  hn->add_option("--labels", hypernodes.labels,
+                 "Node label keys, widest domain first (default: topology.kubernetes.io/region,topology.kubernetes.io/zone)")
+      ->delimiter(',');
+  hn->callback([&] { exit_code = ExpandInputs(&hypernodes.files, "hypernodes") ? HyperNodes(hypernodes) : 1; });
 
   // expand
   ExpandCommandOptions expand;

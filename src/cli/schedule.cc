@@ -13,7 +13,9 @@ int Schedule(const ScheduleOptions& options) {
   const std::string& config_path = options.config;
   const std::string& output = options.output;
   const int64_t now = options.now;
-  absl::StatusOr<Scenario> sc = LoadScenarioFiles(files);
+  LoadOptions load;
+  load.hyper_node_labels = options.hyper_node_labels;
+  absl::StatusOr<Scenario> sc = LoadScenarioFiles(files, load);
   if (!sc.ok()) {
     std::cerr << "vcsched: " << sc.status().message() << "\n";
     return 1;

@@ -282,6 +282,7 @@ Value PodGroupManifest(const PodGroupSpec& g) {
 Value HyperNodeManifest(const HyperNodeSpec& h) {
   Value v = Manifest("topology.volcano.sh/v1alpha1", "HyperNode");
   v["metadata"]["name"] = Str(h.name);
+  if (!h.labels.empty()) v["metadata"]["labels"] = StringMap(h.labels);
   Value& spec = v["spec"];
   spec["tier"] = Value::Int(h.tier);
   if (!h.tier_name.empty()) spec["tierName"] = Str(h.tier_name);

@@ -381,6 +381,7 @@ void ReadHyperNode(ObjectReader& r, const DocNode& doc, HyperNodeSpec* out) {
   HyperNodeSpec& h = *out;
   const DocNode meta = r.Map(doc, "metadata", "metadata");
   h.name = r.String(meta, "name", "metadata.name").value_or("");
+  h.labels = r.StringMap(meta, "labels", "metadata.labels");
   const DocNode spec = r.Map(doc, "spec", "spec");
   const std::optional<int32_t> tier = r.Int32(spec, "tier", "spec.tier");
   if (!tier) r.Fail(spec, "spec.tier", "is required");

@@ -22,6 +22,7 @@
 #include "src/model/object_names.h"
 #include "src/model/queue_checks.h"
 #include "src/io/yaml_reader.h"
+#include "vcsched/hyper_node_discovery.h"
 #include "vcsched/io/scenario.h"
 
 namespace vcsched {
@@ -677,6 +678,13 @@ absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag) {
 
 absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOptions& options) {
   SnapshotBuilder b(options.snapshot);
+  if (!options.hyper_node_labels.empty()) {
+    std::vector<const NodeSpec*> nodes;
+    for (const NodeSpec& n : objects.nodes) nodes.push_back(&n);
+    for (HyperNodeSpec& h : DiscoverHyperNodes(nodes, options.hyper_node_labels)) {
+      objects.hyper_nodes.push_back(std::move(h));
+    }
+  }
   // (The builder orders everything by name itself, so reading order does not matter.)
   for (NodeSpec& s : objects.nodes) b.AddNode(std::move(s));
   std::vector<NodeSpec>().swap(objects.nodes);

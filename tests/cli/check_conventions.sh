@@ -50,4 +50,13 @@ check "bench --repeat=N" 0 '"repeat": 2' -- "$vcsched" bench "$quick" --repeat=2
 check "bench --repeat must be positive" 2 "repeat" -- "$vcsched" bench "$quick" --repeat 0
 check "job steps keep their order" 0 "final phase: Running" -- "$vcsched" job \
   "$repo/tests/data/lifecycle/volcano-examples/job.yaml" --sync --podgroup=Inqueue --all-pods Running
+# HyperNodes from node labels: printed objects and in-memory discovery decide alike.
+topo=$repo/examples/network-topology.yaml
+grep -v '^$' "$topo" | awk 'BEGIN{RS="\n---\n"; ORS="\n---\n"} !/kind: HyperNode/' > "$tmp/labels.yaml"
+"$vcsched" hypernodes "$tmp/labels.yaml" --labels example.com/spine,example.com/rack > "$tmp/hypernodes.yaml"
+check "hypernodes prints HyperNode objects" 0 "kind: HyperNode" -- cat "$tmp/hypernodes.yaml"
+a=$("$vcsched" schedule "$tmp/labels.yaml" "$tmp/hypernodes.yaml" -o json 2>&1)
+b=$("$vcsched" schedule "$tmp/labels.yaml" --hypernode-labels example.com/spine,example.com/rack -o json 2>&1)
+c=$("$vcsched" schedule "$tmp/labels.yaml" -o json 2>&1)
+if [ "$a" = "$b" ] && [ "$a" != "$c" ]; then echo "ok   --hypernode-labels"; else echo "FAIL --hypernode-labels"; fail=1; fi
 exit $fail

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "vcsched/hyper_node_discovery.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/scheduler.h"
 
@@ -278,6 +279,72 @@ TEST_CASE("HyperNode placement is deterministic", "[topology]") {
                            GangDoc("b", 2, "1", "{mode: soft}") + GangDoc("c", 1, "1", "");
   const std::map<std::string, std::string> first = Binds(text);
   for (int i = 0; i < 5; ++i) CHECK(Binds(text) == first);
+}
+
+}  // namespace
+}  // namespace vcsched
+
+namespace vcsched {
+namespace {
+
+NodeSpec LabelledNode(const std::string& name, Labels labels) {
+  NodeSpec n;
+  n.name = name;
+  n.labels = std::move(labels);
+  n.allocatable = {{"cpu", 2000}, {"pods", 10}};
+  return n;
+}
+
+TEST_CASE("HyperNode discovery from node labels, as Volcano's label discoverer", "[topology][discovery]") {
+  const std::vector<NodeSpec> nodes = {
+      LabelledNode("n0", {{"spine", "a"}, {"rack", "r0"}}), LabelledNode("n1", {{"spine", "a"}, {"rack", "r0"}}),
+      LabelledNode("n2", {{"spine", "a"}, {"rack", "r1"}}), LabelledNode("n3", {{"rack", "r2"}}),
+      LabelledNode("n4", {{"spine", "b"}})};
+  std::vector<const NodeSpec*> ptrs;
+  for (const NodeSpec& n : nodes) ptrs.push_back(&n);
+  const std::vector<HyperNodeSpec> found = DiscoverHyperNodes(ptrs, {"spine", "rack", "kubernetes.io/hostname"});
+  std::map<std::string, const HyperNodeSpec*> by_label;
+  for (const HyperNodeSpec& h : found) {
+    CHECK(h.name.rfind(absl::StrCat("hypernode-label-tier", h.tier, "-"), 0) == 0);
+    CHECK(h.labels.at("volcano.sh/network-topology-source") == "label");
+    by_label[absl::StrCat(h.tier_name, "=", h.labels.at(h.tier_name))] = &h;
+  }
+  // n4 lacks a rack: it climbs no further; n3 has no spine: its rack has no parent.
+  REQUIRE(by_label.size() == 4);
+  const HyperNodeSpec& r0 = *by_label.at("rack=r0");
+  CHECK(r0.tier == 1);
+  REQUIRE(r0.members.size() == 2);
+  CHECK(r0.members[0].type == HyperNodeMember::Type::kNode);
+  CHECK(r0.members[0].name == "n0");
+  const HyperNodeSpec& a = *by_label.at("spine=a");
+  CHECK(a.tier == 2);
+  REQUIRE(a.members.size() == 2);
+  CHECK(a.members[0].type == HyperNodeMember::Type::kHyperNode);
+  std::set<std::string> children = {a.members[0].name, a.members[1].name};
+  CHECK(children == std::set<std::string>{r0.name, by_label.at("rack=r1")->name});
+  // The same nodes in another order give the same objects.
+  std::vector<const NodeSpec*> reversed(ptrs.rbegin(), ptrs.rend());
+  const std::vector<HyperNodeSpec> again = DiscoverHyperNodes(reversed, {"spine", "rack"});
+  REQUIRE(again.size() == found.size());
+  for (size_t i = 0; i < found.size(); ++i) CHECK(again[i].name == found[i].name);
+}
+
+TEST_CASE("Discovered HyperNodes place a hard gang like written ones", "[topology][discovery]") {
+  std::string text;
+  for (int i = 0; i < 4; ++i) {
+    text += NodeDoc(absl::StrCat("n", i), "2", absl::StrCat("{spine: s, rack: r", i / 2, "}"));
+  }
+  text += GangDoc("g", 2, "2", "{mode: hard, highestTierAllowed: 1}");
+  LoadOptions options;
+  options.hyper_node_labels = {"spine", "rack"};
+  absl::StatusOr<Scenario> sc = LoadScenario({{"t.yaml", text + kConfig}}, options);
+  REQUIRE(sc.ok());
+  CHECK(sc->snapshot.hyper_nodes().size() == 4);  // two racks, a spine, the virtual root
+  absl::StatusOr<Decisions> d = RunSession(sc->snapshot, *sc->config);
+  REQUIRE(d.ok());
+  REQUIRE(d->binds.size() == 2);
+  const auto rack = [](absl::string_view node) { return node == "n0" || node == "n1" ? 0 : 1; };
+  CHECK(rack(d->binds[0].node) == rack(d->binds[1].node));
 }
 
 }  // namespace

@@ -82,6 +82,10 @@ struct LoadOptions {
   size_t max_bytes = size_t{256} << 20;
   // Deepest accepted nesting of YAML collections. Default: 200.
   int max_depth = 200;
+  // Node label keys, widest domain first: HyperNodes are discovered from the nodes'
+  // labels as Volcano's label discoverer makes them (vcsched/hyper_node_discovery.h)
+  // and added to those of the input. Default: none.
+  std::vector<std::string> hyper_node_labels;
 };
 
 // Reads every document of every source into one scenario.

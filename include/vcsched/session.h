@@ -55,6 +55,9 @@ using NodeOrderFn = std::function<double(TaskIndex, NodeIndex)>;
 // Adds a score for each of `nodes` into `scores` (same length).
 using BatchNodeOrderFn = std::function<void(TaskIndex, absl::Span<const NodeIndex> nodes,
                                             absl::Span<double> scores)>;
+// Scores shared by every node of a group (a HyperNode's fill, say): writes the score of
+// each of `groups` into `scores` (same length).
+using GroupNodeOrderFn = std::function<void(TaskIndex, absl::Span<const int32_t> groups, absl::Span<double> scores)>;
 // Victim filter: the subset of `candidates` (in their order) that may be evicted for
 // `preemptor`, and the plugin's vote (abstain: no opinion).
 using EvictableFn = std::function<std::pair<std::vector<TaskIndex>, Vote>(
@@ -246,6 +249,10 @@ class Session {
   void AddPredicateFn(PredicateFn fn);
   void AddNodeOrderFn(NodeOrderFn fn);
   void AddBatchNodeOrderFn(BatchNodeOrderFn fn);
+  // Node scores by group: `group_of[n]` (0 <= id < num_groups) is node n's group, and
+  // `fn` scores groups. Node-choice reuse stays possible: a cache keeps each node's other
+  // scores and adds the groups' anew when anything changed. Gated by enableNodeOrder.
+  void AddGroupNodeOrderFn(std::vector<int32_t> group_of, int32_t num_groups, GroupNodeOrderFn fn);
   void AddPreemptableFn(EvictableFn fn);
   void AddReclaimableFn(EvictableFn fn);
   void AddVictimTasksFn(VictimTasksFn fn);
@@ -313,9 +320,22 @@ class Session {
   // (kTaskShapeOnly), every plugin with node answers declared node-local
   // (PluginTraits), no veto for `t`, and RunOptions::node_choice_cache on.
   bool NodeChoiceReusable(TaskIndex t) const;
-  // Sum of every registered scorer for each node of `nodes`, written to `scores`.
+  // Sum of every registered scorer for each node of `nodes`, written to `scores`: the
+  // per-node scorers, then the batch scorers, then the group scorers, each in
+  // registration order.
   void ScoreNodes(TaskIndex t, absl::Span<const NodeIndex> nodes,
                   absl::Span<double> scores) const;
+  // The same in two steps, for caches of node scores: the per-node and batch scorers
+  // written to `scores`, then the group scorers added (ScoreNodes is the two in turn).
+  void ScoreNodesUngrouped(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const;
+  void AddGroupScores(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const;
+  bool HasGroupNodeOrderFns() const;
+  // The group scorers one by one: how many, node n's group under scorer k, and the
+  // score of each of scorer k's groups for t (AddGroupScores adds these, k ascending).
+  size_t num_group_node_order_fns() const;
+  int32_t node_group(size_t k, NodeIndex n) const;
+  absl::Span<const NodeIndex> group_nodes(size_t k, int32_t group) const;  // ascending
+  void ScoreGroups(TaskIndex t, size_t k, std::vector<double>* scores) const;
   // Per-tier intersection of victim filters (§5.2).
   std::vector<TaskIndex> Preemptable(TaskIndex preemptor,
                                      absl::Span<const TaskIndex> candidates) const;

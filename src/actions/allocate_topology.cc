@@ -50,12 +50,7 @@ int32_t TopologyAllocator::PopSubJob(JobIndex j, JobSheet& sheet) const {
   sheet.order.pop_back();
   return k;
 }
-void TopologyAllocator::PushTask(SubSheet& sheet, TaskIndex t) const {
-  sheet.tasks.push_back(t);
-  std::push_heap(sheet.tasks.begin(), sheet.tasks.end(), [&](TaskIndex a, TaskIndex b) { return ssn_.TaskOrderLess(b, a); });
-}
 TaskIndex TopologyAllocator::PopTask(SubSheet& sheet) const {
-  std::pop_heap(sheet.tasks.begin(), sheet.tasks.end(), [&](TaskIndex a, TaskIndex b) { return ssn_.TaskOrderLess(b, a); });
   const TaskIndex t = sheet.tasks.back();
   sheet.tasks.pop_back();
   return t;
@@ -93,10 +88,12 @@ bool TopologyAllocator::Open(JobIndex j) {
     SubSheet sub;
     for (TaskIndex t : job.sub_jobs[static_cast<size_t>(k)].tasks) {
       if (s.task_status(t) == TaskStatus::kPending && !(s.task_flags(t) & (kTaskGated | kTaskBestEffort))) {
-        PushTask(sub, t);
+        sub.tasks.push_back(t);
       }
     }
     if (sub.tasks.empty()) continue;
+    // Task order does not change while the job is visited: sorted once, the first last.
+    std::sort(sub.tasks.begin(), sub.tasks.end(), [&](TaskIndex a, TaskIndex b) { return s.TaskOrderLess(b, a); });
     sheet.subs.emplace(k, std::move(sub));
     PushSubJob(j, sheet, k);
   }
@@ -148,64 +145,146 @@ absl::StatusOr<Statement> TopologyAllocator::Replay(const Placements& placements
   return stmt;
 }
 
+absl::StatusOr<std::optional<TopologyAllocator::JobTry>> TopologyAllocator::TryJobIn(
+    JobIndex j, const JobSheet& sheet, HyperNodeIndex hn, const std::vector<HyperNodeIndex>& saved) {
+  for (auto it = failed_roles_.begin(); it != failed_roles_.end();) {
+    it = it->first.first == j ? failed_roles_.erase(it) : std::next(it);
+  }
+  JobTry t{hn, {}, sheet, 0.0, 0};
+  std::vector<Statement> stmts;
+  sub_decisions_[j][hn].clear();
+  while (!t.rest.order.empty()) {
+    const int32_t k = PopSubJob(j, t.rest);
+    SubSheet& sub = t.rest.subs.at(k);
+    double sub_score = 0;
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<Statement> stmt, AllocateForSubJob(j, k, sub, hn, &sub_score));
+    if (stmt && !stmt->empty()) {
+      stmts.push_back(*std::move(stmt));
+      t.score += sub_score;
+      ++t.rounds;
+      if (!sub.tasks.empty()) PushSubJob(j, t.rest, k);
+      if (ssn_.JobReady(j)) break;
+    }
+  }
+  for (size_t k = 0; k < saved.size(); ++k) ssn_.SetSubJobAllocatedHyperNode(j, static_cast<int32_t>(k), saved[k]);
+  for (const Statement& stmt : stmts) {
+    const Placements p = stmt.Placements();
+    t.placements.insert(t.placements.end(), p.begin(), p.end());
+  }
+  const bool kept = !t.placements.empty() && (ssn_.JobReady(j) || ssn_.JobPipelined(j));
+  for (auto it = stmts.rbegin(); it != stmts.rend(); ++it) it->Discard();
+  if (!kept) return std::optional<JobTry>();
+  return std::optional<JobTry>(std::move(t));
+}
+
+std::optional<std::vector<int64_t>> TopologyAllocator::LeastNeeded(JobIndex j, const JobSheet& sheet) const {
+  const Session& s = ssn_;
+  const int32_t need = s.job_min_member(j) - s.JobReadyTaskNum(j) - s.JobWaitingTaskNum(j) - s.JobPendingBestEffortNum(j);
+  if (need <= 0) return std::nullopt;
+  const size_t dims = static_cast<size_t>(s.dims());
+  std::vector<std::vector<int64_t>> requests(dims);
+  size_t pending = 0;
+  for (const auto& [k, sub] : sheet.subs) {
+    for (TaskIndex t : sub.tasks) {
+      const absl::Span<const int64_t> r = s.task_resreq(t);
+      for (size_t d = 0; d < dims; ++d) requests[d].push_back(std::max<int64_t>(r[d], 0));
+      ++pending;
+    }
+  }
+  if (pending < static_cast<size_t>(need)) return std::nullopt;  // other rules decide
+  std::vector<int64_t> least(dims, 0);
+  for (size_t d = 0; d < dims; ++d) {
+    std::vector<int64_t>& r = requests[d];
+    std::nth_element(r.begin(), r.begin() + (need - 1), r.end());
+    for (int32_t i = 0; i < need; ++i) least[d] += r[static_cast<size_t>(i)];
+  }
+  return least;
+}
+
+bool TopologyAllocator::CannotHold(const std::vector<int64_t>& least, HyperNodeIndex hn) const {
+  const Session& s = ssn_;
+  const size_t dims = least.size();
+  std::vector<int64_t> room(dims, 0);
+  for (NodeIndex n : s.snapshot().hyper_nodes()[static_cast<size_t>(hn)].nodes) {
+    const absl::Span<const int64_t> idle = s.node_idle(n), releasing = s.node_releasing(n), pipelined = s.node_pipelined(n);
+    for (size_t d = 0; d < dims; ++d) room[d] += idle[d] + releasing[d] - pipelined[d];
+  }
+  for (size_t d = 0; d < dims; ++d) {
+    if (least[d] > room[d]) return true;
+  }
+  return false;
+}
+
 absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForJob(JobIndex j, JobSheet& sheet,
                                                                            HyperNodeIndex within) {
   if (sheet.order.empty()) return std::optional<Statement>();
   const JobInfo& job = ssn_.job(j);
   std::vector<HyperNodeIndex> saved(job.sub_jobs.size());
   for (size_t k = 0; k < saved.size(); ++k) saved[k] = ssn_.sub_job_allocated_hyper_node(j, static_cast<int32_t>(k));
+  const std::optional<std::vector<int64_t>> least = LeastNeeded(j, sheet);
   for (const std::vector<HyperNodeIndex>& gradient : ssn_.HyperNodeGradient(j, kNone, within)) {
-    struct Try {
-      HyperNodeIndex hn;
-      Placements placements;
-      JobSheet rest;
-      double score;
-    };
-    std::vector<Try> tries;
+    // Tries that cannot place the gang's minimum in the HyperNode's room are skipped:
+    // they would fail whatever the order of placement.
+    std::vector<HyperNodeIndex> candidates;
     for (HyperNodeIndex hn : gradient) {
-      for (auto it = failed_roles_.begin(); it != failed_roles_.end();) {
-        it = it->first.first == j ? failed_roles_.erase(it) : std::next(it);
-      }
-      JobSheet copy = sheet;
-      std::vector<Statement> stmts;
-      double score = 0;
-      sub_decisions_[j][hn].clear();
-      while (!copy.order.empty()) {
-        const int32_t k = PopSubJob(j, copy);
-        SubSheet& sub = copy.subs.at(k);
-        double sub_score = 0;
-        VCSCHED_ASSIGN_OR_RETURN(std::optional<Statement> stmt, AllocateForSubJob(j, k, sub, hn, &sub_score));
-        if (stmt && !stmt->empty()) {
-          stmts.push_back(*std::move(stmt));
-          score += sub_score;
-          if (!sub.tasks.empty()) PushSubJob(j, copy, k);
-          if (ssn_.JobReady(j)) break;
+      if (!least || !CannotHold(*least, hn)) candidates.push_back(hn);
+    }
+    std::optional<JobTry> best;
+    std::vector<double> known;
+    if (KnownScores(j, sheet, candidates, &known)) {
+      // Each try's score is known before it runs: the first to succeed in order of score
+      // (then name) is the one the full search would choose.
+      std::vector<size_t> order(candidates.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return known[a] > known[b]; });
+      bool exact = true;
+      for (size_t i : order) {
+        VCSCHED_ASSIGN_OR_RETURN(std::optional<JobTry> t, TryJobIn(j, sheet, candidates[i], saved));
+        if (t && t->rounds != 1) {
+          exact = false;  // a second round's score was not known: search them all
+          break;
+        }
+        if (t) {
+          best = std::move(t);
+          break;
         }
       }
-      for (size_t k = 0; k < saved.size(); ++k) ssn_.SetSubJobAllocatedHyperNode(j, static_cast<int32_t>(k), saved[k]);
-      Placements placements;
-      for (const Statement& stmt : stmts) {
-        const Placements p = stmt.Placements();
-        placements.insert(placements.end(), p.begin(), p.end());
-      }
-      if (!placements.empty() && (ssn_.JobReady(j) || ssn_.JobPipelined(j))) {
-        tries.push_back({hn, std::move(placements), std::move(copy), score});
-      }
-      for (auto it = stmts.rbegin(); it != stmts.rend(); ++it) it->Discard();
+      if (!exact) best.reset();
+      if (exact && !best) continue;
     }
-    if (tries.empty()) continue;
-    // The highest sum of sub-group scores; among equals the first HyperNode (by name),
-    // where Volcano takes any.
-    const Try* best = &tries.front();
-    for (const Try& t : tries) {
-      if (t.score > best->score) best = &t;
+    if (!best) {
+      for (HyperNodeIndex hn : candidates) {
+        VCSCHED_ASSIGN_OR_RETURN(std::optional<JobTry> t, TryJobIn(j, sheet, hn, saved));
+        // The highest sum of sub-group scores; among equals the first HyperNode (by
+        // name), where Volcano takes any.
+        if (t && (!best || t->score > best->score)) best = std::move(t);
+      }
     }
+    if (!best) continue;
     VCSCHED_ASSIGN_OR_RETURN(Statement stmt, Replay(best->placements));
-    sheet = best->rest;
+    sheet = std::move(best->rest);
     job_decision_[j] = best->hn;
     return std::optional<Statement>(std::move(stmt));
   }
   return std::optional<Statement>();
+}
+
+bool TopologyAllocator::KnownScores(JobIndex j, const JobSheet& sheet, const std::vector<HyperNodeIndex>& candidates,
+                                    std::vector<double>* scores) const {
+  // One sub-group to place, whose own search in each candidate is that candidate alone:
+  // its score is the candidate's HyperNode score now.
+  if (sheet.order.size() != 1 || candidates.size() < 2) return false;
+  const int32_t k = sheet.order.front();
+  for (HyperNodeIndex hn : candidates) {
+    const std::vector<std::vector<HyperNodeIndex>> g = ssn_.HyperNodeGradient(j, k, hn);
+    if (g.size() != 1 || g[0].size() != 1 || g[0][0] != hn) return false;
+  }
+  scores->assign(candidates.size(), 0.0);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const HyperNodeIndex one[] = {candidates[i]};
+    ssn_.ScoreHyperNodes(j, k, one, absl::MakeSpan(&(*scores)[i], 1));
+  }
+  return true;
 }
 
 absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForSubJob(JobIndex j, int32_t k, SubSheet& sheet,

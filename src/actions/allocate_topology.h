@@ -42,7 +42,7 @@ class TopologyAllocator {
  private:
   using Placements = std::vector<Statement::Placement>;
   struct SubSheet {
-    std::vector<TaskIndex> tasks;  // a heap by task order (pops the first)
+    std::vector<TaskIndex> tasks;  // in reverse task order: the next to try is last
   };
   struct JobSheet {
     std::vector<int32_t> order;    // sub-groups with tasks left, a heap by sub-group order
@@ -50,6 +50,28 @@ class TopologyAllocator {
     std::shared_ptr<const std::set<int32_t>> required;  // the sub-groups minSubGroups needs
   };
 
+  // One dry run of job j in HyperNode hn: its placements, what is left of the sheet and
+  // the sum of its sub-groups' scores, or nullopt when the job ends neither ready nor
+  // pipelined. Nothing stays applied.
+  struct JobTry {
+    HyperNodeIndex hn;
+    Placements placements;
+    JobSheet rest;
+    double score;
+    int rounds;  // sub-group placements made
+  };
+  absl::StatusOr<std::optional<JobTry>> TryJobIn(JobIndex j, const JobSheet& sheet, HyperNodeIndex hn,
+                                                 const std::vector<HyperNodeIndex>& saved);
+  // Per resource, the least the gang's still-needed tasks request together (the
+  // smallest requests), or nullopt when no minimum is left to place.
+  std::optional<std::vector<int64_t>> LeastNeeded(JobIndex j, const JobSheet& sheet) const;
+  // Whether hn's room (idle + releasing - pipelined, summed) is short of `least` in some
+  // resource: a try there must fail.
+  bool CannotHold(const std::vector<int64_t>& least, HyperNodeIndex hn) const;
+  // The score each candidate's try would have, when it is known beforehand (one
+  // sub-group, searched in the candidate alone).
+  bool KnownScores(JobIndex j, const JobSheet& sheet, const std::vector<HyperNodeIndex>& candidates,
+                   std::vector<double>* scores) const;
   bool HardOrPolicy(JobIndex j) const;
   absl::StatusOr<std::optional<Statement>> AllocateForJob(JobIndex j, JobSheet& sheet, HyperNodeIndex within);
   absl::StatusOr<std::optional<Statement>> AllocateForSubJob(JobIndex j, int32_t k, SubSheet& sheet,
@@ -62,7 +84,6 @@ class TopologyAllocator {
   bool SubJobBefore(JobIndex j, const JobSheet& sheet, int32_t a, int32_t b) const;
   void PushSubJob(JobIndex j, JobSheet& sheet, int32_t k) const;
   int32_t PopSubJob(JobIndex j, JobSheet& sheet) const;
-  void PushTask(SubSheet& sheet, TaskIndex t) const;
   TaskIndex PopTask(SubSheet& sheet) const;
 
   Session& ssn_;

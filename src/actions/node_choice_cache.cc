@@ -1,5 +1,7 @@
 #include "src/actions/node_choice_cache.h"
 
+#include <algorithm>
+
 namespace vcsched::internal {
 
 bool NodeChoiceCache::Usable(Session& ssn, TaskIndex t) { return ssn.NodeChoiceReusable(t); }
@@ -35,9 +37,74 @@ void NodeChoiceCache::Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e) 
   e.rank[i] = !feasible ? 0 : s.NodeFitsIdle(s.task_resreq(t), n) ? 2 : 1;
   if (feasible) {
     const NodeIndex one[] = {n};
+    if (s.HasGroupNodeOrderFns()) {
+      ssn.ScoreNodesUngrouped(t, one, absl::MakeSpan(&e.ungrouped[i], 1));
+      return;  // Regroup adds the groups' scores and rebuilds the tree
+    }
     ssn.ScoreNodes(t, one, absl::MakeSpan(&e.score[i], 1));
   }
-  UpdateTree(e, n);
+  if (!s.HasGroupNodeOrderFns()) UpdateTree(e, n);
+}
+
+void NodeChoiceCache::Regroup(const Session& ssn, TaskIndex t, Entry& e, const std::vector<NodeIndex>& changed,
+                              bool rebuild) {
+  const size_t n = e.rank.size();
+  const size_t scorers = ssn.num_group_node_order_fns();
+  std::vector<std::vector<double>> now(scorers);
+  std::vector<std::vector<uint8_t>> moved(scorers);
+  bool any_moved = false;
+  for (size_t k = 0; k < scorers; ++k) {
+    ssn.ScoreGroups(t, k, &now[k]);
+    moved[k].assign(now[k].size(), 1);
+    if (!rebuild && k < e.group_scores.size() && e.group_scores[k].size() == now[k].size()) {
+      for (size_t g = 0; g < now[k].size(); ++g) moved[k][g] = now[k][g] != e.group_scores[k][g];
+    }
+    any_moved |= std::find(moved[k].begin(), moved[k].end(), 1) != moved[k].end();
+  }
+  e.group_scores = std::move(now);
+  const auto total = [&](size_t i) {
+    double v = e.ungrouped[i];
+    for (size_t k = 0; k < scorers; ++k) {
+      v += e.group_scores[k][static_cast<size_t>(ssn.node_group(k, static_cast<NodeIndex>(i)))];
+    }
+    return v;
+  };
+  if (rebuild) {
+    for (size_t i = 0; i < n; ++i) e.score[i] = total(i);
+    BuildTree(e);
+    return;
+  }
+  std::vector<NodeIndex> update = changed;
+  if (any_moved) {
+    for (size_t k = 0; k < scorers; ++k) {
+      for (size_t g = 0; g < moved[k].size(); ++g) {
+        if (!moved[k][g]) continue;
+        const absl::Span<const NodeIndex> members = ssn.group_nodes(k, static_cast<int32_t>(g));
+        update.insert(update.end(), members.begin(), members.end());
+      }
+    }
+  }
+  if (update.size() > n / 2) {  // a rebuild compares 2n times
+    for (size_t i = 0; i < n; ++i) e.score[i] = total(i);
+    BuildTree(e);
+    return;
+  }
+  for (NodeIndex node : update) e.score[static_cast<size_t>(node)] = total(static_cast<size_t>(node));
+  UpdateTreeAt(e, std::move(update));
+}
+
+void NodeChoiceCache::UpdateTreeAt(Entry& e, std::vector<NodeIndex> nodes) {
+  // Level by level, each inner slot above a changed leaf once.
+  std::vector<size_t> slots;
+  slots.reserve(nodes.size());
+  for (NodeIndex n : nodes) slots.push_back((e.leaves + static_cast<size_t>(n)) / 2);
+  while (!slots.empty() && slots.front() >= 1) {
+    std::sort(slots.begin(), slots.end());
+    slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
+    for (size_t k : slots) e.tree[k] = Better(e, e.tree[2 * k], e.tree[2 * k + 1]);
+    if (slots.front() == 1) break;
+    for (size_t& k : slots) k /= 2;
+  }
 }
 
 void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {
@@ -54,6 +121,14 @@ void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {
     feasible.push_back(node);
   }
   std::vector<double> scores(feasible.size());
+  if (s.HasGroupNodeOrderFns()) {
+    ssn.ScoreNodesUngrouped(t, feasible, absl::MakeSpan(scores));
+    e.ungrouped.assign(n, 0.0);
+    for (size_t k = 0; k < feasible.size(); ++k) e.ungrouped[static_cast<size_t>(feasible[k])] = scores[k];
+    e.log_pos = s.node_change_log().size();
+    Regroup(s, t, e, {}, /*rebuild=*/true);
+    return;
+  }
   ssn.ScoreNodes(t, feasible, absl::MakeSpan(scores));
   for (size_t k = 0; k < feasible.size(); ++k) e.score[static_cast<size_t>(feasible[k])] = scores[k];
   BuildTree(e);
@@ -69,9 +144,14 @@ NodeIndex NodeChoiceCache::Choose(Session& ssn, TaskIndex t) {
     Fill(ssn, t, e);
   } else {
     // A node logged twice in a row (allocate, then bind) needs one look at its state now.
+    std::vector<NodeIndex> changed;
     for (size_t k = e.log_pos; k < log.size(); ++k) {
-      if (k == e.log_pos || log[k] != log[k - 1]) Refresh(ssn, t, log[k], e);
+      if (k == e.log_pos || log[k] != log[k - 1]) {
+        Refresh(ssn, t, log[k], e);
+        changed.push_back(log[k]);
+      }
     }
+    if (s.HasGroupNodeOrderFns() && e.log_pos != log.size()) Regroup(s, t, e, changed, /*rebuild=*/false);
     e.log_pos = log.size();
   }
   if (e.tree.size() < 2) return kNone;

@@ -33,6 +33,11 @@ class NodeChoiceCache {
     // Per node: 2 fits idle resources, 1 fits only future idle, 0 infeasible.
     std::vector<uint8_t> rank;
     std::vector<double> score;
+    // With group scorers (Session::AddGroupNodeOrderFn): each node's other scores; the
+    // groups' are added anew whenever anything changed, since a placement anywhere may
+    // change any group's score.
+    std::vector<double> ungrouped;
+    std::vector<std::vector<double>> group_scores;  // per group scorer, per group, as last added
     // Tournament tree: leaves at [leaves, 2*leaves) hold node indices (kNone past the
     // last node); each inner slot holds the better of its two children.
     std::vector<NodeIndex> tree;
@@ -41,10 +46,16 @@ class NodeChoiceCache {
   };
   void Fill(Session& ssn, TaskIndex t, Entry& e);
   void Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e);
+  // Totals from the ungrouped scores and the groups' scores now: the nodes in
+  // `changed` (their ungrouped scores were refreshed) and those of groups whose score
+  // moved get new totals and tree slots; `rebuild` recomputes every node.
+  static void Regroup(const Session& ssn, TaskIndex t, Entry& e, const std::vector<NodeIndex>& changed, bool rebuild);
   // Volcano's order: idle fit before future fit, then higher score, then lower index.
   static NodeIndex Better(const Entry& e, NodeIndex a, NodeIndex b);
   static void BuildTree(Entry& e);
   static void UpdateTree(Entry& e, NodeIndex n);
+  // UpdateTree for many nodes at once.
+  static void UpdateTreeAt(Entry& e, std::vector<NodeIndex> nodes);
 
   std::map<int32_t, Entry> entries_;  // by task shape
 };

@@ -364,6 +364,12 @@ void Session::AddPrePredicateFn(PrePredicateFn fn) { AddIf(*s_, Switch::kPredica
 void Session::AddPredicateFn(PredicateFn fn) { AddIf(*s_, Switch::kPredicate, s_->predicate, std::move(fn)); }
 void Session::AddNodeOrderFn(NodeOrderFn fn) { AddIf(*s_, Switch::kNodeOrder, s_->node_order, std::move(fn)); }
 void Session::AddBatchNodeOrderFn(BatchNodeOrderFn fn) { AddIf(*s_, Switch::kNodeOrder, s_->batch_node_order, std::move(fn)); }
+void Session::AddGroupNodeOrderFn(std::vector<int32_t> group_of, int32_t num_groups, GroupNodeOrderFn fn) {
+  if (s_->current_plugin != nullptr && !s_->current_plugin->Enabled(Switch::kNodeOrder)) return;
+  std::vector<std::vector<NodeIndex>> nodes(static_cast<size_t>(std::max(num_groups, 0)));
+  for (size_t n = 0; n < group_of.size(); ++n) nodes[static_cast<size_t>(group_of[n])].push_back(static_cast<NodeIndex>(n));
+  s_->group_node_order.push_back({std::move(group_of), num_groups, std::move(fn), std::move(nodes)});
+}
 void Session::AddPreemptableFn(EvictableFn fn) { AddIf(*s_, Switch::kPreemptable, s_->preemptable, std::move(fn)); }
 void Session::AddReclaimableFn(EvictableFn fn) { AddIf(*s_, Switch::kReclaimable, s_->reclaimable, std::move(fn)); }
 void Session::AddVictimTasksFn(VictimTasksFn fn) { AddIf(*s_, Switch::kVictim, s_->victim_tasks, std::move(fn)); }
@@ -582,17 +588,51 @@ FitResult Session::Predicate(TaskIndex t, NodeIndex n) const {
 }
 
 bool Session::HasNodeOrderFns() const {
-  return !s_->node_order.empty() || !s_->batch_node_order.empty();
+  return !s_->node_order.empty() || !s_->batch_node_order.empty() || !s_->group_node_order.empty();
 }
 
 void Session::ScoreNodes(TaskIndex t, absl::Span<const NodeIndex> nodes,
                          absl::Span<double> scores) const {
+  ScoreNodesUngrouped(t, nodes, scores);
+  AddGroupScores(t, nodes, scores);
+}
+
+void Session::ScoreNodesUngrouped(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const {
   std::fill(scores.begin(), scores.end(), 0.0);
   for (const auto& reg : s_->node_order) {
     for (size_t i = 0; i < nodes.size(); ++i) scores[i] += reg.fn(t, nodes[i]);
   }
   for (const auto& reg : s_->batch_node_order) reg.fn(t, nodes, scores);
 }
+
+void Session::AddGroupScores(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const {
+  std::vector<double> by_group;
+  for (size_t k = 0; k < s_->group_node_order.size(); ++k) {
+    ScoreGroups(t, k, &by_group);
+    const std::vector<int32_t>& group_of = s_->group_node_order[k].group_of;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      scores[i] += by_group[static_cast<size_t>(group_of[static_cast<size_t>(nodes[i])])];
+    }
+  }
+}
+
+size_t Session::num_group_node_order_fns() const { return s_->group_node_order.size(); }
+int32_t Session::node_group(size_t k, NodeIndex n) const {
+  return s_->group_node_order[k].group_of[static_cast<size_t>(n)];
+}
+absl::Span<const NodeIndex> Session::group_nodes(size_t k, int32_t group) const {
+  return s_->group_node_order[k].nodes[static_cast<size_t>(group)];
+}
+void Session::ScoreGroups(TaskIndex t, size_t k, std::vector<double>* scores) const {
+  const State::GroupScorer& g = s_->group_node_order[k];
+  thread_local std::vector<int32_t> ids;
+  ids.resize(static_cast<size_t>(g.num_groups));
+  for (int32_t i = 0; i < g.num_groups; ++i) ids[static_cast<size_t>(i)] = i;
+  scores->assign(ids.size(), 0.0);
+  g.fn(t, ids, absl::MakeSpan(*scores));
+}
+
+bool Session::HasGroupNodeOrderFns() const { return !s_->group_node_order.empty(); }
 
 namespace {
 template <typename F, typename Call>

@@ -121,6 +121,13 @@ struct Session::State {
   std::vector<Registered<PredicateFn>> predicate;
   std::vector<Registered<NodeOrderFn>> node_order;
   std::vector<Registered<BatchNodeOrderFn>> batch_node_order;
+  struct GroupScorer {
+    std::vector<int32_t> group_of;  // per node
+    int32_t num_groups = 0;
+    GroupNodeOrderFn fn;
+    std::vector<std::vector<NodeIndex>> nodes;  // per group
+  };
+  std::vector<GroupScorer> group_node_order;
   std::vector<Registered<EvictableFn>> preemptable;
   std::vector<Registered<EvictableFn>> reclaimable;
   std::vector<Registered<VictimTasksFn>> victim_tasks;

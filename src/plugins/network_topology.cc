@@ -6,6 +6,7 @@
 // other pods by the fill of the HyperNodes that hold the node, tier by tier.
 #include <cmath>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -44,32 +45,42 @@ class NetworkTopologyPlugin : public Plugin {
       if (d >= 0) weights_[static_cast<size_t>(d)] = w;
     }
     FillResourceCache();
+    WeighTiers();
 
     ssn.AddHyperNodeGradientFn([this](JobIndex j, int32_t k, HyperNodeIndex within) { return Gradient(j, k, within); });
     ssn.AddHyperNodeOrderFn([this](JobIndex j, int32_t k, absl::Span<const HyperNodeIndex> hns, absl::Span<double> out) {
       ScoreHyperNodes(j, k, hns, out);
     });
-    const bool real_hyper_nodes = snap.hyper_nodes().size() > 1;
-    ssn.AddBatchNodeOrderFn([this, real_hyper_nodes](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> out) {
-      const Session& s = *s_;
-      const JobIndex j = s.job_of(t);
-      if (j == kNone) return;
-      const int32_t k = s.task(t).sub_job;
-      if (k != kNone && s.job(j).sub_jobs[static_cast<size_t>(k)].network_topology) {
-        ScoreNodesForTopology(t, j, k, nodes, out);
-      } else if (real_hyper_nodes && settings_.normal_pod_binpack) {
-        ScoreNodesByFill(t, nodes, out);
+    // Pods without network topology are scored by HyperNode fill only when there are
+    // HyperNodes (one virtual root scores every node alike).
+    const bool real_hyper_nodes = snap.hyper_nodes().size() > 1 && settings_.normal_pod_binpack;
+    ssn.AddBatchNodeOrderFn([this](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> out) {
+      if (HasTopology(t)) ScoreNodesForTopology(t, s_->job_of(t), s_->task(t).sub_job, nodes, out);
+    });
+    // Other pods score a node by the fill of the HyperNodes that hold it: the same for
+    // every node of one set of HyperNodes, a group.
+    if (real_hyper_nodes) {
+      std::map<std::vector<HyperNodeIndex>, int32_t> ids;
+      std::vector<int32_t> group_of(holders_.size());
+      const absl::Span<const HyperNodeInfo> hns = snap.hyper_nodes();
+      for (size_t n = 0; n < holders_.size(); ++n) {
+        // HyperNodes of universal tiers add nothing (WeighTiers).
+        std::vector<HyperNodeIndex> counted;
+        for (HyperNodeIndex h : holders_[n]) {
+          if (!universal_tiers_.count(hns[static_cast<size_t>(h)].tier)) counted.push_back(h);
+        }
+        auto [it, inserted] = ids.try_emplace(counted, static_cast<int32_t>(ids.size()));
+        if (inserted) group_holders_.push_back(std::move(counted));
+        group_of[n] = it->second;
       }
-    });
-    // Node scores read HyperNode fill (changed by every placement) and, for pods with
-    // network topology, their sub-group's placement: only a cluster without HyperNodes
-    // and a pod without topology score every node alike.
-    ssn.AddNodeChoiceVetoFn([this, real_hyper_nodes](TaskIndex t) {
-      if (real_hyper_nodes) return true;
-      const JobIndex j = s_->job_of(t);
-      const int32_t k = s_->task(t).sub_job;
-      return j != kNone && k != kNone && s_->job(j).sub_jobs[static_cast<size_t>(k)].network_topology.has_value();
-    });
+      ssn.AddGroupNodeOrderFn(std::move(group_of), static_cast<int32_t>(group_holders_.size()),
+                              [this](TaskIndex t, absl::Span<const int32_t> groups, absl::Span<double> out) {
+                                if (!HasTopology(t)) ScoreGroupsByFill(t, groups, out);
+                              });
+    }
+    // A pod with network topology is scored by its sub-group's placement, which no
+    // node's own state tells.
+    ssn.AddNodeChoiceVetoFn([this](TaskIndex t) { return HasTopology(t); });
     EventHandler handler;
     handler.on_allocate = [this](TaskIndex t) {
       placed_on_[t] = s_->task_node(t);
@@ -93,6 +104,7 @@ class NetworkTopologyPlugin : public Plugin {
   // session opened: Volcano's cache is not updated for them).
   struct Fill {
     std::vector<int64_t> allocatable, used, idle, future_idle;
+    uint64_t version = 0;  // changes of `used`
   };
 
   void FillResourceCache() {
@@ -126,6 +138,7 @@ class NetworkTopologyPlugin : public Plugin {
     for (HyperNodeIndex h : holders_[static_cast<size_t>(n)]) {
       std::vector<int64_t>& used = fill_[static_cast<size_t>(h)].used;
       for (size_t d = 0; d < used.size(); ++d) used[d] += sign * req[d];
+      ++fill_[static_cast<size_t>(h)].version;
     }
   }
 
@@ -170,6 +183,10 @@ class NetworkTopologyPlugin : public Plugin {
     const HyperNodeIndex root = SearchRoot(within, *tier, allocated);
     if (root == kNone) return {};
     const absl::Span<const HyperNodeInfo> hns = s.snapshot().hyper_nodes();
+    if (hns[static_cast<size_t>(root)].children.empty()) {  // a leaf: itself or nothing
+      if (Eligible(hns[static_cast<size_t>(root)], *tier, allocated, min_resource)) return {{root}};
+      return {};
+    }
     std::map<int32_t, std::vector<HyperNodeIndex>> by_tier;
     std::vector<HyperNodeIndex> queue = {root};
     for (size_t i = 0; i < queue.size(); ++i) {
@@ -230,27 +247,45 @@ class NetworkTopologyPlugin : public Plugin {
     return total_weight > 0 ? total / static_cast<double>(total_weight) : 0.0;
   }
 
-  // The share of the sub-group's tasks already on nodes of HyperNode h.
-  double TaskShare(HyperNodeIndex h, JobIndex j, int32_t k) const {
+  // How many of the sub-group's tasks sit on nodes of each HyperNode (by index), and
+  // how many tasks it has: the share Volcano's scoreWithTaskNum gives.
+  struct TaskShares {
+    std::vector<int32_t> on;
+    double total = 0;
+    double Of(HyperNodeIndex h) const {
+      if (total == 0) return 0.0;
+      return h == kNone ? 0.0 : static_cast<double>(on[static_cast<size_t>(h)]) / total;
+    }
+  };
+  TaskShares SharesOf(JobIndex j, int32_t k) const {
+    TaskShares out;
+    out.on.assign(fill_.size(), 0);
     const std::vector<TaskIndex>& tasks = s_->job(j).sub_jobs[static_cast<size_t>(k)].tasks;
-    if (tasks.empty()) return 0.0;
-    if (h == kNone) return 0.0;
-    const std::vector<NodeIndex>& nodes = s_->snapshot().hyper_nodes()[static_cast<size_t>(h)].nodes;
-    int32_t on = 0;
+    out.total = static_cast<double>(tasks.size());
     for (TaskIndex t : tasks) {
       const NodeIndex n = s_->task_node(t);
-      if (n != kNone && std::binary_search(nodes.begin(), nodes.end(), n)) ++on;
+      if (n == kNone) continue;
+      for (HyperNodeIndex h : holders_[static_cast<size_t>(n)]) ++out.on[static_cast<size_t>(h)];
     }
-    return static_cast<double>(on) / static_cast<double>(tasks.size());
+    return out;
   }
 
-  void ScoreHyperNodes(JobIndex j, int32_t k, absl::Span<const HyperNodeIndex> hns, absl::Span<double> out) const {
-    const Session& s = *s_;
-    std::vector<int64_t> request(static_cast<size_t>(s.dims()), 0);
-    for (TaskIndex t : s.job(j).sub_jobs[static_cast<size_t>(k)].tasks) {
-      const absl::Span<const int64_t> r = s.task_resreq(t);
-      for (size_t d = 0; d < request.size(); ++d) request[d] += r[d];
+  // What all of a sub-group's tasks request together (Volcano sums every task of the
+  // sub-group, placed or not): fixed for the session.
+  const std::vector<int64_t>& SubJobRequest(JobIndex j, int32_t k) {
+    auto [it, fresh] = sub_job_requests_.try_emplace({j, k});
+    if (fresh) {
+      it->second.assign(static_cast<size_t>(s_->dims()), 0);
+      for (TaskIndex t : s_->job(j).sub_jobs[static_cast<size_t>(k)].tasks) {
+        const absl::Span<const int64_t> r = s_->task_resreq(t);
+        for (size_t d = 0; d < it->second.size(); ++d) it->second[d] += r[d];
+      }
     }
+    return it->second;
+  }
+
+  void ScoreHyperNodes(JobIndex j, int32_t k, absl::Span<const HyperNodeIndex> hns, absl::Span<double> out) {
+    const std::vector<int64_t>& request = SubJobRequest(j, k);
     std::vector<double> scores(hns.size());
     double best = -1;
     for (size_t i = 0; i < hns.size(); ++i) {
@@ -258,8 +293,9 @@ class NetworkTopologyPlugin : public Plugin {
       best = std::max(best, scores[i]);
     }
     if (std::count(scores.begin(), scores.end(), best) > 1) {
+      const TaskShares shares = SharesOf(j, k);
       for (size_t i = 0; i < hns.size(); ++i) {
-        if (scores[i] == best) scores[i] += TaskShare(hns[i], j, k);
+        if (scores[i] == best) scores[i] += shares.Of(hns[i]);
       }
     }
     for (size_t i = 0; i < hns.size(); ++i) out[i] += Scale(scores[i]);
@@ -292,8 +328,9 @@ class NetworkTopologyPlugin : public Plugin {
       best = std::max(best, scores[i]);
     }
     if (std::count(scores.begin(), scores.end(), best) > 1) {
+      const TaskShares shares = SharesOf(j, k);
       for (size_t i = 0; i < nodes.size(); ++i) {
-        if (scores[i] == best) scores[i] += TaskShare(snap.lowest_tier_hyper_node(nodes[i]), j, k);
+        if (scores[i] == best) scores[i] += shares.Of(snap.lowest_tier_hyper_node(nodes[i]));
       }
     }
     for (size_t i = 0; i < nodes.size(); ++i) out[i] += Scale(scores[i]);
@@ -301,43 +338,92 @@ class NetworkTopologyPlugin : public Plugin {
 
   // Pods without network topology: the fill of the HyperNode holding the node at each
   // tier, weighted fading^(tier-1); a tier where no HyperNode holds it counts as full.
-  // Tiers between the lowest and the highest that no HyperNode uses count as full too;
-  // they are summed in closed form when there are many (tiers are arbitrary integers).
-  void ScoreNodesByFill(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> out) const {
-    const Session& s = *s_;
-    const absl::Span<const int64_t> r = s.task_resreq(t);
-    const std::vector<int64_t> request(r.begin(), r.end());
-    const absl::Span<const HyperNodeInfo> hns = s.snapshot().hyper_nodes();
-    const absl::Span<const int32_t> tiers = s.snapshot().hyper_node_tiers();
+  bool HasTopology(TaskIndex t) const {
+    const JobIndex j = s_->job_of(t);
+    if (j == kNone) return false;
+    const int32_t k = s_->task(t).sub_job;
+    return k != kNone && s_->job(j).sub_jobs[static_cast<size_t>(k)].network_topology.has_value();
+  }
+
+  // The weight fading^(tier-1) of every tier from the lowest to the highest, and their
+  // sum; tiers that no HyperNode uses count as full. When there are many tiers (they
+  // are arbitrary integers) only the used ones are listed and the sum is in closed form.
+  void WeighTiers() {
     const double f = settings_.fading;
-    const auto weight = [f](int32_t tier) { return std::pow(f, static_cast<double>(tier) - 1); };
-    const int64_t span = int64_t{max_tier_} - min_tier_ + 1;
-    double total_weight = 0;
-    if (span <= 64) {
-      for (int32_t tier = min_tier_; tier <= max_tier_; ++tier) total_weight += weight(tier);
-    } else if (f == 1.0) {
-      total_weight = static_cast<double>(span);
-    } else {
-      total_weight = weight(min_tier_) * (1 - std::pow(f, static_cast<double>(span))) / (1 - f);
-      if (f == 0.0 && min_tier_ <= 1 && 1 <= max_tier_) total_weight = 1.0;  // 0^0
-    }
-    if (!(total_weight > 0)) return;
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      double total = 0;
-      if (span <= 64) {
-        for (int32_t tier = min_tier_; tier <= max_tier_; ++tier) total += weight(tier) * TierFill(nodes[i], tier, request, hns);
-      } else {
-        total = total_weight;
-        for (int32_t tier : tiers) total += weight(tier) * (TierFill(nodes[i], tier, request, hns) - 1.0);
+    universal_tiers_.clear();
+    universal_weight_ = 0;
+    std::map<int32_t, std::vector<HyperNodeIndex>> by_tier;
+    for (const HyperNodeInfo& h : s_->snapshot().hyper_nodes()) by_tier[h.tier].push_back(h.index);
+    for (const auto& [tier, list] : by_tier) {
+      const size_t held = s_->snapshot().hyper_nodes()[static_cast<size_t>(list.front())].nodes.size();
+      if (list.size() == 1 && held == static_cast<size_t>(s_->num_nodes())) {
+        universal_tiers_.insert(tier);
+        universal_weight_ += std::pow(f, static_cast<double>(tier) - 1);
       }
-      out[i] += Scale(total / total_weight);
+    }
+    const auto weight = [f](int32_t tier) { return std::pow(f, static_cast<double>(tier) - 1); };
+    tier_weights_.clear();
+    const int64_t span = int64_t{max_tier_} - min_tier_ + 1;
+    every_tier_ = span <= 64;
+    total_tier_weight_ = 0;
+    if (every_tier_) {
+      for (int32_t tier = min_tier_; tier <= max_tier_; ++tier) {
+        if (!universal_tiers_.count(tier)) tier_weights_.push_back({tier, weight(tier)});
+        total_tier_weight_ += weight(tier);
+      }
+      return;
+    }
+    for (int32_t tier : s_->snapshot().hyper_node_tiers()) {
+      if (!universal_tiers_.count(tier)) tier_weights_.push_back({tier, weight(tier)});
+    }
+    if (f == 1.0) {
+      total_tier_weight_ = static_cast<double>(span);
+    } else if (f == 0.0) {
+      total_tier_weight_ = min_tier_ <= 1 && 1 <= max_tier_ ? 1.0 : 0.0;  // 0^0 = 1
+    } else {
+      total_tier_weight_ = weight(min_tier_) * (1 - std::pow(f, static_cast<double>(span))) / (1 - f);
     }
   }
 
-  // The fill score of the first HyperNode of `tier` holding node n, 1 when none does.
-  double TierFill(NodeIndex n, int32_t tier, const std::vector<int64_t>& request,
+  // A group's score for a task shape, kept while the fill of its HyperNodes stays.
+  struct GroupScore {
+    double score = 0;
+    uint64_t stamp = ~uint64_t{0};  // sum of its HyperNodes' versions when scored
+  };
+
+  void ScoreGroupsByFill(TaskIndex t, absl::Span<const int32_t> groups, absl::Span<double> out) {
+    if (!(total_tier_weight_ > 0)) return;
+    const absl::Span<const int64_t> r = s_->task_resreq(t);
+    const std::vector<int64_t> request(r.begin(), r.end());
+    const absl::Span<const HyperNodeInfo> hns = s_->snapshot().hyper_nodes();
+    std::vector<GroupScore>& known = group_scores_[s_->task_shape(t)];
+    known.resize(group_holders_.size());
+    for (size_t i = 0; i < groups.size(); ++i) {
+      const std::vector<HyperNodeIndex>& holders = group_holders_[static_cast<size_t>(groups[i])];
+      uint64_t stamp = 0;
+      for (HyperNodeIndex h : holders) stamp += fill_[static_cast<size_t>(h)].version;
+      GroupScore& g = known[static_cast<size_t>(groups[i])];
+      if (g.stamp == stamp) {
+        out[i] += g.score;
+        continue;
+      }
+      // A tier whose one HyperNode holds every node adds the same to every node: left out,
+      // it changes no choice, and a placement then changes only the groups near it.
+      double total = every_tier_ ? 0.0 : total_tier_weight_ - universal_weight_;
+      for (const auto& [tier, w] : tier_weights_) {
+        const double fill = TierFill(holders, tier, request, hns);
+        total += every_tier_ ? w * fill : w * (fill - 1.0);
+      }
+      g.score = Scale(total / total_tier_weight_);
+      g.stamp = stamp;
+      out[i] += g.score;
+    }
+  }
+
+  // The fill score of the first HyperNode of `tier` among `holders`, 1 when none is.
+  double TierFill(const std::vector<HyperNodeIndex>& holders, int32_t tier, const std::vector<int64_t>& request,
                   absl::Span<const HyperNodeInfo> hns) const {
-    for (HyperNodeIndex h : holders_[static_cast<size_t>(n)]) {
+    for (HyperNodeIndex h : holders) {
       if (hns[static_cast<size_t>(h)].tier == tier) return FillScore(h, request);
     }
     return 1.0;
@@ -351,6 +437,14 @@ class NetworkTopologyPlugin : public Plugin {
   std::vector<int64_t> weights_;              // per dimension; -1: not a binpack resource
   std::vector<Fill> fill_;                    // per HyperNode
   std::vector<std::vector<HyperNodeIndex>> holders_;  // per node: the HyperNodes holding it, ascending
+  std::vector<std::vector<HyperNodeIndex>> group_holders_;  // per node group: the HyperNodes holding it
+  std::vector<std::pair<int32_t, double>> tier_weights_;  // (tier, fading^(tier-1))
+  double total_tier_weight_ = 0;
+  bool every_tier_ = true;  // tier_weights_ lists every tier from the lowest to the highest
+  std::set<int32_t> universal_tiers_;  // tiers whose only HyperNode holds every node
+  double universal_weight_ = 0;
+  std::map<int32_t, std::vector<GroupScore>> group_scores_;  // by task shape, per group
+  std::map<std::pair<JobIndex, int32_t>, std::vector<int64_t>> sub_job_requests_;
   absl::flat_hash_map<TaskIndex, NodeIndex> placed_on_;  // tasks placed in this session
 };
 

@@ -13,7 +13,8 @@ import os
 import re
 import sys
 
-PUBLIC_MODEL = {"quantity.h", "resource.h", "objects.h", "arguments.h", "config.h", "value.h", "version.h"}
+PUBLIC_MODEL = {"quantity.h", "resource.h", "objects.h", "arguments.h", "config.h", "value.h", "version.h",
+                "hyper_node_discovery.h"}
 PUBLIC_FRAMEWORK = {"session.h", "plugin.h", "action.h", "statement.h", "registry.h", "scheduler.h",
                     "decisions.h", "fit.h", "shared_text.h"}
 

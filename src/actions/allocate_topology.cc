@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
 #include "absl/strings/str_cat.h"
 #include "src/util/status_macros.h"
@@ -112,13 +113,69 @@ bool TopologyAllocator::Empty(JobIndex j) const {
 absl::StatusOr<std::optional<Statement>> TopologyAllocator::Visit(JobIndex j) {
   JobSheet& sheet = sheets_.at(j);
   const HyperNodeIndex root = ssn_.snapshot().hyper_node_root();
-  if (HardOrPolicy(j)) return AllocateForJob(j, sheet, root);
+  if (HardOrPolicy(j)) {
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<Statement> stmt, AllocateForJob(j, sheet, root));
+    if (!stmt) ExplainRefusal(j, sheet);
+    return stmt;
+  }
   // Topology without a hard limit: the default sub-group's tasks in the whole cluster.
   const int32_t k = PopSubJob(j, sheet);
   SubSheet& sub = sheet.subs.at(k);
   VCSCHED_ASSIGN_OR_RETURN(std::optional<Statement> stmt, AllocateTasksIn(j, k, sub, root));
   if (!sub.tasks.empty()) PushSubJob(j, sheet, k);
   return stmt;
+}
+
+void TopologyAllocator::ExplainRefusal(JobIndex j, const JobSheet& sheet) {
+  const Session& s = ssn_;
+  const JobInfo& job = s.job(j);
+  const std::optional<NetworkTopologySpec>& t = job.network_topology;
+  if (!t || !t->highest_tier_allowed) return;  // a sub-group's own limit: its fit errors tell
+  const int32_t tier = *t->highest_tier_allowed;
+  std::vector<TaskIndex> pending;
+  for (const auto& [k, sub] : sheet.subs) pending.insert(pending.end(), sub.tasks.begin(), sub.tasks.end());
+  // Smallest requests first: how many would the best HyperNode's free room take?
+  const size_t dims = static_cast<size_t>(s.dims());
+  std::vector<std::vector<int64_t>> requests;
+  for (TaskIndex p : pending) {
+    const absl::Span<const int64_t> r = s.task_resreq(p);
+    requests.emplace_back(r.begin(), r.end());
+  }
+  std::sort(requests.begin(), requests.end(), [](const auto& a, const auto& b) {
+    return std::accumulate(a.begin(), a.end(), int64_t{0}) < std::accumulate(b.begin(), b.end(), int64_t{0});
+  });
+  HyperNodeIndex best = kNone;
+  size_t best_count = 0;
+  for (const HyperNodeInfo& h : s.snapshot().hyper_nodes()) {
+    if (h.tier > tier) continue;
+    std::vector<int64_t> room(dims, 0);
+    for (NodeIndex n : h.nodes) {
+      for (size_t d = 0; d < dims; ++d) room[d] += s.node_idle(n)[d] + s.node_releasing(n)[d] - s.node_pipelined(n)[d];
+    }
+    size_t count = 0;
+    for (const std::vector<int64_t>& r : requests) {
+      bool fits = true;
+      for (size_t d = 0; d < dims && fits; ++d) fits = r[d] <= room[d];
+      if (!fits) break;
+      for (size_t d = 0; d < dims; ++d) room[d] -= r[d];
+      ++count;
+    }
+    if (best == kNone || count > best_count) {
+      best = h.index;
+      best_count = count;
+    }
+  }
+  const std::string text =
+      best == kNone
+          ? absl::StrCat("network topology: no HyperNode of tier <= ", tier, " (highestTierAllowed) exists")
+          : absl::StrCat("network topology: no HyperNode of tier <= ", tier,
+                         " (highestTierAllowed) could take the gang; the roomiest, ",
+                         s.snapshot().hyper_nodes()[static_cast<size_t>(best)].name, " (tier ",
+                         s.snapshot().hyper_nodes()[static_cast<size_t>(best)].tier, "), has free room for ", best_count,
+                         " of the ", pending.size(), " pending tasks");
+  for (TaskIndex p : pending) {
+    if (!ssn_.TaskHasFitErrors(p)) ssn_.RecordTaskError(p, text);
+  }
 }
 
 void TopologyAllocator::CommitDecision(JobIndex j) {

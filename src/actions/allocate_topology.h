@@ -73,6 +73,9 @@ class TopologyAllocator {
   bool KnownScores(JobIndex j, const JobSheet& sheet, const std::vector<HyperNodeIndex>& candidates,
                    std::vector<double>* scores) const;
   bool HardOrPolicy(JobIndex j) const;
+  // A job with a hard limit that found no HyperNode: each pending task without fit
+  // errors says which tier bound it and which HyperNode came closest (by free room).
+  void ExplainRefusal(JobIndex j, const JobSheet& sheet);
   absl::StatusOr<std::optional<Statement>> AllocateForJob(JobIndex j, JobSheet& sheet, HyperNodeIndex within);
   absl::StatusOr<std::optional<Statement>> AllocateForSubJob(JobIndex j, int32_t k, SubSheet& sheet,
                                                              HyperNodeIndex for_job, double* score);

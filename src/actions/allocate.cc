@@ -107,8 +107,7 @@ class AllocateAction : public Action {
       }
       if (flags & kTaskGated) continue;
       if (error_cache_ && (flags & kTaskHasRole) && FailedRoles(j).count(info.role)) {
-        ssn.RecordTaskError(t, absl::StrCat("Task ", info.pod->name, " with role spec ", info.role,
-                                            " has already predicated failed, skip"));
+        ssn.RecordTaskError(t, RoleFailedText(info));
         continue;
       }
       const FitResult pre = ssn.PrePredicate(t);
@@ -131,14 +130,7 @@ class AllocateAction : public Action {
         }
         // No node: the full pass below records why.
       }
-      std::vector<NodeIndex> nodes;
-      if (!info.pod->nominated_node_name.empty()) {
-        if (auto n = s.snapshot().FindNode(info.pod->nominated_node_name); n && s.NodeFitsFutureIdle(s.task_resreq(t), *n)) {
-          const NodeIndex only[] = {*n};
-          nodes = FeasibleNodes(ssn, t, only, true, reasons, nullptr);
-        }
-      }
-      if (nodes.empty()) nodes = FeasibleNodes(ssn, t, all_nodes, true, reasons, &errors);
+      const std::vector<NodeIndex> nodes = FeasibleNodesNominatedFirst(ssn, t, all_nodes, reasons, &errors);
       if (nodes.empty()) {
         errors.Flush(ssn, t);
         if (!info.role.empty()) failed_roles_[j].insert(info.role);
@@ -148,11 +140,7 @@ class AllocateAction : public Action {
       errors.failures.clear();
       const NodeIndex best = SelectBestNodeByGradient(ssn, t, nodes);
       if (best == kNone) continue;
-      if (s.NodeFitsIdle(s.task_resreq(t), best)) {
-        VCSCHED_RETURN_IF_ERROR(stmt.Allocate(t, best));
-      } else if (s.NodeFitsFutureIdle(s.task_resreq(t), best)) {
-        VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best));
-      }
+      VCSCHED_RETURN_IF_ERROR(AllocateOrPipeline(stmt, ssn, t, best));
       if (ssn.JobReady(j)) break;
     }
     if (ssn.JobReady(j) || ssn.JobPipelined(j)) return true;

@@ -411,8 +411,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
     if (s.task_flags(t) & kTaskGated) continue;
     std::set<std::string>& failed = failed_roles_[{j, k}];
     if (error_cache_ && !info.role.empty() && failed.count(info.role)) {
-      ssn_.RecordTaskError(t, absl::StrCat("Task ", info.pod->name, " with role spec ", info.role,
-                                           " has already predicated failed, skip"));
+      ssn_.RecordTaskError(t, RoleFailedText(info));
       continue;
     }
     const FitResult pre = ssn_.PrePredicate(t);
@@ -422,15 +421,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
       if (NeedContinue(j, k)) continue;
       break;
     }
-    std::vector<NodeIndex> feasible;
-    if (!info.pod->nominated_node_name.empty()) {
-      if (auto n = s.snapshot().FindNode(info.pod->nominated_node_name);
-          n && std::binary_search(nodes.begin(), nodes.end(), *n) && s.NodeFitsFutureIdle(s.task_resreq(t), *n)) {
-        const NodeIndex only[] = {*n};
-        feasible = FeasibleNodes(ssn_, t, only, true, reasons_, nullptr);
-      }
-    }
-    if (feasible.empty()) feasible = FeasibleNodes(ssn_, t, nodes, true, reasons_, &errors);
+    const std::vector<NodeIndex> feasible = FeasibleNodesNominatedFirst(ssn_, t, nodes, reasons_, &errors);
     if (feasible.empty()) {
       errors.Flush(ssn_, t);
       failed.insert(info.role);
@@ -441,11 +432,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
     if (topology) ssn_.SetTaskJobAllocatedHyperNode(t, allocated);
     const NodeIndex best = SelectBestNodeByGradient(ssn_, t, feasible);
     if (best == kNone) continue;
-    if (s.NodeFitsIdle(s.task_resreq(t), best)) {
-      VCSCHED_RETURN_IF_ERROR(stmt.Allocate(t, best));
-    } else if (s.NodeFitsFutureIdle(s.task_resreq(t), best)) {
-      VCSCHED_RETURN_IF_ERROR(stmt.Pipeline(t, best));
-    }
+    VCSCHED_RETURN_IF_ERROR(AllocateOrPipeline(stmt, ssn_, t, best));
     if (topology) {
       const HyperNodeIndex h = s.snapshot().lowest_tier_hyper_node(best);
       if (h != kNone) allocated = allocated == kNone ? h : s.snapshot().HyperNodeLca(h, allocated);

@@ -118,4 +118,29 @@ bool NeedContinueAllocating(const Session& ssn, JobIndex j, const std::set<std::
   return true;
 }
 
+std::vector<NodeIndex> FeasibleNodesNominatedFirst(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> candidates,
+                                                   const ResourceReasons& reasons, FitErrorBuffer* errors) {
+  const Session& s = ssn;
+  const std::string& nominated = s.task(t).pod->nominated_node_name;
+  if (!nominated.empty()) {
+    if (auto n = s.snapshot().FindNode(nominated);
+        n && std::binary_search(candidates.begin(), candidates.end(), *n) && s.NodeFitsFutureIdle(s.task_resreq(t), *n)) {
+      const NodeIndex only[] = {*n};
+      std::vector<NodeIndex> nodes = FeasibleNodes(ssn, t, only, true, reasons, nullptr);
+      if (!nodes.empty()) return nodes;
+    }
+  }
+  return FeasibleNodes(ssn, t, candidates, true, reasons, errors);
+}
+
+absl::Status AllocateOrPipeline(Statement& stmt, const Session& ssn, TaskIndex t, NodeIndex n) {
+  if (ssn.NodeFitsIdle(ssn.task_resreq(t), n)) return stmt.Allocate(t, n);
+  if (ssn.NodeFitsFutureIdle(ssn.task_resreq(t), n)) return stmt.Pipeline(t, n);
+  return absl::OkStatus();
+}
+
+std::string RoleFailedText(const TaskInfo& task) {
+  return absl::StrCat("Task ", task.pod->name, " with role spec ", task.role, " has already predicated failed, skip");
+}
+
 }  // namespace vcsched::internal

@@ -99,6 +99,17 @@ NodeIndex SelectBestNodeByGradient(const Session& ssn, TaskIndex t, absl::Span<c
 // (docs/reference/scheduler.md §9.2.3)?
 bool NeedContinueAllocating(const Session& ssn, JobIndex j, const std::set<std::string>& failed_roles);
 
+// Allocate's node search for one task: the pod's nominated node first, when it is one of
+// `candidates` (ascending) and its future idle fits, else every candidate.
+std::vector<NodeIndex> FeasibleNodesNominatedFirst(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> candidates,
+                                                   const ResourceReasons& reasons, FitErrorBuffer* errors);
+
+// Allocates t on n when its idle fits, else pipelines it when its future idle does.
+absl::Status AllocateOrPipeline(Statement& stmt, const Session& ssn, TaskIndex t, NodeIndex n);
+
+// The reason of a task skipped because another of its role found no node.
+std::string RoleFailedText(const TaskInfo& task);
+
 // Every node index of the session.
 std::vector<NodeIndex> AllNodes(const Session& ssn);
 

@@ -664,13 +664,15 @@ PYBIND11_MODULE(_vcsched, m) {
   py::class_<Expectation>(m, "Expectation");
 
   m.def("load_scenario",
-        [](const std::vector<std::pair<std::string, std::string>>& sources) {
+        [](const std::vector<std::pair<std::string, std::string>>& sources, const std::vector<std::string>& labels) {
           std::vector<ScenarioSource> src;
           for (const auto& [name, text] : sources) src.push_back({name, text});
+          LoadOptions options;
+          options.hyper_node_labels = labels;
           Scenario sc;
           {
             py::gil_scoped_release release;
-            absl::StatusOr<Scenario> r = LoadScenario(src);
+            absl::StatusOr<Scenario> r = LoadScenario(src, options);
             if (!r.ok()) {
               py::gil_scoped_acquire gil;
               Raise(r.status());
@@ -684,7 +686,7 @@ PYBIND11_MODULE(_vcsched, m) {
           out["warnings"] = sc.warnings;
           return out;
         },
-        py::arg("sources"), "Loads scenario documents: a list of (name, text) pairs.");
+        py::arg("sources"), py::arg("hyper_node_labels") = std::vector<std::string>{}, "Loads scenario documents: a list of (name, text) pairs.");
   m.def("load_config",
         [](const std::string& name, const std::string& text) { return Unwrap(LoadSchedulerConfig({name, text})); },
         py::arg("name"), py::arg("text"));

@@ -182,7 +182,9 @@ struct PodSpec {
 // PodGroup spec.networkTopology (and a sub-group policy's): how far apart in the network
 // the job's pods may be (docs/FORMAT-hypernode.md rule 8).
 struct NetworkTopologySpec {
-  enum class Mode { kHard, kSoft };
+  // kNeither: an explicit empty mode, which Volcano's scheduler reads as neither hard nor
+  // soft (no tier limit; pods still scored by network distance).
+  enum class Mode { kHard, kSoft, kNeither };
   Mode mode = Mode::kHard;  // the CRD's default
   std::optional<int32_t> highest_tier_allowed;
   std::string highest_tier_name;  // empty: unset; never set together with the tier

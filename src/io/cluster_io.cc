@@ -239,7 +239,9 @@ Value PodManifest(const PodSpec& p) {
 
 Value NetworkTopology(const NetworkTopologySpec& t) {
   Value out = Value::Map();
-  out["mode"] = Str(t.mode == NetworkTopologySpec::Mode::kHard ? "hard" : "soft");
+  out["mode"] = Str(t.mode == NetworkTopologySpec::Mode::kHard   ? "hard"
+                    : t.mode == NetworkTopologySpec::Mode::kSoft ? "soft"
+                                                                 : "");
   if (t.highest_tier_allowed) out["highestTierAllowed"] = Value::Int(*t.highest_tier_allowed);
   if (!t.highest_tier_name.empty()) out["highestTierName"] = Str(t.highest_tier_name);
   return out;

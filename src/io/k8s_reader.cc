@@ -318,6 +318,9 @@ std::optional<NetworkTopologySpec> NetworkTopology(ObjectReader& r, const DocNod
   const std::string mode = r.String(n, "mode", field + ".mode").value_or("hard");
   if (mode == "soft") {
     t.mode = NetworkTopologySpec::Mode::kSoft;
+  } else if (mode.empty()) {
+    t.mode = NetworkTopologySpec::Mode::kNeither;
+    r.Warn(field + ".mode", "empty: neither hard nor soft, so no tier limit applies (the CRD's default is hard)");
   } else if (mode != "hard") {
     r.Fail(n.Get("mode"), field + ".mode", absl::StrCat("unknown mode \"", mode, "\" (hard or soft)"));
   }

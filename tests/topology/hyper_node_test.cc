@@ -171,6 +171,8 @@ TEST_CASE("A hard tier-1 gang shares one rack, or waits when no rack holds it", 
   CHECK(Binds(TwoRacks() + GangDoc("g", 4, "2", "{mode: hard, highestTierName: spine}")).size() == 4);
   // A tier name no HyperNode carries limits nothing; soft limits nothing.
   CHECK(Binds(TwoRacks() + GangDoc("g", 4, "2", "{mode: hard, highestTierName: nowhere}")).size() == 4);
+  // An explicit empty mode is neither hard nor soft in Volcano's scheduler: no limit.
+  CHECK(Binds(TwoRacks() + GangDoc("g", 4, "2", "{mode: '', highestTierAllowed: 1}")).size() == 4);
   const std::map<std::string, std::string> soft = Binds(TwoRacks() + GangDoc("g", 2, "1", "{mode: soft}"));
   REQUIRE(soft.size() == 2);
   CHECK(Racks(soft).size() == 1);  // still packed by network distance

@@ -73,3 +73,14 @@ def test_cluster_takes_hyper_node_events_and_round_trips():
         cluster.apply({"type": "MODIFIED", "object": {"apiVersion": "topology.volcano.sh/v1alpha1",
                                                       "kind": "HyperNode", "metadata": {"name": "absent"},
                                                       "spec": {"tier": 1, "members": []}}})
+
+
+def test_hyper_nodes_discovered_from_labels():
+    nodes = "".join(
+        f"apiVersion: v1\nkind: Node\nmetadata: {{name: n{i}, labels: {{spine: s, rack: r{i // 2}}}}}\n"
+        f"status: {{allocatable: {{cpu: '2', pods: '10'}}}}\n---\n" for i in range(4))
+    sc = vcsched.load_scenario(nodes, hyper_node_labels=["spine", "rack"])
+    tiers = sorted((h["tier"], len(h["nodes"])) for h in sc.snapshot.hyper_nodes)
+    assert tiers == [(1, 2), (1, 2), (2, 4), (3, 4)]
+    assert vcsched.load_scenario(nodes).snapshot.hyper_nodes == [
+        {"name": "<cluster-top-hypernode>", "tier": 1, "parent": None, "nodes": ["n0", "n1", "n2", "n3"]}]

@@ -347,10 +347,13 @@ class Scenario:
         return list(_vcsched.compare(decisions._impl, self.expectation, self.snapshot._impl))
 
 
-def load_scenario(path_or_text: PathOrText) -> Scenario:
-    """Loads a scenario file (docs/FORMAT.md) from a path or from YAML text."""
+def load_scenario(path_or_text: PathOrText, *, hyper_node_labels: Sequence[str] = ()) -> Scenario:
+    """Loads a scenario file (docs/FORMAT.md) from a path or from YAML text.
+
+    `hyper_node_labels` (node label keys, widest network domain first) adds the HyperNodes
+    Volcano's label discoverer would make from the nodes' labels."""
     name, text = _read(path_or_text)
-    loaded = _vcsched.load_scenario([(name, text)])
+    loaded = _vcsched.load_scenario([(name, text)], list(hyper_node_labels))
     return Scenario(Snapshot(loaded["snapshot"]), loaded["config"], loaded["expectation"], list(loaded["warnings"]))
 
 

@@ -161,6 +161,9 @@ struct JobInfo {
   PodGroupSpec pod_group;
 };
 
+// Whether the job or one of its sub-groups has a network topology.
+bool HasNetworkTopology(const JobInfo& job);
+
 struct SnapshotOptions {
   // Pods whose schedulerName is one of these are scheduled. Default: {"volcano"}.
   std::vector<std::string> scheduler_names = {"volcano"};

@@ -40,7 +40,7 @@ class AllocateAction : public Action {
       if (ssn.JobValid(j)) continue;
       if (TopologyAllocator::Uses(ssn, j)) {
         // HyperNodes with two parents or a cycle: Volcano's view is not ready.
-        if (!s.snapshot().hyper_nodes_ready() && TopologyAllocator::HasNetworkTopology(s.job(j))) continue;
+        if (!s.snapshot().hyper_nodes_ready() && HasNetworkTopology(s.job(j))) continue;
         if (!topology.Open(j)) continue;
         uses_topology[static_cast<size_t>(j)] = true;
         auto [it, inserted] = jobs.try_emplace(queue, ssn);

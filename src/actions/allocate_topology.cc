@@ -9,12 +9,6 @@
 
 namespace vcsched::internal {
 
-bool TopologyAllocator::HasNetworkTopology(const JobInfo& job) {
-  if (job.network_topology) return true;
-  return std::any_of(job.sub_jobs.begin(), job.sub_jobs.end(),
-                     [](const SubJobInfo& sub) { return sub.network_topology.has_value(); });
-}
-
 bool TopologyAllocator::Uses(const Session& ssn, JobIndex j) {
   return ssn.JobHasSubGroupPolicy(j) || HasNetworkTopology(ssn.job(j));
 }

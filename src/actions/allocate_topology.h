@@ -26,7 +26,6 @@ class TopologyAllocator {
   // Whether job j takes this path: it or a sub-group has network topology, or its
   // PodGroup has subGroupPolicy.
   static bool Uses(const Session& ssn, JobIndex j);
-  static bool HasNetworkTopology(const JobInfo& job);
 
   // Collects the job's pending tasks by sub-group; false when there are none.
   bool Open(JobIndex j);

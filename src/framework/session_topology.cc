@@ -20,12 +20,6 @@ int32_t CountTasks(const Session& ssn, JobIndex j, int32_t k, Pred pred) {
   return n;
 }
 
-bool HasTopology(const JobInfo& job) {
-  if (job.network_topology) return true;
-  return std::any_of(job.sub_jobs.begin(), job.sub_jobs.end(),
-                     [](const SubJobInfo& sub) { return sub.network_topology.has_value(); });
-}
-
 // Whether sorted `nodes` holds n.
 bool Holds(const HyperNodeInfo& h, NodeIndex n) { return std::binary_search(h.nodes.begin(), h.nodes.end(), n); }
 
@@ -133,7 +127,7 @@ void RecoverAllocatedHyperNodes(Session::State& s) {
   if (!snap.hyper_nodes_ready()) return;
   for (size_t j = 0; j < s.jobs.size(); ++j) {
     const JobInfo& job = s.jobs[j];
-    if (!HasTopology(job)) continue;
+    if (!HasNetworkTopology(job)) continue;
     HyperNodeIndex job_hn = kNone;
     for (size_t k = 0; k < job.sub_jobs.size(); ++k) {
       const SubJobInfo& sub = job.sub_jobs[k];

@@ -38,6 +38,12 @@ const Resource& Snapshot::total_allocatable() const { return impl_->total; }
 const std::vector<std::string>& Snapshot::warnings() const { return impl_->warnings; }
 const SnapshotOptions& Snapshot::options() const { return impl_->options; }
 absl::Span<const HyperNodeInfo> Snapshot::hyper_nodes() const { return impl_->hyper_nodes; }
+bool HasNetworkTopology(const JobInfo& job) {
+  if (job.network_topology) return true;
+  return std::any_of(job.sub_jobs.begin(), job.sub_jobs.end(),
+                     [](const SubJobInfo& sub) { return sub.network_topology.has_value(); });
+}
+
 HyperNodeIndex Snapshot::hyper_node_root() const { return static_cast<HyperNodeIndex>(impl_->hyper_nodes.size()) - 1; }
 std::optional<HyperNodeIndex> Snapshot::FindHyperNode(absl::string_view name) const {
   return internal::Lookup(impl_->hyper_node_by_name, name);

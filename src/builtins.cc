@@ -16,11 +16,14 @@ Registry Registry::BuiltIn() {
   return r;
 }
 
+const Registry& internal::RegistryFor(const RunOptions& options) {
+  static const Registry* const kBuiltIn = new Registry(Registry::BuiltIn());
+  return options.registry != nullptr ? *options.registry : *kBuiltIn;
+}
+
 absl::StatusOr<Decisions> RunSession(const Snapshot& snapshot, const SchedulerConfig& config,
                                      const RunOptions& options) {
-  static const Registry* const kBuiltIn = new Registry(Registry::BuiltIn());
-  return internal::RunSessionWith(options.registry != nullptr ? *options.registry : *kBuiltIn, snapshot, config,
-                                  options);
+  return internal::RunSessionWith(internal::RegistryFor(options), snapshot, config, options);
 }
 
 }  // namespace vcsched

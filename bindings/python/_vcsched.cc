@@ -411,8 +411,10 @@ py::object ArgsToPython(const Value& v) {
   return out;
 }
 
-Decisions Schedule(const Snapshot& snap, const SchedulerConfig& config, int64_t now,
-                   const std::map<std::string, py::object>& plugins) {
+// Runs `body` (a session, or Explain's several) with the built-in plugins and the host's
+// `plugins`, the GIL released; a host plugin's exception is raised as it was.
+template <typename Body>
+auto WithSession(int64_t now, const std::map<std::string, py::object>& plugins, Body body) {
   if (sessions_on_this_thread > 0) {
     throw InputError("schedule() was called from inside a plugin of a running session; "
                      "a session cannot start another on the same thread");
@@ -438,7 +440,7 @@ Decisions Schedule(const Snapshot& snap, const SchedulerConfig& config, int64_t 
   RunOptions opts;
   opts.registry = &registry;
   opts.now_seconds = now;
-  absl::StatusOr<Decisions> d;
+  decltype(body(opts)) d;
   {
     struct Running {  // counts the session, and ends its references however it ends
       SessionLife& life;
@@ -449,13 +451,60 @@ Decisions Schedule(const Snapshot& snap, const SchedulerConfig& config, int64_t 
       }
     } running(*life);
     py::gil_scoped_release release;
-    d = RunSession(snap, config, opts);
+    d = body(opts);
   }
   if (failure->failed) {
     PyErr_Restore(failure->type.release().ptr(), failure->value.release().ptr(), failure->traceback.release().ptr());
     throw py::error_already_set();
   }
   return Unwrap(std::move(d));
+}
+
+Decisions Schedule(const Snapshot& snap, const SchedulerConfig& config, int64_t now,
+                   const std::map<std::string, py::object>& plugins) {
+  return WithSession(now, plugins, [&](const RunOptions& opts) { return RunSession(snap, config, opts); });
+}
+
+// Explain's answers as the JSON the command line prints (docs/EXPLAIN.md), so that both
+// give the same bytes.
+std::string ExplainJson(const Snapshot& snap, const SchedulerConfig& config, int64_t now,
+                        const std::map<std::string, py::object>& plugins, const std::string& job, int32_t max_reruns) {
+  const ExplainResult r = WithSession(now, plugins, [&](const RunOptions& opts) {
+    ExplainOptions e;
+    e.run = opts;
+    e.job = job;
+    e.max_reruns = max_reruns;
+    return vcsched::Explain(snap, config, e);
+  });
+  return ExplanationToJson(r.explanation);
+}
+
+std::string QueuesJson(const Snapshot& snap, const SchedulerConfig& config, int64_t now,
+                       const std::map<std::string, py::object>& plugins) {
+  return QueuesToJson(
+      WithSession(now, plugins, [&](const RunOptions& opts) { return DescribeQueues(snap, config, opts); }));
+}
+
+std::string ScoresJson(const Snapshot& snap, const SchedulerConfig& config, int64_t now,
+                       const std::map<std::string, py::object>& plugins, const std::string& task) {
+  return ScoresToJson(task, WithSession(now, plugins, [&](const RunOptions& opts) {
+                        return ScoreTask(snap, config, task, opts);
+                      }));
+}
+
+py::dict WouldFitDict(const Snapshot& snap, const SchedulerConfig& config, int64_t now,
+                      const std::map<std::string, py::object>& plugins, const std::string& job) {
+  const FitAnswer a =
+      WithSession(now, plugins, [&](const RunOptions& opts) { return WouldFit(snap, config, job, opts); });
+  py::dict out;
+  out["fits"] = a.fits;
+  py::dict where;
+  for (const auto& [pod, node] : a.placements) where[py::str(pod)] = py::str(node);
+  out["placements"] = where;
+  out["job"] = a.explanation.job;
+  out["reason"] = a.explanation.reason;
+  out["message"] = a.explanation.message;
+  return out;
 }
 
 py::array_t<int64_t> Matrix(const std::vector<std::vector<int64_t>>& rows, size_t cols) {
@@ -698,6 +747,15 @@ PYBIND11_MODULE(_vcsched, m) {
         py::arg("decisions"), py::arg("expectation"), py::arg("snapshot") = nullptr);
   m.def("schedule", &Schedule, py::arg("snapshot"), py::arg("config"), py::arg("now") = 0,
         py::arg("plugins") = std::map<std::string, py::object>{});
+  const auto no_plugins = std::map<std::string, py::object>{};
+  m.def("explain_json", &ExplainJson, py::arg("snapshot"), py::arg("config"), py::arg("now"), py::arg("plugins"),
+        py::arg("job"), py::arg("max_reruns"));
+  m.def("queues_json", &QueuesJson, py::arg("snapshot"), py::arg("config"), py::arg("now"),
+        py::arg("plugins") = no_plugins);
+  m.def("scores_json", &ScoresJson, py::arg("snapshot"), py::arg("config"), py::arg("now"), py::arg("plugins"),
+        py::arg("task"));
+  m.def("would_fit", &WouldFitDict, py::arg("snapshot"), py::arg("config"), py::arg("now"), py::arg("plugins"),
+        py::arg("job"));
   m.def("parse_quantity",
         [](const std::string& text, bool milli) { return Unwrap(milli ? ParseMilliValue(text) : ParseValue(text)); },
         py::arg("text"), py::arg("milli") = false);

@@ -130,10 +130,20 @@ struct TopologySpreadConstraint {
   bool honor_node_taints = false;
 };
 
+// A container port that takes a port on the node: hostPort, or containerPort of a
+// hostNetwork pod. Read for lint (host port collisions); the NodePorts filter is not
+// modelled.
+struct HostPort {
+  int32_t port = 0;
+  std::string protocol = "TCP";
+  std::string host_ip;  // empty: every address
+};
+
 struct Container {
   std::string name;
   ResourceList requests;
   bool restartable = false;  // an init container with restartPolicy Always (a sidecar)
+  std::vector<HostPort> host_ports;
 };
 
 struct NodeSpec {

@@ -60,6 +60,9 @@ enum class ResourceKind {
 // Classifies a resource name as Volcano's resource conversion does.
 ResourceKind ClassifyResourceName(absl::string_view name);
 
+// A stored amount of resource `name` as Kubernetes quantity text: "1500m", "4Gi", "3".
+std::string FormatAmount(absl::string_view name, int64_t stored);
+
 // The dimensions of one snapshot. Immutable once built.
 class ResourceSpace {
  public:

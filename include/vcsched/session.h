@@ -24,6 +24,7 @@
 #include "absl/types/span.h"
 #include "vcsched/config.h"
 #include "vcsched/decisions.h"
+#include "vcsched/explain_records.h"
 #include "vcsched/fit.h"
 #include "vcsched/snapshot.h"
 
@@ -389,6 +390,23 @@ class Session {
   int32_t JobPendingOnceAllocatedNum(JobIndex j) const;
   void AddWarning(std::string warning);
 
+  // ---- explanations (vcsched/explain.h, docs/EXPLAIN.md) ----
+  // Whether the session keeps explanations (Explain asked for them). Plugins and actions
+  // record the checks that refused work only then: a session not explaining pays nothing.
+  bool explaining() const { return v_.explaining; }
+  // Records that job j was held by a check: a reason code (reason_code::*), a message and
+  // the check's numbers, in the running action's stage. A combined question whose answer
+  // lets the job through (JobEnqueueable, Allocatable) drops what its plugins recorded
+  // while it was asked.
+  void ExplainJob(JobIndex j, absl::string_view code, std::string message, CheckNumbers numbers) const;
+  // Records that queue q was held as a whole (Overused): its jobs left unvisited get it.
+  void ExplainQueue(QueueIndex q, absl::string_view code, std::string message, CheckNumbers numbers) const;
+  // The nodes task t did not fit, each with its result: kept as counts by exact cause
+  // (the taint, the resource with its request and the most any node has free).
+  void ExplainNodeVerdicts(TaskIndex t, absl::Span<const std::pair<NodeIndex, FitResult>> failures) const;
+  // A fair-share plugin's view of a queue, given at close; the last one given wins.
+  void DescribeQueue(QueueView view) const;
+
   // ---- the PodGroup statuses the session returns ----
   // Sets the job's condition of `type` (every one of that type, as Volcano's status
   // update does, or a new one), with status "True" and this session's id as its
@@ -436,6 +454,7 @@ class Session {
     const int64_t* used = nullptr;
     const int64_t* releasing = nullptr;
     const int64_t* pipelined = nullptr;
+    bool explaining = false;  // the session keeps an explain log
   };
   absl::Span<const int64_t> NodeRow(const int64_t* rows, NodeIndex n) const {
     return absl::Span<const int64_t>(rows + static_cast<ptrdiff_t>(n) * v_.dims, static_cast<size_t>(v_.dims));

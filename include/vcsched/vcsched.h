@@ -7,6 +7,7 @@
 #include "vcsched/cluster.h"
 #include "vcsched/config.h"
 #include "vcsched/decisions.h"
+#include "vcsched/explain.h"
 #include "vcsched/fit.h"
 #include "vcsched/hyper_node_discovery.h"
 #include "vcsched/objects.h"

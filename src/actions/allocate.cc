@@ -103,6 +103,7 @@ class AllocateAction : public Action {
       const QueueIndex queue = s.queue_of(j);
       if (!ssn.Allocatable(queue, t)) {
         ssn.RecordQueueRefusal(t, queue);
+        if (ssn.explaining()) ExplainRefusedTask(ssn, t, all_nodes, reasons);
         continue;
       }
       if (flags & kTaskGated) continue;
@@ -112,7 +113,7 @@ class AllocateAction : public Action {
       }
       const FitResult pre = ssn.PrePredicate(t);
       if (!pre.ok()) {
-        for (size_t k = 0; k < all_nodes.size(); ++k) ssn.RecordFitError(t, pre);
+        RecordPrePredicateFailure(ssn, t, all_nodes, pre);
         if (!info.role.empty()) failed_roles_[j].insert(info.role);
         if (NeedContinueAllocating(ssn, j, FailedRoles(j))) continue;
         break;

@@ -170,6 +170,13 @@ void TopologyAllocator::ExplainRefusal(JobIndex j, const JobSheet& sheet) {
   for (TaskIndex p : pending) {
     if (!ssn_.TaskHasFitErrors(p)) ssn_.RecordTaskError(p, text);
   }
+  if (ssn_.explaining() && !pending.empty()) {
+    ssn_.ExplainJob(s.job_of(pending.front()), reason_code::kTopologyPlacementFailed, text,
+                    {{"highestTierAllowed", absl::StrCat(tier)},
+                     {"pendingPods", absl::StrCat(pending.size())},
+                     {"roomiestHyperNode", best == kNone ? "" : s.snapshot().hyper_nodes()[static_cast<size_t>(best)].name},
+                     {"podsItHasRoomFor", absl::StrCat(best_count)}});
+  }
 }
 
 void TopologyAllocator::CommitDecision(JobIndex j) {
@@ -400,6 +407,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
     const TaskInfo& info = s.task(t);
     if (!ssn_.Allocatable(queue, t)) {
       ssn_.RecordQueueRefusal(t, queue);
+      if (ssn_.explaining()) ExplainRefusedTask(ssn_, t, nodes, reasons_);
       continue;
     }
     if (s.task_flags(t) & kTaskGated) continue;
@@ -410,7 +418,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
     }
     const FitResult pre = ssn_.PrePredicate(t);
     if (!pre.ok()) {
-      for (size_t i = 0; i < nodes.size(); ++i) ssn_.RecordFitError(t, pre);
+      RecordPrePredicateFailure(ssn_, t, nodes, pre);
       failed.insert(info.role);
       if (NeedContinue(j, k)) continue;
       break;

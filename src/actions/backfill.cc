@@ -51,7 +51,7 @@ class BackfillAction : public Action {
     for (TaskIndex t : order) {
       const FitResult pre = ssn.PrePredicate(t);
       if (!pre.ok()) {
-        for (size_t k = 0; k < all_nodes.size(); ++k) ssn.RecordFitError(t, pre);
+        RecordPrePredicateFailure(ssn, t, all_nodes, pre);
         continue;
       }
       const std::vector<NodeIndex> nodes = FeasibleNodes(ssn, t, all_nodes, false, reasons, &errors);

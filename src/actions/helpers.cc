@@ -143,4 +143,33 @@ std::string RoleFailedText(const TaskInfo& task) {
   return absl::StrCat("Task ", task.pod->name, " with role spec ", task.role, " has already predicated failed, skip");
 }
 
+void RecordPrePredicateFailure(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes, const FitResult& pre) {
+  for (size_t k = 0; k < nodes.size(); ++k) ssn.RecordFitError(t, pre);
+  if (!ssn.explaining()) return;
+  std::vector<std::pair<NodeIndex, FitResult>> failures;
+  failures.reserve(nodes.size());
+  for (NodeIndex n : nodes) failures.emplace_back(n, pre);
+  ssn.ExplainNodeVerdicts(t, failures);
+}
+
+void ExplainNoRoomByEviction(const Session& ssn, TaskIndex t, absl::string_view why) {
+  if (!ssn.explaining()) return;
+  ssn.ExplainJob(ssn.job_of(t), reason_code::kNoFeasibleNode, absl::StrCat("pod ", ssn.task(t).key, ": ", why),
+                 {{"pod", ssn.task(t).key}});
+}
+
+void ExplainRefusedTask(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes, const ResourceReasons& reasons) {
+  if (!ssn.explaining()) return;
+  std::vector<std::pair<NodeIndex, FitResult>> failures;
+  const FitResult pre = ssn.PrePredicate(t);
+  if (!pre.ok()) {
+    for (NodeIndex n : nodes) failures.emplace_back(n, pre);
+  } else {
+    FitErrorBuffer errors;
+    FeasibleNodes(ssn, t, nodes, true, reasons, &errors);
+    failures = std::move(errors.failures);
+  }
+  ssn.ExplainNodeVerdicts(t, failures);
+}
+
 }  // namespace vcsched::internal

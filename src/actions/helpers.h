@@ -68,9 +68,13 @@ struct FitErrorBuffer {
   std::vector<std::pair<NodeIndex, FitResult>> failures;
   void Flush(Session& ssn, TaskIndex t) {
     for (const auto& failure : failures) ssn.RecordFitError(t, failure.second);
+    if (ssn.explaining()) ssn.ExplainNodeVerdicts(t, failures);
     failures.clear();
   }
 };
+
+// A pre-predicate failure of t, recorded as a failure on each of `nodes`.
+void RecordPrePredicateFailure(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes, const FitResult& pre);
 
 // "Insufficient <name>" reasons by dimension, interned once per session.
 class ResourceReasons {
@@ -109,6 +113,14 @@ absl::Status AllocateOrPipeline(Statement& stmt, const Session& ssn, TaskIndex t
 
 // The reason of a task skipped because another of its role found no node.
 std::string RoleFailedText(const TaskInfo& task);
+
+// While explaining: what `nodes` would have said of a task its queue refused, so that
+// a share problem and a capacity problem are never confused. Records nothing else.
+void ExplainRefusedTask(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes, const ResourceReasons& reasons);
+
+// While explaining: records that an eviction action (preempt, reclaim) found no room
+// for t, and why.
+void ExplainNoRoomByEviction(const Session& ssn, TaskIndex t, absl::string_view why);
 
 // Every node index of the session.
 std::vector<NodeIndex> AllNodes(const Session& ssn);

@@ -104,7 +104,10 @@ class PreemptAction : public Action {
                                          const VictimFilter& filter) {
     const Session& s = ssn;
     const TaskInfo& task = s.task(p);
-    if (task.pod->preemption_policy == "Never") return false;
+    if (task.pod->preemption_policy == "Never") {
+      ExplainNoRoomByEviction(ssn, p, "its preemptionPolicy is Never, so it does not preempt");
+      return false;
+    }
     if (!task.pod->nominated_node_name.empty()) {
       if (auto nominated = s.snapshot().FindNode(task.pod->nominated_node_name)) {
         const FitResult r = ssn.Predicate(p, *nominated);
@@ -153,6 +156,7 @@ class PreemptAction : public Action {
       }
       node_stmt.Discard();
     }
+    ExplainNoRoomByEviction(ssn, p, "no node where evicting preemptable lower-priority pods makes room for it");
     return false;
   }
   // Kubernetes-style preemption (enableTopologyAwarePreemption): dry-run victim

@@ -43,7 +43,10 @@ class ReclaimAction : public Action {
           const TaskIndex t = heap.Pop();
           if (s.task(t).pod->preemption_policy == "Never") continue;
           const TaskIndex one[] = {t};
-          if (!ssn.Preemptive(q, one)) continue;
+          if (!ssn.Preemptive(q, one)) {
+            if (ssn.explaining()) ExplainQueueRefusedReclaim(ssn, j, t, q);
+            continue;
+          }
           if (!ssn.PrePredicate(t).ok()) continue;
           VCSCHED_RETURN_IF_ERROR(ReclaimOne(ssn, stmt, t, q));
         }
@@ -55,6 +58,16 @@ class ReclaimAction : public Action {
   }
 
  private:
+  static void ExplainQueueRefusedReclaim(const Session& ssn, JobIndex j, TaskIndex t, QueueIndex q) {
+    const QueueSpec& queue = ssn.queue(q).spec;
+    const bool open = queue.state == "Open";
+    ssn.ExplainJob(j, open ? reason_code::kQueueShareExceeded : reason_code::kQueueClosed,
+                   open ? absl::StrCat("queue ", queue.name, " may not reclaim for pod ", ssn.task(t).key,
+                                       ": it would pass its deserved share")
+                        : absl::StrCat("queue ", queue.name, " is ", queue.state, ": it does not reclaim"),
+                   {{"queue", queue.name}, {"state", queue.state}});
+  }
+
   static absl::Status ReclaimOne(Session& ssn, Statement& stmt, TaskIndex t, QueueIndex q) {
     const Session& s = ssn;
     for (NodeIndex n : PreemptCandidateNodes(ssn, t)) {
@@ -85,6 +98,7 @@ class ReclaimAction : public Action {
       }
       node_stmt.Discard();
     }
+    ExplainNoRoomByEviction(ssn, t, "no node where reclaiming other queues' pods makes room for it");
     return absl::OkStatus();
   }
 };

@@ -69,6 +69,20 @@ struct ReplayOptions {
 };
 int Replay(const ReplayOptions& options);
 
+// explain, queues and scores (docs/EXPLAIN.md): one session with its records kept.
+struct ExplainCommandOptions {
+  std::vector<std::string> files;
+  std::string config;
+  std::string output = "text";  // text or json
+  int64_t now = 0;
+  std::string job;   // explain: only this job
+  std::string task;  // scores: the pod to score nodes for
+  int32_t max_reruns = 32;
+};
+int Explain(const ExplainCommandOptions& options);
+int Queues(const ExplainCommandOptions& options);
+int Scores(const ExplainCommandOptions& options);
+
 }  // namespace vcsched::cli
 
 #endif  // VCSCHED_SRC_CLI_COMMANDS_H_

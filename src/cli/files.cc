@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "vcsched/io/scenario.h"
+#include "src/util/status_macros.h"
 
 namespace vcsched::cli {
 
@@ -188,6 +189,17 @@ absl::StatusOr<std::vector<std::string>> CollectYamlFiles(const std::vector<std:
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+absl::StatusOr<SessionInput> LoadSessionInput(const std::vector<std::string>& paths, const std::string& config_path,
+                                              const LoadOptions& options, std::vector<std::string>* config_warnings) {
+  VCSCHED_ASSIGN_OR_RETURN(Scenario scenario, LoadScenarioFiles(paths, options));
+  SchedulerConfig config = scenario.config.value_or(DefaultSchedulerConfig());
+  if (!config_path.empty()) {
+    VCSCHED_ASSIGN_OR_RETURN(const std::string text, ReadFile(config_path));
+    VCSCHED_ASSIGN_OR_RETURN(config, LoadSchedulerConfig({config_path, text}, config_warnings));
+  }
+  return SessionInput{std::move(scenario), std::move(config)};
 }
 
 }  // namespace vcsched::cli

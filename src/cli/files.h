@@ -42,6 +42,15 @@ class FileText {
 
 // Loads scenario files (FORMAT.md) into one scenario; the files are unmapped on return.
 absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths, const LoadOptions& options = {});
+// The scenario of `paths` and the configuration a session uses: `config_path` when
+// given (a volcano-scheduler.conf; its warnings appended to `config_warnings`), else the
+// scenario's own, else Volcano's default.
+struct SessionInput {
+  Scenario scenario;
+  SchedulerConfig config;
+};
+absl::StatusOr<SessionInput> LoadSessionInput(const std::vector<std::string>& paths, const std::string& config_path,
+                                              const LoadOptions& options, std::vector<std::string>* config_warnings);
 // The paths with each directory replaced by the scenario files under it (*.yaml, *.yml,
 // *.json, recursively, sorted); files, `-` and /dev/stdin are kept as given. A missing
 // path, or a directory without scenario files, is an error.

@@ -72,6 +72,29 @@ int RunCli(int argc, char** argv) {
       ->delimiter(',');
   sc->callback([&] { exit_code = ExpandInputs(&schedule.files, "schedule") ? Schedule(schedule) : 1; });
 
+  // explain, queues, scores
+  ExplainCommandOptions explain, queues_opts, scores_opts;
+  auto add_session_flags = [](CLI::App* cmd, ExplainCommandOptions& o) {
+    cmd->add_option("files", o.files, "Scenario files or directories (- or /dev/stdin: standard input)")->required();
+    cmd->add_option("--config", o.config,
+                    "A volcano-scheduler.conf (default: the scenario's SchedulerConfiguration, else Volcano's default)");
+    cmd->add_option("--now", o.now, "The session's clock, in seconds since the epoch");
+    cmd->add_option("-o,--output", o.output, "text or json")->check(CLI::IsMember({"text", "json"}));
+  };
+  CLI::App* xp = app.add_subcommand("explain", "Why each job waits after one session, and what would make it run");
+  add_session_flags(xp, explain);
+  xp->add_option("--job", explain.job, "Only this job: a PodGroup's or a Volcano Job's NAMESPACE/NAME");
+  xp->add_option("--max-reruns", explain.max_reruns, "Sessions re-run per job to find hints (0: no hints)")
+      ->check(CLI::Range(0, 1024));
+  xp->callback([&] { exit_code = ExpandInputs(&explain.files, "explain") ? Explain(explain) : 1; });
+  CLI::App* qu = app.add_subcommand("queues", "Each queue after one session: deserved, allocated, capability, share");
+  add_session_flags(qu, queues_opts);
+  qu->callback([&] { exit_code = ExpandInputs(&queues_opts.files, "queues") ? Queues(queues_opts) : 1; });
+  CLI::App* scs = app.add_subcommand("scores", "Each feasible node's score for a pod, by plugin");
+  add_session_flags(scs, scores_opts);
+  scs->add_option("--task", scores_opts.task, "The pod, NAMESPACE/NAME")->required();
+  scs->callback([&] { exit_code = ExpandInputs(&scores_opts.files, "scores") ? Scores(scores_opts) : 1; });
+
   // replay
   ReplayOptions replay;
   CLI::App* rp = app.add_subcommand(

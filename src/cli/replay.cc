@@ -8,7 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
-#include "src/io/output_text.h"
+#include "src/model/output_text.h"
 #include "vcsched/cluster.h"
 #include "vcsched/io/cluster_io.h"
 #include "vcsched/io/format.h"

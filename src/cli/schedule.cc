@@ -15,29 +15,15 @@ int Schedule(const ScheduleOptions& options) {
   const int64_t now = options.now;
   LoadOptions load;
   load.hyper_node_labels = options.hyper_node_labels;
-  absl::StatusOr<Scenario> sc = LoadScenarioFiles(files, load);
-  if (!sc.ok()) {
-    std::cerr << "vcsched: " << sc.status().message() << "\n";
-    return 1;
-  }
-  SchedulerConfig config = sc->config.value_or(DefaultSchedulerConfig());
   std::vector<std::string> config_warnings;
-  if (!config_path.empty()) {
-    absl::StatusOr<std::string> text = ReadFile(config_path);
-    if (!text.ok()) {
-      std::cerr << "vcsched: " << text.status().message() << "\n";
-      return 1;
-    }
-    absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({config_path, *text}, &config_warnings);
-    if (!c.ok()) {
-      std::cerr << "vcsched: " << c.status().message() << "\n";
-      return 1;
-    }
-    config = *std::move(c);
+  absl::StatusOr<SessionInput> in = LoadSessionInput(files, config_path, load, &config_warnings);
+  if (!in.ok()) {
+    std::cerr << "vcsched: " << in.status().message() << "\n";
+    return 1;
   }
   RunOptions opts;
   opts.now_seconds = now;
-  absl::StatusOr<Decisions> d = RunSession(sc->snapshot, config, opts);
+  absl::StatusOr<Decisions> d = RunSession(in->scenario.snapshot, in->config, opts);
   if (!d.ok()) {
     std::cerr << "vcsched: " << d.status().message() << "\n";
     return 1;

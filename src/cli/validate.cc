@@ -7,7 +7,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/cli/commands.h"
+#include "src/cli/files.h"
 #include "src/cli/manifest_files.h"
+#include "vcsched/scheduler.h"
 #include "vcsched/lifecycle/admit.h"
 
 namespace vcsched::cli {
@@ -39,6 +41,17 @@ const Value* FindSame(const std::vector<Manifest>& old, const Manifest& m) {
     if (o.kind == m.kind && Key(o.object) == Key(m.object)) return &o.object;
   }
   return nullptr;
+}
+
+// Inputs that schedule but are almost certainly mistakes (docs/EXPLAIN.md, lint): the
+// files as one scenario, one session with its configuration, and its warnings. Files
+// that are not a scenario have none.
+void PrintSchedulingLint(const std::vector<std::string>& files) {
+  absl::StatusOr<Scenario> sc = LoadScenarioFiles(files);
+  if (!sc.ok()) return;
+  absl::StatusOr<Decisions> d = RunSession(sc->snapshot, sc->config.value_or(DefaultSchedulerConfig()));
+  const std::vector<std::string>& warnings = d.ok() ? d->warnings : sc->snapshot.warnings();
+  for (const std::string& w : warnings) std::cout << "lint: " << w << "\n";
 }
 
 }  // namespace
@@ -81,6 +94,7 @@ int Validate(const ValidateOptions& options) {
     (f->ok() ? accepted : rejected)++;
   }
   std::cout << accepted << " accepted, " << rejected << " rejected, " << skipped << " skipped\n";
+  PrintSchedulingLint(files);
   return rejected > 0 ? 1 : 0;
 }
 

@@ -8,6 +8,7 @@
 #include "src/framework/decisions_sort.h"
 #include "src/framework/run_session.h"
 #include "src/util/status_macros.h"
+#include "src/framework/session_explain.h"
 #include "src/framework/session_state.h"
 
 namespace vcsched {
@@ -112,7 +113,8 @@ void WriteTaskOutcomes(Session& ssn) {
 namespace internal {
 
 absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapshot& snapshot,
-                                         const SchedulerConfig& config, const RunOptions& options) {
+                                         const SchedulerConfig& config, const RunOptions& options,
+                                         const SessionHooks* hooks) {
   // Validation builds every plugin once; those are the session's plugins.
   std::vector<std::string> config_warnings;
   VCSCHED_ASSIGN_OR_RETURN(std::vector<std::unique_ptr<Plugin>> plugins,
@@ -123,6 +125,7 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
   Session ssn(snapshot, cfg, now, options.session_id);
   Session::State& s = SessionInternals::Of(ssn);
   s.node_choice_cache = options.node_choice_cache;
+  if (hooks != nullptr) StartExplaining(ssn);
 
   size_t next_plugin = 0;  // plugins[] follows the tiers, skipped plugins left out
   for (size_t ti = 0; ti < cfg.tiers.size(); ++ti) {
@@ -143,11 +146,13 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
     }
   }
   s.current_plugin = nullptr;
+  if (hooks != nullptr && hooks->on_open) VCSCHED_RETURN_IF_ERROR(hooks->on_open(ssn));
 
   // A bind per pending task at most: reserved, so that committing never moves the list.
   s.decisions.binds.reserve(static_cast<size_t>(std::count(s.status.begin(), s.status.end(), TaskStatus::kPending)));
   for (const std::string& name : cfg.actions) {
     VCSCHED_ASSIGN_OR_RETURN(std::unique_ptr<Action> action, registry.MakeAction(name, cfg.ActionArguments(name)));
+    if (s.explain != nullptr) s.explain->stage = name;
     const absl::Status st = action->Execute(ssn);
     if (!st.ok()) return absl::Status(st.code(), absl::StrCat("action ", name, ": ", st.message()));
   }
@@ -155,6 +160,7 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
   for (auto& plugin : plugins) plugin->OnSessionClose(ssn);
   WritePodGroupStatuses(ssn);
   WriteTaskOutcomes(ssn);
+  if (hooks != nullptr && hooks->on_close) hooks->on_close(ssn);
   Decisions out = std::move(s.decisions);
   for (const std::string& w : snapshot.warnings()) out.warnings.push_back(w);
   for (std::string& w : config_warnings) out.warnings.push_back(std::move(w));

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "src/framework/session_explain.h"
 #include "src/framework/session_state.h"
 #include "vcsched/statement.h"
 
@@ -324,14 +325,15 @@ bool Session::JobIsPending(JobIndex j) const {
 // ---------------------------------------------------------------- registration
 
 namespace {
+std::string PluginName(const Session::State& s) { return s.current_plugin != nullptr ? s.current_plugin->name : ""; }
 template <typename F>
 void AddIf(Session::State& s, Switch sw, std::vector<Registered<F>>& list, F fn) {
   if (s.current_plugin != nullptr && !s.current_plugin->Enabled(sw)) return;
-  list.push_back({s.current_tier, std::move(fn)});
+  list.push_back({s.current_tier, std::move(fn), true, PluginName(s)});
 }
 template <typename F>
 void AddAlways(Session::State& s, std::vector<Registered<F>>& list, F fn) {
-  list.push_back({s.current_tier, std::move(fn)});
+  list.push_back({s.current_tier, std::move(fn), true, PluginName(s)});
 }
 }  // namespace
 
@@ -368,7 +370,7 @@ void Session::AddGroupNodeOrderFn(std::vector<int32_t> group_of, int32_t num_gro
   if (s_->current_plugin != nullptr && !s_->current_plugin->Enabled(Switch::kNodeOrder)) return;
   std::vector<std::vector<NodeIndex>> nodes(static_cast<size_t>(std::max(num_groups, 0)));
   for (size_t n = 0; n < group_of.size(); ++n) nodes[static_cast<size_t>(group_of[n])].push_back(static_cast<NodeIndex>(n));
-  s_->group_node_order.push_back({std::move(group_of), num_groups, std::move(fn), std::move(nodes)});
+  s_->group_node_order.push_back({std::move(group_of), num_groups, std::move(fn), std::move(nodes), PluginName(*s_)});
 }
 void Session::AddPreemptableFn(EvictableFn fn) { AddIf(*s_, Switch::kPreemptable, s_->preemptable, std::move(fn)); }
 void Session::AddReclaimableFn(EvictableFn fn) { AddIf(*s_, Switch::kReclaimable, s_->reclaimable, std::move(fn)); }
@@ -396,12 +398,12 @@ bool SimulatesRemoval(const Session::State& s) {
 
 void Session::AddSimulateAllocatableFn(SimulateAllocatableFn fn) {
   if (s_->current_plugin != nullptr && !s_->current_plugin->Enabled(Switch::kAllocatable)) return;
-  s_->simulate_allocatable.push_back({s_->current_tier, std::move(fn), SimulatesRemoval(*s_)});
+  s_->simulate_allocatable.push_back({s_->current_tier, std::move(fn), SimulatesRemoval(*s_), PluginName(*s_)});
 }
 
 void Session::AddSimulatePredicateFn(SimulatePredicateFn fn) {
   if (s_->current_plugin != nullptr && !s_->current_plugin->Enabled(Switch::kPredicate)) return;
-  s_->simulate_predicate.push_back({s_->current_tier, std::move(fn), SimulatesRemoval(*s_)});
+  s_->simulate_predicate.push_back({s_->current_tier, std::move(fn), SimulatesRemoval(*s_), PluginName(*s_)});
 }
 
 bool Session::SimulateAllocatable(QueueIndex q, TaskIndex t, absl::Span<const TaskIndex> removed) const {
@@ -501,7 +503,10 @@ bool Session::VictimQueueOrderLess(QueueIndex l, QueueIndex r, QueueIndex pq) co
 std::optional<std::pair<std::string, std::string>> Session::JobValid(JobIndex j) const {
   for (const auto& reg : s_->job_valid) {
     auto r = reg.fn(j);
-    if (r) return r;
+    if (r) {
+      if (s_->explain != nullptr) internal::NoteInvalidJob(*this, j, reg.plugin, *r);
+      return r;
+    }
   }
   return std::nullopt;
 }
@@ -533,7 +538,10 @@ bool TierVote(const std::vector<Registered<JobVoteFn>>& regs, JobIndex j) {
 }  // namespace
 
 bool Session::JobPipelined(JobIndex j) const { return TierVote(s_->job_pipelined, j); }
-bool Session::JobEnqueueable(JobIndex j) const { return TierVote(s_->job_enqueueable, j); }
+bool Session::JobEnqueueable(JobIndex j) const {
+  if (s_->explain != nullptr) return internal::ExplainedEnqueueable(*this, j);
+  return TierVote(s_->job_enqueueable, j);
+}
 
 bool Session::JobStarving(JobIndex j) const {
   const auto& regs = s_->job_starving;
@@ -551,6 +559,7 @@ void Session::JobEnqueued(JobIndex j) {
 }
 
 bool Session::Allocatable(QueueIndex q, TaskIndex t) const {
+  if (s_->explain != nullptr) return internal::ExplainedAllocatable(*this, q, t);
   for (const auto& reg : s_->allocatable_fns) {
     if (!reg.fn(q, t)) return false;
   }
@@ -559,7 +568,10 @@ bool Session::Allocatable(QueueIndex q, TaskIndex t) const {
 
 bool Session::Overused(QueueIndex q) const {
   for (const auto& reg : s_->overused) {
-    if (reg.fn(q)) return true;
+    if (reg.fn(q)) {
+      if (s_->explain != nullptr) internal::NoteOverusedQueue(*this, q, reg.plugin);
+      return true;
+    }
   }
   return false;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "src/framework/explain_log.h"
 #include "src/model/resource_matrix.h"
 #include "src/snapshot/snapshot_impl.h"
 #include "vcsched/session.h"
@@ -24,6 +25,7 @@ struct Registered {
   int tier;
   F fn;
   bool simulates_removal = true;  // simulate hooks: the plugin models removed victims
+  std::string plugin;  // the plugin that registered it (explanations name it)
 };
 
 // Fit errors of one task: how many nodes reported each reason.
@@ -126,6 +128,7 @@ struct Session::State {
     int32_t num_groups = 0;
     GroupNodeOrderFn fn;
     std::vector<std::vector<NodeIndex>> nodes;  // per group
+    std::string plugin;
   };
   std::vector<GroupScorer> group_node_order;
   std::vector<Registered<EvictableFn>> preemptable;
@@ -156,6 +159,9 @@ struct Session::State {
   std::vector<NodeIndex> node_changes;
   // Session::Shared's objects, by type name.
   std::map<std::string, std::shared_ptr<void>, std::less<>> shared;
+
+  // Explain's notes (explain_log.h); null when the session is not explaining.
+  std::unique_ptr<ExplainLog> explain;
 
   // Reasons and results.
   std::vector<std::string> reasons;
@@ -198,6 +204,7 @@ struct Session::State {
 // and plugins use the Session's public methods.
 struct SessionInternals {
   static Session::State& Of(Session& ssn) { return *ssn.s_; }
+  static void SetExplaining(Session& ssn) { ssn.v_.explaining = true; }
   static const Session::State& Of(const Session& ssn) { return *ssn.s_; }
 };
 

@@ -27,6 +27,7 @@ absl::Status Statement::Pipeline(TaskIndex t, NodeIndex n) {
   }
   s.MoveTask(t, TaskStatus::kPipelined, n);
   s.FireAllocate(t);
+  if (s.explain != nullptr) s.explain->pipelined_by[static_cast<size_t>(t)] = s.explain->stage;
   ops_.push_back({OpKind::kPipeline, t, n, prev, kNone});
   return absl::OkStatus();
 }

@@ -1,6 +1,6 @@
 #include "src/internal/toleration_index.h"
 
-#include "src/internal/k8s_match.h"
+#include "src/model/k8s_match.h"
 
 namespace vcsched::internal {
 namespace {

@@ -147,6 +147,17 @@ Value Containers(const std::vector<Container>& containers, bool init) {
     resources["requests"] = Quantities(c.requests);
     item["resources"] = std::move(resources);
     if (init && c.restartable) item["restartPolicy"] = Str("Always");
+    if (!c.host_ports.empty()) {  // written as hostPort, which reads back the same
+      Value ports = Value::List();
+      for (const HostPort& hp : c.host_ports) {
+        Value port = Value::Map();
+        port["hostPort"] = Value::Int(hp.port);
+        port["protocol"] = Str(hp.protocol);
+        if (!hp.host_ip.empty()) port["hostIP"] = Str(hp.host_ip);
+        ports.Push(std::move(port));
+      }
+      item["ports"] = std::move(ports);
+    }
     out.Push(std::move(item));
   }
   return out;

@@ -1,7 +1,7 @@
 #include "vcsched/io/format.h"
 
 #include "absl/strings/str_cat.h"
-#include "src/io/output_text.h"
+#include "src/model/output_text.h"
 
 namespace vcsched {
 namespace {

@@ -137,7 +137,8 @@ Affinity ReadAffinity(ObjectReader& r, const DocNode& value) {
 }
 
 // `field` is "spec.containers" or "spec.initContainers".
-std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::string_view field, bool init) {
+std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::string_view field, bool init,
+                                  bool host_network) {
   std::vector<Container> out;
   const DocNode l = r.AsList(value, field);
   if (!l.IsDefined()) return out;
@@ -158,10 +159,19 @@ std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::s
     if (init) c.restartable = r.AsString(restart_policy, FieldPath(field, i, ".restartPolicy")).value_or("") == "Always";
     const DocNode ports = r.AsList(ports_value, FieldPath(field, i, ".ports"));
     for (size_t p = 0; ports.IsDefined() && p < ports.size(); ++p) {
-      if (ports[p].IsMap() && ports[p].Get("hostPort").IsDefined()) {
-        r.Warn(absl::StrCat(At(absl::StrCat(At(field, i), ".ports"), p), ".hostPort"),
-               "host ports are not checked (NodePorts filter)");
-      }
+      if (!ports[p].IsMap()) continue;
+      const std::string at = At(absl::StrCat(At(field, i), ".ports"), p);
+      HostPort hp;
+      const std::optional<int32_t> host = r.Int32(ports[p], "hostPort", absl::StrCat(at, ".hostPort"));
+      // A hostNetwork pod's container ports are host ports (the API server copies them).
+      const std::optional<int32_t> container =
+          host_network ? r.Int32(ports[p], "containerPort", absl::StrCat(at, ".containerPort")) : std::nullopt;
+      if (host) r.Warn(absl::StrCat(at, ".hostPort"), "host ports are not checked (NodePorts filter)");
+      if (!host.value_or(0) && !container.value_or(0)) continue;
+      hp.port = host.value_or(0) ? *host : *container;
+      hp.protocol = r.String(ports[p], "protocol", absl::StrCat(at, ".protocol")).value_or("TCP");
+      hp.host_ip = r.String(ports[p], "hostIP", absl::StrCat(at, ".hostIP")).value_or("");
+      c.host_ports.push_back(std::move(hp));
     }
     out.push_back(std::move(c));
     ++i;
@@ -221,10 +231,11 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   }
   const DocNode spec = r.AsMap(spec_value, "spec");
   const auto [scheduler_name, node_name, priority, priority_class_name, preemption_policy, node_selector, affinity,
-              tolerations, spread_constraints, containers, init_containers, overhead, scheduling_gates, volumes] =
+              tolerations, spread_constraints, containers, init_containers, overhead, scheduling_gates, volumes,
+              host_network_value] =
       spec.Fields({"schedulerName", "nodeName", "priority", "priorityClassName", "preemptionPolicy", "nodeSelector",
                    "affinity", "tolerations", "topologySpreadConstraints", "containers", "initContainers",
-                   "overhead", "schedulingGates", "volumes"});
+                   "overhead", "schedulingGates", "volumes", "hostNetwork"});
   p.scheduler_name = r.AsString(scheduler_name, "spec.schedulerName").value_or("");
   p.node_name = r.AsString(node_name, "spec.nodeName").value_or("");
   if (auto v = r.AsInt32(priority, "spec.priority")) p.priority = *v;
@@ -285,8 +296,9 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
     c.honor_node_taints = policy("nodeTaintsPolicy", false);
     p.topology_spread_constraints.push_back(std::move(c));
   }
-  p.containers = Containers(r, containers, "spec.containers", false);
-  p.init_containers = Containers(r, init_containers, "spec.initContainers", true);
+  const bool host_network = r.AsBool(host_network_value, "spec.hostNetwork").value_or(false);
+  p.containers = Containers(r, containers, "spec.containers", false, host_network);
+  p.init_containers = Containers(r, init_containers, "spec.initContainers", true, host_network);
   p.overhead = r.AsResources(overhead, "spec.overhead");
   const DocNode gates = r.AsList(scheduling_gates, "spec.schedulingGates");
   p.scheduling_gated = gates.IsDefined() && gates.size() > 0;

@@ -4,7 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
-#include "src/io/output_text.h"
+#include "src/model/output_text.h"
 #include "vcsched/io/format.h"
 
 namespace vcsched {

@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/io/object_document.h"
-#include "src/io/output_text.h"
+#include "src/model/output_text.h"
 
 namespace vcsched {
 namespace {

@@ -136,6 +136,29 @@ void ValidateQueueOfJob(const VolcanoJob& job, const AdmissionContext& context, 
   }
 }
 
+// restartPolicy OnFailure restarts a failed container in place: the pod does not fail,
+// so an exitCode policy for the task can never fire.
+void LintExitCodePolicies(const VolcanoJob& job, const JobTask& t, const std::string& at, Findings& f) {
+  const Value* rp = FindPath(t.pod_template, "spec.restartPolicy");
+  if (rp == nullptr || rp->text() != "OnFailure") return;
+  auto first_exit_code = [](const std::vector<LifecyclePolicy>& policies) -> std::optional<int32_t> {
+    for (const LifecyclePolicy& p : policies) {
+      if (p.exit_code) return p.exit_code;
+    }
+    return std::nullopt;
+  };
+  std::optional<int32_t> code = first_exit_code(t.policies);
+  std::string where = Join(at, "policies");
+  if (!code) {
+    code = first_exit_code(job.policies);
+    where = "spec.policies";
+  }
+  if (!code) return;
+  f.Warn(Join(at, "template.spec.restartPolicy"),
+         absl::StrCat("OnFailure restarts a failed container in place, so the pod never fails and the exitCode ", *code,
+                      " policy in ", where, " can never fire"));
+}
+
 }  // namespace
 
 Findings ValidatePolicies(const std::vector<LifecyclePolicy>& policies, const std::string& path) {
@@ -229,6 +252,7 @@ Findings ValidateJob(const VolcanoJob& job, const AdmissionContext& context) {
     }
     internal::CheckPodTemplate(t, at, context.strict_pod_templates, f);
     ValidatePartition(t, at, f);
+    LintExitCodePolicies(job, t, at, f);
   }
   if (auto problems = QualifiedNameProblems(job.metadata.name); !problems.empty()) {
     f.Error("metadata.name", absl::StrCat("create job with name ", job.metadata.name, " validate failed ",

@@ -9,18 +9,6 @@
 #include "vcsched/resource.h"
 
 namespace vcsched {
-namespace {
-
-std::string FormatAmount(const std::string& name, int64_t v) {
-  switch (ClassifyResourceName(name)) {
-    case ResourceKind::kMemoryBytes: return FormatBytes(v);
-    case ResourceKind::kPodCount: return absl::StrCat(v);
-    default: return FormatMilli(v);
-  }
-}
-
-}  // namespace
-
 void CheckQueueHierarchy(const std::vector<QueueSpec>& queues, std::vector<std::string>& errors) {
   CheckQueueHierarchy(queues, [&](size_t q, const std::string& problem) {
     errors.push_back(absl::StrCat("Queue \"", queues[q].name, "\": ", problem));

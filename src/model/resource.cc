@@ -8,6 +8,14 @@
 
 namespace vcsched {
 
+std::string FormatAmount(absl::string_view name, int64_t stored) {
+  switch (ClassifyResourceName(name)) {
+    case ResourceKind::kMemoryBytes: return FormatBytes(stored);
+    case ResourceKind::kPodCount: return absl::StrCat(stored);
+    default: return FormatMilli(stored);
+  }
+}
+
 ResourceKind ClassifyResourceName(absl::string_view name) {
   if (name == "cpu") return ResourceKind::kCpuMillis;
   if (name == "memory") return ResourceKind::kMemoryBytes;

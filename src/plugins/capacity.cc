@@ -7,10 +7,12 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/str_cat.h"
 #include "src/internal/victims.h"
 #include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
 #include "src/plugins/queue_amounts.h"
+#include "src/plugins/queue_explain.h"
 
 namespace vcsched::internal {
 namespace {
@@ -43,6 +45,7 @@ class CapacityPlugin : public Plugin {
     dims_ = static_cast<size_t>(s.dims());
     hierarchy_ = ssn.current_plugin().Enabled(Switch::kHierarchy);
     ready_ = hierarchy_ ? BuildHierarchy() : BuildFlat();
+    Lint(ssn);
     if (ready_ || !hierarchy_) {
       ssn.AddQueueOrderFn([this](QueueIndex l, QueueIndex r) { return QueueOrder(l, r); });
     }
@@ -90,6 +93,25 @@ class CapacityPlugin : public Plugin {
   }
 
  private:
+  // Queue fields this configuration ignores or needs (docs/EXPLAIN.md, lint).
+  void Lint(Session& ssn) const {
+    std::set<QueueIndex> with_jobs;
+    for (const JobInfo& job : s_->snapshot().jobs()) {
+      if (job.queue != kNone) with_jobs.insert(job.queue);
+    }
+    for (const QueueInfo& q : s_->snapshot().queues()) {
+      if (!hierarchy_ && !q.spec.parent.empty() && q.spec.parent != "root") {
+        ssn.AddWarning(absl::StrCat("Queue \"", q.spec.name, "\": spec.parent: \"", q.spec.parent,
+                                    "\" is ignored: capacity reads parents only with enableHierarchy"));
+      }
+      if (with_jobs.count(q.index) && q.spec.deserved.empty()) {
+        ssn.AddWarning(absl::StrCat("Queue \"", q.spec.name,
+                                    "\": spec.deserved: not set; capacity gives the queue no deserved share, so "
+                                    "all it holds above its guarantee can be reclaimed"));
+      }
+    }
+  }
+
   CapacityQueue* Find(QueueIndex q) {
     auto it = queues_.find(q);
     return it == queues_.end() ? nullptr : &it->second;
@@ -344,22 +366,62 @@ class CapacityPlugin : public Plugin {
   }
 
   bool Allocatable(QueueIndex q, TaskIndex t) const {
-    if (!Open(q) || !ready_) return false;
+    if (!Open(q) || !ready_) {
+      if (s_->explaining()) ExplainRefusal(s_->job_of(t), q, !ready_);
+      return false;
+    }
     if (Find(q) == nullptr) return false;
-    if (hierarchy_ && !IsLeaf(q)) return false;
+    if (hierarchy_ && !IsLeaf(q)) {
+      if (s_->explaining()) ExplainNotLeaf(s_->job_of(t), q);
+      return false;
+    }
     for (QueueIndex c : Chain(q)) {
       const CapacityQueue& a = *Find(c);
-      if (!FitsWithDimension(a.allocated, s_->task_resreq(t), a.real_capability)) return false;
+      if (!FitsWithDimension(a.allocated, s_->task_resreq(t), a.real_capability)) {
+        if (s_->explaining()) {
+          s_->ExplainJob(s_->job_of(t), reason_code::kQueueCapabilityExceeded,
+                         absl::StrCat("queue ", s_->queue(c).spec.name, " would pass its capability with task ",
+                                      s_->task(t).key, " (capacity: allocated + request > capability)"),
+                         LimitNumbers(*s_, a.allocated, s_->task_resreq(t), a.real_capability, "allocated", "capability"));
+        }
+        return false;
+      }
     }
     return true;
   }
 
+  // A closed queue, or a hierarchy capacity cannot use.
+  void ExplainRefusal(JobIndex j, QueueIndex q, bool not_ready) const {
+    if (not_ready) {
+      s_->ExplainJob(j, reason_code::kQueueNotFound,
+                     "capacity's queue hierarchy is unusable (no root queue, a missing parent or a cycle)",
+                     {{"queue", s_->queue(q).spec.name}});
+      return;
+    }
+    s_->ExplainJob(j, reason_code::kQueueClosed, absl::StrCat("queue ", s_->queue(q).spec.name, " is ", s_->queue(q).spec.state),
+                   {{"queue", s_->queue(q).spec.name}, {"state", s_->queue(q).spec.state}});
+  }
+  void ExplainNotLeaf(JobIndex j, QueueIndex q) const {
+    s_->ExplainJob(j, reason_code::kQueueNotFound,
+                   absl::StrCat("queue ", s_->queue(q).spec.name, " has child queues: jobs must sit in leaf queues"),
+                   {{"queue", s_->queue(q).spec.name}});
+  }
+
   Vote Enqueueable(JobIndex j) const {
-    if (!ready_) return Vote::kReject;
     const JobInfo& job = s_->job(j);
+    if (!ready_) {
+      if (s_->explaining()) ExplainRefusal(j, job.queue, true);
+      return Vote::kReject;
+    }
     if (Find(job.queue) == nullptr) return Vote::kPermit;
-    if (hierarchy_ && !IsLeaf(job.queue)) return Vote::kReject;
-    if (!Open(job.queue)) return Vote::kReject;
+    if (hierarchy_ && !IsLeaf(job.queue)) {
+      if (s_->explaining()) ExplainNotLeaf(j, job.queue);
+      return Vote::kReject;
+    }
+    if (!Open(job.queue)) {
+      if (s_->explaining()) ExplainRefusal(j, job.queue, false);
+      return Vote::kReject;
+    }
     if (!job.has_min_resources) return Vote::kPermit;
     for (QueueIndex c : Chain(job.queue)) {
       const CapacityQueue& a = *Find(c);
@@ -367,10 +429,27 @@ class CapacityPlugin : public Plugin {
         const int64_t m = job.min_resources[static_cast<int>(d)];
         if (static_cast<int>(d) == kPods || m <= 0) continue;
         const double need = static_cast<double>(m) + a.allocated[d] + a.inqueue[d] - a.elastic[d];
-        if (need > a.real_capability[d]) return Vote::kReject;
+        if (need > a.real_capability[d]) {
+          if (s_->explaining()) {
+            s_->ExplainJob(j, reason_code::kQueueCapabilityExceeded,
+                           absl::StrCat("queue resource quota insufficient: queue ", s_->queue(c).spec.name,
+                                        " cannot admit minResources (capacity: minResources + allocated + inqueue - "
+                                        "elastic > capability)"),
+                           AdmissionNumbers(*s_, job, a.allocated, a.inqueue, a.elastic, a.real_capability));
+          }
+          return Vote::kReject;
+        }
       }
     }
     return Vote::kPermit;
+  }
+
+  void OnSessionClose(Session& ssn) override {
+    if (!ssn.explaining()) return;
+    for (const auto& [q, a] : queues_) {
+      ssn.DescribeQueue(ViewOfQueue(ssn, q, "capacity", a.deserved, a.allocated, a.real_capability, a.guarantee,
+                                    a.inqueue, a.share));
+    }
   }
 
   // futureUsed <= deserved (within epsilon) on some requested dimension.

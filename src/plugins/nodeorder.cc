@@ -5,7 +5,7 @@
 #include <array>
 #include <cmath>
 
-#include "src/internal/k8s_match.h"
+#include "src/model/k8s_match.h"
 #include "src/internal/toleration_index.h"
 #include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
+#include "src/plugins/queue_explain.h"
 
 namespace vcsched::internal {
 namespace {
@@ -39,6 +40,7 @@ class OvercommitPlugin : public Plugin {
       for (int d = 0; d < s.dims(); ++d) {
         if (d == kPods || job.min_resources[d] <= 0) continue;
         if (inqueue_[static_cast<size_t>(d)] + static_cast<double>(job.min_resources[d]) > idle_[static_cast<size_t>(d)]) {
+          if (s.explaining()) Explain(s, job);
           return Vote::kReject;
         }
       }
@@ -50,6 +52,26 @@ class OvercommitPlugin : public Plugin {
       for (int d = 0; d < s.dims(); ++d) inqueue_[static_cast<size_t>(d)] += static_cast<double>(job.min_resources[d]);
     });
     return absl::OkStatus();
+  }
+
+  // "resource in cluster is overused": each resource where inqueue + minResources passes
+  // the budget (total allocatable x factor - used).
+  void Explain(const Session& s, const JobInfo& job) const {
+    CheckNumbers numbers{{"overcommit-factor", absl::StrCat(factor_)}};
+    for (int d = 0; d < s.dims(); ++d) {
+      const size_t i = static_cast<size_t>(d);
+      if (d == kPods || job.min_resources[d] <= 0) continue;
+      if (inqueue_[i] + static_cast<double>(job.min_resources[d]) <= idle_[i]) continue;
+      const std::string& name = s.snapshot().space().name(d);
+      numbers.emplace_back(name + ".allocatable", AmountText(s, i, static_cast<double>(s.total_resource()[d])));
+      numbers.emplace_back(name + ".budget", AmountText(s, i, idle_[i]));
+      numbers.emplace_back(name + ".inqueue", AmountText(s, i, inqueue_[i]));
+      numbers.emplace_back(name + ".minResources", AmountText(s, i, static_cast<double>(job.min_resources[d])));
+    }
+    s.ExplainJob(job.index, reason_code::kClusterOvercommitted,
+                 "resource in cluster is overused: the PodGroup's minResources do not fit the overcommit budget "
+                 "(allocatable x factor - used) beside the PodGroups already admitted",
+                 std::move(numbers));
   }
 
   static int32_t AllocatedCount(const Session& ssn, const JobInfo& job) {

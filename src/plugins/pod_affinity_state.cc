@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "src/internal/k8s_match.h"
+#include "src/model/k8s_match.h"
 
 namespace vcsched::internal {
 namespace {

@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
-#include "src/internal/k8s_match.h"
+#include "src/model/k8s_match.h"
 #include "src/util/status_macros.h"
 #include "src/internal/toleration_index.h"
 #include "src/plugins/plugins.h"

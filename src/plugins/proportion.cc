@@ -8,6 +8,8 @@
 
 #include "src/plugins/plugins.h"
 #include "src/plugins/queue_amounts.h"
+#include "src/plugins/queue_explain.h"
+#include "absl/strings/str_cat.h"
 
 namespace vcsched::internal {
 namespace {
@@ -18,6 +20,13 @@ class ProportionPlugin : public Plugin {
     const Session& s = ssn;
     s_ = &s;
     attrs_ = BuildQueueAmounts(ssn);
+    for (const QueueInfo& q : s.snapshot().queues()) {
+      if (!q.spec.parent.empty() && q.spec.parent != "root") {
+        ssn.AddWarning(absl::StrCat("Queue \"", q.spec.name, "\": spec.parent: \"", q.spec.parent,
+                                    "\" is ignored: proportion shares the cluster among all queues as one level "
+                                    "(capacity with enableHierarchy reads parents)"));
+      }
+    }
     ComputeDeserved();
     for (auto& [q, a] : attrs_) a.share = Share(a);
 
@@ -29,12 +38,17 @@ class ProportionPlugin : public Plugin {
     });
     ssn.AddOverusedFn([this](QueueIndex q) {
       const QueueAmounts* a = Find(q);
-      return a != nullptr && AllLessEqual(a->deserved, a->allocated);
+      const bool overused = a != nullptr && AllLessEqual(a->deserved, a->allocated);
+      if (overused && s_->explaining()) ExplainOverused(q, *a);
+      return overused;
     });
     ssn.AddAllocatableFn([this](QueueIndex q, TaskIndex t) {
       const QueueAmounts* a = Find(q);
-      if (a == nullptr || s_->queue(q).spec.state != "Open") return false;
-      return FitsWithDimension(a->allocated, s_->task_resreq(t), a->deserved);
+      if (a != nullptr && s_->queue(q).spec.state == "Open" && FitsWithDimension(a->allocated, s_->task_resreq(t), a->deserved)) {
+        return true;
+      }
+      if (s_->explaining()) ExplainRefusedTask(q, t, a);
+      return false;
     });
     ssn.AddSimulateAllocatableFn([this](QueueIndex q, TaskIndex t, absl::Span<const TaskIndex> removed) {
       const QueueAmounts* a = Find(q);
@@ -83,6 +97,14 @@ class ProportionPlugin : public Plugin {
   }
 
  private:
+  void OnSessionClose(Session& ssn) override {
+    if (!ssn.explaining()) return;
+    for (const auto& [q, a] : attrs_) {
+      ssn.DescribeQueue(ViewOfQueue(ssn, q, "proportion", a.deserved, a.allocated, a.capability, a.guarantee, a.inqueue,
+                                    a.share));
+    }
+  }
+
   QueueAmounts* Find(QueueIndex q) {
     auto it = attrs_.find(q);
     return it == attrs_.end() ? nullptr : &it->second;
@@ -110,15 +132,56 @@ class ProportionPlugin : public Plugin {
     const JobInfo& job = s_->job(j);
     const QueueAmounts* a = Find(job.queue);
     if (a == nullptr) return Vote::kPermit;
-    if (s_->queue(job.queue).spec.state != "Open") return Vote::kReject;
+    if (s_->queue(job.queue).spec.state != "Open") {
+      if (s_->explaining()) ExplainClosed(j, job.queue);
+      return Vote::kReject;
+    }
     if (!job.has_min_resources) return Vote::kPermit;
     for (int d = 0; d < s_->dims(); ++d) {
       if (d == kPods || job.min_resources[d] <= 0) continue;
       const size_t i = static_cast<size_t>(d);
       const double need = static_cast<double>(job.min_resources[d]) + a->allocated[i] + a->inqueue[i] - a->elastic[i];
-      if (need > a->real_capability[i]) return Vote::kReject;
+      if (need > a->real_capability[i]) {
+        if (s_->explaining()) {
+          s_->ExplainJob(j, reason_code::kQueueCapabilityExceeded,
+                         absl::StrCat("queue resource quota insufficient: queue ", s_->queue(job.queue).spec.name,
+                                      " cannot admit minResources (proportion: minResources + allocated + inqueue - "
+                                      "elastic > capability)"),
+                         AdmissionNumbers(*s_, job, a->allocated, a->inqueue, a->elastic, a->real_capability));
+        }
+        return Vote::kReject;
+      }
     }
     return Vote::kPermit;
+  }
+
+  // Out of line: the refusal path of a hot callback, taken only while explaining.
+  [[gnu::noinline, gnu::cold]] void ExplainRefusedTask(QueueIndex q, TaskIndex t, const QueueAmounts* a) const {
+    if (a == nullptr) return;
+    if (s_->queue(q).spec.state != "Open") return ExplainClosed(s_->job_of(t), q);
+    s_->ExplainJob(s_->job_of(t), reason_code::kQueueShareExceeded,
+                   absl::StrCat("queue ", s_->queue(q).spec.name, " would pass its deserved share with task ",
+                                s_->task(t).key, " (proportion: allocated + request > deserved)"),
+                   LimitNumbers(*s_, a->allocated, s_->task_resreq(t), a->deserved, "allocated", "deserved"));
+  }
+
+  void ExplainClosed(JobIndex j, QueueIndex q) const {
+    s_->ExplainJob(j, reason_code::kQueueClosed, absl::StrCat("queue ", s_->queue(q).spec.name, " is ", s_->queue(q).spec.state),
+                   {{"queue", s_->queue(q).spec.name}, {"state", s_->queue(q).spec.state}});
+  }
+
+  [[gnu::noinline, gnu::cold]] void ExplainOverused(QueueIndex q, const QueueAmounts& a) const {
+    CheckNumbers numbers;
+    for (size_t d = 0; d < a.deserved.size(); ++d) {
+      if (static_cast<int>(d) == kPods || (a.deserved[d] < kEpsilon && a.allocated[d] < kEpsilon)) continue;
+      const std::string& name = s_->snapshot().space().name(static_cast<int>(d));
+      numbers.emplace_back(name + ".allocated", AmountText(*s_, d, a.allocated[d]));
+      numbers.emplace_back(name + ".deserved", AmountText(*s_, d, a.deserved[d]));
+    }
+    s_->ExplainQueue(q, reason_code::kQueueShareExceeded,
+                     absl::StrCat("queue ", s_->queue(q).spec.name,
+                                  " is overused: its allocation has reached its deserved share in every resource"),
+                     std::move(numbers));
   }
 
   void Update(TaskIndex t, bool allocate) {

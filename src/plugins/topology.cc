@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "src/internal/k8s_match.h"
+#include "src/model/k8s_match.h"
 
 namespace vcsched::internal {
 

@@ -16,6 +16,7 @@
 #include "src/model/pod_facts.h"
 #include "src/model/queue_checks.h"
 #include "src/snapshot/builder_state.h"
+#include "src/snapshot/object_lint.h"
 #include "src/snapshot/hyper_node_tree.h"
 #include "src/snapshot/pod_order.h"
 #include "src/snapshot/snapshot_impl.h"
@@ -160,6 +161,7 @@ class SnapshotAssembly {
     CheckPodGroups();
     CheckQueueHierarchy(s_.queues, errors_);
     LintQueues(s_.queues, impl_->warnings);
+    internal::LintObjects(s_.pods, s_.pod_groups, s_.priority_classes, impl_->warnings);
     if (errors_.empty()) return absl::OkStatus();
     std::sort(errors_.begin(), errors_.end());
     errors_.erase(std::unique(errors_.begin(), errors_.end()), errors_.end());

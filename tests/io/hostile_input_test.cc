@@ -8,7 +8,7 @@
 #include <string>
 
 #include "src/internal/toleration_index.h"
-#include "src/internal/k8s_match.h"
+#include "src/model/k8s_match.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/scheduler.h"
 

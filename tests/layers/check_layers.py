@@ -4,7 +4,8 @@
 Layers, lowest first: util, model, snapshot, framework, support (pure helpers shared
 by built-ins, on the public API), then actions and plugins side by side (each sees the
 framework only through its public headers, plus util and support), builtins (the
-registry of built-ins), cluster (the host's state, on the public snapshot and decisions), lifecycle (on the model alone), io, and the programs (cli,
+registry of built-ins), cluster (the host's state, on the public snapshot and decisions),
+explain (an explaining session's records and re-runs through the cluster state), lifecycle (on the model alone), io, and the programs (cli,
 bindings, tests, bench, examples) on top.
 
   check_layers.py REPO_ROOT
@@ -16,7 +17,7 @@ import sys
 PUBLIC_MODEL = {"quantity.h", "resource.h", "objects.h", "arguments.h", "config.h", "value.h", "version.h",
                 "hyper_node_discovery.h"}
 PUBLIC_FRAMEWORK = {"session.h", "plugin.h", "action.h", "statement.h", "registry.h", "scheduler.h",
-                    "decisions.h", "fit.h", "shared_text.h"}
+                    "decisions.h", "fit.h", "shared_text.h", "explain_records.h"}
 
 
 def layer_of(path):
@@ -31,7 +32,7 @@ def layer_of(path):
         return "snapshot"
     if path.startswith("src/framework/"):
         return "framework"
-    for folder in ("actions", "plugins", "cluster", "lifecycle", "io", "cli"):
+    for folder in ("actions", "plugins", "cluster", "explain", "lifecycle", "io", "cli"):
         if path.startswith(f"src/{folder}/"):
             return folder
     if path == "src/builtins.cc":
@@ -48,6 +49,8 @@ def layer_of(path):
             return "public-snapshot"
         if name == "cluster.h":
             return "public-cluster"
+        if name == "explain.h":
+            return "public-explain"
         if name in PUBLIC_FRAMEWORK:
             return "public-framework"
         return "public-all"  # vcsched.h, the umbrella
@@ -73,6 +76,10 @@ BELOW["builtins"] = DOOR | {"actions", "plugins", "framework"}
 # The cluster state sees the public snapshot and decisions only.
 BELOW["public-cluster"] = {"public-model", "public-snapshot", "public-framework", "public-cluster"}
 BELOW["cluster"] = {"util", "public-model", "public-snapshot", "public-framework", "public-cluster", "cluster"}
+# Explain reads an explaining session's records (framework) and re-runs sessions on
+# changed copies through the cluster state.
+BELOW["public-explain"] = {"public-model", "public-snapshot", "public-framework", "public-explain"}
+BELOW["explain"] = BELOW["framework"] | {"public-cluster", "public-explain", "explain"}
 BELOW["public-lifecycle"] = {"public-model", "public-lifecycle"}
 BELOW["lifecycle"] = {"util", "model", "public-model", "lifecycle", "public-lifecycle"}
 ALL_LIBRARY = set(BELOW) | {"public-all"}
@@ -82,7 +89,9 @@ BELOW["public-all"] = BELOW["public-io"] | {"public-all"}
 # The loader reuses the model's checks (names, queue hierarchies).
 BELOW["io"] = BELOW["public-io"] | {"util", "model", "io"}
 # The programs may use anything (tests reach into the framework on purpose).
-MODEL_HELPERS = {"src/model/resource_matrix.h"}  # Eigen rows: a pure helper any layer may use
+# Pure helpers any layer may use: Eigen rows, Kubernetes' label and taint matching, and
+# JSON quoting.
+MODEL_HELPERS = {"src/model/resource_matrix.h", "src/model/k8s_match.h", "src/model/output_text.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -107,6 +107,36 @@ spec:
   CHECK(f.errors.size() >= 8);
 }
 
+TEST_CASE("restartPolicy OnFailure with an exitCode policy is accepted with a warning naming both") {
+  const auto m = ManifestFromText(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: retry}
+spec:
+  policies:
+  - {exitCode: 137, action: RestartJob}
+  tasks:
+  - name: a
+    replicas: 1
+    template: {spec: {restartPolicy: OnFailure, containers: [{name: c, image: busybox}]}}
+  - name: b
+    replicas: 1
+    template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}
+)");
+  REQUIRE(m.size() == 1);
+  const Findings f = AdmitJob(m[0].object);
+  CHECK(f.ok());
+  int lint = 0;
+  for (const Violation& w : f.warnings) {
+    CAPTURE(w.field, w.message);
+    if (w.message.find("can never fire") == std::string::npos) continue;
+    ++lint;
+    CHECK(w.field == "spec.tasks[0].template.spec.restartPolicy");
+    CHECK(w.message.find("exitCode 137 policy in spec.policies can never fire") != std::string::npos);
+  }
+  CHECK(lint == 1);  // task b (restartPolicy Never) is fine
+}
+
 TEST_CASE("a job name too long for its pod names is rejected") {
   const std::string name(60, 'j');
   const auto m = ManifestFromText("{apiVersion: batch.volcano.sh/v1alpha1, kind: Job, metadata: {name: " + name +

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "src/internal/k8s_match.h"
+#include "src/model/k8s_match.h"
 
 namespace vcsched::testing {
 namespace {

@@ -33,6 +33,8 @@ __all__ = [
     "Decisions", "Eviction", "PodGroupStatus", "Usage", "Scheduler", "load_scenario",
     "load_config", "default_config", "schedule", "register_plugin", "unregister_plugin",
     "registered_plugins", "parse_quantity", "builtin_plugins", "builtin_actions",
+    # Explanations (docs/EXPLAIN.md)
+    "explain", "queues", "scores", "would_fit",
     # The Job lifecycle (vcsched.lifecycle)
     "AdmissionResult", "validate", "expand", "JobSimulator", "cron_next",
 ]
@@ -442,9 +444,11 @@ class Usage:
 class Decisions:
     """What one session decided. Lists are sorted; ``str()`` gives the stable text form."""
 
-    def __init__(self, impl: "_vcsched.Decisions", snapshot: Snapshot) -> None:
+    def __init__(self, impl: "_vcsched.Decisions", snapshot: Snapshot, session: Optional[Tuple[Any, int, Any]] = None) -> None:
         self._impl = impl
         self._snapshot = snapshot
+        self._session = session  # (config, now, plugins) the session ran with, for explain()
+        self._explained: Optional[Dict[str, Any]] = None
 
     @property
     def snapshot(self) -> Snapshot:
@@ -542,6 +546,24 @@ class Decisions:
                 used[index[q]] += req[pod_index[pod]]
         return Usage(queues, list(snap.resource_names), used, None)
 
+    def explain(self, job: Optional[str] = None) -> List[Dict[str, Any]]:
+        """Why each job waits after this session (docs/EXPLAIN.md): one dict per job, as
+        ``vcsched explain -o json`` prints them (``job``, ``stage``, ``reason``, ``causes``,
+        ``message``, ``minMember``, ``placed``, ``check``, ``nodes``, ``hints``, ...).
+
+        The session is run again with its records kept (the same inputs give the same
+        decisions), once per Decisions; `job` selects one PodGroup or Volcano Job.
+        """
+        if self._session is None:
+            raise Error("explain(): these Decisions did not come from schedule()")
+        config, now, plugins = self._session
+        if self._explained is None:
+            self._explained = json.loads(_vcsched.explain_json(self._snapshot._impl, config, now, plugins, "", 32))
+        if job is None:
+            return list(self._explained["jobs"])
+        one = json.loads(_vcsched.explain_json(self._snapshot._impl, config, now, plugins, job, 32))
+        return list(one["jobs"])
+
     def __str__(self) -> str:
         return self._impl.to_text()
 
@@ -567,17 +589,59 @@ def schedule(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerC
     `plugins` adds host plugins for this call on top of :func:`register_plugin`'s.
     The GIL is released while the C++ session runs.
     """
+    snapshot, cfg, all_plugins = _session_args(snapshot, config, plugins)
+    impl = _vcsched.schedule(snapshot._impl, cfg, int(now), all_plugins)
+    return Decisions(impl, snapshot, (cfg, int(now), all_plugins))
+
+
+def _session_args(snapshot: Union[Snapshot, Scenario], config: Any, plugins: Optional[Mapping[str, Callable[..., Any]]],
+                  caller: str = "schedule"):
+    """The snapshot, configuration and host plugins a session runs with."""
     if isinstance(snapshot, Scenario):
         if config is None and snapshot.config is not None:
             config = snapshot.config
         snapshot = snapshot.snapshot
     if not isinstance(snapshot, Snapshot):
-        raise TypeError(f"schedule: expected a Snapshot, got {type(snapshot).__name__}")
+        raise TypeError(f"{caller}: expected a Snapshot, got {type(snapshot).__name__}")
     all_plugins = dict(_PLUGINS)
     for name, factory in (plugins or {}).items():
         all_plugins[name] = (lambda f: (lambda args: _call_factory(f, args)))(factory)
-    impl = _vcsched.schedule(snapshot._impl, _as_config(config), int(now), all_plugins)
-    return Decisions(impl, snapshot)
+    return snapshot, _as_config(config), all_plugins
+
+
+def explain(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None,
+            *, job: Optional[str] = None, now: int = 0, max_reruns: int = 32,
+            plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Dict[str, Any]:
+    """One session explained: ``{"jobs": [...], "queues": [...]}`` exactly as
+    ``vcsched explain -o json`` prints it. `max_reruns` bounds the hint search per job."""
+    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "explain")
+    return json.loads(_vcsched.explain_json(snap._impl, cfg, int(now), all_plugins, job or "", int(max_reruns)))
+
+
+def queues(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None,
+           *, now: int = 0, plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> List[Dict[str, Any]]:
+    """Each queue after one session (name, state, weight, parent, deserved, allocated,
+    capability, guarantee, inqueue, share), as ``vcsched queues -o json``."""
+    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "queues")
+    return list(json.loads(_vcsched.queues_json(snap._impl, cfg, int(now), all_plugins))["queues"])
+
+
+def scores(snapshot: Union[Snapshot, Scenario], task: str,
+           config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None, *, now: int = 0,
+           plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> List[Dict[str, Any]]:
+    """Each feasible node's score for pod `task` ("namespace/name") as the session opens:
+    ``{"node", "plugins": {plugin: score}, "total"}``, highest total first, ties by name."""
+    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "scores")
+    return list(json.loads(_vcsched.scores_json(snap._impl, cfg, int(now), all_plugins, task))["nodes"])
+
+
+def would_fit(snapshot: Union[Snapshot, Scenario], job: str,
+              config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None, *, now: int = 0,
+              plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Dict[str, Any]:
+    """Would `job` (a PodGroup's or Volcano Job's "namespace/name") fit now, and where:
+    ``{"fits", "placements": {pod: node}, "job", "reason", "message"}`` from one session."""
+    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "would_fit")
+    return dict(_vcsched.would_fit(snap._impl, cfg, int(now), all_plugins, job))
 
 
 class Scheduler:

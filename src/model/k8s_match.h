@@ -1,7 +1,7 @@
 // Kubernetes matching rules: label selectors, node selectors, taints and tolerations,
 // pod affinity terms. Pure functions over objects.h values, shared by built-ins.
-#ifndef VCSCHED_SRC_INTERNAL_K8S_MATCH_H_
-#define VCSCHED_SRC_INTERNAL_K8S_MATCH_H_
+#ifndef VCSCHED_SRC_MODEL_K8S_MATCH_H_
+#define VCSCHED_SRC_MODEL_K8S_MATCH_H_
 
 #include <string>
 
@@ -22,4 +22,4 @@ bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const Pod
 
 }  // namespace vcsched::internal
 
-#endif  // VCSCHED_SRC_INTERNAL_K8S_MATCH_H_
+#endif  // VCSCHED_SRC_MODEL_K8S_MATCH_H_

@@ -1,4 +1,4 @@
-#include "src/io/output_text.h"
+#include "src/model/output_text.h"
 
 #include <cstdio>
 

@@ -1,6 +1,6 @@
 // Text helpers shared by the output formats.
-#ifndef VCSCHED_SRC_IO_OUTPUT_TEXT_H_
-#define VCSCHED_SRC_IO_OUTPUT_TEXT_H_
+#ifndef VCSCHED_SRC_MODEL_OUTPUT_TEXT_H_
+#define VCSCHED_SRC_MODEL_OUTPUT_TEXT_H_
 
 #include <string>
 #include <utility>
@@ -18,4 +18,4 @@ std::pair<absl::string_view, absl::string_view> SplitTaskKey(absl::string_view k
 
 }  // namespace vcsched
 
-#endif  // VCSCHED_SRC_IO_OUTPUT_TEXT_H_
+#endif  // VCSCHED_SRC_MODEL_OUTPUT_TEXT_H_

@@ -1,4 +1,4 @@
-#include "src/internal/k8s_match.h"
+#include "src/model/k8s_match.h"
 
 #include <algorithm>
 

@@ -1,0 +1,120 @@
+// Explain's entry points: a session run with its records kept, then hints.
+#include "vcsched/explain.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "src/explain/assemble.h"
+#include "src/explain/hints.h"
+#include "src/framework/run_session.h"
+#include "src/util/status_macros.h"
+
+namespace vcsched {
+namespace {
+
+// Jobs never get hints past this many per call: a large file explained whole stays fast.
+constexpr size_t kMaxJobsWithHints = 8;
+
+absl::StatusOr<ExplainResult> RunExplaining(const Snapshot& snapshot, const SchedulerConfig& config,
+                                            const RunOptions& options) {
+  ExplainResult r;
+  internal::SessionHooks hooks;
+  hooks.on_close = [&r](Session& ssn) { r.explanation = internal::AssembleExplanation(ssn); };
+  VCSCHED_ASSIGN_OR_RETURN(r.decisions,
+                           internal::RunSessionWith(internal::RegistryFor(options), snapshot, config, options, &hooks));
+  return r;
+}
+
+// Whether job `j` is the one `spec` names: its PodGroup key, or a Volcano Job's
+// "namespace/name" that its pods carry (volcano.sh/job-name).
+bool Names(const Snapshot& snapshot, const JobInfo& job, absl::string_view spec) {
+  if (job.key == spec) return true;
+  const size_t slash = spec.find('/');
+  const absl::string_view ns = slash == absl::string_view::npos ? "default" : spec.substr(0, slash);
+  const absl::string_view name = slash == absl::string_view::npos ? spec : spec.substr(slash + 1);
+  if (job.pod_group.namespace_ != ns) return false;
+  for (TaskIndex t : job.tasks) {
+    const PodSpec& pod = *snapshot.tasks()[static_cast<size_t>(t)].pod;
+    for (const Labels* m : {&pod.labels, &pod.annotations}) {
+      auto it = m->find("volcano.sh/job-name");
+      if (it != m->end() && it->second == name) return true;
+    }
+  }
+  return false;
+}
+
+absl::StatusOr<std::string> ResolveJob(const Snapshot& snapshot, absl::string_view spec) {
+  for (const JobInfo& job : snapshot.jobs()) {
+    if (job.key == spec) return job.key;
+  }
+  for (const JobInfo& job : snapshot.jobs()) {
+    if (Names(snapshot, job, spec)) return job.key;
+  }
+  return absl::NotFoundError(absl::StrCat("job ", spec, ": no PodGroup or Volcano Job of that name in the input"));
+}
+
+}  // namespace
+
+absl::StatusOr<ExplainResult> Explain(const Snapshot& snapshot, const SchedulerConfig& config,
+                                      const ExplainOptions& options) {
+  std::string only;
+  if (!options.job.empty()) {
+    VCSCHED_ASSIGN_OR_RETURN(only, ResolveJob(snapshot, options.job));
+  }
+  VCSCHED_ASSIGN_OR_RETURN(ExplainResult r, RunExplaining(snapshot, config, options.run));
+  if (!only.empty()) {
+    std::vector<JobExplanation>& jobs = r.explanation.jobs;
+    jobs.erase(std::remove_if(jobs.begin(), jobs.end(), [&](const JobExplanation& e) { return e.job != only; }),
+               jobs.end());
+  }
+  size_t hinted = 0;
+  for (JobExplanation& e : r.explanation.jobs) {
+    if (options.max_reruns <= 0 || hinted == kMaxJobsWithHints) break;
+    if (e.reason == reason_code::kScheduled) continue;
+    ++hinted;
+    VCSCHED_ASSIGN_OR_RETURN(e.hints, internal::FindHints(snapshot, config, options.run, e, options.max_reruns));
+  }
+  return r;
+}
+
+absl::StatusOr<std::vector<QueueView>> DescribeQueues(const Snapshot& snapshot, const SchedulerConfig& config,
+                                                      const RunOptions& options) {
+  VCSCHED_ASSIGN_OR_RETURN(ExplainResult r, RunExplaining(snapshot, config, options));
+  return std::move(r.explanation.queues);
+}
+
+absl::StatusOr<FitAnswer> WouldFit(const Snapshot& snapshot, const SchedulerConfig& config, absl::string_view job,
+                                   const RunOptions& options) {
+  VCSCHED_ASSIGN_OR_RETURN(const std::string key, ResolveJob(snapshot, job));
+  VCSCHED_ASSIGN_OR_RETURN(ExplainResult r, RunExplaining(snapshot, config, options));
+  FitAnswer a;
+  for (JobExplanation& e : r.explanation.jobs) {
+    if (e.job == key) a.explanation = std::move(e);
+  }
+  if (a.explanation.job.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat("job ", key, " is not in the session (its PodGroup has no queue)"));
+  }
+  const JobIndex j = *snapshot.FindJob(key);
+  for (TaskIndex t : snapshot.jobs()[static_cast<size_t>(j)].tasks) {
+    const TaskInfo& task = snapshot.tasks()[static_cast<size_t>(t)];
+    if (task.node != kNone) a.placements.emplace_back(task.key, snapshot.nodes()[static_cast<size_t>(task.node)].spec.name);
+  }
+  for (const Bind& b : r.decisions.binds) {
+    if (snapshot.FindTask(b.task) && snapshot.tasks()[static_cast<size_t>(*snapshot.FindTask(b.task))].job == j) {
+      a.placements.emplace_back(std::string(b.task), std::string(b.node));
+    }
+  }
+  for (const Pipelined& p : r.decisions.pipelined) {
+    if (snapshot.FindTask(p.task) && snapshot.tasks()[static_cast<size_t>(*snapshot.FindTask(p.task))].job == j) {
+      a.placements.emplace_back(std::string(p.task), std::string(p.node));
+    }
+  }
+  std::sort(a.placements.begin(), a.placements.end());
+  a.fits = a.explanation.reason == reason_code::kScheduled || a.explanation.reason == reason_code::kPreemptionPending;
+  if (a.explanation.reason == reason_code::kPreemptionPending) {
+    a.fits = static_cast<int32_t>(a.placements.size()) >= a.explanation.pods;
+  }
+  return a;
+}
+
+}  // namespace vcsched

@@ -1,0 +1,321 @@
+// The search behind each hint kind: the smallest change is found by doubling, then by
+// halving the gap between the last change that failed and the first that worked; every
+// step is a real session on a changed copy, counted against the budget.
+#include "src/explain/hints.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "vcsched/cluster.h"
+#include "src/util/status_macros.h"
+
+namespace vcsched::internal {
+namespace {
+
+constexpr int64_t kMaxAddedNodes = 64;
+constexpr int64_t kMaxWeightFactor = 64;
+
+int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+// A change applied to a copy of the cluster; false when it cannot be made.
+using Change = std::function<absl::Status(Cluster&)>;
+
+class HintSearch {
+ public:
+  HintSearch(const Snapshot& snapshot, const SchedulerConfig& config, const RunOptions& options,
+             const JobExplanation& job, int32_t budget)
+      : snapshot_(snapshot), config_(config), options_(options), job_(job), budget_(budget) {
+    const JobIndex j = *snapshot.FindJob(job.job);
+    job_index_ = j;
+    for (TaskIndex t : snapshot.jobs()[static_cast<size_t>(j)].tasks) {
+      const TaskInfo& task = snapshot.tasks()[static_cast<size_t>(t)];
+      if (task.status == TaskStatus::kPending) pending_.insert(task.key);
+    }
+  }
+
+  // Whether the job runs with `change`: every pod pending in the snapshot is bound.
+  // nullopt when the budget is spent.
+  absl::StatusOr<std::optional<bool>> Runs(const Change& change) {
+    if (budget_ <= 0) return std::optional<bool>();
+    --budget_;
+    Cluster cluster = Cluster::FromSnapshot(snapshot_);
+    if (!change(cluster).ok()) return std::optional<bool>(false);
+    absl::StatusOr<Snapshot> changed = cluster.Snapshot();
+    if (!changed.ok()) return std::optional<bool>(false);
+    VCSCHED_ASSIGN_OR_RETURN(Decisions d, RunSession(*changed, config_, options_));
+    size_t bound = 0;
+    for (const Bind& b : d.binds) bound += pending_.count(std::string(b.task));
+    return std::optional<bool>(!pending_.empty() && bound == pending_.size());
+  }
+
+  // The smallest k in [1, limit] for which make(k) runs, by doubling then bisection.
+  absl::StatusOr<std::optional<int64_t>> Smallest(int64_t limit, const std::function<Change(int64_t)>& make) {
+    int64_t failed = 0, worked = 0;
+    for (int64_t k = 1; k <= limit; k = k * 2 > limit && k < limit ? limit : k * 2) {
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(make(k)));
+      if (!r) return std::optional<int64_t>();
+      if (*r) {
+        worked = k;
+        break;
+      }
+      failed = k;
+      if (k == limit) break;
+    }
+    if (worked == 0) return std::optional<int64_t>();
+    while (worked - failed > 1) {
+      const int64_t mid = failed + (worked - failed) / 2;
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(make(mid)));
+      if (!r) break;
+      if (*r) worked = mid;
+      else failed = mid;
+    }
+    return std::optional<int64_t>(worked);
+  }
+
+  absl::StatusOr<std::vector<Hint>> Find() {
+    std::vector<Hint> hints;
+    auto has = [&](absl::string_view code) {
+      return std::find(job_.causes.begin(), job_.causes.end(), code) != job_.causes.end();
+    };
+    const bool node_problem = has(reason_code::kNoFeasibleNode) || has(reason_code::kGangShortfall) ||
+                              has(reason_code::kTopologyPlacementFailed) || has(reason_code::kPreemptionPending);
+    if (has(reason_code::kQueueCapabilityExceeded)) VCSCHED_RETURN_IF_ERROR(RaiseCapability(hints));
+    if (has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(RaiseWeight(hints));
+    if (node_problem || has(reason_code::kQueueShareExceeded) || has(reason_code::kClusterOvercommitted)) {
+      VCSCHED_RETURN_IF_ERROR(AddNodes(hints));
+    }
+    if (node_problem) {
+      VCSCHED_RETURN_IF_ERROR(TolerateTaints(hints));
+      VCSCHED_RETURN_IF_ERROR(Preempt(hints));
+    }
+    return hints;
+  }
+
+ private:
+  const JobInfo& job_info() const { return snapshot_.jobs()[static_cast<size_t>(job_index_)]; }
+
+  // The job's pending pods' requests, per resource name.
+  std::map<std::string, int64_t> PendingRequest() const {
+    std::map<std::string, int64_t> out;
+    const ResourceSpace& space = snapshot_.space();
+    for (TaskIndex t : job_info().tasks) {
+      const TaskInfo& task = snapshot_.tasks()[static_cast<size_t>(t)];
+      if (task.status != TaskStatus::kPending) continue;
+      for (int d = 0; d < space.size(); ++d) {
+        if (d == kPods || task.resreq[d] <= 0) continue;
+        out[space.name(d)] = SaturatingAdd(out[space.name(d)], task.resreq[d]);
+      }
+    }
+    return out;
+  }
+
+  absl::Status RaiseCapability(std::vector<Hint>& hints) {
+    const std::string queue = job_.queue;
+    auto it = snapshot_.FindQueue(queue);
+    if (!it) return absl::OkStatus();
+    const QueueSpec spec = snapshot_.queues()[static_cast<size_t>(*it)].spec;
+    const std::map<std::string, int64_t> need = PendingRequest();
+    std::map<std::string, int64_t> raised;
+    for (const auto& [name, amount] : need) {
+      auto cap = spec.capability.find(name);
+      if (cap != spec.capability.end()) raised[name] = amount;
+    }
+    if (raised.empty()) return absl::OkStatus();
+    auto make = [&](int64_t factor) -> Change {
+      return [=](Cluster& c) {
+        QueueSpec q = spec;
+        for (const auto& [name, amount] : raised) q.capability[name] = SaturatingAdd(q.capability[name], SaturatingMul(amount, factor));
+        return c.PutQueue(std::move(q));
+      };
+    };
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<int64_t> k, Smallest(4, make));
+    if (!k) return absl::OkStatus();
+    std::vector<std::string> parts;
+    for (const auto& [name, amount] : raised) {
+      parts.push_back(absl::StrCat(name, " ", FormatAmount(name, spec.capability.at(name)), " -> ",
+                                   FormatAmount(name, SaturatingAdd(spec.capability.at(name), SaturatingMul(amount, *k)))));
+    }
+    hints.push_back({"raise-capability", absl::StrCat("raise queue ", queue, "'s capability: ", absl::StrJoin(parts, ", ")),
+                     queue, 0});
+    return absl::OkStatus();
+  }
+
+  absl::Status RaiseWeight(std::vector<Hint>& hints) {
+    auto it = snapshot_.FindQueue(job_.queue);
+    if (!it) return absl::OkStatus();
+    const QueueSpec spec = snapshot_.queues()[static_cast<size_t>(*it)].spec;
+    const int64_t base = std::max<int32_t>(spec.weight, 1);
+    const int64_t limit = std::min<int64_t>(base * kMaxWeightFactor, INT32_MAX) - base;
+    if (limit < 1) return absl::OkStatus();
+    auto make = [&](int64_t extra) -> Change {
+      return [=](Cluster& c) {
+        QueueSpec q = spec;
+        q.weight = static_cast<int32_t>(base + extra);
+        return c.PutQueue(std::move(q));
+      };
+    };
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<int64_t> k, Smallest(limit, make));
+    if (!k) return absl::OkStatus();
+    hints.push_back({"raise-weight", absl::StrCat("raise queue ", job_.queue, "'s weight from ", spec.weight, " to ", base + *k),
+                     job_.queue, base + *k});
+    return absl::OkStatus();
+  }
+
+  // Nodes to copy: one per distinct shape (allocatable, labels but the hostname, taints),
+  // the largest in the resources the job asks for first, at most three shapes.
+  std::vector<const NodeSpec*> Templates() const {
+    const std::map<std::string, int64_t> need = PendingRequest();
+    std::vector<const NodeSpec*> out;
+    std::set<std::string> shapes;
+    for (const NodeInfo& n : snapshot_.nodes()) {
+      std::string shape;
+      for (const auto& [k, v] : n.spec.allocatable) absl::StrAppend(&shape, k, "=", v, ";");
+      for (const auto& [k, v] : n.spec.labels) {
+        if (k != "kubernetes.io/hostname") absl::StrAppend(&shape, k, ":", v, ";");
+      }
+      for (const Taint& t : n.spec.taints) absl::StrAppend(&shape, t.key, "=", t.value, ":", t.effect, ";");
+      if (n.spec.unschedulable) continue;
+      if (shapes.insert(shape).second) out.push_back(&n.spec);
+    }
+    auto room = [&](const NodeSpec* n) {
+      int64_t covered = 0;  // how many of the asked resources the node has at least one pod's worth of
+      for (const auto& [name, amount] : need) {
+        auto it = n->allocatable.find(name);
+        if (it != n->allocatable.end() && it->second > 0) ++covered;
+      }
+      return covered;
+    };
+    std::stable_sort(out.begin(), out.end(), [&](const NodeSpec* a, const NodeSpec* b) { return room(a) > room(b); });
+    if (out.size() > 3) out.resize(3);
+    return out;
+  }
+
+  absl::Status AddNodes(std::vector<Hint>& hints) {
+    std::optional<int64_t> best;
+    const NodeSpec* best_template = nullptr;
+    for (const NodeSpec* tmpl : Templates()) {
+      const int64_t limit = best ? *best - 1 : kMaxAddedNodes;
+      if (limit < 1) break;
+      auto make = [&](int64_t k) -> Change {
+        return [=](Cluster& c) {
+          for (int64_t i = 0; i < k; ++i) {
+            NodeSpec n = *tmpl;
+            n.name = absl::StrCat(tmpl->name, "-copy-", i);
+            if (n.labels.count("kubernetes.io/hostname")) n.labels["kubernetes.io/hostname"] = n.name;
+            VCSCHED_RETURN_IF_ERROR(c.PutNode(std::move(n)));
+          }
+          return absl::OkStatus();
+        };
+      };
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<int64_t> k, Smallest(limit, make));
+      if (k) {
+        best = k;
+        best_template = tmpl;
+      }
+    }
+    if (!best) return absl::OkStatus();
+    hints.push_back({"add-nodes", absl::StrCat("add ", *best, " node(s) like ", best_template->name), best_template->name, *best});
+    return absl::OkStatus();
+  }
+
+  absl::Status TolerateTaints(std::vector<Hint>& hints) {
+    // The taints the node verdicts name: "node(s) had untolerated taint {key: value} (effect)".
+    std::vector<Taint> taints;
+    for (const auto& [cause, count] : job_.nodes) {
+      absl::string_view c = cause;
+      if (!absl::ConsumePrefix(&c, "node(s) had untolerated taint {")) continue;
+      const size_t colon = c.find(": ");
+      const size_t close = c.find("} (");
+      if (colon == absl::string_view::npos || close == absl::string_view::npos || close < colon) continue;
+      Taint t{std::string(c.substr(0, colon)), std::string(c.substr(colon + 2, close - colon - 2)),
+              std::string(absl::StripSuffix(c.substr(close + 3), ")"))};
+      taints.push_back(std::move(t));
+      if (taints.size() == 3) break;
+    }
+    for (const Taint& taint : taints) {
+      const Change change = [&](Cluster& c) {
+        for (TaskIndex t : job_info().tasks) {
+          const TaskInfo& task = snapshot_.tasks()[static_cast<size_t>(t)];
+          PodSpec pod = *task.pod;
+          Toleration tol;
+          tol.key = taint.key;
+          tol.op = "Equal";
+          tol.value = taint.value;
+          tol.effect = taint.effect;
+          pod.tolerations.push_back(std::move(tol));
+          VCSCHED_RETURN_IF_ERROR(c.PutPod(std::move(pod)));
+        }
+        return absl::OkStatus();
+      };
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(change));
+      if (!r) break;
+      if (*r) {
+        hints.push_back({"tolerate-taint",
+                         absl::StrCat("give the job's pods a toleration for taint ", taint.key, "=", taint.value, ":",
+                                      taint.effect),
+                         absl::StrCat(taint.key, "=", taint.value, ":", taint.effect), 0});
+        break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Running pods of lower priority than the job's, lowest priority first, then by name:
+  // the fewest whose removal lets the job run.
+  absl::Status Preempt(std::vector<Hint>& hints) {
+    const int32_t priority = job_info().priority;
+    std::vector<const TaskInfo*> victims;
+    for (const TaskInfo& t : snapshot_.tasks()) {
+      if (t.node == kNone || !IsAllocatedStatus(t.status) || t.job == job_index_) continue;
+      if (t.priority >= priority || !t.preemptable) continue;
+      victims.push_back(&t);
+    }
+    if (victims.empty()) return absl::OkStatus();
+    std::stable_sort(victims.begin(), victims.end(), [](const TaskInfo* a, const TaskInfo* b) {
+      return a->priority != b->priority ? a->priority < b->priority : a->key < b->key;
+    });
+    auto make = [&](int64_t k) -> Change {
+      return [=](Cluster& c) {
+        for (int64_t i = 0; i < k; ++i) {
+          const PodSpec& pod = *victims[static_cast<size_t>(i)]->pod;
+          VCSCHED_RETURN_IF_ERROR(c.DeletePod(pod.namespace_, pod.name));
+        }
+        return absl::OkStatus();
+      };
+    };
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<int64_t> k, Smallest(static_cast<int64_t>(victims.size()), make));
+    if (!k) return absl::OkStatus();
+    std::vector<std::string> names;
+    for (int64_t i = 0; i < *k; ++i) names.push_back(victims[static_cast<size_t>(i)]->key);
+    hints.push_back({"preempt", absl::StrCat("evict ", *k, " lower-priority pod(s): ", absl::StrJoin(names, ", ")),
+                     absl::StrJoin(names, ","), *k});
+    return absl::OkStatus();
+  }
+
+  const Snapshot& snapshot_;
+  const SchedulerConfig& config_;
+  const RunOptions& options_;
+  const JobExplanation& job_;
+  int32_t budget_;
+  JobIndex job_index_ = kNone;
+  std::set<std::string> pending_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::vector<Hint>> FindHints(const Snapshot& snapshot, const SchedulerConfig& config,
+                                            const RunOptions& options, const JobExplanation& job, int32_t max_reruns) {
+  if (!snapshot.FindJob(job.job)) return std::vector<Hint>();
+  return HintSearch(snapshot, config, options, job, max_reruns).Find();
+}
+
+}  // namespace vcsched::internal

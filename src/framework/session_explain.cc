@@ -1,0 +1,196 @@
+// Explain's records in the session (docs/EXPLAIN.md): what the plugins and actions note
+// while the session runs, kept only when the session is explaining.
+#include "src/framework/session_explain.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "src/framework/session_state.h"
+#include "src/model/k8s_match.h"
+
+namespace vcsched {
+namespace {
+
+constexpr absl::string_view kInsufficient = "Insufficient ";
+constexpr absl::string_view kTaintText = "node(s) had untolerated taint(s)";
+constexpr absl::string_view kSelectorText = "node(s) didn't match Pod's node affinity/selector";
+
+ExplainLog& Log(const Session::State& s) { return *s.explain; }
+
+// The most of dimension d any node has free for a new pod (idle + releasing - pipelined),
+// and the most any node has at all (allocatable).
+std::pair<int64_t, int64_t> MostFree(const Session& ssn, int d) {
+  if (ssn.num_nodes() == 0) return {0, 0};
+  int64_t free = std::numeric_limits<int64_t>::min(), allocatable = 0;
+  const size_t i = static_cast<size_t>(d);
+  for (NodeIndex n = 0; n < ssn.num_nodes(); ++n) {
+    free = std::max(free, ssn.node_idle(n)[i] + ssn.node_releasing(n)[i] - ssn.node_pipelined(n)[i]);
+    allocatable = std::max(allocatable, ssn.node_allocatable(n)[i]);
+  }
+  return {std::max<int64_t>(free, 0), allocatable};
+}
+
+// A reason made exact for one node: the taint it names, the selector, the numbers.
+std::string ExactCause(const Session& ssn, TaskIndex t, NodeIndex n, const std::string& text,
+                       std::vector<std::pair<int, std::pair<int64_t, int64_t>>>& most_free) {
+  const TaskInfo& task = ssn.task(t);
+  if (text == kTaintText) {
+    for (const Taint& taint : ssn.node_info(n).spec.taints) {
+      if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+      if (!internal::ToleratesTaint(task.pod->tolerations, taint)) {
+        return absl::StrCat("node(s) had untolerated taint {", taint.key, ": ", taint.value, "} (", taint.effect, ")");
+      }
+    }
+    return text;
+  }
+  if (text == kSelectorText && !task.pod->node_selector.empty()) {
+    std::vector<std::string> pairs;
+    for (const auto& [k, v] : task.pod->node_selector) pairs.push_back(absl::StrCat(k, "=", v));
+    return absl::StrCat(text, " (nodeSelector ", absl::StrJoin(pairs, ","), ")");
+  }
+  if (absl::StartsWith(text, kInsufficient)) {
+    const absl::string_view name = absl::string_view(text).substr(kInsufficient.size());
+    const int d = ssn.snapshot().space().Find(name);
+    if (d < 0) return text;
+    auto it = std::find_if(most_free.begin(), most_free.end(), [&](const auto& p) { return p.first == d; });
+    if (it == most_free.end()) it = most_free.insert(most_free.end(), {d, MostFree(ssn, d)});
+    return absl::StrCat(text, " (requests ", FormatAmount(name, ssn.task_resreq(t)[static_cast<size_t>(d)]),
+                        "; a node has at most ", FormatAmount(name, it->second.first), " free, ",
+                        FormatAmount(name, it->second.second), " allocatable)");
+  }
+  return text;
+}
+
+}  // namespace
+
+void Session::ExplainJob(JobIndex j, absl::string_view code, std::string message, CheckNumbers numbers) const {
+  if (s_->explain == nullptr || j < 0) return;
+  ExplainLog& log = Log(*s_);
+  log.jobs[static_cast<size_t>(j)].push_back({log.stage, std::string(code), std::move(message), std::move(numbers)});
+}
+
+void Session::ExplainQueue(QueueIndex q, absl::string_view code, std::string message, CheckNumbers numbers) const {
+  if (s_->explain == nullptr || q < 0) return;
+  ExplainLog& log = Log(*s_);
+  log.queues[q] = {log.stage, std::string(code), std::move(message), std::move(numbers)};
+}
+
+void Session::ExplainNodeVerdicts(TaskIndex t, absl::Span<const std::pair<NodeIndex, FitResult>> failures) const {
+  if (s_->explain == nullptr || failures.empty()) return;
+  ExplainLog& log = Log(*s_);
+  auto it = log.verdicts.find(t);
+  if (it != log.verdicts.end() && it->second.nodes >= static_cast<int32_t>(failures.size())) return;
+  NodeVerdicts v;
+  v.stage = log.stage;
+  v.nodes = static_cast<int32_t>(failures.size());
+  std::vector<std::pair<int, std::pair<int64_t, int64_t>>> most_free;
+  for (const auto& [n, result] : failures) {
+    for (ReasonId r : result.reasons) ++v.causes[ExactCause(*this, t, n, ReasonText(r), most_free)];
+  }
+  log.verdicts[t] = std::move(v);
+}
+
+void Session::DescribeQueue(QueueView view) const {
+  if (s_->explain == nullptr) return;
+  std::string name = view.name;
+  Log(*s_).views[std::move(name)] = std::move(view);
+}
+
+namespace internal {
+
+void StartExplaining(Session& ssn) {
+  Session::State& s = SessionInternals::Of(ssn);
+  s.explain = std::make_unique<ExplainLog>();
+  s.explain->jobs.resize(static_cast<size_t>(ssn.num_jobs()));
+  s.explain->pipelined_by.resize(static_cast<size_t>(ssn.num_tasks()));
+  SessionInternals::SetExplaining(ssn);
+}
+
+namespace {
+// Drops what was recorded for job j since `mark` when the question let it through;
+// else makes sure a record names the plugin that refused.
+void Settle(const Session& ssn, JobIndex j, size_t mark, bool passed, absl::string_view code,
+            const std::string& plugin, absl::string_view what) {
+  std::vector<ExplainRecord>& records = Log(SessionInternals::Of(ssn)).jobs[static_cast<size_t>(j)];
+  if (passed) {
+    records.resize(std::min(records.size(), mark));
+    return;
+  }
+  if (records.size() > mark) return;
+  ssn.ExplainJob(j, code, absl::StrCat("plugin ", plugin.empty() ? "(host)" : plugin, " ", what), {{"plugin", plugin}});
+}
+}  // namespace
+
+bool ExplainedEnqueueable(const Session& ssn, JobIndex j) {
+  const Session::State& s = SessionInternals::Of(ssn);
+  const size_t mark = Log(s).jobs[static_cast<size_t>(j)].size();
+  // Votes per tier, as Session::JobEnqueueable counts them.
+  const auto& regs = s.job_enqueueable;
+  bool result = true;
+  std::string refuser;
+  size_t i = 0;
+  while (i < regs.size()) {
+    const int tier = regs[i].tier;
+    bool permit = false, reject = false;
+    for (; i < regs.size() && regs[i].tier == tier; ++i) {
+      const Vote v = regs[i].fn(j);
+      if (v == Vote::kReject) {
+        reject = true;
+        refuser = regs[i].plugin;
+        break;
+      }
+      if (v == Vote::kPermit) permit = true;
+    }
+    if (reject) {
+      result = false;
+      break;
+    }
+    if (permit) break;
+  }
+  Settle(ssn, j, mark, result, reason_code::kEnqueueRejected, refuser, "voted against admitting the PodGroup");
+  return result;
+}
+
+bool ExplainedAllocatable(const Session& ssn, QueueIndex q, TaskIndex t) {
+  const Session::State& s = SessionInternals::Of(ssn);
+  const JobIndex j = ssn.job_of(t);
+  const size_t mark = Log(s).jobs[static_cast<size_t>(j)].size();
+  for (const auto& reg : s.allocatable_fns) {
+    if (!reg.fn(q, t)) {
+      Settle(ssn, j, mark, false, reason_code::kQueueShareExceeded, reg.plugin,
+             absl::StrCat("refused task ", ssn.task(t).key, " for queue ", ssn.queue(q).spec.name));
+      return false;
+    }
+  }
+  Settle(ssn, j, mark, true, "", "", "");
+  return true;
+}
+
+void NoteInvalidJob(const Session& ssn, JobIndex j, const std::string& plugin,
+                    const std::pair<std::string, std::string>& reason) {
+  const Session::State& s = SessionInternals::Of(ssn);
+  const std::vector<ExplainRecord>& records = Log(s).jobs[static_cast<size_t>(j)];
+  const std::string& stage = Log(s).stage;
+  for (const ExplainRecord& r : records) {
+    if (r.code == reason_code::kNotEnoughTasks && r.stage == stage) return;  // asked again
+  }
+  ssn.ExplainJob(j, reason_code::kNotEnoughTasks, absl::StrCat(reason.first, ": ", reason.second),
+                 {{"plugin", plugin},
+                  {"minMember", absl::StrCat(ssn.job_min_member(j))},
+                  {"validPods", absl::StrCat(ssn.JobValidTaskNum(j))},
+                  {"pods", absl::StrCat(ssn.job_tasks(j).size())}});
+}
+
+void NoteOverusedQueue(const Session& ssn, QueueIndex q, const std::string& plugin) {
+  const Session::State& s = SessionInternals::Of(ssn);
+  if (Log(s).queues.count(q)) return;
+  ssn.ExplainQueue(q, reason_code::kQueueShareExceeded,
+                   absl::StrCat("plugin ", plugin, " finds queue ", ssn.queue(q).spec.name, " overused"),
+                   {{"plugin", plugin}});
+}
+
+}  // namespace internal
+}  // namespace vcsched

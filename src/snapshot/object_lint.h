@@ -1,0 +1,22 @@
+// Inputs that schedule but are almost certainly mistakes (docs/EXPLAIN.md, lint): each
+// warning names the object and field.
+#ifndef VCSCHED_SRC_SNAPSHOT_OBJECT_LINT_H_
+#define VCSCHED_SRC_SNAPSHOT_OBJECT_LINT_H_
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "vcsched/objects.h"
+
+namespace vcsched::internal {
+
+// Unknown priorityClassName (pods and PodGroups), two globalDefault PriorityClasses,
+// pods without containers, and host ports that collide between pods on one node.
+// Linear in the objects and their ports.
+void LintObjects(const std::deque<PodSpec>& pods, const std::vector<PodGroupSpec>& pod_groups,
+                 const std::vector<PriorityClassSpec>& priority_classes, std::vector<std::string>& warnings);
+
+}  // namespace vcsched::internal
+
+#endif  // VCSCHED_SRC_SNAPSHOT_OBJECT_LINT_H_

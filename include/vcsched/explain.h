@@ -62,7 +62,8 @@ struct ExplainOptions {
   // Only this job: a PodGroup's "namespace/name", or a Volcano Job's (its pods'
   // volcano.sh/job-name). Empty: every job in the session.
   std::string job;
-  // Hint search: at most this many session re-runs in all (0: no hints).
+  // Hint search: at most this many session re-runs for the whole call, spent on the
+  // jobs not scheduled in job order (0: no hints). With `job`, all go to that job.
   int32_t max_reruns = 32;
 };
 

@@ -84,7 +84,7 @@ int RunCli(int argc, char** argv) {
   CLI::App* xp = app.add_subcommand("explain", "Why each job waits after one session, and what would make it run");
   add_session_flags(xp, explain);
   xp->add_option("--job", explain.job, "Only this job: a PodGroup's or a Volcano Job's NAMESPACE/NAME");
-  xp->add_option("--max-reruns", explain.max_reruns, "Sessions re-run per job to find hints (0: no hints)")
+  xp->add_option("--max-reruns", explain.max_reruns, "Sessions re-run in all to find hints, for the waiting jobs in order (0: no hints)")
       ->check(CLI::Range(0, 1024));
   xp->callback([&] { exit_code = ExpandInputs(&explain.files, "explain") ? Explain(explain) : 1; });
   CLI::App* qu = app.add_subcommand("queues", "Each queue after one session: deserved, allocated, capability, share");

@@ -12,9 +12,6 @@
 namespace vcsched {
 namespace {
 
-// Jobs never get hints past this many per call: a large file explained whole stays fast.
-constexpr size_t kMaxJobsWithHints = 8;
-
 absl::StatusOr<ExplainResult> RunExplaining(const Snapshot& snapshot, const SchedulerConfig& config,
                                             const RunOptions& options) {
   ExplainResult r;
@@ -67,12 +64,13 @@ absl::StatusOr<ExplainResult> Explain(const Snapshot& snapshot, const SchedulerC
     jobs.erase(std::remove_if(jobs.begin(), jobs.end(), [&](const JobExplanation& e) { return e.job != only; }),
                jobs.end());
   }
-  size_t hinted = 0;
+  // One budget of re-runs for the call, spent on the jobs in order: a large file
+  // explained whole stays as fast as a few sessions.
+  int32_t budget = std::max(options.max_reruns, 0);
   for (JobExplanation& e : r.explanation.jobs) {
-    if (options.max_reruns <= 0 || hinted == kMaxJobsWithHints) break;
+    if (budget == 0) break;
     if (e.reason == reason_code::kScheduled) continue;
-    ++hinted;
-    VCSCHED_ASSIGN_OR_RETURN(e.hints, internal::FindHints(snapshot, config, options.run, e, options.max_reruns));
+    VCSCHED_ASSIGN_OR_RETURN(e.hints, internal::FindHints(snapshot, config, options.run, e, &budget));
   }
   return r;
 }

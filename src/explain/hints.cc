@@ -32,7 +32,7 @@ using Change = std::function<absl::Status(Cluster&)>;
 class HintSearch {
  public:
   HintSearch(const Snapshot& snapshot, const SchedulerConfig& config, const RunOptions& options,
-             const JobExplanation& job, int32_t budget)
+             const JobExplanation& job, int32_t* budget)
       : snapshot_(snapshot), config_(config), options_(options), job_(job), budget_(budget) {
     const JobIndex j = *snapshot.FindJob(job.job);
     job_index_ = j;
@@ -45,8 +45,8 @@ class HintSearch {
   // Whether the job runs with `change`: every pod pending in the snapshot is bound.
   // nullopt when the budget is spent.
   absl::StatusOr<std::optional<bool>> Runs(const Change& change) {
-    if (budget_ <= 0) return std::optional<bool>();
-    --budget_;
+    if (*budget_ <= 0) return std::optional<bool>();
+    --*budget_;
     Cluster cluster = Cluster::FromSnapshot(snapshot_);
     if (!change(cluster).ok()) return std::optional<bool>(false);
     absl::StatusOr<Snapshot> changed = cluster.Snapshot();
@@ -88,15 +88,14 @@ class HintSearch {
     };
     const bool node_problem = has(reason_code::kNoFeasibleNode) || has(reason_code::kGangShortfall) ||
                               has(reason_code::kTopologyPlacementFailed) || has(reason_code::kPreemptionPending);
+    // The cheapest searches first: a few runs each for a queue's numbers and a taint.
     if (has(reason_code::kQueueCapabilityExceeded)) VCSCHED_RETURN_IF_ERROR(RaiseCapability(hints));
     if (has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(RaiseWeight(hints));
+    if (node_problem) VCSCHED_RETURN_IF_ERROR(TolerateTaints(hints));
     if (node_problem || has(reason_code::kQueueShareExceeded) || has(reason_code::kClusterOvercommitted)) {
       VCSCHED_RETURN_IF_ERROR(AddNodes(hints));
     }
-    if (node_problem) {
-      VCSCHED_RETURN_IF_ERROR(TolerateTaints(hints));
-      VCSCHED_RETURN_IF_ERROR(Preempt(hints));
-    }
+    if (node_problem) VCSCHED_RETURN_IF_ERROR(Preempt(hints));
     return hints;
   }
 
@@ -305,7 +304,7 @@ class HintSearch {
   const SchedulerConfig& config_;
   const RunOptions& options_;
   const JobExplanation& job_;
-  int32_t budget_;
+  int32_t* budget_;
   JobIndex job_index_ = kNone;
   std::set<std::string> pending_;
 };
@@ -313,9 +312,9 @@ class HintSearch {
 }  // namespace
 
 absl::StatusOr<std::vector<Hint>> FindHints(const Snapshot& snapshot, const SchedulerConfig& config,
-                                            const RunOptions& options, const JobExplanation& job, int32_t max_reruns) {
-  if (!snapshot.FindJob(job.job)) return std::vector<Hint>();
-  return HintSearch(snapshot, config, options, job, max_reruns).Find();
+                                            const RunOptions& options, const JobExplanation& job, int32_t* budget) {
+  if (!snapshot.FindJob(job.job) || *budget <= 0) return std::vector<Hint>();
+  return HintSearch(snapshot, config, options, job, budget).Find();
 }
 
 }  // namespace vcsched::internal

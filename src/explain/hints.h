@@ -10,10 +10,10 @@
 
 namespace vcsched::internal {
 
-// The smallest change of each kind that worked for `job`, with at most `max_reruns`
-// sessions in all.
+// The smallest change of each kind that worked for `job`; each session run is taken
+// from `*budget`, and the search stops when it is spent.
 absl::StatusOr<std::vector<Hint>> FindHints(const Snapshot& snapshot, const SchedulerConfig& config,
-                                            const RunOptions& options, const JobExplanation& job, int32_t max_reruns);
+                                            const RunOptions& options, const JobExplanation& job, int32_t* budget);
 
 }  // namespace vcsched::internal
 

@@ -17,6 +17,50 @@ namespace {
 constexpr absl::string_view kInsufficient = "Insufficient ";
 constexpr absl::string_view kTaintText = "node(s) had untolerated taint(s)";
 constexpr absl::string_view kSelectorText = "node(s) didn't match Pod's node affinity/selector";
+constexpr absl::string_view kPodAffinityText = "node(s) didn't match pod affinity rules";
+constexpr absl::string_view kPodAntiAffinityText = "node(s) didn't match pod anti-affinity rules";
+constexpr absl::string_view kSpreadText = "node(s) didn't match pod topology spread constraints";
+
+std::string Requirement(const LabelSelectorRequirement& r) {
+  using Op = LabelSelectorRequirement::Operator;
+  switch (r.op) {
+    case Op::kExists: return r.key;
+    case Op::kDoesNotExist: return absl::StrCat("!", r.key);
+    case Op::kIn: return absl::StrCat(r.key, " in (", absl::StrJoin(r.values, ","), ")");
+    case Op::kNotIn: return absl::StrCat(r.key, " notin (", absl::StrJoin(r.values, ","), ")");
+    case Op::kGt: return absl::StrCat(r.key, " > ", absl::StrJoin(r.values, ","));
+    case Op::kLt: return absl::StrCat(r.key, " < ", absl::StrJoin(r.values, ","));
+  }
+  return r.key;
+}
+
+// The pod's node selection in words: nodeSelector, and required node affinity terms
+// (ORed), each term's requirements ANDed.
+std::string NodeSelection(const PodSpec& pod) {
+  std::vector<std::string> parts;
+  if (!pod.node_selector.empty()) {
+    std::vector<std::string> pairs;
+    for (const auto& [k, v] : pod.node_selector) pairs.push_back(absl::StrCat(k, "=", v));
+    parts.push_back(absl::StrCat("nodeSelector ", absl::StrJoin(pairs, ",")));
+  }
+  if (pod.affinity.has_required_node_terms) {
+    std::vector<std::string> terms;
+    for (const NodeSelectorTerm& t : pod.affinity.required_node_terms) {
+      std::vector<std::string> reqs;
+      for (const auto& r : t.match_expressions) reqs.push_back(Requirement(r));
+      for (const auto& r : t.match_fields) reqs.push_back(Requirement(r));
+      terms.push_back(absl::StrJoin(reqs, ", "));
+    }
+    parts.push_back(absl::StrCat("required node affinity ", absl::StrJoin(terms, " or ")));
+  }
+  return absl::StrJoin(parts, "; ");
+}
+
+std::string TopologyKeys(const std::vector<PodAffinityTerm>& terms) {
+  std::vector<std::string> keys;
+  for (const PodAffinityTerm& t : terms) keys.push_back(t.topology_key);
+  return absl::StrJoin(keys, ",");
+}
 
 ExplainLog& Log(const Session::State& s) { return *s.explain; }
 
@@ -46,10 +90,23 @@ std::string ExactCause(const Session& ssn, TaskIndex t, NodeIndex n, const std::
     }
     return text;
   }
-  if (text == kSelectorText && !task.pod->node_selector.empty()) {
-    std::vector<std::string> pairs;
-    for (const auto& [k, v] : task.pod->node_selector) pairs.push_back(absl::StrCat(k, "=", v));
-    return absl::StrCat(text, " (nodeSelector ", absl::StrJoin(pairs, ","), ")");
+  if (text == kSelectorText) {
+    const std::string selection = NodeSelection(*task.pod);
+    return selection.empty() ? text : absl::StrCat(text, " (", selection, ")");
+  }
+  if (text == kPodAffinityText && !task.pod->affinity.required_pod_affinity.empty()) {
+    return absl::StrCat(text, " (required terms by topologyKey ", TopologyKeys(task.pod->affinity.required_pod_affinity), ")");
+  }
+  if (text == kPodAntiAffinityText && !task.pod->affinity.required_pod_anti_affinity.empty()) {
+    return absl::StrCat(text, " (required terms by topologyKey ",
+                        TopologyKeys(task.pod->affinity.required_pod_anti_affinity), ")");
+  }
+  if (text == kSpreadText) {
+    std::vector<std::string> parts;
+    for (const TopologySpreadConstraint& c : task.pod->topology_spread_constraints) {
+      if (c.do_not_schedule) parts.push_back(absl::StrCat(c.topology_key, " maxSkew ", c.max_skew));
+    }
+    if (!parts.empty()) return absl::StrCat(text, " (", absl::StrJoin(parts, ", "), ")");
   }
   if (absl::StartsWith(text, kInsufficient)) {
     const absl::string_view name = absl::string_view(text).substr(kInsufficient.size());

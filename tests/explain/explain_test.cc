@@ -17,6 +17,8 @@
 #include "vcsched/cluster.h"
 #include "vcsched/explain.h"
 #include "vcsched/io/scenario.h"
+#include "vcsched/plugin.h"
+#include "vcsched/registry.h"
 #include "vcsched/scheduler.h"
 
 namespace vcsched {
@@ -175,6 +177,53 @@ TEST_CASE("Explain: overcommit's budget refuses admission with ClusterOvercommit
   CHECK(Number(e, "overcommit-factor") == "1.2");
 }
 
+// A host plugin that refuses every PodGroup at enqueue, with no explanation of its own.
+class NoAdmission : public Plugin {
+ public:
+  absl::Status OnSessionOpen(Session& ssn) override {
+    ssn.AddJobEnqueueableFn([](JobIndex) { return Vote::kReject; });
+    return absl::OkStatus();
+  }
+};
+
+TEST_CASE("Explain: a host plugin's refusal at enqueue is EnqueueRejected naming it", "[explain]") {
+  Registry registry = Registry::BuiltIn();
+  REQUIRE(registry.RegisterPlugin("no-admission", [](const Arguments&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+    return std::unique_ptr<Plugin>(new NoAdmission());
+  }).ok());
+  const std::string cfg = absl::StrReplaceAll(kPlain, {{"{name: gang}]", "{name: gang}, {name: no-admission}]"}});
+  const Scenario sc = Load(absl::StrCat(cfg, Node("n1", "8"), Job("j", "default", 1, "1", 1, "Pending", "{cpu: '1'}")));
+  ExplainOptions opts;
+  opts.run.registry = &registry;
+  opts.max_reruns = 0;
+  absl::StatusOr<ExplainResult> r = Explain(sc.snapshot, *sc.config, opts);
+  REQUIRE(r.ok());
+  const JobExplanation& e = Find(*r, "ns/j");
+  CHECK(e.reason == "EnqueueRejected");
+  CHECK(e.stage == "enqueue");
+  CHECK(Number(e, "plugin") == "no-admission");
+}
+
+TEST_CASE("Explain: a share too small by weight gives the smallest weight that works", "[explain]") {
+  // 8 cpu shared by q1 (asks 6) and q2 (asks 4 x 2): equal weights deserve 4 each.
+  auto text = [](int weight) {
+    return absl::StrCat(kProportion, Node("n1", "8"), Queue("q1", weight), Queue("q2", 1), Job("big", "q1", 1, "6", 1),
+                        Job("many", "q2", 4, "2", 1));
+  };
+  const ExplainResult r = Run(text(1));
+  const JobExplanation& e = Find(r, "ns/big");
+  CHECK(e.reason == "QueueShareExceeded");
+  CHECK(Number(e, "cpu.deserved") == "4");
+  const Hint* h = HintOf(e, "raise-weight");
+  REQUIRE(h != nullptr);
+  CHECK(h->amount == 3);  // 8 x 3/4 = 6 deserved; weight 2 gives 5.33
+  CHECK(h->target == "q1");
+  const Scenario sc = Load(text(static_cast<int>(h->amount)));
+  CHECK(BoundPods(sc.snapshot, *sc.config, "big") == 1);
+  const Scenario less = Load(text(static_cast<int>(h->amount) - 1));
+  CHECK(BoundPods(less.snapshot, *less.config, "big") == 0);
+}
+
 TEST_CASE("Explain: fewer pods than minMember is NotEnoughTasks", "[explain]") {
   const ExplainResult r = Run(absl::StrCat(kPlain, Node("n1", "8"), Job("j", "default", 2, "1", 3)));
   const JobExplanation& e = Find(r, "ns/j");
@@ -239,6 +288,20 @@ TEST_CASE("Explain: a taint no pod tolerates is NoFeasibleNode naming the taint,
   CHECK(BoundPods(sc.snapshot, *sc.config, "j") == 2);
 }
 
+TEST_CASE("Explain: node verdicts name the selector and the affinity term that failed", "[explain]") {
+  const std::string selector =
+      "  nodeSelector: {accelerator: h100}\n  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+      "{nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a, b]}]}]}}}\n";
+  const ExplainResult r = Run(absl::StrCat(kPlain, Node("n1", "8"), Job("j", "default", 1, "1", 1, "Inqueue", "", selector)), 0);
+  const JobExplanation& e = Find(r, "ns/j");
+  CHECK(e.reason == "NoFeasibleNode");
+  REQUIRE(e.nodes.size() == 1);
+  CHECK(e.nodes[0].first ==
+        "node(s) didn't match Pod's node affinity/selector (nodeSelector accelerator=h100; required node affinity "
+        "zone in (a,b))");
+  CHECK(e.nodes_task == "ns/j-0");
+}
+
 TEST_CASE("Explain: a gang that fits only in part is GangShortfall, and adding nodes makes it run", "[explain]") {
   const std::string nodes = absl::StrCat(Node("n1", "4"), Node("n2", "4"));
   const ExplainResult r = Run(absl::StrCat(kPlain, nodes, Job("j", "default", 3, "4", 3)));
@@ -255,7 +318,6 @@ TEST_CASE("Explain: a gang that fits only in part is GangShortfall, and adding n
   CHECK(h->target == "n1");
   const Scenario sc = Load(absl::StrCat(kPlain, nodes, Node("n3", "4"), Job("j", "default", 3, "4", 3)));
   CHECK(BoundPods(sc.snapshot, *sc.config, "j") == 3);
-  // The smallest change: one node fewer does not do it (the hint says 1, and none is 0).
 }
 
 TEST_CASE("Explain: a lower-priority pod in the way gives a preempt hint that works", "[explain]") {
@@ -300,9 +362,10 @@ TEST_CASE("Explain: pods pipelined onto resources evictions free are PreemptionP
 
 TEST_CASE("Explain: a job no action reaches is NotTried, a placed one Scheduled", "[explain]") {
   const std::string only_enqueue = absl::StrReplaceAll(kPlain, {{"enqueue, allocate", "enqueue"}});
-  CHECK(Find(Run(absl::StrCat(only_enqueue, Node("n1", "8"), Job("j", "default", 1, "1", 1))), "ns/j").reason ==
-        "NotTried");
-  const JobExplanation& e = Find(Run(absl::StrCat(kPlain, Node("n1", "8"), Job("j", "default", 2, "1", 2))), "ns/j");
+  const ExplainResult untried = Run(absl::StrCat(only_enqueue, Node("n1", "8"), Job("j", "default", 1, "1", 1)));
+  CHECK(Find(untried, "ns/j").reason == "NotTried");
+  const ExplainResult placed = Run(absl::StrCat(kPlain, Node("n1", "8"), Job("j", "default", 2, "1", 2)));
+  const JobExplanation& e = Find(placed, "ns/j");
   CHECK(e.reason == "Scheduled");
   CHECK(e.placed == 2);
   CHECK(e.causes.empty());

@@ -1,12 +1,14 @@
 // Fuzzes whole sessions: the input bytes drive the random scenario generator, so the
 // fuzzer explores clusters, queues, gangs and configurations; every session must keep
-// the invariants and be deterministic.
+// the invariants and be deterministic, and explaining it must decide the same and give
+// every job a reason.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
 #include "tests/testing/invariants.h"
 #include "tests/testing/random_scenario.h"
+#include "vcsched/explain.h"
 #include "vcsched/scheduler.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -22,5 +24,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   absl::StatusOr<vcsched::Decisions> again = vcsched::RunSession(sc.Build(size + 1), sc.config);
   if (!again.ok() || again->ToString() != d->ToString()) std::abort();
+  vcsched::ExplainOptions explain;
+  explain.max_reruns = 1;  // a hint search step, kept short per input
+  absl::StatusOr<vcsched::ExplainResult> e = vcsched::Explain(snap, sc.config, explain);
+  if (!e.ok() || e->decisions.ToString() != d->ToString()) std::abort();
+  for (const vcsched::JobExplanation& j : e->explanation.jobs) {
+    if (j.reason.empty()) std::abort();
+  }
   return 0;
 }

@@ -613,7 +613,8 @@ def explain(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerCo
             *, job: Optional[str] = None, now: int = 0, max_reruns: int = 32,
             plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Dict[str, Any]:
     """One session explained: ``{"jobs": [...], "queues": [...]}`` exactly as
-    ``vcsched explain -o json`` prints it. `max_reruns` bounds the hint search per job."""
+    ``vcsched explain -o json`` prints it. `max_reruns` bounds the hint search: sessions
+    re-run for the whole call, spent on the waiting jobs in order."""
     snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "explain")
     return json.loads(_vcsched.explain_json(snap._impl, cfg, int(now), all_plugins, job or "", int(max_reruns)))
 

@@ -431,11 +431,11 @@ class CapacityPlugin : public Plugin {
         const double need = static_cast<double>(m) + a.allocated[d] + a.inqueue[d] - a.elastic[d];
         if (need > a.real_capability[d]) {
           if (s_->explaining()) {
-            s_->ExplainJob(j, reason_code::kQueueCapabilityExceeded,
-                           absl::StrCat("queue resource quota insufficient: queue ", s_->queue(c).spec.name,
-                                        " cannot admit minResources (capacity: minResources + allocated + inqueue - "
-                                        "elastic > capability)"),
-                           AdmissionNumbers(*s_, job, a.allocated, a.inqueue, a.elastic, a.real_capability));
+            CheckNumbers numbers = AdmissionNumbers(*s_, job, a.allocated, a.inqueue, a.elastic, a.real_capability);
+            std::string message = absl::StrCat(
+                EventText("queue resource quota insufficient", "insufficient", numbers, ".minResources"), " (queue ",
+                s_->queue(c).spec.name, ", capacity: minResources + allocated + inqueue - elastic > capability)");
+            s_->ExplainJob(j, reason_code::kQueueCapabilityExceeded, std::move(message), std::move(numbers));
           }
           return Vote::kReject;
         }

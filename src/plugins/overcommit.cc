@@ -68,10 +68,9 @@ class OvercommitPlugin : public Plugin {
       numbers.emplace_back(name + ".inqueue", AmountText(s, i, inqueue_[i]));
       numbers.emplace_back(name + ".minResources", AmountText(s, i, static_cast<double>(job.min_resources[d])));
     }
-    s.ExplainJob(job.index, reason_code::kClusterOvercommitted,
-                 "resource in cluster is overused: the PodGroup's minResources do not fit the overcommit budget "
-                 "(allocatable x factor - used) beside the PodGroups already admitted",
-                 std::move(numbers));
+    std::string message = absl::StrCat(EventText("resource in cluster is overused", "overused", numbers, ".budget"),
+                                       " (inqueue + minResources > allocatable x factor - used)");
+    s.ExplainJob(job.index, reason_code::kClusterOvercommitted, std::move(message), std::move(numbers));
   }
 
   static int32_t AllocatedCount(const Session& ssn, const JobInfo& job) {

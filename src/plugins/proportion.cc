@@ -143,11 +143,12 @@ class ProportionPlugin : public Plugin {
       const double need = static_cast<double>(job.min_resources[d]) + a->allocated[i] + a->inqueue[i] - a->elastic[i];
       if (need > a->real_capability[i]) {
         if (s_->explaining()) {
-          s_->ExplainJob(j, reason_code::kQueueCapabilityExceeded,
-                         absl::StrCat("queue resource quota insufficient: queue ", s_->queue(job.queue).spec.name,
-                                      " cannot admit minResources (proportion: minResources + allocated + inqueue - "
-                                      "elastic > capability)"),
-                         AdmissionNumbers(*s_, job, a->allocated, a->inqueue, a->elastic, a->real_capability));
+          CheckNumbers numbers = AdmissionNumbers(*s_, job, a->allocated, a->inqueue, a->elastic, a->real_capability);
+          std::string message =
+              absl::StrCat(EventText("queue resource quota insufficient", "insufficient", numbers, ".minResources"),
+                           " (queue ", s_->queue(job.queue).spec.name,
+                           ", proportion: minResources + allocated + inqueue - elastic > capability)");
+          s_->ExplainJob(j, reason_code::kQueueCapabilityExceeded, std::move(message), std::move(numbers));
         }
         return Vote::kReject;
       }

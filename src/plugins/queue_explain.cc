@@ -3,7 +3,9 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace vcsched::internal {
 
@@ -44,6 +46,16 @@ CheckNumbers AdmissionNumbers(const Session& ssn, const JobInfo& job, const Amou
     out.emplace_back(absl::StrCat(name, ".capability"), AmountText(ssn, d, capability[d]));
   }
   return out;
+}
+
+std::string EventText(absl::string_view prefix, absl::string_view verb, const CheckNumbers& numbers,
+                      absl::string_view suffix) {
+  std::vector<std::string> parts;
+  for (const auto& [key, value] : numbers) {
+    if (absl::EndsWith(key, suffix)) parts.push_back(absl::StrCat(verb, " ", key.substr(0, key.size() - suffix.size())));
+  }
+  if (parts.empty()) return std::string(prefix);
+  return absl::StrCat(prefix, ": ", absl::StrJoin(parts, ", "));
 }
 
 QueueView ViewOfQueue(const Session& ssn, QueueIndex q, absl::string_view plugin, const Amount& deserved,

@@ -24,6 +24,11 @@ CheckNumbers LimitNumbers(const Session& ssn, const Amount& used, absl::Span<con
 CheckNumbers AdmissionNumbers(const Session& ssn, const JobInfo& job, const Amount& allocated, const Amount& inqueue,
                               const Amount& elastic, const Amount& capability);
 
+// Volcano's PodGroup event text for a refused admission, "<prefix>: <verb> cpu, <verb>
+// memory", naming the resources of `numbers` whose key ends in `suffix`.
+std::string EventText(absl::string_view prefix, absl::string_view verb, const CheckNumbers& numbers,
+                      absl::string_view suffix);
+
 // The queue's amounts as Explain reports them.
 QueueView ViewOfQueue(const Session& ssn, QueueIndex q, absl::string_view plugin, const Amount& deserved,
                       const Amount& allocated, const Amount& capability, const Amount& guarantee,

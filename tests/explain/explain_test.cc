@@ -155,6 +155,7 @@ TEST_CASE("Explain: admission past the queue's capability is QueueCapabilityExce
   CHECK(e.stage == "enqueue");
   CHECK(Number(e, "cpu.minResources") == "6");
   CHECK(Number(e, "cpu.capability") == "4");
+  CHECK(absl::StartsWith(e.message, "queue resource quota insufficient: insufficient cpu (queue q,"));  // Volcano's event
   CHECK(Number(e, "cpu.allocated") == "0");
   // The hint raises the capability; the session then admits and places the job.
   const Hint* h = HintOf(e, "raise-capability");
@@ -175,6 +176,7 @@ TEST_CASE("Explain: overcommit's budget refuses admission with ClusterOvercommit
   CHECK(Number(e, "cpu.budget") == "4800m");  // 4 cpu x 1.2
   CHECK(Number(e, "cpu.minResources") == "10");
   CHECK(Number(e, "overcommit-factor") == "1.2");
+  CHECK(absl::StartsWith(e.message, "resource in cluster is overused: overused cpu ("));  // Volcano's event
 }
 
 // A host plugin that refuses every PodGroup at enqueue, with no explanation of its own.

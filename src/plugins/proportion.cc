@@ -160,6 +160,23 @@ class ProportionPlugin : public Plugin {
   [[gnu::noinline, gnu::cold]] void ExplainRefusedTask(QueueIndex q, TaskIndex t, const QueueAmounts* a) const {
     if (a == nullptr) return;
     if (s_->queue(q).spec.state != "Open") return ExplainClosed(s_->job_of(t), q);
+    // Deserved is capped by the capability: where every refusing resource's deserved is
+    // the capability itself, below what the cluster has, more share would not help, and
+    // the capability is the cause.
+    const auto req = s_->task_resreq(t);
+    bool capped = true;
+    for (size_t d = 0; d < req.size(); ++d) {
+      if (static_cast<int>(d) == kPods || req[d] <= 0 || a->allocated[d] + static_cast<double>(req[d]) <= a->deserved[d]) continue;
+      const double total = static_cast<double>(s_->total_resource()[static_cast<int>(d)]);
+      capped = capped && a->has_capability && a->capability[d] - a->deserved[d] < kEpsilon && a->capability[d] < total;
+    }
+    if (capped) {
+      s_->ExplainJob(s_->job_of(t), reason_code::kQueueCapabilityExceeded,
+                     absl::StrCat("queue ", s_->queue(q).spec.name, " would pass its capability with task ",
+                                  s_->task(t).key, " (proportion: allocated + request > capability)"),
+                     LimitNumbers(*s_, a->allocated, req, a->capability, "allocated", "capability"));
+      return;
+    }
     s_->ExplainJob(s_->job_of(t), reason_code::kQueueShareExceeded,
                    absl::StrCat("queue ", s_->queue(q).spec.name, " would pass its deserved share with task ",
                                 s_->task(t).key, " (proportion: allocated + request > deserved)"),

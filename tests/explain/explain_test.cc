@@ -167,6 +167,21 @@ TEST_CASE("Explain: admission past the queue's capability is QueueCapabilityExce
   CHECK(BoundPods(sc.snapshot, *sc.config, "j") == 2);
 }
 
+TEST_CASE("Explain: proportion's deserved capped by the capability is QueueCapabilityExceeded at allocate", "[explain]") {
+  // One queue, 16 cpu: deserved would be 6 (the request) but the capability caps it at 4.
+  const ExplainResult r =
+      Run(absl::StrCat(kProportion, Node("n1", "16"), Queue("q", 1, "capability: {cpu: '4'}"), Job("j", "q", 2, "3", 2)));
+  const JobExplanation& e = Find(r, "ns/j");
+  CHECK(e.reason == "QueueCapabilityExceeded");
+  CHECK(e.stage == "allocate");
+  CHECK(Number(e, "cpu.allocated") == "3");
+  CHECK(Number(e, "cpu.request") == "3");
+  CHECK(Number(e, "cpu.capability") == "4");
+  const Hint* h = HintOf(e, "raise-capability");
+  REQUIRE(h != nullptr);
+  CHECK(h->change == "raise queue q's capability: cpu 4 -> 10");
+}
+
 TEST_CASE("Explain: overcommit's budget refuses admission with ClusterOvercommitted", "[explain]") {
   const ExplainResult r =
       Run(absl::StrCat(kProportion, Node("n1", "4"), Queue("q", 1), Job("j", "q", 1, "1", 1, "Pending", "{cpu: '10'}")));

@@ -82,7 +82,7 @@ class Assembler {
     e.job = job.key;
     e.queue = ssn_.queue(ssn_.queue_of(j)).spec.name;
     e.min_member = ssn_.job_min_member(j);
-    int32_t pending = 0, undone = 0, found_this_session = 0;
+    int32_t pending = 0, undone = 0, found_this_session = 0, placed_before = 0;
     for (TaskIndex t : ssn_.job_tasks(j)) {
       ++e.pods;
       const TaskStatus st = ssn_.task_status(t);
@@ -92,6 +92,7 @@ class Assembler {
       if (st == TaskStatus::kPending) ++pending;
       if (st == TaskStatus::kPending && s_.last_txn_status[static_cast<size_t>(t)] == TaskStatus::kAllocated) ++undone;
       if (was_pending && (st != TaskStatus::kPending)) ++found_this_session;
+      if (!was_pending && IsAllocatedStatus(ssn_.task(t).status)) ++placed_before;
     }
     e.fit = found_this_session + undone;
 
@@ -136,11 +137,11 @@ class Assembler {
     const bool ready = ssn_.JobIsReady(j);
     if (!ready && pending > 0 && e.fit > 0) {
       add({StageOfFit(j), std::string(reason_code::kGangShortfall),
-           absl::StrCat("the gang needs ", e.min_member, " pods placed together; ", e.fit + CountRunning(j),
+           absl::StrCat("the gang needs ", e.min_member, " pods placed together; ", e.fit + placed_before,
                         " could be placed in this session (", e.pods, " pods exist)"),
            {{"minMember", absl::StrCat(e.min_member)},
             {"pods", absl::StrCat(e.pods)},
-            {"podsThatFit", absl::StrCat(e.fit + CountRunning(j))},
+            {"podsThatFit", absl::StrCat(e.fit + placed_before)},
             {"placed", absl::StrCat(e.placed)}}});
     }
     if (e.pipelined > 0) {
@@ -201,12 +202,6 @@ class Assembler {
       if (first == kNone) first = t;
     }
     return first;
-  }
-
-  int32_t CountRunning(JobIndex j) const {
-    int32_t n = 0;
-    for (TaskIndex t : ssn_.job_tasks(j)) n += ssn_.task(t).status != TaskStatus::kPending && IsAllocatedStatus(ssn_.task(t).status);
-    return n;
   }
 
   std::string StageOfFit(JobIndex j) const {

@@ -97,16 +97,12 @@ absl::StatusOr<FitAnswer> WouldFit(const Snapshot& snapshot, const SchedulerConf
     const TaskInfo& task = snapshot.tasks()[static_cast<size_t>(t)];
     if (task.node != kNone) a.placements.emplace_back(task.key, snapshot.nodes()[static_cast<size_t>(task.node)].spec.name);
   }
-  for (const Bind& b : r.decisions.binds) {
-    if (snapshot.FindTask(b.task) && snapshot.tasks()[static_cast<size_t>(*snapshot.FindTask(b.task))].job == j) {
-      a.placements.emplace_back(std::string(b.task), std::string(b.node));
-    }
-  }
-  for (const Pipelined& p : r.decisions.pipelined) {
-    if (snapshot.FindTask(p.task) && snapshot.tasks()[static_cast<size_t>(*snapshot.FindTask(p.task))].job == j) {
-      a.placements.emplace_back(std::string(p.task), std::string(p.node));
-    }
-  }
+  auto add_if_mine = [&](absl::string_view task, absl::string_view node) {
+    const std::optional<TaskIndex> t = snapshot.FindTask(task);
+    if (t && snapshot.tasks()[static_cast<size_t>(*t)].job == j) a.placements.emplace_back(task, node);
+  };
+  for (const Bind& b : r.decisions.binds) add_if_mine(b.task, b.node);
+  for (const Pipelined& p : r.decisions.pipelined) add_if_mine(p.task, p.node);
   std::sort(a.placements.begin(), a.placements.end());
   a.fits = a.explanation.reason == reason_code::kScheduled || a.explanation.reason == reason_code::kPreemptionPending;
   if (a.explanation.reason == reason_code::kPreemptionPending) {

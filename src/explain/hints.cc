@@ -176,13 +176,13 @@ class HintSearch {
     std::vector<const NodeSpec*> out;
     std::set<std::string> shapes;
     for (const NodeInfo& n : snapshot_.nodes()) {
+      if (n.spec.unschedulable) continue;
       std::string shape;
       for (const auto& [k, v] : n.spec.allocatable) absl::StrAppend(&shape, k, "=", v, ";");
       for (const auto& [k, v] : n.spec.labels) {
         if (k != "kubernetes.io/hostname") absl::StrAppend(&shape, k, ":", v, ";");
       }
       for (const Taint& t : n.spec.taints) absl::StrAppend(&shape, t.key, "=", t.value, ":", t.effect, ";");
-      if (n.spec.unschedulable) continue;
       if (shapes.insert(shape).second) out.push_back(&n.spec);
     }
     auto room = [&](const NodeSpec* n) {

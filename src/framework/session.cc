@@ -518,29 +518,30 @@ bool Session::JobReady(JobIndex j) const {
   return true;
 }
 
-namespace {
-// Votes per tier: a reject ends it false, a tier with a permit ends it true, a tier of
-// abstentions passes to the next; true when every tier abstained.
-bool TierVote(const std::vector<Registered<JobVoteFn>>& regs, JobIndex j) {
+namespace internal {
+bool TierVote(const std::vector<Registered<JobVoteFn>>& regs, JobIndex j, size_t* rejecter) {
   size_t i = 0;
   while (i < regs.size()) {
     const int tier = regs[i].tier;
     bool permit = false;
     for (; i < regs.size() && regs[i].tier == tier; ++i) {
       const Vote v = regs[i].fn(j);
-      if (v == Vote::kReject) return false;
+      if (v == Vote::kReject) {
+        if (rejecter != nullptr) *rejecter = i;
+        return false;
+      }
       if (v == Vote::kPermit) permit = true;
     }
     if (permit) return true;
   }
   return true;
 }
-}  // namespace
+}  // namespace internal
 
-bool Session::JobPipelined(JobIndex j) const { return TierVote(s_->job_pipelined, j); }
+bool Session::JobPipelined(JobIndex j) const { return internal::TierVote(s_->job_pipelined, j); }
 bool Session::JobEnqueueable(JobIndex j) const {
   if (s_->explain != nullptr) return internal::ExplainedEnqueueable(*this, j);
-  return TierVote(s_->job_enqueueable, j);
+  return internal::TierVote(s_->job_enqueueable, j);
 }
 
 bool Session::JobStarving(JobIndex j) const {

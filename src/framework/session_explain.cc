@@ -184,29 +184,9 @@ void Settle(const Session& ssn, JobIndex j, size_t mark, bool passed, absl::stri
 bool ExplainedEnqueueable(const Session& ssn, JobIndex j) {
   const Session::State& s = SessionInternals::Of(ssn);
   const size_t mark = Log(s).jobs[static_cast<size_t>(j)].size();
-  // Votes per tier, as Session::JobEnqueueable counts them.
-  const auto& regs = s.job_enqueueable;
-  bool result = true;
-  std::string refuser;
-  size_t i = 0;
-  while (i < regs.size()) {
-    const int tier = regs[i].tier;
-    bool permit = false, reject = false;
-    for (; i < regs.size() && regs[i].tier == tier; ++i) {
-      const Vote v = regs[i].fn(j);
-      if (v == Vote::kReject) {
-        reject = true;
-        refuser = regs[i].plugin;
-        break;
-      }
-      if (v == Vote::kPermit) permit = true;
-    }
-    if (reject) {
-      result = false;
-      break;
-    }
-    if (permit) break;
-  }
+  size_t rejecter = 0;
+  const bool result = TierVote(s.job_enqueueable, j, &rejecter);
+  const std::string refuser = result ? "" : s.job_enqueueable[rejecter].plugin;
   Settle(ssn, j, mark, result, reason_code::kEnqueueRejected, refuser, "voted against admitting the PodGroup");
   return result;
 }

@@ -200,6 +200,13 @@ struct Session::State {
   void FireDeallocate(TaskIndex t);
 };
 
+namespace internal {
+// Votes per tier: a reject ends it false, a tier with a permit ends it true, a tier of
+// abstentions passes to the next; true when every tier abstained. `rejecter`, when
+// given, receives the index of the registration that rejected.
+bool TierVote(const std::vector<Registered<JobVoteFn>>& regs, JobIndex j, size_t* rejecter = nullptr);
+}  // namespace internal
+
 // The framework's way in (session.cc, the statement, the scheduler); built-in actions
 // and plugins use the Session's public methods.
 struct SessionInternals {

@@ -398,8 +398,7 @@ class CapacityPlugin : public Plugin {
                      {{"queue", s_->queue(q).spec.name}});
       return;
     }
-    s_->ExplainJob(j, reason_code::kQueueClosed, absl::StrCat("queue ", s_->queue(q).spec.name, " is ", s_->queue(q).spec.state),
-                   {{"queue", s_->queue(q).spec.name}, {"state", s_->queue(q).spec.state}});
+    ExplainQueueClosed(*s_, j, q);
   }
   void ExplainNotLeaf(JobIndex j, QueueIndex q) const {
     s_->ExplainJob(j, reason_code::kQueueNotFound,

@@ -133,7 +133,7 @@ class ProportionPlugin : public Plugin {
     const QueueAmounts* a = Find(job.queue);
     if (a == nullptr) return Vote::kPermit;
     if (s_->queue(job.queue).spec.state != "Open") {
-      if (s_->explaining()) ExplainClosed(j, job.queue);
+      if (s_->explaining()) ExplainQueueClosed(*s_, j, job.queue);
       return Vote::kReject;
     }
     if (!job.has_min_resources) return Vote::kPermit;
@@ -159,7 +159,7 @@ class ProportionPlugin : public Plugin {
   // Out of line: the refusal path of a hot callback, taken only while explaining.
   [[gnu::noinline, gnu::cold]] void ExplainRefusedTask(QueueIndex q, TaskIndex t, const QueueAmounts* a) const {
     if (a == nullptr) return;
-    if (s_->queue(q).spec.state != "Open") return ExplainClosed(s_->job_of(t), q);
+    if (s_->queue(q).spec.state != "Open") return ExplainQueueClosed(*s_, s_->job_of(t), q);
     // Deserved is capped by the capability: where every refusing resource's deserved is
     // the capability itself, below what the cluster has, more share would not help, and
     // the capability is the cause.
@@ -181,11 +181,6 @@ class ProportionPlugin : public Plugin {
                    absl::StrCat("queue ", s_->queue(q).spec.name, " would pass its deserved share with task ",
                                 s_->task(t).key, " (proportion: allocated + request > deserved)"),
                    LimitNumbers(*s_, a->allocated, s_->task_resreq(t), a->deserved, "allocated", "deserved"));
-  }
-
-  void ExplainClosed(JobIndex j, QueueIndex q) const {
-    s_->ExplainJob(j, reason_code::kQueueClosed, absl::StrCat("queue ", s_->queue(q).spec.name, " is ", s_->queue(q).spec.state),
-                   {{"queue", s_->queue(q).spec.name}, {"state", s_->queue(q).spec.state}});
   }
 
   [[gnu::noinline, gnu::cold]] void ExplainOverused(QueueIndex q, const QueueAmounts& a) const {

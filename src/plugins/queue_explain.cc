@@ -58,6 +58,12 @@ std::string EventText(absl::string_view prefix, absl::string_view verb, const Ch
   return absl::StrCat(prefix, ": ", absl::StrJoin(parts, ", "));
 }
 
+void ExplainQueueClosed(const Session& ssn, JobIndex j, QueueIndex q) {
+  const QueueSpec& queue = ssn.queue(q).spec;
+  ssn.ExplainJob(j, reason_code::kQueueClosed, absl::StrCat("queue ", queue.name, " is ", queue.state),
+                 {{"queue", queue.name}, {"state", queue.state}});
+}
+
 QueueView ViewOfQueue(const Session& ssn, QueueIndex q, absl::string_view plugin, const Amount& deserved,
                       const Amount& allocated, const Amount& capability, const Amount& guarantee,
                       const Amount& inqueue, double share) {

@@ -29,6 +29,9 @@ CheckNumbers AdmissionNumbers(const Session& ssn, const JobInfo& job, const Amou
 std::string EventText(absl::string_view prefix, absl::string_view verb, const CheckNumbers& numbers,
                       absl::string_view suffix);
 
+// Records that job j's queue q is not Open (QueueClosed).
+void ExplainQueueClosed(const Session& ssn, JobIndex j, QueueIndex q);
+
 // The queue's amounts as Explain reports them.
 QueueView ViewOfQueue(const Session& ssn, QueueIndex q, absl::string_view plugin, const Amount& deserved,
                       const Amount& allocated, const Amount& capability, const Amount& guarantee,

@@ -1,11 +1,11 @@
-# Installation: the libraries as vcsched::core, vcsched::lifecycle and vcsched::io, the public headers, the
+# Installation: the libraries as vcsched::core, vcsched::lifecycle, vcsched::io and vcsched::simulate, the public headers, the
 # CLI, a CMake package (find_package(vcsched CONFIG)) and a pkg-config file (vcsched.pc).
 include(CMakePackageConfigHelpers)
 set(VCSCHED_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/vcsched)
 
 set(VCSCHED_INSTALLED_LIBS vcsched_core vcsched_lifecycle)
 if(TARGET vcsched_io)
-  list(APPEND VCSCHED_INSTALLED_LIBS vcsched_io)
+  list(APPEND VCSCHED_INSTALLED_LIBS vcsched_io vcsched_simulate)
 endif()
 install(TARGETS ${VCSCHED_INSTALLED_LIBS} EXPORT vcschedTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev
@@ -30,7 +30,7 @@ set(VCSCHED_PC_REQUIRES "absl_status absl_statusor absl_strings absl_str_format 
 set(VCSCHED_PC_LIBS "-lvcsched_lifecycle -lvcsched_core")
 if(TARGET vcsched_io)
   string(APPEND VCSCHED_PC_REQUIRES " yaml-cpp simdjson")
-  set(VCSCHED_PC_LIBS "-lvcsched_io -lvcsched_lifecycle -lvcsched_core")
+  set(VCSCHED_PC_LIBS "-lvcsched_simulate -lvcsched_io -lvcsched_lifecycle -lvcsched_core")
 endif()
 # Paths relative to the .pc file, so that `cmake --install --prefix P` needs no reconfigure.
 file(RELATIVE_PATH VCSCHED_PC_TO_PREFIX /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)

@@ -72,6 +72,8 @@ std::optional<std::string> WrongTypeArgument(const absl::Status& status);
 bool ParseGoBool(absl::string_view text, bool* out);
 // Parses a Go duration ("90s", "1h30m", "3m"). kInvalidArgument on bad text.
 absl::StatusOr<int64_t> ParseGoDurationSeconds(absl::string_view text);
+// The same in milliseconds, rounded to the nearest.
+absl::StatusOr<int64_t> ParseGoDurationMillis(absl::string_view text);
 
 }  // namespace vcsched
 

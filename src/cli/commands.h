@@ -4,6 +4,7 @@
 #define VCSCHED_SRC_CLI_COMMANDS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -82,6 +83,17 @@ struct ExplainCommandOptions {
 int Explain(const ExplainCommandOptions& options);
 int Queues(const ExplainCommandOptions& options);
 int Scores(const ExplainCommandOptions& options);
+
+// simulate (docs/SIMULATE.md): a cluster and a workload over virtual time.
+struct SimulateOptions {
+  std::string cluster;                 // scenario-format objects (nodes, queues, ...)
+  std::vector<std::string> workloads;  // Workload documents
+  std::string config;                  // a volcano-scheduler.conf; empty: the cluster file's or the default
+  std::string until;                   // a duration; empty: until no work remains
+  std::optional<uint64_t> seed;        // overrides the workload's
+  std::string out;                     // the output directory; empty: summary.json to stdout
+};
+int Simulate(const SimulateOptions& options);
 
 }  // namespace vcsched::cli
 

@@ -111,6 +111,20 @@ int RunCli(int argc, char** argv) {
   rp->add_option("--now", replay.now, "The sessions' clock, in seconds since the epoch");
   rp->callback([&] { exit_code = Replay(replay); });
 
+  // simulate
+  SimulateOptions simulate;
+  CLI::App* sim = app.add_subcommand("simulate", "Run a cluster and a workload over virtual time; write tables, plots and a report");
+  sim->add_option("cluster", simulate.cluster, "The cluster: a scenario file (nodes, queues, priority classes, ...)")->required();
+  sim->add_option("workloads", simulate.workloads, "Workload files (kind: Workload, docs/SIMULATE.md)")->required();
+  sim->add_option("--config", simulate.config,
+                  "A volcano-scheduler.conf (default: the cluster file's SchedulerConfiguration, else Volcano's default)");
+  sim->add_option("--until", simulate.until, "Stop after this much simulated time, e.g. 24h (default: when no work remains)");
+  sim->add_option("--seed", simulate.seed, "Overrides the workload's seed");
+  sim->add_option("--out", simulate.out,
+                  "Write jobs.csv, timeline.csv, queues.csv, summary.json, the SVG plots and report.html here "
+                  "(default: print summary.json)");
+  sim->callback([&] { exit_code = Simulate(simulate); });
+
   // conformance
   std::vector<std::string> conformance_paths;
   CLI::App* cf = app.add_subcommand("conformance", "Run every scenario under the paths and compare with its Expectation");

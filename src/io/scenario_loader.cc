@@ -624,6 +624,10 @@ absl::StatusOr<ScenarioObjects> io_internal::ReadValueObject(const Value& object
   return ReadOneDocument(DocNode(&object), where);
 }
 
+absl::StatusOr<ScenarioObjects> ReadObjectValue(const Value& object, const std::string& where) {
+  return io_internal::ReadValueObject(object, where);
+}
+
 absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, const LoadOptions& options) {
   Collected c;
   Diagnostics diag;

@@ -100,12 +100,14 @@ bool ParseGoBool(absl::string_view s, bool* out) {
   return false;
 }
 
-absl::StatusOr<int64_t> ParseGoDurationSeconds(absl::string_view text) {
-  // Go durations: [-]{number unit}+ with units ns us µs ms s m h.
+namespace {
+
+// A Go duration ([-]{number unit}+, units ns us µs ms s m h) in seconds, as a double.
+absl::StatusOr<double> ParseGoDuration(absl::string_view text) {
   const absl::Status bad =
       absl::InvalidArgumentError(absl::StrCat("invalid duration \"", text, "\""));
   if (text.empty()) return bad;
-  if (text == "0") return 0;
+  if (text == "0") return 0.0;
   size_t i = 0;
   bool negative = false;
   if (text[0] == '-' || text[0] == '+') {
@@ -136,8 +138,22 @@ absl::StatusOr<int64_t> ParseGoDurationSeconds(absl::string_view text) {
     if (total > 1e15) return bad;
   }
   if (!any) return bad;
-  const int64_t secs = static_cast<int64_t>(std::floor(total));
-  return negative ? -secs : secs;
+  return negative ? -total : total;
+}
+
+}  // namespace
+
+absl::StatusOr<int64_t> ParseGoDurationSeconds(absl::string_view text) {
+  absl::StatusOr<double> s = ParseGoDuration(text);
+  if (!s.ok()) return s.status();
+  const int64_t secs = static_cast<int64_t>(std::floor(std::fabs(*s)));
+  return *s < 0 ? -secs : secs;
+}
+
+absl::StatusOr<int64_t> ParseGoDurationMillis(absl::string_view text) {
+  absl::StatusOr<double> s = ParseGoDuration(text);
+  if (!s.ok()) return s.status();
+  return static_cast<int64_t>(std::llround(*s * 1000));
 }
 
 }  // namespace vcsched

@@ -5,7 +5,7 @@ Layers, lowest first: util, model, snapshot, framework, support (pure helpers sh
 by built-ins, on the public API), then actions and plugins side by side (each sees the
 framework only through its public headers, plus util and support), builtins (the
 registry of built-ins), cluster (the host's state, on the public snapshot and decisions),
-explain (an explaining session's records and re-runs through the cluster state), lifecycle (on the model alone), io, and the programs (cli,
+explain (an explaining session's records and re-runs through the cluster state), lifecycle (on the model alone), io, simulate (the discrete-event loop on the public API), and the programs (cli,
 bindings, tests, bench, examples) on top.
 
   check_layers.py REPO_ROOT
@@ -32,7 +32,7 @@ def layer_of(path):
         return "snapshot"
     if path.startswith("src/framework/"):
         return "framework"
-    for folder in ("actions", "plugins", "cluster", "explain", "lifecycle", "io", "cli"):
+    for folder in ("actions", "plugins", "cluster", "explain", "lifecycle", "io", "simulate", "cli"):
         if path.startswith(f"src/{folder}/"):
             return folder
     if path == "src/builtins.cc":
@@ -43,6 +43,8 @@ def layer_of(path):
             return "public-lifecycle"
         if name.startswith("io/"):
             return "public-io"
+        if name == "simulate.h":
+            return "public-simulate"
         if name in PUBLIC_MODEL:
             return "public-model"
         if name == "snapshot.h":
@@ -88,6 +90,9 @@ BELOW["public-io"] = ALL_LIBRARY - {"util", "model", "support", "snapshot", "fra
 BELOW["public-all"] = BELOW["public-io"] | {"public-all"}
 # The loader reuses the model's checks (names, queue hierarchies).
 BELOW["io"] = BELOW["public-io"] | {"util", "model", "io"}
+# The simulator drives the public API (cluster state, explain, lifecycle, the loader).
+BELOW["public-simulate"] = BELOW["public-io"] | {"public-simulate"}
+BELOW["simulate"] = BELOW["public-simulate"] | {"util", "simulate"}
 # The programs may use anything (tests reach into the framework on purpose).
 # Pure helpers any layer may use: Eigen rows, Kubernetes' label and taint matching, and
 # JSON quoting.

@@ -22,6 +22,7 @@
 #include "vcsched/config.h"
 #include "vcsched/decisions.h"
 #include "vcsched/snapshot.h"
+#include "vcsched/value.h"
 
 namespace vcsched {
 
@@ -99,6 +100,10 @@ absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, con
 absl::StatusOr<ScenarioObjects> LoadObjects(const std::vector<ScenarioSource>& sources,
                                             const LoadOptions& options = {});
 
+// Reads one object held as a Value tree (a manifest built or changed in memory), as
+// LoadObjects reads a document: a Volcano Job comes back as its PodGroup and pods.
+// `where` names it in messages.
+absl::StatusOr<ScenarioObjects> ReadObjectValue(const Value& object, const std::string& where);
 // Reads a scheduler configuration: a plain volcano-scheduler.conf, a
 // `kind: SchedulerConfiguration` document, or a ConfigMap holding volcano-scheduler.conf.
 // Fields read but not applied (`nodeSelector`) are appended to `warnings` when given.

@@ -1,0 +1,178 @@
+// Simulation over virtual time (docs/SIMULATE.md): a cluster, a workload of Volcano Jobs,
+// CronJobs and JobFlows arriving over time, the real scheduler and the real Job
+// controller (vcsched/lifecycle) in one deterministic discrete-event loop.
+//
+//   absl::StatusOr<Workload> w = ReadWorkload({{"workload.yaml", text}});
+//   absl::StatusOr<ScenarioObjects> c = LoadObjects({{"cluster.yaml", cluster_text}});
+//   absl::StatusOr<SimulationResult> r = Simulate(*c, *w, config, {});
+//   std::string jobs_csv = JobsCsv(*r);
+//
+// Time is virtual and counted in milliseconds from the workload's `start`. A session runs
+// at the first period boundary after a change and never while nothing has changed, so
+// the cost grows with events, not with simulated seconds. The same inputs and seed give
+// the same result, bit for bit; every random draw comes from the project's own samplers.
+#ifndef VCSCHED_SIMULATE_H_
+#define VCSCHED_SIMULATE_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "vcsched/config.h"
+#include "vcsched/io/scenario.h"
+#include "vcsched/value.h"
+
+namespace vcsched {
+
+// A random duration (milliseconds), drawn by the workload's samplers.
+struct DurationDistribution {
+  enum class Kind { kFixed, kUniform, kExponential, kLognormal };
+  Kind kind = Kind::kFixed;
+  int64_t a_ms = 0;    // fixed: the value; uniform: low; exponential: mean; lognormal: median
+  int64_t b_ms = 0;    // uniform: high
+  double sigma = 0;    // lognormal
+};
+
+struct ArrivalPattern {
+  enum class Kind { kAt, kEvery, kPoisson };
+  Kind kind = Kind::kAt;
+  std::vector<int64_t> at_ms;  // kAt
+  int64_t interval_ms = 0;     // kEvery: the period; kPoisson: the mean gap
+  int64_t start_ms = 0;        // kEvery, kPoisson: the first arrival's earliest time
+};
+
+struct PodFailures {
+  double probability = 0;  // per pod run
+  int32_t exit_code = 1;
+};
+
+// One `jobs:` entry: `count` instances of a Volcano Job template.
+struct WorkloadJob {
+  std::string name;  // instances are <name>-0, <name>-1, ...
+  int64_t count = 0;
+  ArrivalPattern arrival;
+  DurationDistribution duration;
+  std::optional<int32_t> barrier;  // default: the job's minAvailable
+  int64_t pod_interval_ms = 0;
+  std::optional<PodFailures> failures;
+  Value template_;  // a batch.volcano.sh/v1alpha1 Job manifest
+  std::string where;  // "workload.yaml: document 1: jobs[0]", for messages
+};
+
+struct WorkloadCronJob {
+  DurationDistribution duration;
+  std::optional<int32_t> barrier;
+  int64_t pod_interval_ms = 0;
+  std::optional<PodFailures> failures;
+  Value template_;  // a batch.volcano.sh/v1alpha1 CronJob manifest
+  std::string where;
+};
+
+struct WorkloadJobFlow {
+  std::map<std::string, DurationDistribution> durations;  // JobTemplate name -> duration
+  Value flow;                     // a flow.volcano.sh/v1alpha1 JobFlow manifest
+  std::vector<Value> templates;   // its JobTemplate manifests
+  std::string where;
+};
+
+struct NodeEvent {
+  enum class Kind { kAdd, kRemove, kCordon, kUncordon };
+  int64_t at_ms = 0;
+  Kind kind = Kind::kAdd;
+  std::string node;  // kRemove, kCordon, kUncordon
+  Value manifest;    // kAdd: a Node manifest
+  std::string where;
+};
+
+struct Workload {
+  uint64_t seed = 0;
+  int64_t period_ms = 1000;
+  int64_t bind_latency_ms = 0;
+  int64_t grace_period_ms = 0;
+  int64_t start_seconds = 0;  // wall time of simulated 0, seconds since the epoch
+  std::vector<WorkloadJob> jobs;
+  std::vector<WorkloadCronJob> cron_jobs;
+  std::vector<WorkloadJobFlow> job_flows;
+  std::vector<NodeEvent> nodes;
+};
+
+// Reads `kind: Workload` documents (apiVersion vcsched/v1); several documents or files
+// add their jobs, CronJobs, JobFlows and node events together, and may set each scalar
+// (seed, period, ...) once. Every error names the source, document and field.
+absl::StatusOr<Workload> ReadWorkload(const std::vector<ScenarioSource>& sources);
+
+struct SimulationOptions {
+  // Stop here. Default: when no work remains (required with CronJobs).
+  std::optional<int64_t> until_ms;
+  std::optional<uint64_t> seed;  // overrides the workload's
+  // Called now and then with the simulated time and the end (or -1 when open-ended).
+  std::function<void(int64_t now_ms, int64_t until_ms)> progress;
+  // Refuse a workload that would create more jobs than this. Default: 1,000,000.
+  int64_t max_jobs = 1000000;
+};
+
+// jobs.csv: one row per job, in creation order. Times are seconds from `start`; -1 where
+// not reached.
+struct JobRecord {
+  std::string job;  // namespace/name
+  std::string queue;
+  double created_s = -1, inqueue_s = -1, running_s = -1, finished_s = -1;
+  std::string phase;  // the Volcano Job phase at the end
+  int32_t retries = 0;
+  int64_t duration_ms = 0;  // the drawn duration
+  double progress_s = 0;    // time spent at the barrier (all runs)
+};
+
+// timeline.csv: one row per session and per event time.
+struct TimelineRow {
+  double time_s = 0;
+  int64_t pending_pods = 0, running_pods = 0;
+  std::vector<double> allocated, capacity;  // per SimulationResult::resources
+};
+
+// queues.csv: one row per queue per session.
+struct QueueRow {
+  double time_s = 0;
+  std::string queue;
+  std::vector<double> allocated, deserved;  // per SimulationResult::resources
+  double share = 0;
+};
+
+struct SimulationResult {
+  // cpu (cores), memory (GiB), then every scalar resource in name order.
+  std::vector<std::string> resources;
+  std::vector<JobRecord> jobs;
+  std::vector<TimelineRow> timeline;
+  std::vector<QueueRow> queues;
+  std::vector<double> utilization;  // per resource: time-weighted allocated / capacity
+  int64_t evictions = 0;
+  int64_t sessions = 0;
+  int64_t events = 0;
+  double end_s = 0;  // the simulated time at the end
+  std::map<std::string, std::string> never_started;  // job -> its last explanation
+  std::vector<std::string> notes;  // controller warnings, refused objects
+};
+
+absl::StatusOr<SimulationResult> Simulate(const ScenarioObjects& cluster, const Workload& workload,
+                                          const SchedulerConfig& config, const SimulationOptions& options = {});
+
+// The output files (docs/SIMULATE.md), byte-identical for the same result.
+std::string JobsCsv(const SimulationResult& result);
+std::string TimelineCsv(const SimulationResult& result);
+std::string QueuesCsv(const SimulationResult& result);
+std::string SummaryJson(const SimulationResult& result);
+// Plots the project draws itself: utilisation over time, queue shares against deserved,
+// the wait-time distribution; and a page that shows them.
+std::string UtilizationSvg(const SimulationResult& result);
+std::string QueueSharesSvg(const SimulationResult& result);
+std::string WaitTimesSvg(const SimulationResult& result);
+std::string ReportHtml(const SimulationResult& result);
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_SIMULATE_H_

@@ -1,0 +1,187 @@
+// Node events, and the accounting behind timeline.csv and summary.json: resources held
+// by pods and offered by nodes, in output units, integrated over time.
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "src/simulate/simulator.h"
+#include "src/util/status_macros.h"
+
+namespace vcsched::simulate_internal {
+namespace {
+
+using State = PodSlot::State;
+
+void AddTo(std::vector<double>& into, const std::vector<double>& amount, double sign) {
+  for (size_t i = 0; i < into.size() && i < amount.size(); ++i) into[i] += sign * amount[i];
+}
+
+}  // namespace
+
+void Simulator::SetupResources(const ScenarioObjects& cluster) {
+  std::set<std::string> scalars;
+  auto collect = [&](const ResourceList& list) {
+    for (const auto& [name, _] : list) {
+      if (name != "cpu" && name != "memory" && name != "pods") scalars.insert(name);
+    }
+  };
+  for (const NodeSpec& n : cluster.nodes) collect(n.allocatable);
+  for (const NodeEvent& e : workload_.nodes) {
+    if (e.kind != NodeEvent::Kind::kAdd) continue;
+    absl::StatusOr<ScenarioObjects> o = ReadObjectValue(e.manifest, e.where);
+    if (o.ok()) {
+      for (const NodeSpec& n : o->nodes) collect(n.allocatable);
+    }
+  }
+  resources_ = {"cpu", "memory"};
+  scale_ = {1e-3, 1.0 / (1024.0 * 1024 * 1024)};  // millicores -> cores, bytes -> GiB
+  for (const std::string& s : scalars) {
+    resources_.push_back(s);
+    scale_.push_back(1e-3);  // scalars are stored in milli-units
+  }
+  allocated_.assign(resources_.size(), 0);
+  capacity_.assign(resources_.size(), 0);
+  allocated_area_.assign(resources_.size(), 0);
+  capacity_area_.assign(resources_.size(), 0);
+  for (const auto& [_, n] : cluster_.nodes()) AddTo(capacity_, CapacityOf(n), 1);
+  // Pods of the cluster file: those on a node hold its resources for the whole run.
+  for (const auto& [_, p] : cluster_.pods()) {
+    if (p.phase == "Running") ++running_pods_;
+    else if (p.phase == "Pending") ++pending_pods_;
+    if (!p.node_name.empty() && (p.phase == "Running" || p.phase == "Pending")) AddTo(allocated_, RequestOf(p), 1);
+  }
+}
+
+std::vector<double> Simulator::CapacityOf(const NodeSpec& node) const {
+  std::vector<double> out(resources_.size(), 0);
+  for (size_t i = 0; i < resources_.size(); ++i) {
+    auto it = node.allocatable.find(resources_[i]);
+    if (it != node.allocatable.end()) out[i] = static_cast<double>(it->second) * scale_[i];
+  }
+  return out;
+}
+
+std::vector<double> Simulator::RequestOf(const PodSpec& pod) const {
+  // Kubernetes' effective request: the larger of the containers (with sidecars) and of
+  // each init container (with the sidecars started before it), plus the overhead.
+  ResourceList sidecars, init_peak, regular;
+  for (const Container& c : pod.init_containers) {
+    if (c.restartable) {
+      for (const auto& [k, v] : c.requests) sidecars[k] = SaturatingAdd(sidecars[k], v);
+      continue;
+    }
+    for (const auto& [k, v] : c.requests) {
+      auto side = sidecars.find(k);
+      init_peak[k] = std::max(init_peak[k], SaturatingAdd(v, side == sidecars.end() ? 0 : side->second));
+    }
+  }
+  for (const Container& c : pod.containers) {
+    for (const auto& [k, v] : c.requests) regular[k] = SaturatingAdd(regular[k], v);
+  }
+  for (const auto& [k, v] : sidecars) regular[k] = SaturatingAdd(regular[k], v);
+  std::vector<double> out(resources_.size(), 0);
+  for (size_t i = 0; i < resources_.size(); ++i) {
+    const std::string& name = resources_[i];
+    int64_t amount = 0;
+    if (auto it = regular.find(name); it != regular.end()) amount = it->second;
+    if (auto it = init_peak.find(name); it != init_peak.end()) amount = std::max(amount, it->second);
+    if (auto it = pod.overhead.find(name); it != pod.overhead.end()) amount = SaturatingAdd(amount, it->second);
+    out[i] = static_cast<double>(amount) * scale_[i];
+  }
+  return out;
+}
+
+void Simulator::Hold(PodSlot& slot, bool hold) {
+  if (slot.holds == hold) return;
+  slot.holds = hold;
+  AddTo(allocated_, slot.request, hold ? 1 : -1);
+}
+
+void Simulator::Account(int64_t until_ms) {
+  if (until_ms <= accounted_ms_) return;
+  const double dt = static_cast<double>(until_ms - accounted_ms_);
+  for (size_t i = 0; i < resources_.size(); ++i) {
+    allocated_area_[i] += allocated_[i] * dt;
+    capacity_area_[i] += capacity_[i] * dt;
+  }
+  accounted_ms_ = until_ms;
+}
+
+void Simulator::AddTimelineRow() {
+  TimelineRow row;
+  row.time_s = static_cast<double>(now_ms_) / 1000;
+  row.pending_pods = pending_pods_;
+  row.running_pods = running_pods_;
+  row.allocated = allocated_;
+  row.capacity = capacity_;
+  if (last_row_ms_ == now_ms_ && !result_.timeline.empty()) {
+    result_.timeline.back() = std::move(row);  // one row per moment: its last state
+  } else {
+    result_.timeline.push_back(std::move(row));
+  }
+  last_row_ms_ = now_ms_;
+}
+
+absl::Status Simulator::NodeEventAt(int i) {
+  const NodeEvent& e = workload_.nodes[static_cast<size_t>(i)];
+  if (e.kind == NodeEvent::Kind::kAdd) {
+    absl::StatusOr<ScenarioObjects> o = ReadObjectValue(e.manifest, e.where + ".add");
+    if (!o.ok()) return o.status();
+    for (NodeSpec& n : o->nodes) {
+      if (auto old = cluster_.nodes().find(n.name); old != cluster_.nodes().end()) AddTo(capacity_, CapacityOf(old->second), -1);
+      AddTo(capacity_, CapacityOf(n), 1);
+      VCSCHED_RETURN_IF_ERROR(cluster_.PutNode(std::move(n)));
+    }
+    return absl::OkStatus();
+  }
+  auto node = cluster_.nodes().find(e.node);
+  if (node == cluster_.nodes().end()) {
+    result_.notes.push_back(absl::StrCat(e.where, ": node ", e.node, " does not exist at ", Where(), "; nothing done"));
+    return absl::OkStatus();
+  }
+  if (e.kind == NodeEvent::Kind::kCordon || e.kind == NodeEvent::Kind::kUncordon) {
+    NodeSpec n = node->second;
+    n.unschedulable = e.kind == NodeEvent::Kind::kCordon;
+    return cluster_.PutNode(std::move(n));
+  }
+  // Removal: the node's pods are gone with it; their jobs hear PodEvicted.
+  std::vector<std::pair<int, int>> lost;
+  std::vector<std::pair<std::string, std::string>> foreign;
+  for (const auto& [key, pod] : cluster_.pods()) {
+    if (pod.node_name != e.node) continue;
+    auto it = slot_of_pod_.find(key);
+    if (it != slot_of_pod_.end()) lost.push_back(it->second);
+    else foreign.emplace_back(pod.namespace_, pod.name);
+  }
+  for (const auto& [ns, name] : foreign) {
+    auto it = cluster_.pods().find(absl::StrCat(ns, "/", name));
+    if (it->second.phase == "Running") --running_pods_;
+    else if (it->second.phase == "Pending") --pending_pods_;
+    if (it->second.phase == "Running" || it->second.phase == "Pending") AddTo(allocated_, RequestOf(it->second), -1);
+    (void)cluster_.DeletePod(ns, name);
+  }
+  AddTo(capacity_, CapacityOf(node->second), -1);
+  VCSCHED_RETURN_IF_ERROR(cluster_.DeleteNode(e.node));
+  for (const auto& [j, s] : lost) {
+    PodSlot& slot = jobs_[static_cast<size_t>(j)].pods[static_cast<size_t>(s)];
+    const State was = slot.state;
+    if (was != State::kBound && was != State::kRunning && was != State::kReleasing && was != State::kDone) continue;
+    if (was == State::kBound) --pending_pods_;
+    if (was == State::kBound || was == State::kRunning) ++result_.evictions;
+    Hold(slot, false);
+    if (was == State::kRunning) PodStopped(j, s, true);
+    (void)cluster_.DeletePod(slot.spec.namespace_, slot.name);
+    const bool tell = was == State::kBound || was == State::kRunning || (was == State::kReleasing && slot.evicted);
+    slot.state = State::kAbsent;
+    slot.evicted = false;
+    ++slot.incarnation;
+    SimJob& job = jobs_[static_cast<size_t>(j)];
+    if (tell && !job.finished) {
+      CatchUpClock(j);
+      VCSCHED_RETURN_IF_ERROR(Deliver(j, job.controller->EvictPod(slot.name)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace vcsched::simulate_internal

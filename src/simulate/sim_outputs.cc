@@ -1,0 +1,134 @@
+// jobs.csv, timeline.csv, queues.csv and summary.json (docs/SIMULATE.md): numbers are
+// printed by one rule (fixed decimals, trailing zeros dropped) so that the same result
+// gives the same bytes.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "src/model/output_text.h"
+#include "src/simulate/sim_outputs.h"
+#include "vcsched/simulate.h"
+
+namespace vcsched {
+namespace simulate_internal {
+
+std::string Num(double x) {
+  if (!std::isfinite(x)) return "0";
+  std::string s = absl::StrFormat("%.6f", x);
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  if (s == "-0") s = "0";
+  return s;
+}
+
+std::string Seconds(double s) { return s < 0 ? "" : Num(s); }
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+double NearestRank(std::vector<double> sorted_values, double p) {
+  if (sorted_values.empty()) return 0;
+  std::sort(sorted_values.begin(), sorted_values.end());
+  const size_t n = sorted_values.size();
+  size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(n)));
+  rank = std::clamp<size_t>(rank, 1, n);
+  return sorted_values[rank - 1];
+}
+
+std::map<std::string, std::vector<double>> WaitsByQueue(const SimulationResult& r) {
+  std::map<std::string, std::vector<double>> waits;
+  for (const JobRecord& j : r.jobs) {
+    if (j.running_s >= 0) waits[j.queue].push_back(j.running_s - j.created_s);
+  }
+  return waits;
+}
+
+}  // namespace simulate_internal
+
+using simulate_internal::CsvField;
+using simulate_internal::Num;
+using simulate_internal::Seconds;
+
+std::string JobsCsv(const SimulationResult& r) {
+  std::string out = "job,queue,created_s,inqueue_s,running_s,finished_s,phase,wait_s,retries\n";
+  for (const JobRecord& j : r.jobs) {
+    absl::StrAppend(&out, CsvField(j.job), ",", CsvField(j.queue), ",", Seconds(j.created_s), ",",
+                    Seconds(j.inqueue_s), ",", Seconds(j.running_s), ",", Seconds(j.finished_s), ",", CsvField(j.phase),
+                    ",", j.running_s >= 0 ? Num(j.running_s - j.created_s) : "", ",", j.retries, "\n");
+  }
+  return out;
+}
+
+std::string TimelineCsv(const SimulationResult& r) {
+  std::string out = "time_s,pending_pods,running_pods";
+  for (const std::string& res : r.resources) absl::StrAppend(&out, ",", res, "_allocated,", res, "_capacity");
+  out += "\n";
+  for (const TimelineRow& row : r.timeline) {
+    absl::StrAppend(&out, Num(row.time_s), ",", row.pending_pods, ",", row.running_pods);
+    for (size_t i = 0; i < r.resources.size(); ++i) {
+      absl::StrAppend(&out, ",", Num(row.allocated[i]), ",", Num(row.capacity[i]));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string QueuesCsv(const SimulationResult& r) {
+  std::string out = "time_s,queue";
+  for (const std::string& res : r.resources) absl::StrAppend(&out, ",", res, "_allocated,", res, "_deserved");
+  out += ",share\n";
+  for (const QueueRow& row : r.queues) {
+    absl::StrAppend(&out, Num(row.time_s), ",", CsvField(row.queue));
+    for (size_t i = 0; i < r.resources.size(); ++i) {
+      absl::StrAppend(&out, ",", Num(row.allocated[i]), ",", Num(row.deserved[i]));
+    }
+    absl::StrAppend(&out, ",", Num(row.share), "\n");
+  }
+  return out;
+}
+
+std::string SummaryJson(const SimulationResult& r) {
+  int64_t finished = 0;
+  double first_arrival = -1, last_finish = -1;
+  for (const JobRecord& j : r.jobs) {
+    if (first_arrival < 0 || j.created_s < first_arrival) first_arrival = j.created_s;
+    if (j.finished_s >= 0 && j.phase == "Completed") ++finished;
+    if (j.finished_s >= 0) last_finish = std::max(last_finish, j.finished_s);
+  }
+  std::string out = absl::StrCat("{\n  \"jobs\": ", r.jobs.size(), ",\n  \"finished\": ", finished,
+                                 ",\n  \"makespan_s\": ", last_finish >= 0 ? Num(last_finish - first_arrival) : "null",
+                                 ",\n  \"utilization\": {");
+  for (size_t i = 0; i < r.resources.size(); ++i) {
+    absl::StrAppend(&out, i ? ", " : "", JsonQuote(r.resources[i]), ": ", Num(r.utilization[i]));
+  }
+  out += "},\n  \"wait_s\": {";
+  bool first = true;
+  for (const auto& [queue, waits] : simulate_internal::WaitsByQueue(r)) {
+    absl::StrAppend(&out, first ? "" : ", ", JsonQuote(queue), ": {\"p50\": ",
+                    Num(simulate_internal::NearestRank(waits, 50)), ", \"p90\": ",
+                    Num(simulate_internal::NearestRank(waits, 90)), ", \"p99\": ",
+                    Num(simulate_internal::NearestRank(waits, 99)), "}");
+    first = false;
+  }
+  absl::StrAppend(&out, "},\n  \"evictions\": ", r.evictions, ",\n  \"never_started\": {");
+  first = true;
+  for (const auto& [job, why] : r.never_started) {
+    absl::StrAppend(&out, first ? "" : ",", "\n    ", JsonQuote(job), ": ", JsonQuote(why));
+    first = false;
+  }
+  absl::StrAppend(&out, r.never_started.empty() ? "" : "\n  ", "},\n  \"sessions\": ", r.sessions, ",\n  \"events\": ",
+                  r.events, ",\n  \"end_s\": ", Num(r.end_s), "\n}\n");
+  return out;
+}
+
+}  // namespace vcsched

@@ -1,0 +1,251 @@
+#include "src/simulate/simulator.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "src/util/status_macros.h"
+#include "vcsched/explain.h"
+#include "vcsched/io/cluster_io.h"
+
+namespace vcsched::simulate_internal {
+
+Simulator::Simulator(const Workload& workload, const SchedulerConfig& config, const SimulationOptions& options)
+    : workload_(workload), config_(config), options_(options), seed_(options.seed.value_or(workload.seed)) {}
+
+std::string Simulator::Where() const { return absl::StrCat("at ", static_cast<double>(now_ms_) / 1000, "s"); }
+
+void Simulator::Push(int64_t time_ms, EventKind kind, int64_t a, int64_t b, int64_t c) {
+  events_.push(Event{std::max(time_ms, now_ms_), seq_++, kind, a, b, c});
+}
+
+absl::Status Simulator::Init(const ScenarioObjects& cluster) {
+  if (!workload_.cron_jobs.empty() && !options_.until_ms) {
+    return absl::InvalidArgumentError("a workload with CronJobs runs for ever: give an end (--until, until=)");
+  }
+  ScenarioObjects objects = cluster;
+  VCSCHED_RETURN_IF_ERROR(PutObjects(objects, cluster_));
+  SetupResources(cluster);
+  VCSCHED_RETURN_IF_ERROR(CheckTemplates());
+  for (size_t t = 0; t < workload_.jobs.size(); ++t) {
+    arrival_rng_.push_back(RandomStream::For(seed_, "arrival/" + workload_.jobs[t].name));
+    duration_rng_.push_back(RandomStream::For(seed_, "duration/" + workload_.jobs[t].name));
+    if (workload_.jobs[t].count > 0) Push(ArrivalTime(static_cast<int>(t), 0), EventKind::kArrival, static_cast<int64_t>(t), 0);
+  }
+  for (size_t i = 0; i < workload_.nodes.size(); ++i) {
+    Push(workload_.nodes[i].at_ms, EventKind::kNodeEvent, static_cast<int64_t>(i));
+  }
+  VCSCHED_RETURN_IF_ERROR(InitCronJobs());
+  VCSCHED_RETURN_IF_ERROR(InitJobFlows());
+  AddTimelineRow();
+  return absl::OkStatus();
+}
+
+absl::Status Simulator::Handle(const Event& e) {
+  const int j = static_cast<int>(e.a), slot = static_cast<int>(e.b);
+  auto live = [&]() {
+    return j >= 0 && j < static_cast<int>(jobs_.size()) && slot >= 0 &&
+           slot < static_cast<int>(jobs_[static_cast<size_t>(j)].pods.size()) &&
+           jobs_[static_cast<size_t>(j)].pods[static_cast<size_t>(slot)].incarnation == e.c;
+  };
+  switch (e.kind) {
+    case EventKind::kArrival:
+      return Arrive(j, e.b);
+    case EventKind::kCronTick:
+      return CronTick(j);
+    case EventKind::kNodeEvent:
+      return NodeEventAt(j);
+    case EventKind::kCreatePod:
+      if (live()) CreatePod(j, slot);
+      return absl::OkStatus();
+    case EventKind::kPodStart:
+      if (live()) PodStarted(j, slot);
+      return absl::OkStatus();
+    case EventKind::kPodFail:
+      return live() ? PodFailed(j, slot) : absl::OkStatus();
+    case EventKind::kRelease:
+      return live() ? Released(j, slot) : absl::OkStatus();
+    case EventKind::kWorkDone:
+      return jobs_[static_cast<size_t>(j)].progress_epoch == e.c ? WorkDone(j) : absl::OkStatus();
+    case EventKind::kControllerTimer: {
+      SimJob& job = jobs_[static_cast<size_t>(j)];
+      if (!job.controller) return absl::OkStatus();
+      CatchUpClock(j);
+      return AfterStep(j);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Simulator::Run() {
+  const int64_t until = options_.until_ms.value_or(-1);
+  int64_t handled = 0;
+  while (!events_.empty() || dirty_) {
+    const int64_t next_event = events_.empty() ? INT64_MAX : events_.top().time_ms;
+    int64_t session_at = INT64_MAX;
+    if (dirty_) {
+      const int64_t p = workload_.period_ms;
+      const int64_t boundary = (dirty_since_ms_ + p - 1) / p * p;
+      session_at = std::max(boundary, last_session_ms_ < 0 ? 0 : last_session_ms_ + p);
+    }
+    const int64_t next = std::min(next_event, session_at);
+    if (until >= 0 && next > until) break;
+    Account(next);
+    now_ms_ = next;
+    if (next_event <= session_at) {
+      while (!events_.empty() && events_.top().time_ms == next) {
+        const Event e = events_.top();
+        events_.pop();
+        const int64_t generation = cluster_.generation();
+        VCSCHED_RETURN_IF_ERROR(Handle(e));
+        ++result_.events;
+        if (cluster_.generation() != generation && !dirty_) {
+          dirty_ = true;
+          dirty_since_ms_ = now_ms_;
+        }
+      }
+    } else {
+      VCSCHED_RETURN_IF_ERROR(RunSession());
+    }
+    AddTimelineRow();
+    if (options_.progress && ++handled % 4096 == 0) options_.progress(now_ms_, until);
+  }
+  if (until >= 0) {
+    Account(until);
+    now_ms_ = until;
+    AddTimelineRow();
+  }
+  if (options_.progress) options_.progress(now_ms_, until);
+  return absl::OkStatus();
+}
+
+absl::Status Simulator::RunSession() {
+  dirty_ = false;
+  last_session_ms_ = now_ms_;
+  ++result_.sessions;
+  absl::StatusOr<Snapshot> snapshot = cluster_.Snapshot();
+  if (!snapshot.ok()) return snapshot.status();
+  ExplainOptions eo;
+  eo.run.now_seconds = NowSeconds();
+  eo.max_reruns = 0;
+  absl::StatusOr<ExplainResult> r = Explain(*snapshot, config_, eo);
+  if (!r.ok()) return r.status();
+  const Decisions& d = r->decisions;
+  const ApplyReport report = cluster_.Apply(d);
+  for (const std::string& c : report.conflicts) result_.notes.push_back(absl::StrCat(Where(), ": ", c));
+  for (const Bind& b : d.binds) {
+    auto it = slot_of_pod_.find(absl::string_view(b.task));
+    if (it == slot_of_pod_.end()) {  // a pod of the cluster file: placed, never started
+      if (auto pod = cluster_.pods().find(absl::string_view(b.task)); pod != cluster_.pods().end()) {
+        const std::vector<double> request = RequestOf(pod->second);
+        for (size_t i = 0; i < allocated_.size(); ++i) allocated_[i] += request[i];
+      }
+      continue;
+    }
+    auto [j, s] = it->second;
+    PodSlot& slot = jobs_[static_cast<size_t>(j)].pods[static_cast<size_t>(s)];
+    if (slot.state != PodSlot::State::kPending) continue;
+    slot.state = PodSlot::State::kBound;
+    Hold(slot, true);
+    Push(now_ms_ + workload_.bind_latency_ms, EventKind::kPodStart, j, s, slot.incarnation);
+  }
+  for (const Eviction& e : d.evictions) {
+    auto it = slot_of_pod_.find(absl::string_view(e.task));
+    if (it == slot_of_pod_.end()) continue;
+    auto [j, s] = it->second;
+    PodSlot& slot = jobs_[static_cast<size_t>(j)].pods[static_cast<size_t>(s)];
+    if (slot.state != PodSlot::State::kBound && slot.state != PodSlot::State::kRunning) continue;
+    ++result_.evictions;
+    if (slot.state == PodSlot::State::kRunning) PodStopped(j, s, true);
+    else --pending_pods_;
+    slot.state = PodSlot::State::kReleasing;
+    slot.evicted = true;
+    ++slot.incarnation;
+    Push(now_ms_ + workload_.grace_period_ms, EventKind::kRelease, j, s, slot.incarnation);
+  }
+  const int64_t applied = cluster_.generation();
+  for (const PodGroupStatus& g : d.pod_groups) {
+    if (g.phase == g.old_phase) continue;
+    auto it = job_of_group_.find(absl::string_view(g.job));
+    if (it == job_of_group_.end()) continue;
+    SimJob& job = jobs_[static_cast<size_t>(it->second)];
+    if (job.inqueue_ms < 0 && (g.phase == "Inqueue" || g.phase == "Running")) job.inqueue_ms = now_ms_;
+    if (!job.controller || job.finished) continue;
+    CatchUpClock(it->second);
+    VCSCHED_RETURN_IF_ERROR(Deliver(it->second, job.controller->SetPodGroupPhase(std::string(g.phase))));
+  }
+  if (cluster_.generation() != applied) {  // the controllers acted on the new phases
+    dirty_ = true;
+    dirty_since_ms_ = now_ms_;
+  }
+  for (const QueueView& q : r->explanation.queues) {
+    QueueRow row;
+    row.time_s = static_cast<double>(now_ms_) / 1000;
+    row.queue = q.name;
+    row.share = q.share;
+    row.allocated.assign(resources_.size(), 0);
+    row.deserved.assign(resources_.size(), 0);
+    auto fill = [&](const std::vector<std::pair<std::string, std::string>>& amounts, std::vector<double>& out) {
+      for (const auto& [name, text] : amounts) {
+        auto at = std::find(resources_.begin(), resources_.end(), name);
+        if (at == resources_.end()) continue;
+        bool tracked = false;
+        absl::StatusOr<int64_t> v = ParseResourceQuantity(name, text, &tracked);
+        if (v.ok()) out[static_cast<size_t>(at - resources_.begin())] = static_cast<double>(*v) * scale_[static_cast<size_t>(at - resources_.begin())];
+      }
+    };
+    fill(q.allocated, row.allocated);
+    fill(q.deserved, row.deserved);
+    result_.queues.push_back(std::move(row));
+  }
+  for (const JobExplanation& e : r->explanation.jobs) {
+    auto it = job_of_group_.find(e.job);
+    if (it == job_of_group_.end()) continue;
+    std::string& text = last_explanation_[jobs_[static_cast<size_t>(it->second)].key];
+    text = e.message.empty() ? e.reason : absl::StrCat(e.reason, ": ", e.message);
+  }
+  return absl::OkStatus();
+}
+
+SimulationResult Simulator::TakeResult() {
+  result_.resources = resources_;
+  result_.end_s = static_cast<double>(now_ms_) / 1000;
+  for (size_t i = 0; i < resources_.size(); ++i) {
+    result_.utilization.push_back(capacity_area_[i] > 0 ? allocated_area_[i] / capacity_area_[i] : 0);
+  }
+  for (const SimJob& job : jobs_) {
+    JobRecord r;
+    r.job = job.key;
+    r.queue = job.queue;
+    auto secs = [](int64_t ms) { return ms < 0 ? -1.0 : static_cast<double>(ms) / 1000; };
+    r.created_s = secs(job.created_ms);
+    r.inqueue_s = secs(job.inqueue_ms);
+    r.running_s = secs(job.running_ms);
+    r.finished_s = secs(job.finished_ms);
+    r.phase = !job.phase_override.empty() ? job.phase_override : job.controller ? job.controller->status().phase : "";
+    r.retries = job.controller ? job.controller->status().retry_count : 0;
+    r.duration_ms = job.duration_ms;
+    int64_t progress = job.progress_ms;
+    if (job.at_barrier_since >= 0) progress += now_ms_ - job.at_barrier_since;
+    r.progress_s = static_cast<double>(progress) / 1000;
+    if (job.running_ms < 0) {
+      auto e = last_explanation_.find(job.key);
+      result_.never_started[job.key] = e == last_explanation_.end() ? "never in a session" : e->second;
+    }
+    result_.jobs.push_back(std::move(r));
+  }
+  return std::move(result_);
+}
+
+}  // namespace vcsched::simulate_internal
+
+namespace vcsched {
+
+absl::StatusOr<SimulationResult> Simulate(const ScenarioObjects& cluster, const Workload& workload,
+                                          const SchedulerConfig& config, const SimulationOptions& options) {
+  simulate_internal::Simulator sim(workload, config, options);
+  VCSCHED_RETURN_IF_ERROR(sim.Init(cluster));
+  VCSCHED_RETURN_IF_ERROR(sim.Run());
+  return sim.TakeResult();
+}
+
+}  // namespace vcsched

@@ -1,0 +1,187 @@
+// The discrete-event loop behind Simulate (docs/SIMULATE.md): the event queue, the
+// cluster state, the Job controller of every job, and the accounting the output
+// tables are made of. One Simulator runs one simulation.
+#ifndef VCSCHED_SRC_SIMULATE_SIMULATOR_H_
+#define VCSCHED_SRC_SIMULATE_SIMULATOR_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "src/simulate/random.h"
+#include "vcsched/cluster.h"
+#include "vcsched/lifecycle/cron.h"
+#include "vcsched/lifecycle/job_simulator.h"
+#include "vcsched/lifecycle/jobflow.h"
+#include "vcsched/simulate.h"
+
+namespace vcsched::simulate_internal {
+
+enum class EventKind {
+  kArrival,      // a: template, b: instance
+  kCronTick,     // a: CronJob
+  kNodeEvent,    // a: index into Workload::nodes
+  kCreatePod,    // a: job, b: pod slot, c: the slot's incarnation
+  kPodStart,     // a: job, b: pod slot, c: incarnation
+  kPodFail,      // a: job, b: pod slot, c: incarnation
+  kRelease,      // a: job, b: pod slot, c: incarnation (an evicted or deleted pod goes)
+  kWorkDone,     // a: job, c: the job's progress epoch
+  kControllerTimer,  // a: job (delayed policy actions, ttlSecondsAfterFinished)
+};
+
+struct Event {
+  int64_t time_ms = 0;
+  uint64_t seq = 0;  // insertion order breaks ties: the loop is deterministic
+  EventKind kind = EventKind::kArrival;
+  int64_t a = 0, b = 0, c = 0;
+  bool operator>(const Event& o) const { return time_ms != o.time_ms ? time_ms > o.time_ms : seq > o.seq; }
+};
+
+// A pod of a job, as the simulator tracks it in the cluster.
+struct PodSlot {
+  std::string name;
+  PodSpec spec;                // as the controller creates it (no node, Pending)
+  std::vector<double> request;  // per result resource
+  int64_t incarnation = 0;     // bumped on every create and delete: stale events are dropped
+  // kDone: Succeeded or Failed, kept as an object until the job finishes.
+  enum class State { kAbsent, kScheduledCreate, kPending, kBound, kRunning, kReleasing, kDone } state = State::kAbsent;
+  bool evicted = false;        // kReleasing by the scheduler or a node's removal: the job hears PodEvicted
+  bool holds = false;          // counted in the allocated totals
+};
+
+struct SimJob {
+  std::string key, name, namespace_, queue, pod_group_key;
+  lifecycle::VolcanoJob job;
+  std::optional<lifecycle::JobSimulator> controller;
+  Value pod_group_manifest;
+  std::vector<PodSlot> pods;
+  absl::flat_hash_map<std::string, int> slot_of;  // pod name -> index into pods
+  int64_t duration_ms = 0;
+  int32_t barrier = 1;
+  int64_t pod_interval_ms = 0;
+  std::optional<PodFailures> failures;
+  int64_t next_create_ms = 0;
+  int32_t running = 0;
+  int64_t progress_ms = 0;
+  int64_t at_barrier_since = -1;
+  int64_t progress_epoch = 0;
+  int32_t run_version = 0;
+  bool work_done = false;
+  bool finished = false;
+  int64_t pod_runs = 0;  // failure draws are keyed by it
+  int32_t retries_seen = 0;
+  int64_t created_ms = 0, inqueue_ms = -1, running_ms = -1, finished_ms = -1;
+  int cron = -1;  // the CronJob that made it
+  int flow = -1;  // the JobFlow that made it
+  std::string phase_seen;
+  std::string phase_override;  // a job its CronJob deleted while it ran: Terminated
+  bool deleted = false;        // by its CronJob (history or Replace)
+};
+
+class Simulator {
+ public:
+  Simulator(const Workload& workload, const SchedulerConfig& config, const SimulationOptions& options);
+  absl::Status Init(const ScenarioObjects& cluster);
+  absl::Status Run();
+  SimulationResult TakeResult();
+
+ private:
+  // Events.
+  void Push(int64_t time_ms, EventKind kind, int64_t a, int64_t b = 0, int64_t c = 0);
+  absl::Status Handle(const Event& e);
+  absl::Status RunSession();
+
+  // Jobs (sim_jobs.cc).
+  absl::Status CheckTemplates();
+  int64_t ArrivalTime(int t, int64_t instance);
+  absl::Status Arrive(int t, int64_t instance);
+  absl::StatusOr<int> CreateJob(const Value& manifest, const std::string& name, int64_t duration_ms, std::optional<int32_t> barrier,
+                                int64_t pod_interval_ms, std::optional<PodFailures> failures, const std::string& where);
+  absl::Status Deliver(int j, absl::StatusOr<lifecycle::SimulatorStep> step);
+  absl::Status ApplyCommands(int j, const lifecycle::JobStep& step);
+  void CatchUpClock(int j);
+  void ScheduleTimer(int j);
+  void CreatePod(int j, int slot);
+  void DeletePod(int j, int slot, bool by_controller);
+  void PodStarted(int j, int slot);
+  void PodStopped(int j, int slot, bool was_running);
+  void UpdateProgress(int j);
+  absl::Status WorkDone(int j);
+  absl::Status PodFailed(int j, int slot);
+  absl::Status Released(int j, int slot);
+  absl::Status AfterStep(int j);
+  void FinishJob(int j);
+
+  // CronJobs and JobFlows (sim_controllers.cc).
+  absl::Status InitCronJobs();
+  absl::Status CronTick(int c);
+  absl::Status InitJobFlows();
+  absl::Status SyncFlow(int f);
+
+  // Nodes and accounting (sim_accounting.cc).
+  absl::Status NodeEventAt(int i);
+  void SetupResources(const ScenarioObjects& cluster);
+  std::vector<double> RequestOf(const PodSpec& pod) const;
+  std::vector<double> CapacityOf(const NodeSpec& node) const;
+  void Hold(PodSlot& slot, bool hold);
+  void AddTimelineRow();
+  void Account(int64_t until_ms);
+
+  int64_t NowSeconds() const { return workload_.start_seconds + now_ms_ / 1000; }
+  std::string Where() const;
+
+  const Workload& workload_;
+  const SchedulerConfig& config_;
+  SimulationOptions options_;
+  uint64_t seed_ = 0;
+  Cluster cluster_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  uint64_t seq_ = 0;
+  int64_t now_ms_ = 0;
+  bool dirty_ = false;            // a change since the last session
+  int64_t dirty_since_ms_ = 0;
+  int64_t last_session_ms_ = -1;
+  std::vector<RandomStream> arrival_rng_, duration_rng_;
+  std::vector<SimJob> jobs_;
+  absl::flat_hash_map<std::string, int> job_of_;        // job key -> index
+  absl::flat_hash_map<std::string, int> job_of_group_;  // PodGroup key -> index
+  absl::flat_hash_map<std::string, std::pair<int, int>> slot_of_pod_;  // pod key -> (job, slot)
+
+  // CronJobs.
+  struct CronState {
+    lifecycle::VolcanoCronJob cron;
+    lifecycle::CronJobStatus status;
+    std::vector<int> children;
+    RandomStream rng{0};
+    int64_t created = 0;
+  };
+  std::vector<CronState> crons_;
+  // JobFlows.
+  struct FlowState {
+    lifecycle::VolcanoJobFlow flow;
+    std::map<std::string, Value> templates;
+    std::string phase = "Pending";
+    std::map<std::string, int> jobs;  // job name -> index
+    RandomStream rng{0};
+  };
+  std::vector<FlowState> flows_;
+
+  // Accounting.
+  std::vector<std::string> resources_;  // result resource names (Kubernetes names)
+  std::vector<double> scale_;           // stored unit -> output unit
+  std::vector<double> allocated_, capacity_;
+  std::vector<double> allocated_area_, capacity_area_;  // ∫ over time, for utilisation
+  int64_t accounted_ms_ = 0;
+  int64_t pending_pods_ = 0, running_pods_ = 0;
+  int64_t last_row_ms_ = -1;
+  SimulationResult result_;
+  std::map<std::string, std::string> last_explanation_;  // job key -> text
+};
+
+}  // namespace vcsched::simulate_internal
+
+#endif  // VCSCHED_SRC_SIMULATE_SIMULATOR_H_

@@ -525,6 +525,7 @@ PYBIND11_MODULE(_vcsched, m) {
   py::register_exception<NotFound>(m, "NotFoundError", PyExc_KeyError);
   RegisterLifecycle(m);
   RegisterCluster(m);
+  RegisterSimulate(m);
 
   py::class_<SchedulerConfig>(m, "SchedulerConfig")
       .def_property_readonly("actions", [](const SchedulerConfig& c) { return c.actions; })

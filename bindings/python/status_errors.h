@@ -44,6 +44,7 @@ T Unwrap(absl::StatusOr<T> v) {
 void RegisterLifecycle(pybind11::module_& m);
 // The Cluster (_cluster.cc).
 void RegisterCluster(pybind11::module_& m);
+void RegisterSimulate(pybind11::module_& m);
 
 }  // namespace vcsched::python
 

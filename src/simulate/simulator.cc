@@ -36,6 +36,9 @@ absl::Status Simulator::Init(const ScenarioObjects& cluster) {
   }
   VCSCHED_RETURN_IF_ERROR(InitCronJobs());
   VCSCHED_RETURN_IF_ERROR(InitJobFlows());
+  // The first session sees the cluster file's pending pods and the flows' first jobs.
+  dirty_ = true;
+  dirty_since_ms_ = 0;
   AddTimelineRow();
   return absl::OkStatus();
 }

@@ -37,6 +37,8 @@ __all__ = [
     "explain", "queues", "scores", "would_fit",
     # The Job lifecycle (vcsched.lifecycle)
     "AdmissionResult", "validate", "expand", "JobSimulator", "cron_next",
+    # Simulation over virtual time (docs/SIMULATE.md)
+    "simulate", "sweep", "SimulationResult",
 ]
 
 Error = _vcsched.Error
@@ -747,3 +749,4 @@ def builtin_actions() -> List[str]:
 
 
 from .lifecycle import AdmissionResult, JobSimulator, cron_next, expand, validate  # noqa: E402
+from .simulation import SimulationResult, simulate, sweep  # noqa: E402

@@ -1,0 +1,135 @@
+// Simulation for Python: the run in C++ (the GIL released), its tables handed over as
+// columns, which vcsched.simulate turns into numpy structured arrays.
+#include <pybind11/pybind11.h>
+
+#include <limits>
+#include <pybind11/stl.h>
+
+#include "bindings/python/status_errors.h"
+#include "vcsched/arguments.h"
+#include "vcsched/simulate.h"
+
+namespace py = pybind11;
+
+namespace vcsched::python {
+namespace {
+
+SimulationResult Run(const std::string& cluster_name, const std::string& cluster_text,
+                     const std::vector<std::pair<std::string, std::string>>& workloads,
+                     const std::optional<SchedulerConfig>& config, std::optional<int64_t> until_ms,
+                     std::optional<uint64_t> seed) {
+  py::gil_scoped_release release;
+  ScenarioObjects cluster = Unwrap(LoadObjects({{cluster_name, cluster_text}}));
+  std::vector<ScenarioSource> sources;
+  for (const auto& [name, text] : workloads) sources.push_back({name, text});
+  const Workload workload = Unwrap(ReadWorkload(sources));
+  const SchedulerConfig chosen = config ? *config : cluster.config.value_or(DefaultSchedulerConfig());
+  SimulationOptions options;
+  options.until_ms = until_ms;
+  options.seed = seed;
+  return Unwrap(Simulate(cluster, workload, chosen, options));
+}
+
+py::dict JobColumns(const SimulationResult& r) {
+  py::list job, queue, created, inqueue, running, finished, phase, wait, retries;
+  for (const JobRecord& j : r.jobs) {
+    job.append(j.job);
+    queue.append(j.queue);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto reached = [&](double s) { return s < 0 ? nan : s; };
+    created.append(j.created_s);
+    inqueue.append(reached(j.inqueue_s));
+    running.append(reached(j.running_s));
+    finished.append(reached(j.finished_s));
+    phase.append(j.phase);
+    wait.append(j.running_s >= 0 ? j.running_s - j.created_s : nan);
+    retries.append(j.retries);
+  }
+  py::dict out;
+  out["job"] = job;
+  out["queue"] = queue;
+  out["created_s"] = created;
+  out["inqueue_s"] = inqueue;
+  out["running_s"] = running;
+  out["finished_s"] = finished;
+  out["phase"] = phase;
+  out["wait_s"] = wait;
+  out["retries"] = retries;
+  return out;
+}
+
+py::dict TimelineColumns(const SimulationResult& r) {
+  py::dict out;
+  std::vector<double> time;
+  std::vector<int64_t> pending, running;
+  std::vector<std::vector<double>> allocated(r.resources.size()), capacity(r.resources.size());
+  for (const TimelineRow& row : r.timeline) {
+    time.push_back(row.time_s);
+    pending.push_back(row.pending_pods);
+    running.push_back(row.running_pods);
+    for (size_t i = 0; i < r.resources.size(); ++i) {
+      allocated[i].push_back(row.allocated[i]);
+      capacity[i].push_back(row.capacity[i]);
+    }
+  }
+  out["time_s"] = time;
+  out["pending_pods"] = pending;
+  out["running_pods"] = running;
+  for (size_t i = 0; i < r.resources.size(); ++i) {
+    out[py::str(r.resources[i] + "_allocated")] = allocated[i];
+    out[py::str(r.resources[i] + "_capacity")] = capacity[i];
+  }
+  return out;
+}
+
+py::dict QueueColumns(const SimulationResult& r) {
+  py::dict out;
+  std::vector<double> time, share;
+  std::vector<std::string> queue;
+  std::vector<std::vector<double>> allocated(r.resources.size()), deserved(r.resources.size());
+  for (const QueueRow& row : r.queues) {
+    time.push_back(row.time_s);
+    queue.push_back(row.queue);
+    share.push_back(row.share);
+    for (size_t i = 0; i < r.resources.size(); ++i) {
+      allocated[i].push_back(row.allocated[i]);
+      deserved[i].push_back(row.deserved[i]);
+    }
+  }
+  out["time_s"] = time;
+  out["queue"] = queue;
+  for (size_t i = 0; i < r.resources.size(); ++i) {
+    out[py::str(r.resources[i] + "_allocated")] = allocated[i];
+    out[py::str(r.resources[i] + "_deserved")] = deserved[i];
+  }
+  out["share"] = share;
+  return out;
+}
+
+}  // namespace
+
+void RegisterSimulate(py::module_& m) {
+  py::class_<SimulationResult>(m, "SimulationResult")
+      .def_readonly("resources", &SimulationResult::resources)
+      .def_readonly("notes", &SimulationResult::notes)
+      .def("job_columns", &JobColumns)
+      .def("timeline_columns", &TimelineColumns)
+      .def("queue_columns", &QueueColumns)
+      .def("jobs_csv", &JobsCsv)
+      .def("timeline_csv", &TimelineCsv)
+      .def("queues_csv", &QueuesCsv)
+      .def("summary_json", &SummaryJson)
+      .def("utilization_svg", &UtilizationSvg)
+      .def("queue_shares_svg", &QueueSharesSvg)
+      .def("wait_times_svg", &WaitTimesSvg)
+      .def("report_html", &ReportHtml);
+  m.def("parse_duration_ms", [](const std::string& text) {
+    absl::StatusOr<int64_t> ms = ParseGoDurationMillis(text);
+    if (!ms.ok() || *ms < 0) throw InputError("expected a duration such as 24h or 90m, got \"" + text + "\"");
+    return *ms;
+  });
+  m.def("simulate", &Run, py::arg("cluster_name"), py::arg("cluster_text"), py::arg("workloads"), py::arg("config"),
+        py::arg("until_ms"), py::arg("seed"));
+}
+
+}  // namespace vcsched::python

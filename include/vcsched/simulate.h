@@ -112,7 +112,8 @@ struct SimulationOptions {
   std::optional<uint64_t> seed;  // overrides the workload's
   // Called now and then with the simulated time and the end (or -1 when open-ended).
   std::function<void(int64_t now_ms, int64_t until_ms)> progress;
-  // Refuse a workload that would create more jobs than this. Default: 1,000,000.
+  // Refuse a workload that would create more jobs than this (its entries' counts, and
+  // at run time the jobs CronJobs and JobFlows create too). Default: 1,000,000.
   int64_t max_jobs = 1000000;
 };
 

@@ -84,6 +84,10 @@ absl::Status Simulator::Arrive(int t, int64_t instance) {
 absl::StatusOr<int> Simulator::CreateJob(const Value& manifest, const std::string& name, int64_t duration_ms,
                                          std::optional<int32_t> barrier, int64_t pod_interval_ms,
                                          std::optional<PodFailures> failures, const std::string& where) {
+  if (static_cast<int64_t>(jobs_.size()) >= options_.max_jobs) {
+    return absl::ResourceExhaustedError(absl::StrCat(Where(), ": ", where, ": the simulation would create more than ",
+                                                     options_.max_jobs, " jobs (SimulationOptions::max_jobs)"));
+  }
   lifecycle::Findings f;
   const Value v = Instance(manifest, name, NowSeconds());
   lifecycle::VolcanoJob job = lifecycle::AdmitJobDocument(v, {}, &f);

@@ -232,7 +232,9 @@ SimulationResult Simulator::TakeResult() {
     r.progress_s = static_cast<double>(progress) / 1000;
     if (job.running_ms < 0) {
       auto e = last_explanation_.find(job.key);
-      result_.never_started[job.key] = e == last_explanation_.end() ? "never in a session" : e->second;
+      result_.never_started[job.key] =
+          absl::StrCat(e == last_explanation_.end() ? "never in a session" : e->second, " (", job.running, " of ",
+                       job.pods.size(), " pods running; its barrier is ", job.barrier, ")");
     }
     result_.jobs.push_back(std::move(r));
   }

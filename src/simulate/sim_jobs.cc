@@ -7,6 +7,7 @@
 #include "absl/time/time.h"
 #include "src/simulate/simulator.h"
 #include "src/util/status_macros.h"
+#include "vcsched/arguments.h"
 #include "vcsched/lifecycle/admit.h"
 #include "vcsched/lifecycle/expand.h"
 
@@ -180,6 +181,7 @@ absl::Status Simulator::ApplyCommands(int j, const JobStep& step) {
           if (!pg.ok() || pg->pod_groups.size() != 1) break;
           PodGroupSpec spec = std::move(pg->pod_groups[0]);
           spec.creation_time = NowSeconds();
+          ScheduleSlaWake(j, spec);
           VCSCHED_RETURN_IF_ERROR(cluster_.PutPodGroup(std::move(spec)));
         }
         break;
@@ -427,6 +429,27 @@ void Simulator::ScheduleTimer(int j) {
   for (const lifecycle::DelayedAction& d : job.controller->delayed()) due = std::min(due, d.due);
   if (due == INT64_MAX) return;
   Push((due - workload_.start_seconds) * 1000, EventKind::kControllerTimer, j);
+}
+
+void Simulator::ScheduleSlaWake(int j, const PodGroupSpec& pod_group) {
+  // The sla plugin lets a job that waited past its waiting time go first: a session
+  // must run when that happens, though nothing else changes then.
+  const PluginOption* sla = nullptr;
+  for (const Tier& t : config_.tiers) {
+    for (const PluginOption& p : t.plugins) {
+      if (p.name == "sla") sla = &p;
+    }
+  }
+  if (sla == nullptr) return;
+  std::string text;
+  for (const char* key : {"volcano.sh/sla-waiting-time", "sla-waiting-time"}) {
+    auto it = pod_group.annotations.find(key);
+    if (it != pod_group.annotations.end() && text.empty()) text = it->second;
+  }
+  if (text.empty()) text = sla->arguments.GetString("sla-waiting-time", "").value_or("");
+  absl::StatusOr<int64_t> seconds = text.empty() ? absl::StatusOr<int64_t>(-1) : ParseGoDurationSeconds(text);
+  if (!seconds.ok() || *seconds <= 0) return;
+  Push(now_ms_ + *seconds * 1000, EventKind::kWake, j);
 }
 
 void Simulator::FinishJob(int j) {

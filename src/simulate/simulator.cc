@@ -69,6 +69,12 @@ absl::Status Simulator::Handle(const Event& e) {
       return live() ? Released(j, slot) : absl::OkStatus();
     case EventKind::kWorkDone:
       return jobs_[static_cast<size_t>(j)].progress_epoch == e.c ? WorkDone(j) : absl::OkStatus();
+    case EventKind::kWake:
+      if (!dirty_) {
+        dirty_ = true;
+        dirty_since_ms_ = now_ms_;
+      }
+      return absl::OkStatus();
     case EventKind::kControllerTimer: {
       SimJob& job = jobs_[static_cast<size_t>(j)];
       if (!job.controller) return absl::OkStatus();

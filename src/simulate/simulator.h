@@ -31,6 +31,7 @@ enum class EventKind {
   kRelease,      // a: job, b: pod slot, c: incarnation (an evicted or deleted pod goes)
   kWorkDone,     // a: job, c: the job's progress epoch
   kControllerTimer,  // a: job (delayed policy actions, ttlSecondsAfterFinished)
+  kWake,             // a: job: its sla waiting time is over, which a session must see
 };
 
 struct Event {
@@ -105,6 +106,7 @@ class Simulator {
   absl::Status ApplyCommands(int j, const lifecycle::JobStep& step);
   void CatchUpClock(int j);
   void ScheduleTimer(int j);
+  void ScheduleSlaWake(int j, const PodGroupSpec& pod_group);
   void CreatePod(int j, int slot);
   void DeletePod(int j, int slot, bool by_controller);
   void PodStarted(int j, int slot);

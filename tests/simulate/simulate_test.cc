@@ -377,3 +377,30 @@ TEST_CASE("simulate: cordoned nodes take no new pods; uncordoned ones do again")
 
 }  // namespace
 }  // namespace vcsched
+
+namespace vcsched {
+namespace {
+
+TEST_CASE("simulate: a session runs when a job's sla waiting time is over") {
+  // overcommit-factor 1 keeps `small` out while `big` holds the node; sla (an earlier
+  // tier) admits it once it has waited a minute. Nothing else happens at 61 s: without
+  // the sla's own wake-up no session would run until `big` finishes at 601 s.
+  const std::string cluster =
+      "apiVersion: vcsched/v1\nkind: SchedulerConfiguration\nactions: \"enqueue, allocate\"\ntiers:\n"
+      "- plugins:\n  - name: priority\n  - name: gang\n  - name: sla\n    arguments: {sla-waiting-time: 1m}\n"
+      "- plugins:\n  - name: overcommit\n    arguments: {overcommit-factor: 1.0}\n  - name: predicates\n"
+      "  - name: proportion\n" +
+      Node("n0", "4");
+  const std::string workload = absl::StrCat(kHead, "jobs:\n- name: big\n  arrival: {at: [0s]}\n  duration: {fixed: 10m}\n",
+                                            JobTemplate(1, "4"), "- name: small\n  arrival: {at: [1s]}\n",
+                                            "  duration: {fixed: 1m}\n", JobTemplate(1, "1"));
+  const SimulationResult r = Run(cluster, workload);
+  CheckInvariants(r);
+  const JobRecord& small = JobNamed(r, "default/small-0");
+  CHECK(small.inqueue_s == 61);
+  CHECK(small.running_s == 601);  // no room until big finishes
+  CHECK(small.finished_s == 661);
+}
+
+}  // namespace
+}  // namespace vcsched

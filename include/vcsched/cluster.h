@@ -21,6 +21,7 @@
 #define VCSCHED_CLUSTER_H_
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -74,8 +75,9 @@ class Cluster {
   absl::Status DeleteHyperNode(absl::string_view name);
 
   // The state as a snapshot. Taken again without a change in between, it is the same
-  // snapshot (shared, no work). Fails only on limits of the whole input (the dense
-  // resource tables), never on an object: objects were checked when they came in.
+  // snapshot (shared, no work). Pods unchanged since the last snapshot are shared with
+  // it, not copied. Fails only on limits of the whole input (the dense resource tables),
+  // never on an object: objects were checked when they came in.
   absl::StatusOr<vcsched::Snapshot> Snapshot() const;
   // A snapshot built afresh from the objects, sharing nothing with earlier ones: what
   // Snapshot() must decide like (tests and benchmarks compare the two).
@@ -115,6 +117,10 @@ class Cluster {
   std::set<std::string, std::less<>> implicit_groups_;
   int64_t generation_ = 0;
   mutable std::optional<vcsched::Snapshot> cached_;  // the snapshot of this generation
+  // Pods as the last snapshot prepared them, shared with it; a change drops the pod's
+  // entry (it is copied into the next snapshot, then kept here again).
+  mutable std::map<std::string, std::shared_ptr<const PodSpec>, std::less<>> shared_pods_;
+  void Unshare(absl::string_view pod_key) const;
 };
 
 }  // namespace vcsched

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -163,9 +164,9 @@ struct NamespaceSpec {
 struct PodSpec {
   std::string name;
   std::string namespace_ = "default";
-  // The labels of the pod's Namespace object, when the input has one; set by
-  // SnapshotBuilder::Build (it points into the snapshot).
-  const Labels* namespace_labels = nullptr;
+  // The labels of the pod's namespace (its Namespace object's, or just
+  // kubernetes.io/metadata.name); set by SnapshotBuilder::Build.
+  std::shared_ptr<const Labels> namespace_labels;
   std::string uid;  // empty: "<namespace>-<name>"
   Labels labels;
   Labels annotations;

@@ -251,6 +251,12 @@ class SnapshotBuilder {
   void AddPod(PodSpec pod);
   // Many pods at once; the deque is taken over whole when no pod was added before.
   void AddPods(std::deque<PodSpec>&& pods);
+  // A pod the caller keeps and shares, never copied: a host that holds its pods (Cluster)
+  // builds snapshot after snapshot without copying the unchanged ones. A pod the build
+  // would have to change (a plain pod's PodGroup annotation, its namespace labels, the
+  // parse flags of its node-selector terms) is copied first; the snapshot's
+  // TaskInfo::pod then holds that prepared copy, which shares without a copy next time.
+  void AddSharedPod(std::shared_ptr<const PodSpec> pod);
   void AddPodGroup(PodGroupSpec pod_group);
   void AddQueue(QueueSpec queue);
   void AddPriorityClass(PriorityClassSpec priority_class);

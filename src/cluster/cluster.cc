@@ -103,6 +103,7 @@ absl::Status Cluster::PutPod(PodSpec pod) {
     pod_groups_.emplace(std::move(group_key), *std::move(made));
   }
   std::string key = Key(pod.namespace_, pod.name);
+  Unshare(key);
   pods_.insert_or_assign(std::move(key), std::move(pod));
   Changed();
   return absl::OkStatus();
@@ -162,8 +163,12 @@ absl::Status Cluster::DeleteNode(absl::string_view name) {
 }
 
 absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view name) {
-  absl::Status s = Erase(pods_, "Pod", Key(namespace_, name));
-  if (s.ok()) Changed();
+  const std::string key = Key(namespace_, name);
+  absl::Status s = Erase(pods_, "Pod", key);
+  if (s.ok()) {
+    Unshare(key);
+    Changed();
+  }
   return s;
 }
 
@@ -209,9 +214,41 @@ absl::Status Cluster::DeleteHyperNode(absl::string_view name) {
 
 absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   if (cached_) return *cached_;
-  absl::StatusOr<vcsched::Snapshot> built = BuildSnapshot();
-  if (built.ok()) cached_ = *built;
+  SnapshotBuilder b(options_);
+  for (const auto& [_, n] : nodes_) b.AddNode(n);
+  for (const auto& [_, q] : queues_) b.AddQueue(q);
+  for (const auto& [_, pc] : priority_classes_) b.AddPriorityClass(pc);
+  for (const auto& [_, ns] : namespaces_) b.AddNamespace(ns);
+  for (const auto& [_, h] : hyper_nodes_) b.AddHyperNode(h);
+  for (const auto& [_, g] : pod_groups_) b.AddPodGroup(g);
+  // Unchanged pods go in shared; changed ones are copied (and prepared) by the build.
+  for (const auto& [key, p] : pods_) {
+    auto shared = shared_pods_.find(key);
+    if (shared != shared_pods_.end()) {
+      b.AddSharedPod(shared->second);
+    } else {
+      b.AddPod(p);
+    }
+  }
+  absl::StatusOr<vcsched::Snapshot> built = std::move(b).Build();
+  if (!built.ok()) return built;
+  // Keep each newly prepared pod as a spec of its own (not a view into the snapshot's
+  // storage, which would keep every pod built with it alive).
+  for (const TaskInfo& t : built->tasks()) {
+    auto shared = shared_pods_.find(t.key);
+    if (shared == shared_pods_.end()) {
+      shared_pods_.emplace(t.key, std::make_shared<const PodSpec>(*t.pod));
+    } else if (shared->second != t.pod) {
+      shared->second = std::make_shared<const PodSpec>(*t.pod);  // the build had to prepare it again
+    }
+  }
+  cached_ = *built;
   return built;
+}
+
+void Cluster::Unshare(absl::string_view pod_key) const {
+  auto it = shared_pods_.find(pod_key);
+  if (it != shared_pods_.end()) shared_pods_.erase(it);
 }
 
 absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {
@@ -233,7 +270,10 @@ ApplyReport Cluster::Apply(const Decisions& decisions) {
   int64_t changed = 0;
   const auto pod_of = [&](absl::string_view what, absl::string_view key) -> PodSpec* {
     auto it = pods_.find(key);
-    if (it != pods_.end()) return &it->second;
+    if (it != pods_.end()) {
+      Unshare(key);  // about to change
+      return &it->second;
+    }
     report.conflicts.push_back(absl::StrCat(what, " ", key, ": pod not found"));
     return nullptr;
   };

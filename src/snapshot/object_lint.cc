@@ -16,7 +16,7 @@ std::string Key(const PodSpec& p) { return absl::StrCat(p.namespace_, "/", p.nam
 // Pods whose host ports count on their node: placed and not finished.
 bool HoldsNode(const PodSpec& p) { return !p.node_name.empty() && p.phase != "Succeeded" && p.phase != "Failed"; }
 
-void LintPriorityClasses(const std::deque<PodSpec>& pods, const std::vector<PodGroupSpec>& pod_groups,
+void LintPriorityClasses(const std::vector<const PodSpec*>& pods, const std::vector<PodGroupSpec>& pod_groups,
                          const std::vector<PriorityClassSpec>& priority_classes, std::vector<std::string>& warnings) {
   std::set<std::string> known;
   std::vector<std::string> defaults;
@@ -32,7 +32,8 @@ void LintPriorityClasses(const std::deque<PodSpec>& pods, const std::vector<PodG
   }
   std::map<std::string, int> unknown_by_pods;  // class -> pods naming it, reported once per class
   std::map<std::string, std::string> first_pod;
-  for (const PodSpec& p : pods) {
+  for (const PodSpec* pod : pods) {
+    const PodSpec& p = *pod;
     if (p.priority_class_name.empty() || known.count(p.priority_class_name) || p.priority) continue;
     if (unknown_by_pods[p.priority_class_name]++ == 0) first_pod[p.priority_class_name] = Key(p);
   }
@@ -50,10 +51,11 @@ void LintPriorityClasses(const std::deque<PodSpec>& pods, const std::vector<PodG
   }
 }
 
-void LintHostPorts(const std::deque<PodSpec>& pods, std::vector<std::string>& warnings) {
+void LintHostPorts(const std::vector<const PodSpec*>& pods, std::vector<std::string>& warnings) {
   // (node, protocol, port) -> the first pod holding it, with its address.
   std::map<std::tuple<std::string, std::string, int32_t>, std::vector<std::pair<std::string, const PodSpec*>>> held;
-  for (const PodSpec& p : pods) {
+  for (const PodSpec* pod : pods) {
+    const PodSpec& p = *pod;
     if (!HoldsNode(p)) continue;
     for (const Container& c : p.containers) {
       for (const HostPort& hp : c.host_ports) {
@@ -74,10 +76,11 @@ void LintHostPorts(const std::deque<PodSpec>& pods, std::vector<std::string>& wa
 
 }  // namespace
 
-void LintObjects(const std::deque<PodSpec>& pods, const std::vector<PodGroupSpec>& pod_groups,
+void LintObjects(const std::vector<const PodSpec*>& pods, const std::vector<PodGroupSpec>& pod_groups,
                  const std::vector<PriorityClassSpec>& priority_classes, std::vector<std::string>& warnings) {
   LintPriorityClasses(pods, pod_groups, priority_classes, warnings);
-  for (const PodSpec& p : pods) {
+  for (const PodSpec* pod : pods) {
+    const PodSpec& p = *pod;
     if (p.containers.empty()) {
       warnings.push_back(absl::StrCat("Pod \"", Key(p), "\": spec.containers: none; the pod requests nothing"));
     }

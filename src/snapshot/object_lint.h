@@ -3,7 +3,6 @@
 #ifndef VCSCHED_SRC_SNAPSHOT_OBJECT_LINT_H_
 #define VCSCHED_SRC_SNAPSHOT_OBJECT_LINT_H_
 
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -14,7 +13,7 @@ namespace vcsched::internal {
 // Unknown priorityClassName (pods and PodGroups), two globalDefault PriorityClasses,
 // pods without containers, and host ports that collide between pods on one node.
 // Linear in the objects and their ports.
-void LintObjects(const std::deque<PodSpec>& pods, const std::vector<PodGroupSpec>& pod_groups,
+void LintObjects(const std::vector<const PodSpec*>& pods, const std::vector<PodGroupSpec>& pod_groups,
                  const std::vector<PriorityClassSpec>& priority_classes, std::vector<std::string>& warnings);
 
 }  // namespace vcsched::internal

@@ -25,14 +25,15 @@ std::pair<uint64_t, uint64_t> Prefix(absl::string_view s) {
 
 }  // namespace
 
-std::vector<PodSpec*> PodsInKeyOrder(std::deque<PodSpec>& pods, std::vector<const PodSpec*>* duplicates,
-                                     const std::function<void(PodSpec&)>& visit) {
+std::vector<const PodSpec*> PodsInKeyOrder(const std::vector<const PodSpec*>& pods,
+                                           std::vector<const PodSpec*>* duplicates,
+                                           const std::function<void(const PodSpec&)>& visit) {
   struct Entry {
     uint32_t ns;  // first an index into `namespaces`, then its rank in byte order
     uint32_t name_size;
     std::pair<uint64_t, uint64_t> prefix;
     size_t at;  // the name's offset in `text`
-    PodSpec* pod;
+    const PodSpec* pod;
   };
   // Namespaces are few: each is compared as one number, its rank.
   absl::flat_hash_map<absl::string_view, uint32_t> namespace_index;
@@ -40,10 +41,11 @@ std::vector<PodSpec*> PodsInKeyOrder(std::deque<PodSpec>& pods, std::vector<cons
   std::string text;  // the names, packed
   std::vector<Entry> entries;
   entries.reserve(pods.size());
-  for (PodSpec& p : pods) {
+  for (const PodSpec* pod : pods) {
+    const PodSpec& p = *pod;
     const auto [it, added] = namespace_index.try_emplace(p.namespace_, static_cast<uint32_t>(namespaces.size()));
     if (added) namespaces.push_back(p.namespace_);
-    entries.push_back({it->second, static_cast<uint32_t>(p.name.size()), Prefix(p.name), text.size(), &p});
+    entries.push_back({it->second, static_cast<uint32_t>(p.name.size()), Prefix(p.name), text.size(), pod});
     text += p.name;
     visit(p);  // while the spec is in cache
   }
@@ -62,7 +64,7 @@ std::vector<PodSpec*> PodsInKeyOrder(std::deque<PodSpec>& pods, std::vector<cons
   const auto same = [&](const Entry& a, const Entry& b) { return a.ns == b.ns && name(a) == name(b); };
   // Listings (kubectl's among them) usually come sorted already.
   if (!std::is_sorted(entries.begin(), entries.end(), before)) std::sort(entries.begin(), entries.end(), before);
-  std::vector<PodSpec*> out;
+  std::vector<const PodSpec*> out;
   out.reserve(entries.size());
   for (size_t i = 0; i < entries.size(); ++i) {
     if (i > 0 && same(entries[i], entries[i - 1]) && (i < 2 || !same(entries[i - 1], entries[i - 2]))) {

@@ -2,7 +2,6 @@
 #ifndef VCSCHED_SRC_SNAPSHOT_POD_ORDER_H_
 #define VCSCHED_SRC_SNAPSHOT_POD_ORDER_H_
 
-#include <deque>
 #include <functional>
 #include <vector>
 
@@ -13,9 +12,10 @@ namespace vcsched::internal {
 // `pods` in (namespace, name) order, sorted through copies of their keys packed in one
 // buffer: comparing text scattered over 100k specs costs more than copying it once.
 // `duplicates` receives one pod of each (namespace, name) printed more than once, and
-// `visit` sees each pod in deque order while its spec is at hand (one pass over them).
-std::vector<PodSpec*> PodsInKeyOrder(std::deque<PodSpec>& pods, std::vector<const PodSpec*>* duplicates,
-                                     const std::function<void(PodSpec&)>& visit);
+// `visit` sees each pod in input order while its spec is at hand (one pass over them).
+std::vector<const PodSpec*> PodsInKeyOrder(const std::vector<const PodSpec*>& pods,
+                                           std::vector<const PodSpec*>* duplicates,
+                                           const std::function<void(const PodSpec&)>& visit);
 
 }  // namespace vcsched::internal
 

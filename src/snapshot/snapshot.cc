@@ -109,6 +109,9 @@ SnapshotBuilder::SnapshotBuilder(SnapshotBuilder&&) noexcept = default;
 SnapshotBuilder& SnapshotBuilder::operator=(SnapshotBuilder&&) noexcept = default;
 void SnapshotBuilder::AddNode(NodeSpec n) { state_->nodes.push_back(std::move(n)); }
 void SnapshotBuilder::AddPod(PodSpec p) { state_->pods.push_back(std::move(p)); }
+void SnapshotBuilder::AddSharedPod(std::shared_ptr<const PodSpec> pod) {
+  if (pod != nullptr) state_->shared_pods.push_back(std::move(pod));
+}
 void SnapshotBuilder::AddPods(std::deque<PodSpec>&& pods) {
   if (state_->pods.empty()) {
     state_->pods.swap(pods);

@@ -155,13 +155,15 @@ class SnapshotAssembly {
     // Kubernetes labels every namespace with its name (kubernetes.io/metadata.name).
     for (NamespaceSpec& ns : s_.namespaces) {
       ns.labels["kubernetes.io/metadata.name"] = ns.name;
-      impl_->namespace_labels[ns.name] = std::move(ns.labels);
+      impl_->namespace_labels[ns.name] = std::make_shared<const Labels>(std::move(ns.labels));
     }
+    AdoptSharedPods();
+    PreparePods();
     CheckPods();
     CheckPodGroups();
     CheckQueueHierarchy(s_.queues, errors_);
     LintQueues(s_.queues, impl_->warnings);
-    internal::LintObjects(s_.pods, s_.pod_groups, s_.priority_classes, impl_->warnings);
+    internal::LintObjects(pods_, s_.pod_groups, s_.priority_classes, impl_->warnings);
     if (errors_.empty()) return absl::OkStatus();
     std::sort(errors_.begin(), errors_.end());
     errors_.erase(std::unique(errors_.begin(), errors_.end()), errors_.end());
@@ -197,10 +199,10 @@ class SnapshotAssembly {
     // Resource vectors are dense (one value per resource name for every pod, node, job and
     // queue): thousands of distinct names over thousands of pods would take gigabytes, so
     // such input is refused with the numbers instead of exhausting memory.
-    if (const uint64_t rows = s_.pods.size() + 6 * s_.nodes.size() + 2 * s_.pod_groups.size() + 4 * s_.queues.size();
+    if (const uint64_t rows = pods_.size() + 6 * s_.nodes.size() + 2 * s_.pod_groups.size() + 4 * s_.queues.size();
         static_cast<uint64_t>(dims) * rows > kMaxResourceTableValues) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "the input names ", dims, " distinct resources over ", s_.pods.size(), " pods and ", s_.nodes.size(),
+          "the input names ", dims, " distinct resources over ", pods_.size(), " pods and ", s_.nodes.size(),
           " nodes: the dense resource tables would hold ", static_cast<uint64_t>(dims) * rows,
           " values, over the limit of ", kMaxResourceTableValues,
           " (vcsched keeps one value per resource name for every object)"));
@@ -323,7 +325,6 @@ class SnapshotAssembly {
 
   void AddTasks() {
     const ResourceSpace& space = impl_->space;
-    const auto specs = std::make_shared<std::deque<PodSpec>>(std::move(s_.pods));
     // Shapes: equivalence classes of tasks for node-choice caching, numbered in task
     // order. A pod's labels and namespace matter only to other pods' affinity and spread
     // terms, and the cache is not used while any placed pod has such terms, so they are
@@ -352,10 +353,10 @@ class SnapshotAssembly {
       return shapes.try_emplace(shape_key, static_cast<int32_t>(shapes.size())).first->second;
     };
     std::string jkey;  // reused: the group's key of each pod
-    task_flags_.reserve(specs->size());
-    impl_->tasks.reserve(specs->size());  // no reallocation of large TaskInfo while filling
-    for (PodSpec* pod : pod_order_) {
-      PodSpec& p = *pod;
+    task_flags_.reserve(pods_.size());
+    impl_->tasks.reserve(pods_.size());  // no reallocation of large TaskInfo while filling
+    for (const PodSpec* pod : pod_order_) {
+      const PodSpec& p = *pod;
       const bool mine = Ours(p);
       if (!mine && p.node_name.empty()) continue;  // another scheduler's pending pod: invisible
       TaskInfo& t = impl_->tasks.emplace_back();  // filled in place: a TaskInfo is large
@@ -408,13 +409,7 @@ class SnapshotAssembly {
           }
         }
       }
-      // A namespace without a Namespace object in the input still has its name label.
-      auto ns = impl_->namespace_labels.find(p.namespace_);
-      if (ns == impl_->namespace_labels.end()) {
-        ns = impl_->namespace_labels.emplace(p.namespace_, Labels{{"kubernetes.io/metadata.name", p.namespace_}}).first;
-      }
-      p.namespace_labels = &ns->second;
-      t.pod = std::shared_ptr<const PodSpec>(specs, &p);
+      t.pod = *owner_.at(pod);
       task_flags_.push_back(DenseFacts::FlagsOf(t));
       t.shape = shape_of(t, p, task_flags_.back());
       latest_pod_creation_time_ = std::max(latest_pod_creation_time_, p.creation_time);
@@ -460,20 +455,76 @@ class SnapshotAssembly {
   // need anyway.
   void CheckPods() {
     std::vector<const PodSpec*> duplicate_pods;
-    pod_order_ = internal::PodsInKeyOrder(s_.pods, &duplicate_pods, [&](PodSpec& p) {
+    pod_order_ = internal::PodsInKeyOrder(pods_, &duplicate_pods, [&](const PodSpec& p) {
       for (std::string& problem : ObjectProblems(p)) errors_.push_back(std::move(problem));
-      for (NodeSelectorTerm& term : p.affinity.required_node_terms) term.parses = internal::NodeSelectorTermParses(term);
-      for (PreferredSchedulingTerm& pref : p.affinity.preferred_node_terms) {
-        pref.preference.parses = internal::NodeSelectorTermParses(pref.preference);
-      }
       for (const Container& c : p.containers) Collect(c.requests);
       for (const Container& c : p.init_containers) Collect(c.requests);
       Collect(p.overhead);
-      if (s_.options.implicit_pod_groups && Ours(p)) implicit_.Add(p);
     });
     for (const PodSpec* p : duplicate_pods) {
       if (p->name.empty() || p->name.size() > kMaxNameLength) continue;  // reported above
       errors_.push_back(absl::StrCat("Pod \"", p->namespace_, "/", p->name, "\": metadata.name: duplicate name"));
+    }
+  }
+
+  // The labels a pod of namespace `ns` carries: its Namespace object's, or (without one)
+  // the name label Kubernetes gives every namespace.
+  const std::shared_ptr<const Labels>& NamespaceLabels(const std::string& ns) {
+    auto it = impl_->namespace_labels.find(ns);
+    if (it == impl_->namespace_labels.end()) {
+      it = impl_->namespace_labels
+               .emplace(ns, std::make_shared<const Labels>(Labels{{"kubernetes.io/metadata.name", ns}}))
+               .first;
+    }
+    return it->second;
+  }
+
+  // Whether a shared pod is already as the build would make it (else it is copied).
+  bool Prepared(const PodSpec& p) {
+    if (s_.options.implicit_pod_groups && Ours(p) && !p.annotations.count(kGroupAnnotation)) return false;
+    for (const NodeSelectorTerm& term : p.affinity.required_node_terms) {
+      if (term.parses != internal::NodeSelectorTermParses(term)) return false;
+    }
+    for (const PreferredSchedulingTerm& pref : p.affinity.preferred_node_terms) {
+      if (pref.preference.parses != internal::NodeSelectorTermParses(pref.preference)) return false;
+    }
+    const std::shared_ptr<const Labels>& want = NamespaceLabels(p.namespace_);
+    return p.namespace_labels != nullptr && (p.namespace_labels == want || *p.namespace_labels == *want);
+  }
+
+  // Shared pods stay shared unless the build would change them: those join the owned ones.
+  void AdoptSharedPods() {
+    for (std::shared_ptr<const PodSpec>& pod : s_.shared_pods) {
+      if (Prepared(*pod)) {
+        shared_.push_back(std::move(pod));
+      } else {
+        s_.pods.push_back(*pod);
+      }
+    }
+    std::vector<std::shared_ptr<const PodSpec>>().swap(s_.shared_pods);
+  }
+
+  // The owned pods get what the session reads from a spec: parsed node-selector terms,
+  // the PodGroup of a plain pod, their namespace's labels. From here on every pod is
+  // read-only, owned or shared, and `pods_` lists them all in input order.
+  void PreparePods() {
+    owned_ = std::make_shared<std::deque<PodSpec>>(std::move(s_.pods));
+    pods_.reserve(owned_->size() + shared_.size());
+    owner_.reserve(owned_->size() + shared_.size());
+    all_.reserve(owned_->size() + shared_.size());
+    for (PodSpec& p : *owned_) {
+      for (NodeSelectorTerm& term : p.affinity.required_node_terms) term.parses = internal::NodeSelectorTermParses(term);
+      for (PreferredSchedulingTerm& pref : p.affinity.preferred_node_terms) {
+        pref.preference.parses = internal::NodeSelectorTermParses(pref.preference);
+      }
+      if (s_.options.implicit_pod_groups && Ours(p)) implicit_.Add(p);
+      p.namespace_labels = NamespaceLabels(p.namespace_);
+      all_.emplace_back(owned_, &p);  // shares the deque: the specs are never moved again
+    }
+    for (std::shared_ptr<const PodSpec>& pod : shared_) all_.push_back(std::move(pod));
+    for (const std::shared_ptr<const PodSpec>& pod : all_) {
+      pods_.push_back(pod.get());
+      owner_.emplace(pod.get(), &pod);
     }
   }
 
@@ -508,7 +559,12 @@ class SnapshotAssembly {
   std::vector<std::string> errors_;
   std::vector<std::string> scalars_;  // resource names beyond cpu, memory and pods
   ImplicitPodGroups implicit_;
-  std::vector<PodSpec*> pod_order_;
+  std::vector<const PodSpec*> pod_order_;
+  std::vector<std::shared_ptr<const PodSpec>> shared_;  // shared pods kept as they are
+  std::shared_ptr<std::deque<PodSpec>> owned_;           // the pods the build owns (and prepared)
+  std::vector<std::shared_ptr<const PodSpec>> all_;      // owned then shared, input order
+  std::vector<const PodSpec*> pods_;                     // the same, as pointers
+  absl::flat_hash_map<const PodSpec*, const std::shared_ptr<const PodSpec>*> owner_;
   std::optional<int32_t> global_default_;
   // What the dense facts take from the specs, worked out by AddTasks while each is at hand.
   std::vector<uint8_t> task_flags_;

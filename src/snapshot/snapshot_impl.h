@@ -20,7 +20,8 @@ struct Snapshot::Impl {
   std::vector<JobInfo> jobs;
   std::vector<QueueInfo> queues;
   std::vector<PriorityClassSpec> priority_classes;
-  std::map<std::string, Labels, std::less<>> namespace_labels;  // PodSpec::namespace_labels points here
+  // Per namespace: what PodSpec::namespace_labels shares.
+  std::map<std::string, std::shared_ptr<const Labels>, std::less<>> namespace_labels;
   Resource total;
   std::map<std::string, int32_t, std::less<>> node_by_name, queue_by_name, pc_by_name;
   // Views of JobInfo::key and TaskInfo::key, filled once `jobs` and `tasks` are final.

@@ -36,12 +36,14 @@ TEST_CASE("Pod order: namespace then name in byte order, duplicates reported onc
     pods.push_back(Pod("a", "b"));  // printed three times: one report
     pods.push_back(Pod("a", "b"));
     std::shuffle(pods.begin(), pods.end(), rng);
+    std::vector<const PodSpec*> input;
+    for (const PodSpec& p : pods) input.push_back(&p);
     std::vector<const PodSpec*> duplicates;
     std::vector<const PodSpec*> visited;
-    const std::vector<PodSpec*> order =
-        internal::PodsInKeyOrder(pods, &duplicates, [&](PodSpec& p) { visited.push_back(&p); });
+    const std::vector<const PodSpec*> order =
+        internal::PodsInKeyOrder(input, &duplicates, [&](const PodSpec& p) { visited.push_back(&p); });
     REQUIRE(order.size() == pods.size());
-    REQUIRE(visited.size() == pods.size());  // each pod once, in deque order
+    REQUIRE(visited.size() == pods.size());  // each pod once, in input order
     for (size_t i = 0; i < pods.size(); ++i) CHECK(visited[i] == &pods[i]);
     const auto key = [](const PodSpec* p) { return std::tie(p->namespace_, p->name); };
     for (size_t i = 1; i < order.size(); ++i) {

@@ -265,7 +265,7 @@ TEST_CASE("simulate: the seeds' deadlock: per-pod scheduling never finishes, the
   CHECK(gang.never_started.empty());
 }
 
-TEST_CASE("simulate: the same inputs and seed give the same bytes; another seed, other draws") {
+TEST_CASE("simulate: the same inputs and seed give the same bytes, another seed other draws") {
   const std::string cluster = Node("n0", "8") + Node("n1", "8") + Queue("a", 1) + Queue("b", 2);
   const std::string workload = absl::StrCat(
       kHead, "jobs:\n- name: p\n  count: 30\n  arrival: {poisson: {mean: 20s}}\n",
@@ -364,7 +364,7 @@ TEST_CASE("simulate: an invalid Job template is refused with admission's finding
   CHECK(std::string(r.status().message()).find("minAvailable") != std::string::npos);
 }
 
-TEST_CASE("simulate: cordoned nodes take no new pods; uncordoned ones do again") {
+TEST_CASE("simulate: cordoned nodes take no new pods, uncordoned ones do again") {
   const std::string workload = absl::StrCat(
       kHead, "nodes:\n- {at: 0s, cordon: n0}\n- {at: 10m, uncordon: n0}\n",
       "jobs:\n- name: w\n  arrival: {at: [1s]}\n  duration: {fixed: 1m}\n", JobTemplate(1, "1"));

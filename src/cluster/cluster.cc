@@ -3,6 +3,7 @@
 #include <deque>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -222,9 +223,14 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   for (const auto& [_, h] : hyper_nodes_) b.AddHyperNode(h);
   for (const auto& [_, g] : pod_groups_) b.AddPodGroup(g);
   // Unchanged pods go in shared; changed ones are copied (and prepared) by the build.
+  // Both maps hold the same keys in the same order: one walk pairs them.
+  absl::flat_hash_set<const PodSpec*> passed_shared;
+  passed_shared.reserve(shared_pods_.size());
+  auto shared = shared_pods_.begin();
   for (const auto& [key, p] : pods_) {
-    auto shared = shared_pods_.find(key);
-    if (shared != shared_pods_.end()) {
+    while (shared != shared_pods_.end() && shared->first < key) ++shared;  // (entries of deleted pods were dropped)
+    if (shared != shared_pods_.end() && shared->first == key) {
+      passed_shared.insert(shared->second.get());
       b.AddSharedPod(shared->second);
     } else {
       b.AddPod(p);
@@ -235,12 +241,8 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   // Keep each newly prepared pod as a spec of its own (not a view into the snapshot's
   // storage, which would keep every pod built with it alive).
   for (const TaskInfo& t : built->tasks()) {
-    auto shared = shared_pods_.find(t.key);
-    if (shared == shared_pods_.end()) {
-      shared_pods_.emplace(t.key, std::make_shared<const PodSpec>(*t.pod));
-    } else if (shared->second != t.pod) {
-      shared->second = std::make_shared<const PodSpec>(*t.pod);  // the build had to prepare it again
-    }
+    if (passed_shared.count(t.pod.get())) continue;  // shared as it was
+    shared_pods_.insert_or_assign(t.key, std::make_shared<const PodSpec>(*t.pod));
   }
   cached_ = *built;
   return built;

@@ -470,12 +470,14 @@ class SnapshotAssembly {
   // The labels a pod of namespace `ns` carries: its Namespace object's, or (without one)
   // the name label Kubernetes gives every namespace.
   const std::shared_ptr<const Labels>& NamespaceLabels(const std::string& ns) {
+    if (last_namespace_ != nullptr && last_namespace_->first == ns) return last_namespace_->second;  // pods come by namespace
     auto it = impl_->namespace_labels.find(ns);
     if (it == impl_->namespace_labels.end()) {
       it = impl_->namespace_labels
                .emplace(ns, std::make_shared<const Labels>(Labels{{"kubernetes.io/metadata.name", ns}}))
                .first;
     }
+    last_namespace_ = &*it;
     return it->second;
   }
 
@@ -560,6 +562,7 @@ class SnapshotAssembly {
   std::vector<std::string> scalars_;  // resource names beyond cpu, memory and pods
   ImplicitPodGroups implicit_;
   std::vector<const PodSpec*> pod_order_;
+  const std::pair<const std::string, std::shared_ptr<const Labels>>* last_namespace_ = nullptr;
   std::vector<std::shared_ptr<const PodSpec>> shared_;  // shared pods kept as they are
   std::shared_ptr<std::deque<PodSpec>> owned_;           // the pods the build owns (and prepared)
   std::vector<std::shared_ptr<const PodSpec>> all_;      // owned then shared, input order

@@ -136,7 +136,7 @@ absl::Status Simulator::NodeEventAt(int i) {
   }
   auto node = cluster_.nodes().find(e.node);
   if (node == cluster_.nodes().end()) {
-    result_.notes.push_back(absl::StrCat(e.where, ": node ", e.node, " does not exist at ", Where(), "; nothing done"));
+    result_.notes.push_back(absl::StrCat(e.where, ": node ", e.node, " does not exist ", Where(), "; nothing done"));
     return absl::OkStatus();
   }
   if (e.kind == NodeEvent::Kind::kCordon || e.kind == NodeEvent::Kind::kUncordon) {

@@ -150,8 +150,9 @@ absl::StatusOr<int> Simulator::CreateJob(const Value& manifest, const std::strin
 
 void Simulator::CatchUpClock(int j) {
   SimJob& job = jobs_[static_cast<size_t>(j)];
-  const int64_t ahead = NowSeconds() - job.controller->now();
-  if (ahead <= 0) return;
+  // Advance(0) still runs actions due now (a policy timeout of 0s, or a timer that
+  // fired within the controller's current second).
+  const int64_t ahead = std::max<int64_t>(0, NowSeconds() - job.controller->now());
   absl::StatusOr<std::vector<SimulatorStep>> steps = job.controller->Advance(ahead);
   if (!steps.ok()) return;
   for (const SimulatorStep& s : *steps) {

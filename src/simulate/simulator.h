@@ -5,6 +5,7 @@
 #define VCSCHED_SRC_SIMULATE_SIMULATOR_H_
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <queue>
@@ -148,7 +149,7 @@ class Simulator {
   int64_t dirty_since_ms_ = 0;
   int64_t last_session_ms_ = -1;
   std::vector<RandomStream> arrival_rng_, duration_rng_;
-  std::vector<SimJob> jobs_;
+  std::deque<SimJob> jobs_;  // a deque: a job made while another is being handled moves none
   absl::flat_hash_map<std::string, int> job_of_;        // job key -> index
   absl::flat_hash_map<std::string, int> job_of_group_;  // PodGroup key -> index
   absl::flat_hash_map<std::string, std::pair<int, int>> slot_of_pod_;  // pod key -> (job, slot)

@@ -58,50 +58,49 @@ py::dict JobColumns(const SimulationResult& r) {
   return out;
 }
 
+// Per resource, `<resource>_allocated` and `<resource>_<second>` columns of `rows`.
+template <typename Row>
+void AddResourceColumns(const SimulationResult& r, const std::vector<Row>& rows, const char* second,
+                        std::vector<double> Row::*other, py::dict& out) {
+  for (size_t i = 0; i < r.resources.size(); ++i) {
+    std::vector<double> allocated, others;
+    for (const Row& row : rows) {
+      allocated.push_back(row.allocated[i]);
+      others.push_back((row.*other)[i]);
+    }
+    out[py::str(r.resources[i] + "_allocated")] = allocated;
+    out[py::str(r.resources[i] + "_" + second)] = others;
+  }
+}
+
 py::dict TimelineColumns(const SimulationResult& r) {
-  py::dict out;
   std::vector<double> time;
   std::vector<int64_t> pending, running;
-  std::vector<std::vector<double>> allocated(r.resources.size()), capacity(r.resources.size());
   for (const TimelineRow& row : r.timeline) {
     time.push_back(row.time_s);
     pending.push_back(row.pending_pods);
     running.push_back(row.running_pods);
-    for (size_t i = 0; i < r.resources.size(); ++i) {
-      allocated[i].push_back(row.allocated[i]);
-      capacity[i].push_back(row.capacity[i]);
-    }
   }
+  py::dict out;
   out["time_s"] = time;
   out["pending_pods"] = pending;
   out["running_pods"] = running;
-  for (size_t i = 0; i < r.resources.size(); ++i) {
-    out[py::str(r.resources[i] + "_allocated")] = allocated[i];
-    out[py::str(r.resources[i] + "_capacity")] = capacity[i];
-  }
+  AddResourceColumns(r, r.timeline, "capacity", &TimelineRow::capacity, out);
   return out;
 }
 
 py::dict QueueColumns(const SimulationResult& r) {
-  py::dict out;
   std::vector<double> time, share;
   std::vector<std::string> queue;
-  std::vector<std::vector<double>> allocated(r.resources.size()), deserved(r.resources.size());
   for (const QueueRow& row : r.queues) {
     time.push_back(row.time_s);
     queue.push_back(row.queue);
     share.push_back(row.share);
-    for (size_t i = 0; i < r.resources.size(); ++i) {
-      allocated[i].push_back(row.allocated[i]);
-      deserved[i].push_back(row.deserved[i]);
-    }
   }
+  py::dict out;
   out["time_s"] = time;
   out["queue"] = queue;
-  for (size_t i = 0; i < r.resources.size(); ++i) {
-    out[py::str(r.resources[i] + "_allocated")] = allocated[i];
-    out[py::str(r.resources[i] + "_deserved")] = deserved[i];
-  }
+  AddResourceColumns(r, r.queues, "deserved", &QueueRow::deserved, out);
   out["share"] = share;
   return out;
 }

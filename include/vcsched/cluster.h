@@ -121,6 +121,7 @@ class Cluster {
   // entry (it is copied into the next snapshot, then kept here again).
   mutable std::map<std::string, std::shared_ptr<const PodSpec>, std::less<>> shared_pods_;
   void Unshare(absl::string_view pod_key) const;
+  SnapshotBuilder BuilderOfAllButPods() const;
 };
 
 }  // namespace vcsched

@@ -213,8 +213,7 @@ absl::Status Cluster::DeleteHyperNode(absl::string_view name) {
   return s;
 }
 
-absl::StatusOr<Snapshot> Cluster::Snapshot() const {
-  if (cached_) return *cached_;
+SnapshotBuilder Cluster::BuilderOfAllButPods() const {
   SnapshotBuilder b(options_);
   for (const auto& [_, n] : nodes_) b.AddNode(n);
   for (const auto& [_, q] : queues_) b.AddQueue(q);
@@ -222,6 +221,12 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   for (const auto& [_, ns] : namespaces_) b.AddNamespace(ns);
   for (const auto& [_, h] : hyper_nodes_) b.AddHyperNode(h);
   for (const auto& [_, g] : pod_groups_) b.AddPodGroup(g);
+  return b;
+}
+
+absl::StatusOr<Snapshot> Cluster::Snapshot() const {
+  if (cached_) return *cached_;
+  SnapshotBuilder b = BuilderOfAllButPods();
   // Unchanged pods go in shared; changed ones are copied (and prepared) by the build.
   // Both maps hold the same keys in the same order: one walk pairs them.
   absl::flat_hash_set<const PodSpec*> passed_shared;
@@ -254,13 +259,7 @@ void Cluster::Unshare(absl::string_view pod_key) const {
 }
 
 absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {
-  SnapshotBuilder b(options_);
-  for (const auto& [_, n] : nodes_) b.AddNode(n);
-  for (const auto& [_, q] : queues_) b.AddQueue(q);
-  for (const auto& [_, pc] : priority_classes_) b.AddPriorityClass(pc);
-  for (const auto& [_, ns] : namespaces_) b.AddNamespace(ns);
-  for (const auto& [_, h] : hyper_nodes_) b.AddHyperNode(h);
-  for (const auto& [_, g] : pod_groups_) b.AddPodGroup(g);
+  SnapshotBuilder b = BuilderOfAllButPods();
   std::deque<PodSpec> pods;
   for (const auto& [_, p] : pods_) pods.push_back(p);
   b.AddPods(std::move(pods));

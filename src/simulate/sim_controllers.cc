@@ -35,9 +35,9 @@ absl::Status Simulator::CronTick(int c) {
     if (job.deleted) continue;
     lifecycle::CronChildJob child;
     child.name = job.name;
-    child.phase = job.controller ? job.controller->status().phase : "";
+    child.phase = PhaseOf(job);
     child.creation_time = workload_.start_seconds + job.created_ms / 1000;
-    child.last_transition_time = job.controller ? job.controller->status().last_transition_time : child.creation_time;
+    child.last_transition_time = std::max(TransitionOf(job), child.creation_time);
     children.push_back(std::move(child));
   }
   const lifecycle::CronSyncResult r = lifecycle::SyncCronJob(s.cron, s.created, s.status, children, NowSeconds());
@@ -103,7 +103,7 @@ absl::Status Simulator::SyncFlow(int f) {
   std::map<std::string, std::string> phases;
   for (const auto& [name, j] : s.jobs) {
     const SimJob& job = jobs_[static_cast<size_t>(j)];
-    phases[name] = job.controller ? job.controller->status().phase : "";
+    phases[name] = PhaseOf(job);
   }
   lifecycle::JobFlowSync r = lifecycle::SyncJobFlow(s.flow, s.phase, phases, s.templates);
   s.phase = r.phase;

@@ -136,6 +136,7 @@ absl::StatusOr<int> Simulator::CreateJob(const Value& manifest, const std::strin
     s.pod_group_key = absl::StrCat(pg->pod_groups[0].namespace_, "/", pg->pod_groups[0].name);
   }
   const int32_t total = static_cast<int32_t>(s.pods.size());
+  s.pod_count = total;
   s.barrier = std::clamp(barrier.value_or(job.min_available.value_or(total)), 1, std::max(total, 1));
   absl::StatusOr<lifecycle::JobSimulator> controller = lifecycle::JobSimulator::Create(job, NowSeconds());
   if (!controller.ok()) return controller.status();
@@ -393,6 +394,7 @@ absl::Status Simulator::Released(int j, int s) {
   (void)cluster_.DeletePod(slot.spec.namespace_, slot.name);
   slot.state = State::kAbsent;
   ++slot.incarnation;
+  if (job.finished) to_retire_.push_back(j);
   if (!slot.evicted || job.finished) return absl::OkStatus();
   slot.evicted = false;
   CatchUpClock(j);
@@ -469,6 +471,41 @@ void Simulator::FinishJob(int j) {
     const size_t slash = job.pod_group_key.find('/');
     (void)cluster_.DeletePodGroup(job.pod_group_key.substr(0, slash), job.pod_group_key.substr(slash + 1));
   }
+  to_retire_.push_back(j);
+}
+
+void Simulator::Retire(int j) {
+  SimJob& job = jobs_[static_cast<size_t>(j)];
+  if (job.retired || !job.finished) return;
+  for (const PodSlot& slot : job.pods) {
+    if (slot.state == State::kReleasing) return;  // its release retires the job
+  }
+  job.final_phase = PhaseOf(job);
+  job.final_retries = RetriesOf(job);
+  job.final_transition = TransitionOf(job);
+  job.retired = true;
+  for (const PodSlot& slot : job.pods) slot_of_pod_.erase(absl::StrCat(slot.spec.namespace_, "/", slot.name));
+  if (!job.pod_group_key.empty()) job_of_group_.erase(job.pod_group_key);
+  job.controller.reset();
+  std::vector<PodSlot>().swap(job.pods);
+  job.slot_of = {};
+  job.job = lifecycle::VolcanoJob{};
+  job.pod_group_manifest = Value();
+}
+
+std::string Simulator::PhaseOf(const SimJob& job) const {
+  if (job.retired) return job.final_phase;
+  return job.controller ? job.controller->status().phase : "";
+}
+
+int32_t Simulator::RetriesOf(const SimJob& job) const {
+  if (job.retired) return job.final_retries;
+  return job.controller ? job.controller->status().retry_count : 0;
+}
+
+int64_t Simulator::TransitionOf(const SimJob& job) const {
+  if (job.retired) return job.final_transition;
+  return job.controller ? job.controller->status().last_transition_time : 0;
 }
 
 }  // namespace vcsched::simulate_internal

@@ -116,6 +116,8 @@ absl::Status Simulator::Run() {
       VCSCHED_RETURN_IF_ERROR(RunSession());
     }
     AddTimelineRow();
+    for (int j : to_retire_) Retire(j);
+    to_retire_.clear();
     if (options_.progress && ++handled % 4096 == 0) options_.progress(now_ms_, until);
   }
   if (until >= 0) {
@@ -230,8 +232,8 @@ SimulationResult Simulator::TakeResult() {
     r.inqueue_s = secs(job.inqueue_ms);
     r.running_s = secs(job.running_ms);
     r.finished_s = secs(job.finished_ms);
-    r.phase = !job.phase_override.empty() ? job.phase_override : job.controller ? job.controller->status().phase : "";
-    r.retries = job.controller ? job.controller->status().retry_count : 0;
+    r.phase = !job.phase_override.empty() ? job.phase_override : PhaseOf(job);
+    r.retries = RetriesOf(job);
     r.duration_ms = job.duration_ms;
     int64_t progress = job.progress_ms;
     if (job.at_barrier_since >= 0) progress += now_ms_ - job.at_barrier_since;
@@ -240,7 +242,7 @@ SimulationResult Simulator::TakeResult() {
       auto e = last_explanation_.find(job.key);
       result_.never_started[job.key] =
           absl::StrCat(e == last_explanation_.end() ? "never in a session" : e->second, " (", job.running, " of ",
-                       job.pods.size(), " pods running; its barrier is ", job.barrier, ")");
+                       job.pod_count, " pods running; its barrier is ", job.barrier, ")");
     }
     result_.jobs.push_back(std::move(r));
   }

@@ -64,6 +64,7 @@ struct SimJob {
   absl::flat_hash_map<std::string, int> slot_of;  // pod name -> index into pods
   int64_t duration_ms = 0;
   int32_t barrier = 1;
+  int32_t pod_count = 0;
   int64_t pod_interval_ms = 0;
   std::optional<PodFailures> failures;
   int64_t next_create_ms = 0;
@@ -82,6 +83,12 @@ struct SimJob {
   std::string phase_seen;
   std::string phase_override;  // a job its CronJob deleted while it ran: Terminated
   bool deleted = false;        // by its CronJob (history or Replace)
+  // A finished job whose pods are all released is retired: its controller, spec and
+  // pods are freed (a long run keeps only what the tables need), these are kept.
+  bool retired = false;
+  std::string final_phase;
+  int32_t final_retries = 0;
+  int64_t final_transition = 0;
 };
 
 class Simulator {
@@ -118,6 +125,11 @@ class Simulator {
   absl::Status Released(int j, int slot);
   absl::Status AfterStep(int j);
   void FinishJob(int j);
+  void Retire(int j);
+  // The controller's status, or what was kept of it when the job retired.
+  std::string PhaseOf(const SimJob& job) const;
+  int32_t RetriesOf(const SimJob& job) const;
+  int64_t TransitionOf(const SimJob& job) const;
 
   // CronJobs and JobFlows (sim_controllers.cc).
   absl::Status InitCronJobs();
@@ -182,6 +194,7 @@ class Simulator {
   int64_t pending_pods_ = 0, running_pods_ = 0;
   int64_t last_row_ms_ = -1;
   SimulationResult result_;
+  std::vector<int> to_retire_;  // finished jobs to retire once the event at hand is done
   std::map<std::string, std::string> last_explanation_;  // job key -> text
 };
 

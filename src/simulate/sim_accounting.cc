@@ -18,7 +18,7 @@ void AddTo(std::vector<double>& into, const std::vector<double>& amount, double 
 
 }  // namespace
 
-void Simulator::SetupResources(const ScenarioObjects& cluster) {
+absl::Status Simulator::SetupResources(const ScenarioObjects& cluster) {
   std::set<std::string> scalars;
   auto collect = [&](const ResourceList& list) {
     for (const auto& [name, _] : list) {
@@ -45,11 +45,14 @@ void Simulator::SetupResources(const ScenarioObjects& cluster) {
   capacity_area_.assign(resources_.size(), 0);
   for (const auto& [_, n] : cluster_.nodes()) AddTo(capacity_, CapacityOf(n), 1);
   // Pods of the cluster file: those on a node hold its resources for the whole run.
-  for (const auto& [_, p] : cluster_.pods()) {
+  absl::StatusOr<Snapshot> snapshot = cluster_.Snapshot();
+  if (!snapshot.ok()) return snapshot.status();
+  for (const auto& [key, p] : cluster_.pods()) {
     if (p.phase == "Running") ++running_pods_;
     else if (p.phase == "Pending") ++pending_pods_;
-    if (!p.node_name.empty() && (p.phase == "Running" || p.phase == "Pending")) AddTo(allocated_, RequestOf(p), 1);
+    if (!p.node_name.empty() && (p.phase == "Running" || p.phase == "Pending")) HoldForeign(*snapshot, key);
   }
+  return absl::OkStatus();
 }
 
 std::vector<double> Simulator::CapacityOf(const NodeSpec& node) const {
@@ -61,34 +64,29 @@ std::vector<double> Simulator::CapacityOf(const NodeSpec& node) const {
   return out;
 }
 
-std::vector<double> Simulator::RequestOf(const PodSpec& pod) const {
-  // Kubernetes' effective request: the larger of the containers (with sidecars) and of
-  // each init container (with the sidecars started before it), plus the overhead.
-  ResourceList sidecars, init_peak, regular;
-  for (const Container& c : pod.init_containers) {
-    if (c.restartable) {
-      for (const auto& [k, v] : c.requests) sidecars[k] = SaturatingAdd(sidecars[k], v);
-      continue;
-    }
-    for (const auto& [k, v] : c.requests) {
-      auto side = sidecars.find(k);
-      init_peak[k] = std::max(init_peak[k], SaturatingAdd(v, side == sidecars.end() ? 0 : side->second));
-    }
-  }
-  for (const Container& c : pod.containers) {
-    for (const auto& [k, v] : c.requests) regular[k] = SaturatingAdd(regular[k], v);
-  }
-  for (const auto& [k, v] : sidecars) regular[k] = SaturatingAdd(regular[k], v);
+std::vector<double> Simulator::RequestOf(const Snapshot& snapshot, absl::string_view pod_key) const {
   std::vector<double> out(resources_.size(), 0);
+  const std::optional<TaskIndex> t = snapshot.FindTask(pod_key);
+  if (!t) return out;
+  const Resource& request = snapshot.tasks()[static_cast<size_t>(*t)].resreq;
   for (size_t i = 0; i < resources_.size(); ++i) {
-    const std::string& name = resources_[i];
-    int64_t amount = 0;
-    if (auto it = regular.find(name); it != regular.end()) amount = it->second;
-    if (auto it = init_peak.find(name); it != init_peak.end()) amount = std::max(amount, it->second);
-    if (auto it = pod.overhead.find(name); it != pod.overhead.end()) amount = SaturatingAdd(amount, it->second);
-    out[i] = static_cast<double>(amount) * scale_[i];
+    if (const int d = snapshot.space().Find(resources_[i]); d >= 0) out[i] = static_cast<double>(request[d]) * scale_[i];
   }
   return out;
+}
+
+void Simulator::HoldForeign(const Snapshot& snapshot, absl::string_view pod_key) {
+  std::vector<double>& held = foreign_held_[pod_key];
+  AddTo(allocated_, held, -1);  // bound again: counted once
+  held = RequestOf(snapshot, pod_key);
+  AddTo(allocated_, held, 1);
+}
+
+void Simulator::ReleaseForeign(absl::string_view pod_key) {
+  auto it = foreign_held_.find(pod_key);
+  if (it == foreign_held_.end()) return;
+  AddTo(allocated_, it->second, -1);
+  foreign_held_.erase(it);
 }
 
 void Simulator::Hold(PodSlot& slot, bool hold) {
@@ -154,10 +152,11 @@ absl::Status Simulator::NodeEventAt(int i) {
     else foreign.emplace_back(pod.namespace_, pod.name);
   }
   for (const auto& [ns, name] : foreign) {
-    auto it = cluster_.pods().find(absl::StrCat(ns, "/", name));
-    if (it->second.phase == "Running") --running_pods_;
-    else if (it->second.phase == "Pending") --pending_pods_;
-    if (it->second.phase == "Running" || it->second.phase == "Pending") AddTo(allocated_, RequestOf(it->second), -1);
+    const std::string key = absl::StrCat(ns, "/", name);
+    const std::string& phase = cluster_.pods().find(key)->second.phase;
+    if (phase == "Running") --running_pods_;
+    else if (phase == "Pending") --pending_pods_;
+    ReleaseForeign(key);
     (void)cluster_.DeletePod(ns, name);
   }
   AddTo(capacity_, CapacityOf(node->second), -1);

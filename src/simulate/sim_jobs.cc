@@ -125,9 +125,9 @@ absl::StatusOr<int> Simulator::CreateJob(const Value& manifest, const std::strin
     PodSlot slot;
     slot.spec = std::move(o->pods.front());
     slot.name = slot.spec.name;
-    slot.request = RequestOf(slot.spec);
+    slot.key = absl::StrCat(slot.spec.namespace_, "/", slot.name);
     s.slot_of.emplace(slot.name, static_cast<int>(s.pods.size()));
-    slot_of_pod_.emplace(absl::StrCat(slot.spec.namespace_, "/", slot.name), std::make_pair(index, static_cast<int>(s.pods.size())));
+    slot_of_pod_.emplace(slot.key, std::make_pair(index, static_cast<int>(s.pods.size())));
     s.pods.push_back(std::move(slot));
   }
   absl::StatusOr<ScenarioObjects> pg = ReadObjectValue(ex->pod_group, absl::StrCat(where, ": job ", key));
@@ -188,10 +188,7 @@ absl::Status Simulator::ApplyCommands(int j, const JobStep& step) {
         }
         break;
       case JobCommandKind::kDeletePodGroup:
-        if (!job.pod_group_key.empty()) {
-          const size_t slash = job.pod_group_key.find('/');
-          (void)cluster_.DeletePodGroup(job.pod_group_key.substr(0, slash), job.pod_group_key.substr(slash + 1));
-        }
+        DeletePodGroupOf(job);
         break;
       case JobCommandKind::kCreatePod: {
         auto it = job.slot_of.find(c.target);
@@ -262,12 +259,7 @@ void Simulator::DeletePod(int j, int s, bool by_controller) {
       if (slot.state == State::kBound) --pending_pods_;
       slot.state = State::kReleasing;
       slot.evicted = !by_controller;
-      auto it = cluster_.pods().find(absl::StrCat(slot.spec.namespace_, "/", slot.name));
-      if (it != cluster_.pods().end() && workload_.grace_period_ms > 0) {
-        PodSpec p = it->second;
-        p.deleting = true;
-        (void)cluster_.PutPod(std::move(p));
-      }
+      if (workload_.grace_period_ms > 0) UpdateClusterPod(slot, [](PodSpec& p) { p.deleting = true; });
       Push(now_ms_ + workload_.grace_period_ms, EventKind::kRelease, j, s, slot.incarnation);
       return;
     }
@@ -278,11 +270,9 @@ void Simulator::PodStarted(int j, int s) {
   SimJob& job = jobs_[static_cast<size_t>(j)];
   PodSlot& slot = job.pods[static_cast<size_t>(s)];
   if (slot.state != State::kBound) return;
-  auto it = cluster_.pods().find(absl::StrCat(slot.spec.namespace_, "/", slot.name));
+  auto it = cluster_.pods().find(slot.key);
   if (it == cluster_.pods().end() || it->second.deleting) return;
-  PodSpec p = it->second;
-  p.phase = "Running";
-  if (!cluster_.PutPod(std::move(p)).ok()) return;
+  if (!UpdateClusterPod(slot, [](PodSpec& p) { p.phase = "Running"; })) return;
   slot.state = State::kRunning;
   --pending_pods_;
   ++running_pods_;
@@ -352,12 +342,7 @@ absl::Status Simulator::WorkDone(int j) {
       continue;
     }
     slot.state = State::kDone;
-    auto it = cluster_.pods().find(absl::StrCat(slot.spec.namespace_, "/", slot.name));
-    if (it != cluster_.pods().end()) {
-      PodSpec p = it->second;
-      p.phase = "Succeeded";
-      (void)cluster_.PutPod(std::move(p));
-    }
+    UpdateClusterPod(slot, [](PodSpec& p) { p.phase = "Succeeded"; });
   }
   for (const std::string& name : names) {
     if (job.finished) break;
@@ -375,12 +360,7 @@ absl::Status Simulator::PodFailed(int j, int s) {
   PodStopped(j, s, true);
   slot.state = State::kDone;
   ++slot.incarnation;
-  auto it = cluster_.pods().find(absl::StrCat(slot.spec.namespace_, "/", slot.name));
-  if (it != cluster_.pods().end()) {
-    PodSpec p = it->second;
-    p.phase = "Failed";
-    (void)cluster_.PutPod(std::move(p));
-  }
+  UpdateClusterPod(slot, [](PodSpec& p) { p.phase = "Failed"; });
   if (job.finished) return absl::OkStatus();
   CatchUpClock(j);
   return Deliver(j, job.controller->SetPodPhase(slot.name, "Failed", job.failures ? job.failures->exit_code : 1));
@@ -467,11 +447,22 @@ void Simulator::FinishJob(int j) {
   ++job.progress_epoch;
   // A finished job's objects leave the cluster: nothing of them matters to a session.
   for (size_t s = 0; s < job.pods.size(); ++s) DeletePod(j, static_cast<int>(s), true);
-  if (!job.pod_group_key.empty()) {
-    const size_t slash = job.pod_group_key.find('/');
-    (void)cluster_.DeletePodGroup(job.pod_group_key.substr(0, slash), job.pod_group_key.substr(slash + 1));
-  }
+  DeletePodGroupOf(job);
   to_retire_.push_back(j);
+}
+
+bool Simulator::UpdateClusterPod(const PodSlot& slot, const std::function<void(PodSpec&)>& change) {
+  auto it = cluster_.pods().find(slot.key);
+  if (it == cluster_.pods().end()) return false;
+  PodSpec p = it->second;
+  change(p);
+  return cluster_.PutPod(std::move(p)).ok();
+}
+
+void Simulator::DeletePodGroupOf(const SimJob& job) {
+  if (job.pod_group_key.empty()) return;
+  const size_t slash = job.pod_group_key.find('/');
+  (void)cluster_.DeletePodGroup(job.pod_group_key.substr(0, slash), job.pod_group_key.substr(slash + 1));
 }
 
 void Simulator::Retire(int j) {
@@ -484,7 +475,7 @@ void Simulator::Retire(int j) {
   job.final_retries = RetriesOf(job);
   job.final_transition = TransitionOf(job);
   job.retired = true;
-  for (const PodSlot& slot : job.pods) slot_of_pod_.erase(absl::StrCat(slot.spec.namespace_, "/", slot.name));
+  for (const PodSlot& slot : job.pods) slot_of_pod_.erase(slot.key);
   if (!job.pod_group_key.empty()) job_of_group_.erase(job.pod_group_key);
   job.controller.reset();
   std::vector<PodSlot>().swap(job.pods);

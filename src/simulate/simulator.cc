@@ -24,7 +24,7 @@ absl::Status Simulator::Init(const ScenarioObjects& cluster) {
   }
   ScenarioObjects objects = cluster;
   VCSCHED_RETURN_IF_ERROR(PutObjects(objects, cluster_));
-  SetupResources(cluster);
+  VCSCHED_RETURN_IF_ERROR(SetupResources(cluster));
   VCSCHED_RETURN_IF_ERROR(CheckTemplates());
   for (size_t t = 0; t < workload_.jobs.size(); ++t) {
     arrival_rng_.push_back(RandomStream::For(seed_, "arrival/" + workload_.jobs[t].name));
@@ -146,16 +146,14 @@ absl::Status Simulator::RunSession() {
   for (const Bind& b : d.binds) {
     auto it = slot_of_pod_.find(absl::string_view(b.task));
     if (it == slot_of_pod_.end()) {  // a pod of the cluster file: placed, never started
-      if (auto pod = cluster_.pods().find(absl::string_view(b.task)); pod != cluster_.pods().end()) {
-        const std::vector<double> request = RequestOf(pod->second);
-        for (size_t i = 0; i < allocated_.size(); ++i) allocated_[i] += request[i];
-      }
+      if (cluster_.pods().count(absl::string_view(b.task))) HoldForeign(*snapshot, b.task);
       continue;
     }
     auto [j, s] = it->second;
     PodSlot& slot = jobs_[static_cast<size_t>(j)].pods[static_cast<size_t>(s)];
     if (slot.state != PodSlot::State::kPending) continue;
     slot.state = PodSlot::State::kBound;
+    slot.request = RequestOf(*snapshot, b.task);
     Hold(slot, true);
     Push(now_ms_ + workload_.bind_latency_ms, EventKind::kPodStart, j, s, slot.incarnation);
   }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <queue>
@@ -46,8 +47,10 @@ struct Event {
 // A pod of a job, as the simulator tracks it in the cluster.
 struct PodSlot {
   std::string name;
+  std::string key;             // namespace/name
+
   PodSpec spec;                // as the controller creates it (no node, Pending)
-  std::vector<double> request;  // per result resource
+  std::vector<double> request;  // per result resource, as the session that bound it counted it
   int64_t incarnation = 0;     // bumped on every create and delete: stale events are dropped
   // kDone: Succeeded or Failed, kept as an object until the job finishes.
   enum class State { kAbsent, kScheduledCreate, kPending, kBound, kRunning, kReleasing, kDone } state = State::kAbsent;
@@ -139,10 +142,17 @@ class Simulator {
 
   // Nodes and accounting (sim_accounting.cc).
   absl::Status NodeEventAt(int i);
-  void SetupResources(const ScenarioObjects& cluster);
-  std::vector<double> RequestOf(const PodSpec& pod) const;
+  absl::Status SetupResources(const ScenarioObjects& cluster);
+  // A pod's request as `snapshot` counts it (TaskInfo::resreq), per result resource.
+  std::vector<double> RequestOf(const Snapshot& snapshot, absl::string_view pod_key) const;
   std::vector<double> CapacityOf(const NodeSpec& node) const;
   void Hold(PodSlot& slot, bool hold);
+  // Pods of the cluster file on a node hold their request until they go.
+  void HoldForeign(const Snapshot& snapshot, absl::string_view pod_key);
+  void ReleaseForeign(absl::string_view pod_key);
+  // Changes the cluster's copy of a slot's pod; false when it is gone or refused.
+  bool UpdateClusterPod(const PodSlot& slot, const std::function<void(PodSpec&)>& change);
+  void DeletePodGroupOf(const SimJob& job);
   void AddTimelineRow();
   void Account(int64_t until_ms);
 
@@ -190,6 +200,7 @@ class Simulator {
   std::vector<double> scale_;           // stored unit -> output unit
   std::vector<double> allocated_, capacity_;
   std::vector<double> allocated_area_, capacity_area_;  // ∫ over time, for utilisation
+  absl::flat_hash_map<std::string, std::vector<double>> foreign_held_;  // pod key -> its request
   int64_t accounted_ms_ = 0;
   int64_t pending_pods_ = 0, running_pods_ = 0;
   int64_t last_row_ms_ = -1;

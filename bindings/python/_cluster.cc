@@ -92,6 +92,7 @@ py::dict Report(const ApplyReport& r) {
   out["evictions"] = r.evictions;
   out["pipelined"] = r.pipelined;
   out["pod_group_phases"] = r.pod_group_phases;
+  out["pod_group_statuses"] = r.pod_group_statuses;
   out["conflicts"] = r.conflicts;
   return out;
 }
@@ -99,12 +100,19 @@ py::dict Report(const ApplyReport& r) {
 }  // namespace
 
 void RegisterCluster(py::module_& m) {
+  // A Volcano Job's manifest as a scenario held it, handed from load_scenario to a
+  // Cluster without converting it to Python and back.
+  py::class_<Value>(m, "_Manifest");
   py::class_<Cluster>(m, "Cluster")
       .def(py::init<>())
       .def_static("from_snapshot", &Cluster::FromSnapshot, py::arg("snapshot"))
       .def("apply_events", &ApplyEvents, py::arg("events"), py::arg("name"))
       .def("snapshot", [](const Cluster& c) { return Unwrap(c.Snapshot()); })
-      .def("apply_decisions", [](Cluster& c, const Decisions& d) { return Report(c.Apply(d)); }, py::arg("decisions"))
+      .def("put_volcano_job", [](Cluster& c, const Value& manifest) {
+             if (absl::Status s = c.PutVolcanoJob(manifest); !s.ok()) Raise(s);
+           }, py::arg("manifest"))
+      .def("apply_decisions", [](Cluster& c, const Decisions& d, int64_t now) { return Report(c.Apply(d, now)); },
+           py::arg("decisions"), py::arg("now") = 0)
       .def("to_yaml", [](const Cluster& c, const SchedulerConfig& config) { return ClusterToYaml(c, &config); },
            py::arg("config"))
       .def_property_readonly("generation", &Cluster::generation)
@@ -116,6 +124,7 @@ void RegisterCluster(py::module_& m) {
         out["queues"] = c.queues().size();
         out["priority_classes"] = c.priority_classes().size();
         out["namespaces"] = c.namespaces().size();
+        out["volcano_jobs"] = c.volcano_jobs().size();
         return out;
       });
 }

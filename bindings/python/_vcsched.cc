@@ -734,6 +734,7 @@ PYBIND11_MODULE(_vcsched, m) {
           out["config"] = sc.config ? py::cast(*sc.config) : py::none();
           out["expectation"] = sc.expectation ? py::cast(*sc.expectation) : py::none();
           out["warnings"] = sc.warnings;
+          out["volcano_jobs"] = std::move(sc.volcano_jobs);
           return out;
         },
         py::arg("sources"), py::arg("hyper_node_labels") = std::vector<std::string>{}, "Loads scenario documents: a list of (name, text) pairs.");

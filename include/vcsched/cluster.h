@@ -33,6 +33,7 @@
 #include "vcsched/decisions.h"
 #include "vcsched/objects.h"
 #include "vcsched/snapshot.h"
+#include "vcsched/value.h"
 
 namespace vcsched {
 
@@ -41,7 +42,8 @@ struct ApplyReport {
   int64_t binds = 0;
   int64_t evictions = 0;
   int64_t pipelined = 0;
-  int64_t pod_group_phases = 0;  // PodGroups whose phase was written
+  int64_t pod_group_phases = 0;    // PodGroups whose phase was written
+  int64_t pod_group_statuses = 0;  // PodGroups whose status (phase, counts, conditions) was written
   // Decisions that no longer fit the state (their pod or node went away between the
   // snapshot and the apply), each skipped: "bind default/p1 to n1: node not found".
   std::vector<std::string> conflicts;
@@ -63,6 +65,11 @@ class Cluster {
   absl::Status PutPriorityClass(PriorityClassSpec priority_class);
   absl::Status PutNamespace(NamespaceSpec ns);
   absl::Status PutHyperNode(HyperNodeSpec hyper_node);
+  // A Volcano Job's manifest (batch.volcano.sh Job), kept so that the state prints its
+  // Jobs as Jobs; no session reads it. Its PodGroup and pods are objects of their own,
+  // put by whoever expands it (ApplyWatchEvent, PutObjects). kInvalidArgument when it
+  // is not a Job with a valid name and namespace.
+  absl::Status PutVolcanoJob(Value manifest);
 
   // Removes the object; kNotFound when there is none. Pods on a deleted node stay, as
   // the loader keeps pods on a missing node (not counted anywhere, with a warning).
@@ -73,6 +80,7 @@ class Cluster {
   absl::Status DeletePriorityClass(absl::string_view name);
   absl::Status DeleteNamespace(absl::string_view name);
   absl::Status DeleteHyperNode(absl::string_view name);
+  absl::Status DeleteVolcanoJob(absl::string_view namespace_, absl::string_view name);
 
   // The state as a snapshot. Taken again without a change in between, it is the same
   // snapshot (shared, no work). Pods unchanged since the last snapshot are shared with
@@ -85,9 +93,12 @@ class Cluster {
 
   // Applies a session's decisions: a bind sets the pod's node (Bound until the host
   // reports it Running), an eviction marks the pod deleting (Releasing until the host
-  // deletes it), a pipelined task's node becomes its nominated node, and PodGroup phases
-  // are written. A decision whose pod, node or PodGroup is gone is reported, not applied.
-  ApplyReport Apply(const Decisions& decisions);
+  // deletes it), a pipelined task's node becomes its nominated node, and PodGroup
+  // statuses are written as Volcano's job updater writes them: phase and counts, and
+  // the session's conditions replacing those of their type, with `now_seconds` as their
+  // lastTransitionTime (0: unset); a status that says nothing new (transitions aside) is
+  // not written. A decision whose pod, node or PodGroup is gone is reported, not applied.
+  ApplyReport Apply(const Decisions& decisions, int64_t now_seconds = 0);
 
   // The objects, by key: "namespace/name" for pods and PodGroups, the name otherwise.
   const SnapshotOptions& options() const { return options_; }
@@ -98,6 +109,7 @@ class Cluster {
   const std::map<std::string, PriorityClassSpec, std::less<>>& priority_classes() const { return priority_classes_; }
   const std::map<std::string, NamespaceSpec, std::less<>>& namespaces() const { return namespaces_; }
   const std::map<std::string, HyperNodeSpec, std::less<>>& hyper_nodes() const { return hyper_nodes_; }
+  const std::map<std::string, Value, std::less<>>& volcano_jobs() const { return volcano_jobs_; }
   // Changes since the cluster was made: each Put and Delete, and each Apply that changed
   // an object.
   int64_t generation() const { return generation_; }
@@ -113,6 +125,7 @@ class Cluster {
   std::map<std::string, PriorityClassSpec, std::less<>> priority_classes_;
   std::map<std::string, NamespaceSpec, std::less<>> namespaces_;
   std::map<std::string, HyperNodeSpec, std::less<>> hyper_nodes_;
+  std::map<std::string, Value, std::less<>> volcano_jobs_;
   // PodGroups the cluster made for plain pods: a later pod of the same owner joins one.
   std::set<std::string, std::less<>> implicit_groups_;
   int64_t generation_ = 0;

@@ -211,6 +211,17 @@ struct SubGroupPolicySpec {
   std::optional<NetworkTopologySpec> network_topology;
 };
 
+// One entry of a PodGroup's status.conditions, as Volcano's scheduler writes them. No
+// decision reads them: they are the scheduler's report, kept so the state round-trips.
+struct PodGroupConditionSpec {
+  std::string type;    // Scheduled, Unschedulable, ...
+  std::string status;  // "True", "False", "Unknown"
+  std::string transition_id;
+  int64_t last_transition_time = 0;  // seconds since the epoch; 0: unset
+  std::string reason;
+  std::string message;
+};
+
 struct PodGroupSpec {
   std::string name;
   std::string namespace_ = "default";
@@ -226,6 +237,11 @@ struct PodGroupSpec {
   std::string phase = "Pending";  // Pending, Inqueue, Running, Unknown, Completed
   std::optional<NetworkTopologySpec> network_topology;
   std::vector<SubGroupPolicySpec> sub_group_policy;
+  // The rest of status, as the scheduler last wrote it; read by no decision.
+  int32_t running = 0;
+  int32_t succeeded = 0;
+  int32_t failed = 0;
+  std::vector<PodGroupConditionSpec> conditions;
 };
 
 // A member of a HyperNode: nodes or a child HyperNode, chosen by exactly one selector.

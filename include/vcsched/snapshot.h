@@ -188,6 +188,10 @@ std::vector<std::string> ObjectProblems(const QueueSpec& queue);
 std::vector<std::string> ObjectProblems(const PriorityClassSpec& priority_class);
 std::vector<std::string> ObjectProblems(const NamespaceSpec& ns);
 std::vector<std::string> ObjectProblems(const HyperNodeSpec& hyper_node);
+// The problems of an object's name, and of its namespace when `namespace_` is given,
+// worded as ObjectProblems words them (for kinds a snapshot does not hold: Volcano Jobs).
+std::vector<std::string> NameProblems(absl::string_view kind, absl::string_view name,
+                                      const std::string* namespace_ = nullptr);
 
 // Whether a snapshot with these options schedules the pod (its schedulerName).
 bool SchedulesPod(const SnapshotOptions& options, const PodSpec& pod);

@@ -78,7 +78,7 @@ int Replay(const ReplayOptions& options) {
       fail(d.status());
       return false;
     }
-    const ApplyReport report = cluster.Apply(*d);
+    const ApplyReport report = cluster.Apply(*d, run.now_seconds);
     std::vector<std::string> unmet;
     if (at != nullptr && at->expect) unmet = CompareWithExpectation(*d, *at->expect, &*snap);
     if (!unmet.empty()) any_error = true;

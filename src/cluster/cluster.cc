@@ -1,10 +1,12 @@
 #include "vcsched/cluster.h"
 
+#include <algorithm>
 #include <deque>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 
 namespace vcsched {
@@ -35,6 +37,38 @@ absl::Status Erase(Map& map, absl::string_view kind, absl::string_view key) {
   if (it == map.end()) return absl::NotFoundError(absl::StrCat(kind, " \"", key, "\": not found"));
   map.erase(it);
   return absl::OkStatus();
+}
+
+// Whether two conditions say the same, their transition (ID and time) aside.
+bool SameCondition(const PodGroupConditionSpec& a, const PodGroupConditionSpec& b) {
+  return a.type == b.type && a.status == b.status && a.reason == b.reason && a.message == b.message;
+}
+
+// Writes a session's PodGroup status as Volcano's job updater does: the session's
+// conditions replace those of their type (others are kept); the status is written only
+// when it says something new, transitions aside, so a session that repeats itself
+// changes nothing. Returns whether it wrote.
+bool WriteStatus(const PodGroupStatus& from, int64_t now_seconds, PodGroupSpec& to) {
+  std::vector<PodGroupConditionSpec> conditions = to.conditions;
+  for (const PodGroupCondition& c : from.conditions) {
+    PodGroupConditionSpec spec{std::string(c.type),   std::string(c.status),  std::string(c.transition_id),
+                               now_seconds,           std::string(c.reason),  std::string(c.message)};
+    auto same_type = std::find_if(conditions.begin(), conditions.end(),
+                                  [&](const PodGroupConditionSpec& old) { return old.type == spec.type; });
+    if (same_type == conditions.end()) conditions.push_back(std::move(spec));
+    else *same_type = std::move(spec);
+  }
+  const std::string& phase = from.phase.empty() ? to.phase : std::string(from.phase);
+  const bool same = phase == to.phase && from.running == to.running && from.succeeded == to.succeeded &&
+                    from.failed == to.failed && conditions.size() == to.conditions.size() &&
+                    std::equal(conditions.begin(), conditions.end(), to.conditions.begin(), SameCondition);
+  if (same) return false;
+  to.phase = phase;
+  to.running = from.running;
+  to.succeeded = from.succeeded;
+  to.failed = from.failed;
+  to.conditions = std::move(conditions);
+  return true;
 }
 
 }  // namespace
@@ -157,6 +191,25 @@ absl::Status Cluster::PutHyperNode(HyperNodeSpec hyper_node) {
   return absl::OkStatus();
 }
 
+absl::Status Cluster::PutVolcanoJob(Value manifest) {
+  const Value* kind = manifest.Find("kind");
+  const Value* api = manifest.Find("apiVersion");
+  if (kind == nullptr || kind->text() != "Job" || api == nullptr || !absl::StartsWith(api->text(), "batch.volcano.sh/")) {
+    return absl::InvalidArgumentError("a Volcano Job's manifest must have kind Job and apiVersion batch.volcano.sh/...");
+  }
+  const Value* meta = manifest.Find("metadata");
+  const Value* name = meta == nullptr ? nullptr : meta->Find("name");
+  const Value* ns = meta == nullptr ? nullptr : meta->Find("namespace");
+  const std::string namespace_ = ns == nullptr ? "default" : ns->text();
+  const std::string job_name = name == nullptr ? "" : name->text();
+  if (const std::vector<std::string> problems = NameProblems("Job", job_name, &namespace_); !problems.empty()) {
+    return absl::InvalidArgumentError(absl::StrJoin(problems, "\n"));
+  }
+  volcano_jobs_.insert_or_assign(Key(namespace_, job_name), std::move(manifest));
+  ++generation_;  // a change of the state, though not of any snapshot: the cached one stays
+  return absl::OkStatus();
+}
+
 absl::Status Cluster::DeleteNode(absl::string_view name) {
   absl::Status s = Erase(nodes_, "Node", name);
   if (s.ok()) Changed();
@@ -204,6 +257,12 @@ absl::Status Cluster::DeletePriorityClass(absl::string_view name) {
 absl::Status Cluster::DeleteNamespace(absl::string_view name) {
   absl::Status s = Erase(namespaces_, "Namespace", name);
   if (s.ok()) Changed();
+  return s;
+}
+
+absl::Status Cluster::DeleteVolcanoJob(absl::string_view namespace_, absl::string_view name) {
+  absl::Status s = Erase(volcano_jobs_, "Job", Key(namespace_, name));
+  if (s.ok()) ++generation_;  // no snapshot holds Jobs
   return s;
 }
 
@@ -266,7 +325,7 @@ absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {
   return std::move(b).Build();
 }
 
-ApplyReport Cluster::Apply(const Decisions& decisions) {
+ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
   ApplyReport report;
   int64_t changed = 0;
   const auto pod_of = [&](absl::string_view what, absl::string_view key) -> PodSpec* {
@@ -312,11 +371,14 @@ ApplyReport Cluster::Apply(const Decisions& decisions) {
   for (const PodGroupStatus& g : decisions.pod_groups) {
     auto it = pod_groups_.find(g.job);
     if (it == pod_groups_.end()) {
-      report.conflicts.push_back(absl::StrCat("phase of PodGroup ", g.job, ": PodGroup not found"));
-    } else if (!g.phase.empty() && it->second.phase != g.phase) {
-      it->second.phase = std::string(g.phase);
-      ++report.pod_group_phases;
+      report.conflicts.push_back(absl::StrCat("status of PodGroup ", g.job, ": PodGroup not found"));
+      continue;
+    }
+    const bool new_phase = !g.phase.empty() && it->second.phase != g.phase;
+    if (WriteStatus(g, now_seconds, it->second)) {
       ++changed;
+      ++report.pod_group_statuses;
+      if (new_phase) ++report.pod_group_phases;
     }
   }
   if (changed > 0) Changed();  // a cycle that changed nothing keeps its snapshot

@@ -288,7 +288,21 @@ Value PodGroupManifest(const PodGroupSpec& g) {
     if (p.network_topology) policy["networkTopology"] = NetworkTopology(*p.network_topology);
     spec["subGroupPolicy"].Push(std::move(policy));
   }
-  v["status"]["phase"] = Str(g.phase.empty() ? "Pending" : g.phase);
+  Value& status = v["status"];
+  status["phase"] = Str(g.phase.empty() ? "Pending" : g.phase);
+  if (g.running != 0) status["running"] = Value::Int(g.running);
+  if (g.succeeded != 0) status["succeeded"] = Value::Int(g.succeeded);
+  if (g.failed != 0) status["failed"] = Value::Int(g.failed);
+  for (const PodGroupConditionSpec& c : g.conditions) {
+    Value item = Value::Map();
+    item["type"] = Str(c.type);
+    item["status"] = Str(c.status);
+    if (!c.transition_id.empty()) item["transitionID"] = Str(c.transition_id);
+    if (c.last_transition_time != 0) item["lastTransitionTime"] = Time(c.last_transition_time);
+    if (!c.reason.empty()) item["reason"] = Str(c.reason);
+    if (!c.message.empty()) item["message"] = Str(c.message);
+    status["conditions"].Push(std::move(item));
+  }
   return v;
 }
 
@@ -355,17 +369,22 @@ std::string ClusterToYaml(const Cluster& c, const SchedulerConfig* config) {
   for (const auto& [_, q] : c.queues()) objects.push_back(QueueManifest(q));
   for (const auto& [_, n] : c.nodes()) objects.push_back(NodeManifest(n));
   for (const auto& [_, h] : c.hyper_nodes()) objects.push_back(HyperNodeManifest(h));
+  const size_t before_jobs = objects.size();
   for (const auto& [_, g] : c.pod_groups()) objects.push_back(PodGroupManifest(g));
   for (const auto& [_, p] : c.pods()) objects.push_back(PodManifest(p));
+  // Volcano Jobs as they were given, before the PodGroups and pods their controller made
+  // (which, being in the text, are read back as they are: nothing is made again).
   std::vector<const Value*> views;
-  views.reserve(objects.size());
-  for (const Value& v : objects) views.push_back(&v);
+  views.reserve(objects.size() + c.volcano_jobs().size());
+  for (size_t i = 0; i < before_jobs; ++i) views.push_back(&objects[i]);
+  for (const auto& [_, job] : c.volcano_jobs()) views.push_back(&job);
+  for (size_t i = before_jobs; i < objects.size(); ++i) views.push_back(&objects[i]);
   std::string out;
   if (config != nullptr) {
-    absl::StrAppend(&out, "apiVersion: vcsched/v1\nkind: SchedulerConfiguration\n", config->ToYaml(),
-                    objects.empty() ? "" : "---\n");
+    // (Each object's document starts with its own "---".)
+    absl::StrAppend(&out, "apiVersion: vcsched/v1\nkind: SchedulerConfiguration\n", config->ToYaml());
   }
-  if (!objects.empty()) out += ToYaml(views);
+  if (!views.empty()) out += ToYaml(views);
   return out;
 }
 
@@ -376,6 +395,7 @@ absl::Status PutObjects(ScenarioObjects& o, Cluster& c) {
   for (NamespaceSpec& ns : o.namespaces) s.Update(c.PutNamespace(std::move(ns)));
   for (NodeSpec& n : o.nodes) s.Update(c.PutNode(std::move(n)));
   for (HyperNodeSpec& h : o.hyper_nodes) s.Update(c.PutHyperNode(std::move(h)));
+  for (Value& job : o.volcano_jobs) s.Update(c.PutVolcanoJob(std::move(job)));
   for (PodGroupSpec& g : o.pod_groups) s.Update(c.PutPodGroup(std::move(g)));
   for (PodSpec& p : o.pods) s.Update(c.PutPod(std::move(p)));
   return s;

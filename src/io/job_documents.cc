@@ -21,7 +21,8 @@ using lifecycle::TasksReadyToCreate;
 using lifecycle::Violation;
 using lifecycle::VolcanoJob;
 
-void ExpandJobDocument(const YAML::Node& doc, ObjectReader& r, const std::function<void(const YAML::Node&)>& read) {
+void ExpandJobDocument(const YAML::Node& doc, ObjectReader& r, const std::function<void(const YAML::Node&)>& read,
+                       Value* manifest) {
   Value v;
   int64_t budget = 1 << 20;  // nodes per document, aliases expanded
   if (!ToValue(doc, &v, &budget)) {
@@ -56,7 +57,11 @@ void ExpandJobDocument(const YAML::Node& doc, ObjectReader& r, const std::functi
     const Value* kind = object.Find("kind");
     if (kind != nullptr && (kind->text() == "Pod" || kind->text() == "PodGroup")) read(ToYamlNode(object));
   });
-  if (!s.ok()) r.Fail(doc, "spec", s.message());
+  if (!s.ok()) {
+    r.Fail(doc, "spec", s.message());
+  } else if (manifest != nullptr) {
+    *manifest = std::move(v);
+  }
 }
 
 }  // namespace vcsched::io_internal

@@ -10,12 +10,15 @@
 #include <yaml-cpp/yaml.h>
 
 #include "src/io/yaml_reader.h"
+#include "vcsched/value.h"
 
 namespace vcsched::io_internal {
 
 // The PodGroup and pod documents of the Job `doc`, handed to `read` one at a time as
-// they are made (a job of many replicas is never held whole); errors go to `r`.
-void ExpandJobDocument(const YAML::Node& doc, ObjectReader& r, const std::function<void(const YAML::Node&)>& read);
+// they are made (a job of many replicas is never held whole); errors go to `r`. An
+// admitted Job's manifest, as given, goes to `manifest` when it is not null.
+void ExpandJobDocument(const YAML::Node& doc, ObjectReader& r, const std::function<void(const YAML::Node&)>& read,
+                       Value* manifest = nullptr);
 
 }  // namespace vcsched::io_internal
 

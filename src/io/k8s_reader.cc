@@ -443,6 +443,24 @@ void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out) {
   }
   const DocNode status = r.Map(doc, "status", "status");
   g.phase = r.String(status, "phase", "status.phase").value_or("Pending");
+  g.running = r.Int32(status, "running", "status.running").value_or(0);
+  g.succeeded = r.Int32(status, "succeeded", "status.succeeded").value_or(0);
+  g.failed = r.Int32(status, "failed", "status.failed").value_or(0);
+  const DocNode conditions = r.List(status, "conditions", "status.conditions");
+  if (conditions.IsDefined()) {
+    const std::vector<DocNode> items = conditions.Items();
+    for (size_t i = 0; i < items.size(); ++i) {
+      const std::string field = At("status.conditions", i);
+      const DocNode c = r.AsMap(items[i], field);
+      PodGroupConditionSpec& out_c = g.conditions.emplace_back();
+      out_c.type = r.String(c, "type", field + ".type").value_or("");
+      out_c.status = r.String(c, "status", field + ".status").value_or("");
+      out_c.transition_id = r.String(c, "transitionID", field + ".transitionID").value_or("");
+      out_c.last_transition_time = r.Time(c, "lastTransitionTime", field + ".lastTransitionTime");
+      out_c.reason = r.String(c, "reason", field + ".reason").value_or("");
+      out_c.message = r.String(c, "message", field + ".message").value_or("");
+    }
+  }
   if (g.min_member < 0) r.Fail(spec.Get("minMember"), "spec.minMember", "must not be negative");
   for (const auto& [role, n] : g.min_task_member) {
     if (n < 0) r.Fail(spec.Get("minTaskMember"), absl::StrCat("spec.minTaskMember.", role), "must not be negative");

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -62,6 +63,8 @@ struct Table {
   std::deque<T> specs;  // a deque: specs stay in place, so `index` can view their keys
   std::deque<Seen> seen;  // seen[i] is of specs[i]
   absl::flat_hash_map<SpecKey, size_t> index;
+  // The Jobs (their Place::document) some of whose made objects the input also holds.
+  absl::flat_hash_set<const std::string*> made_by_jobs_also_given;
 };
 
 struct Collected {
@@ -76,6 +79,7 @@ struct Collected {
   std::string config_where;
   std::optional<Expectation> expectation;
   std::vector<std::string> job_pod_groups;  // ScenarioObjects::job_pod_groups
+  std::vector<Value> volcano_jobs;          // ScenarioObjects::volcano_jobs
   // "source: document N" of every document read, which Places point into.
   std::deque<std::string> documents;
   const std::string* AddDocument(std::string where) {
@@ -136,6 +140,22 @@ void Put(Table<T>& into, const char* kind, bool namespaced, const DocNode& doc, 
   }
   const size_t kept = it->second;
   Seen& seen = into.seen[kept];
+  if (where.made_for_job != seen.where.made_for_job) {
+    // The input holds an object a Job's controller made (a dump of Jobs with their
+    // PodGroups and pods): the input's document is its current state and wins.
+    into.made_by_jobs_also_given.insert(where.made_for_job ? where.document : seen.where.document);
+    if (!where.made_for_job) {
+      into.index.erase(it);
+      into.specs[kept] = std::move(spec);
+      into.index.emplace(KeyOf(into.specs[kept]), kept);
+      seen = Seen{};
+      if constexpr (!SpecHasUid<T>()) seen.uid = text(uid_value);
+      seen.resource_version = text(version);
+      seen.where = where;
+    }
+    into.specs.pop_back();
+    return;
+  }
   std::string uid = text(uid_value), rv = text(version);
   std::string kept_uid;
   if constexpr (SpecHasUid<T>()) kept_uid = into.specs[kept].uid;
@@ -331,13 +351,18 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
     const std::string key = io_internal::ObjectKey(doc, true);
     r.set_object(absl::StrCat("Job \"", key, "\""));
     const std::string* created = c.AddDocument(absl::StrCat(where.str(), " (created for Job \"", key, "\")"));
-    const size_t groups_before = c.pod_groups.specs.size();
-    io_internal::ExpandJobDocument(doc.yaml(), r, [&](const YAML::Node& made) {
-      ReadDocument(made, Place{created}, line_offset, c, diag);
-    });
-    for (size_t i = groups_before; i < c.pod_groups.specs.size(); ++i) {
-      c.job_pod_groups.push_back(absl::StrCat(c.pod_groups.specs[i].namespace_, "/", c.pod_groups.specs[i].name));
-    }
+    Value manifest;
+    io_internal::ExpandJobDocument(
+        doc.yaml(), r,
+        [&](const YAML::Node& made) {
+          if (const YAML::Node k = made["kind"]; k.IsScalar() && k.Scalar() == "PodGroup") {
+            c.job_pod_groups.push_back(absl::StrCat(made["metadata"]["namespace"].Scalar(), "/",
+                                                    made["metadata"]["name"].Scalar()));
+          }
+          ReadDocument(made, Place{created, -1, /*made_for_job=*/true}, line_offset, c, diag);
+        },
+        &manifest);
+    if (!manifest.is_null()) c.volcano_jobs.push_back(std::move(manifest));
   } else if (const std::optional<io_internal::SkippedKind> skipped = io_internal::FindSkippedKind(kind, api)) {
     // Objects a cluster dump or Volcano's job plugins (`vcsched expand`) add that change no
     // scheduling decision here.
@@ -649,9 +674,31 @@ void HandOver(Table<T>& table, F&& add) {
   std::deque<T>().swap(table.specs);
 }
 
+// Drops the objects the given Jobs made (Place::made_for_job), keeping the input's own.
+template <typename T>
+void DropMadeBy(const absl::flat_hash_set<const std::string*>& jobs, Table<T>& table) {
+  decltype(table.index)().swap(table.index);  // it views the specs, which move
+  std::deque<T> specs;
+  std::deque<Seen> seen;
+  for (size_t i = 0; i < table.specs.size(); ++i) {
+    if (table.seen[i].where.made_for_job && jobs.count(table.seen[i].where.document)) continue;
+    specs.push_back(std::move(table.specs[i]));
+    seen.push_back(std::move(table.seen[i]));
+  }
+  table.specs.swap(specs);
+  table.seen.swap(seen);
+}
+
 // The objects collected, once the queue hierarchy is checked; each table is released as
 // it is handed over, so the specs are not held twice.
 absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag) {
+  // A Job whose PodGroup the input holds has been acted on by its controller: the
+  // input's PodGroup and pods are its current objects, and nothing more is made for it
+  // (a pod the input lacks was deleted, and is not made again).
+  if (const auto& acted_on = c.pod_groups.made_by_jobs_also_given; !acted_on.empty()) {
+    DropMadeBy(acted_on, c.pod_groups);
+    DropMadeBy(acted_on, c.pods);
+  }
   // The queue hierarchy is checked here too, where each queue's document is known.
   if (diag.errors.empty() && !c.queues.specs.empty()) {
     const std::vector<QueueSpec> queues(c.queues.specs.begin(), c.queues.specs.end());
@@ -676,6 +723,7 @@ absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag) {
   out.config = std::move(c.config);
   out.expectation = std::move(c.expectation);
   out.job_pod_groups = std::move(c.job_pod_groups);
+  out.volcano_jobs = std::move(c.volcano_jobs);
   out.warnings = std::move(diag.warnings);
   return out;
 }
@@ -706,6 +754,7 @@ absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOption
   out.config = std::move(objects.config);
   out.expectation = std::move(objects.expectation);
   out.warnings = std::move(objects.warnings);
+  out.volcano_jobs = std::move(objects.volcano_jobs);
   return out;
 }
 

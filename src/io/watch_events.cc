@@ -189,6 +189,14 @@ absl::Status CheckAllExist(const Cluster& cluster, const ScenarioObjects& o) {
   return absl::OkStatus();
 }
 
+// metadata.namespace ("default" when unset) and metadata.name of a manifest.
+std::pair<std::string, std::string> NamespaceAndName(const Value& manifest) {
+  const Value* meta = manifest.Find("metadata");
+  const Value* ns = meta == nullptr ? nullptr : meta->Find("namespace");
+  const Value* name = meta == nullptr ? nullptr : meta->Find("name");
+  return {ns == nullptr ? "default" : ns->text(), name == nullptr ? "" : name->text()};
+}
+
 // Applies the objects of an ADDED, MODIFIED or DELETED event (read from JSON or a Value).
 absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusOr<ScenarioObjects> objects,
                           const WatchEvent& event, std::vector<std::string>* notes) {
@@ -226,6 +234,10 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusO
       if (!deleted.count(absl::StrCat(p.namespace_, "/", p.name))) gone(cluster.DeletePod(p.namespace_, p.name));
     }
     for (const PodGroupSpec& g : objects->pod_groups) gone(cluster.DeletePodGroup(g.namespace_, g.name));
+    for (const Value& job : objects->volcano_jobs) {
+      const auto [ns, name] = NamespaceAndName(job);
+      gone(cluster.DeleteVolcanoJob(ns, name));
+    }
     for (const NodeSpec& n : objects->nodes) gone(cluster.DeleteNode(n.name));
     for (const PriorityClassSpec& pc : objects->priority_classes) gone(cluster.DeletePriorityClass(pc.name));
     for (const NamespaceSpec& ns : objects->namespaces) gone(cluster.DeleteNamespace(ns.name));
@@ -262,13 +274,19 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusO
   for (NamespaceSpec& ns : objects->namespaces) s.Update(put(cluster.PutNamespace(std::move(ns))));
   for (NodeSpec& n : objects->nodes) s.Update(put(cluster.PutNode(std::move(n))));
   for (HyperNodeSpec& h : objects->hyper_nodes) s.Update(put(cluster.PutHyperNode(std::move(h))));
+  for (Value& job : objects->volcano_jobs) s.Update(put(cluster.PutVolcanoJob(std::move(job))));
   // A Job's controller creates the pods it lacks and leaves the ones it made, and the
   // scheduler owns its PodGroup's status: a Job seen again changes neither.
   const std::set<std::string> job_groups(objects->job_pod_groups.begin(), objects->job_pod_groups.end());
   for (PodGroupSpec& g : objects->pod_groups) {
     const std::string key = absl::StrCat(g.namespace_, "/", g.name);
     if (auto old = cluster.pod_groups().find(key); old != cluster.pod_groups().end() && job_groups.count(key)) {
-      g.phase = old->second.phase;
+      const PodGroupSpec& kept = old->second;
+      g.phase = kept.phase;
+      g.running = kept.running;
+      g.succeeded = kept.succeeded;
+      g.failed = kept.failed;
+      g.conditions = kept.conditions;
     }
     s.Update(put(cluster.PutPodGroup(std::move(g))));
   }

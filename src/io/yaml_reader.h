@@ -31,6 +31,9 @@ struct Diagnostics {
 struct Place {
   const std::string* document = nullptr;
   int64_t item = -1;
+  // A document a Volcano Job's controller makes (its PodGroup and pods), not one of the
+  // input's: `document` is then the Job's own label, one per Job.
+  bool made_for_job = false;
   std::string str() const;
 };
 

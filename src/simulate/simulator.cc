@@ -141,7 +141,7 @@ absl::Status Simulator::RunSession() {
   absl::StatusOr<ExplainResult> r = Explain(*snapshot, config_, eo);
   if (!r.ok()) return r.status();
   const Decisions& d = r->decisions;
-  const ApplyReport report = cluster_.Apply(d);
+  const ApplyReport report = cluster_.Apply(d, NowSeconds());
   for (const std::string& c : report.conflicts) result_.notes.push_back(absl::StrCat(Where(), ": ", c));
   for (const Bind& b : d.binds) {
     auto it = slot_of_pod_.find(absl::string_view(b.task));

@@ -1,6 +1,7 @@
 // The checks of one object alone, as Build reports them (ObjectProblems in snapshot.h).
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -19,7 +20,7 @@ bool OneOf(absl::string_view p, std::initializer_list<absl::string_view> allowed
 }
 
 // The name's problem (empty, too long, invalid; the namespace's when namespaced), if any.
-void CheckName(const char* kind, absl::string_view name, const std::string* namespace_, std::vector<std::string>* out) {
+void CheckName(absl::string_view kind, absl::string_view name, const std::string* namespace_, std::vector<std::string>* out) {
   const auto key = [&] { return namespace_ != nullptr ? absl::StrCat(*namespace_, "/", name) : std::string(name); };
   if (name.empty()) {
     out->push_back(absl::StrCat(kind, ": metadata.name: must not be empty"));
@@ -34,6 +35,12 @@ void CheckName(const char* kind, absl::string_view name, const std::string* name
 }
 
 }  // namespace
+
+std::vector<std::string> NameProblems(absl::string_view kind, absl::string_view name, const std::string* namespace_) {
+  std::vector<std::string> out;
+  CheckName(kind, name, namespace_, &out);
+  return out;
+}
 
 std::vector<std::string> ObjectProblems(const NodeSpec& node) {
   std::vector<std::string> out;
@@ -62,6 +69,10 @@ std::vector<std::string> ObjectProblems(const PodGroupSpec& g) {
   }
   for (const auto& [role, n] : g.min_task_member) {
     if (n < 0) out.push_back(absl::StrCat("PodGroup \"", key, "\": spec.minTaskMember.", role, ": must not be negative"));
+  }
+  const std::pair<const char*, int32_t> counts[] = {{"running", g.running}, {"succeeded", g.succeeded}, {"failed", g.failed}};
+  for (const auto& [field, n] : counts) {
+    if (n < 0) out.push_back(absl::StrCat("PodGroup \"", key, "\": status.", field, ": must not be negative"));
   }
   const auto check_topology = [&](const std::optional<NetworkTopologySpec>& t, const std::string& field) {
     if (t && t->highest_tier_allowed && *t->highest_tier_allowed < 0) {

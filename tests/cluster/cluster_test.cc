@@ -2,8 +2,12 @@
 // from the same objects does, decisions applied back with conflicts reported.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "vcsched/cluster.h"
+#include "vcsched/io/cluster_io.h"
 #include "vcsched/io/format.h"
+#include "vcsched/io/scenario.h"
 #include "vcsched/io/watch.h"
 #include "vcsched/scheduler.h"
 
@@ -136,6 +140,138 @@ TEST_CASE("Cluster: decisions are applied, and those that no longer fit are conf
   CHECK(c.pods().at("ns/p2").nominated_node_name == "n1");
   REQUIRE(r2.conflicts.size() == 1);
   CHECK_THAT(r2.conflicts[0], Catch::Contains("node not found"));
+}
+
+TEST_CASE("Cluster: PodGroup statuses are written as Volcano's job updater writes them, and round-trip", "[cluster]") {
+  Cluster c;
+  REQUIRE(c.PutNode(Node("n1", 2000)).ok());
+  REQUIRE(c.PutPodGroup(Group("big", 2)).ok());
+  REQUIRE(c.PutPod(Pod("b1", "big", 1500)).ok());
+  REQUIRE(c.PutPod(Pod("b2", "big", 1500)).ok());
+  REQUIRE(c.PutPodGroup(Group("fits", 1)).ok());
+  REQUIRE(c.PutPod(Pod("f1", "fits", 100)).ok());
+  absl::StatusOr<Snapshot> snap = c.Snapshot();
+  REQUIRE(snap.ok());
+  ApplyReport report = c.Apply(Run(*snap), 1000);
+  CHECK(report.pod_group_statuses >= 1);
+  // The gang that cannot fit is reported Unschedulable, with the apply's clock.
+  const PodGroupSpec& big = c.pod_groups().at("ns/big");
+  REQUIRE_FALSE(big.conditions.empty());
+  const auto unschedulable = std::find_if(big.conditions.begin(), big.conditions.end(),
+                                          [](const PodGroupConditionSpec& k) { return k.type == "Unschedulable"; });
+  REQUIRE(unschedulable != big.conditions.end());
+  CHECK(unschedulable->status == "True");
+  CHECK(unschedulable->last_transition_time == 1000);
+  CHECK_FALSE(unschedulable->message.empty());
+  const std::string first_transition = unschedulable->transition_id;
+
+  // The next sessions say the same of it: nothing is written again for it (its
+  // transition stays the first one's), and once the state settles the generation stays.
+  for (int cycle = 0; cycle < 3; ++cycle) {
+    snap = c.Snapshot();
+    REQUIRE(snap.ok());
+    (void)c.Apply(Run(*snap), 2000 + cycle);
+  }
+  const int64_t settled = c.generation();
+  snap = c.Snapshot();
+  REQUIRE(snap.ok());
+  report = c.Apply(Run(*snap), 5000);
+  CHECK(report.pod_group_statuses == 0);
+  CHECK(c.generation() == settled);
+  const PodGroupSpec& still = c.pod_groups().at("ns/big");
+  const auto same = std::find_if(still.conditions.begin(), still.conditions.end(),
+                                 [](const PodGroupConditionSpec& k) { return k.type == "Unschedulable"; });
+  REQUIRE(same != still.conditions.end());
+  CHECK(same->last_transition_time == 1000);
+  CHECK(same->transition_id == first_transition);
+
+  // Printed and read back, the statuses are the same.
+  const std::string yaml = ClusterToYaml(c);
+  CHECK_THAT(yaml, Catch::Contains("conditions:"));
+  absl::StatusOr<ScenarioObjects> objects = LoadObjects({{"state.yaml", yaml}});
+  REQUIRE(objects.ok());
+  Cluster back;
+  REQUIRE(PutObjects(*objects, back).ok());
+  for (const auto& [key, g] : c.pod_groups()) {
+    INFO(key);
+    const PodGroupSpec& h = back.pod_groups().at(key);
+    CHECK(h.phase == g.phase);
+    CHECK(h.running == g.running);
+    REQUIRE(h.conditions.size() == g.conditions.size());
+    for (size_t i = 0; i < g.conditions.size(); ++i) {
+      CHECK(h.conditions[i].type == g.conditions[i].type);
+      CHECK(h.conditions[i].status == g.conditions[i].status);
+      CHECK(h.conditions[i].transition_id == g.conditions[i].transition_id);
+      CHECK(h.conditions[i].last_transition_time == g.conditions[i].last_transition_time);
+      CHECK(h.conditions[i].reason == g.conditions[i].reason);
+      CHECK(h.conditions[i].message == g.conditions[i].message);
+    }
+  }
+  CHECK(ClusterToYaml(back) == yaml);
+
+  // A negative count is refused, naming the field.
+  PodGroupSpec bad = Group("bad", 1);
+  bad.failed = -1;
+  CHECK_THAT(std::string(c.PutPodGroup(bad).message()), Catch::Contains("PodGroup \"ns/bad\": status.failed"));
+}
+
+TEST_CASE("Cluster: Volcano Jobs are kept, printed as Jobs, read back to the same state, and deleted", "[cluster]") {
+  absl::StatusOr<std::vector<WatchEvent>> events = ReadWatchEvents({"events.json", R"(
+{"type": "ADDED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+  "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}}}
+{"type": "ADDED", "object": {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
+  "metadata": {"name": "j", "namespace": "ns"},
+  "spec": {"minAvailable": 2, "schedulerName": "volcano", "tasks": [{"name": "w", "replicas": 2,
+    "template": {"spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "1"}}}]}}}]}}}
+)"});
+  REQUIRE(events.ok());
+  Cluster c;
+  for (const WatchEvent& e : *events) REQUIRE(ApplyWatchEvent(c, e, nullptr).ok());
+  REQUIRE(c.volcano_jobs().size() == 1);
+  CHECK(c.volcano_jobs().count("ns/j") == 1);
+  absl::StatusOr<Snapshot> snap = c.Snapshot();
+  REQUIRE(snap.ok());
+  (void)c.Apply(Run(*snap), 100);
+  // One pod finished and was deleted by the host: the state keeps the Job without it.
+  const std::string gone = c.pods().begin()->second.name;
+  REQUIRE(c.DeletePod("ns", gone).ok());
+
+  const std::string yaml = ClusterToYaml(c);
+  CHECK_THAT(yaml, Catch::Contains("kind: Job"));
+  absl::StatusOr<ScenarioObjects> objects = LoadObjects({{"state.yaml", yaml}});
+  REQUIRE(objects.ok());
+  Cluster back;
+  REQUIRE(PutObjects(*objects, back).ok());
+  CHECK(back.pods().size() == 1);  // the deleted pod is not made again
+  CHECK(back.volcano_jobs().size() == 1);
+  CHECK(ClusterToYaml(back) == yaml);
+  snap = back.Snapshot();
+  REQUIRE(snap.ok());
+  const absl::StatusOr<Snapshot> original = c.Snapshot();
+  REQUIRE(original.ok());
+  CHECK(DecisionsToJson(Run(*snap)) == DecisionsToJson(Run(*original)));
+
+  // A DELETED Job takes its manifest, its PodGroup and its pods.
+  absl::StatusOr<std::vector<WatchEvent>> del = ReadWatchEvents({"del.json", R"(
+{"type": "DELETED", "object": {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
+  "metadata": {"name": "j", "namespace": "ns"},
+  "spec": {"minAvailable": 2, "schedulerName": "volcano", "tasks": [{"name": "w", "replicas": 2,
+    "template": {"spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "1"}}}]}}}]}}}
+)"});
+  REQUIRE(del.ok());
+  REQUIRE(ApplyWatchEvent(c, del->front(), nullptr).ok());
+  CHECK(c.volcano_jobs().empty());
+  CHECK(c.pods().empty());
+  CHECK(c.pod_groups().empty());
+  // A manifest that is not a Job, or whose name is not valid, is refused.
+  Value not_job = Value::Map();
+  not_job["kind"] = Value::String("Pod");
+  CHECK_FALSE(c.PutVolcanoJob(not_job).ok());
+  Value bad_name = Value::Map();
+  bad_name["apiVersion"] = Value::String("batch.volcano.sh/v1alpha1");
+  bad_name["kind"] = Value::String("Job");
+  bad_name["metadata"]["name"] = Value::String("bad name");
+  CHECK_THAT(std::string(c.PutVolcanoJob(bad_name).message()), Catch::Contains("metadata.name"));
 }
 
 TEST_CASE("Cluster: a cluster made from a snapshot decides as the snapshot does", "[cluster]") {

@@ -114,6 +114,84 @@ TEST_CASE("Loader: duplicate objects are errors unless the same object was print
   CHECK_THAT(sc->warnings[0], Catch::Contains("printed twice"));
 }
 
+TEST_CASE("Loader: a Job dumped with its PodGroup and pods is read as they are, in either order", "[io][loader]") {
+  const std::string job = R"(apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: j, namespace: ns, uid: 11111111-2222-3333-4444-555555555555}
+spec:
+  minAvailable: 3
+  schedulerName: volcano
+  tasks:
+  - name: w
+    replicas: 3
+    template:
+      spec:
+        containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+)";
+  // The controller's objects as a cluster holds them: the gang Running on n1, one pod
+  // already gone (deleted), the PodGroup's status written by the scheduler.
+  const std::string objects = R"(apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
+---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: j-11111111-2222-3333-4444-555555555555, namespace: ns}
+spec: {minMember: 3, queue: default}
+status:
+  phase: Running
+  running: 2
+  conditions:
+  - {type: Scheduled, status: "True", transitionID: t1, reason: tasks in gang are ready to be scheduled}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: j-w-0
+  namespace: ns
+  annotations: {scheduling.k8s.io/group-name: j-11111111-2222-3333-4444-555555555555, volcano.sh/task-spec: w}
+spec:
+  schedulerName: volcano
+  nodeName: n1
+  containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+status: {phase: Running}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: j-w-2
+  namespace: ns
+  annotations: {scheduling.k8s.io/group-name: j-11111111-2222-3333-4444-555555555555, volcano.sh/task-spec: w}
+spec:
+  schedulerName: volcano
+  nodeName: n1
+  containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+status: {phase: Running}
+)";
+  for (const std::string& text : {job + "---\n" + objects, objects + "---\n" + job}) {
+    absl::StatusOr<ScenarioObjects> o = LoadObjects({{"dump.yaml", text}});
+    REQUIRE(o.ok());
+    REQUIRE(o->pod_groups.size() == 1);
+    CHECK(o->pod_groups[0].phase == "Running");
+    CHECK(o->pod_groups[0].running == 2);
+    REQUIRE(o->pod_groups[0].conditions.size() == 1);
+    CHECK(o->pod_groups[0].conditions[0].transition_id == "t1");
+    std::vector<std::string> pods;
+    for (const PodSpec& p : o->pods) pods.push_back(p.name + "@" + p.node_name + ":" + p.phase);
+    std::sort(pods.begin(), pods.end());
+    // j-w-1 was deleted: nothing makes it again.
+    CHECK(pods == std::vector<std::string>{"j-w-0@n1:Running", "j-w-2@n1:Running"});
+    REQUIRE(o->volcano_jobs.size() == 1);
+    CHECK(o->job_pod_groups == std::vector<std::string>{"ns/j-11111111-2222-3333-4444-555555555555"});
+  }
+  // Without its PodGroup in the input, the Job is expanded as its controller would.
+  absl::StatusOr<ScenarioObjects> fresh = LoadObjects({{"job.yaml", job}});
+  REQUIRE(fresh.ok());
+  CHECK(fresh->pods.size() == 3);
+  CHECK(fresh->pod_groups.size() == 1);
+}
+
 TEST_CASE("Loader: a newer print replaces the kept object, and later prints still find it", "[io][loader]") {
   // Long names live outside the spec's own bytes: the index must follow the replacement.
   const auto pod = [](const char* version, const char* cpu) {

@@ -100,3 +100,54 @@ def test_to_yaml_reads_back_to_the_same_state(repo):
     again = vcsched.Cluster(vcsched.load_scenario(text))
     assert again.to_yaml() == text  # printing is a fixed point
     assert again.schedule().to_dict() == c.schedule().to_dict()
+
+
+JOB = """apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
+---
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: j, namespace: ns}
+spec:
+  minAvailable: 2
+  schedulerName: volcano
+  tasks:
+  - name: w
+    replicas: 2
+    template:
+      spec:
+        containers: [{name: c, image: x, resources: {requests: {cpu: "1"}}}]
+---
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: too-big, namespace: ns}
+spec:
+  minAvailable: 1
+  schedulerName: volcano
+  tasks:
+  - name: w
+    replicas: 1
+    template:
+      spec:
+        containers: [{name: c, image: x, resources: {requests: {cpu: "64"}}}]
+"""
+
+
+def test_to_yaml_prints_volcano_jobs_as_jobs_and_podgroup_statuses():
+    c = vcsched.Cluster(vcsched.load_scenario(JOB))
+    c.schedule(now=1_700_000_000)
+    assert c.last_apply["pod_group_statuses"] == 2
+    text = c.to_yaml()
+    assert text.count("kind: Job\n") == 2
+    assert "type: Unschedulable" in text and "lastTransitionTime: " in text
+    again = vcsched.Cluster(vcsched.load_scenario(text))
+    assert again.to_yaml() == text  # the Jobs' PodGroups and pods are read as they are
+    assert again.schedule(now=1_700_000_001).to_dict() == c.schedule(now=1_700_000_001).to_dict()
+    # Once the state settles (the bound gang Running), a session that says nothing new
+    # writes no status and changes nothing.
+    generation = c.generation
+    c.schedule(now=1_700_000_002)
+    assert c.last_apply["pod_group_statuses"] == 0
+    assert c.generation == generation

@@ -343,6 +343,8 @@ class Scenario:
     config: Optional[SchedulerConfig]
     expectation: Any
     warnings: List[str]
+    # The Volcano Jobs as the file gave them (opaque), for a Cluster to keep and print.
+    _volcano_jobs: Tuple[Any, ...] = dataclasses.field(default=(), repr=False, compare=False)
 
     def check(self, decisions: "Decisions") -> List[str]:
         """Differences between `decisions` and the scenario's Expectation ([] = agree)."""
@@ -358,7 +360,8 @@ def load_scenario(path_or_text: PathOrText, *, hyper_node_labels: Sequence[str] 
     Volcano's label discoverer would make from the nodes' labels."""
     name, text = _read(path_or_text)
     loaded = _vcsched.load_scenario([(name, text)], list(hyper_node_labels))
-    return Scenario(Snapshot(loaded["snapshot"]), loaded["config"], loaded["expectation"], list(loaded["warnings"]))
+    return Scenario(Snapshot(loaded["snapshot"]), loaded["config"], loaded["expectation"], list(loaded["warnings"]),
+                    tuple(loaded["volcano_jobs"]))
 
 
 def load_config(config: Union[PathOrText, Mapping[str, Any]]) -> SchedulerConfig:
@@ -668,7 +671,8 @@ class Scheduler:
 class Cluster:
     """A living cluster: objects changed by watch events, sessions run on its snapshot,
     their decisions applied back (binds set the pod's node, evictions mark pods
-    deleting, pipelined tasks get their nominated node, PodGroup phases are written).
+    deleting, pipelined tasks get their nominated node, PodGroup statuses (phase,
+    counts, conditions) are written as Volcano's job updater writes them).
 
     ``Cluster(scenario)`` starts from a loaded Scenario (its configuration is the default
     for :meth:`schedule`), ``Cluster(snapshot)`` from a Snapshot; ``Cluster()`` starts empty.
@@ -680,6 +684,8 @@ class Cluster:
             self._config: Optional[SchedulerConfig] = None
         elif isinstance(scenario, Scenario):
             self._impl = _vcsched.Cluster.from_snapshot(scenario.snapshot._impl)
+            for job in scenario._volcano_jobs:
+                self._impl.put_volcano_job(job)
             self._config = scenario.config
         elif isinstance(scenario, Snapshot):
             self._impl = _vcsched.Cluster.from_snapshot(scenario._impl)
@@ -716,7 +722,7 @@ class Cluster:
         """
         snap = self.snapshot()
         decisions = schedule(snap, config if config is not None else self._config, now=int(now or 0), plugins=plugins)
-        self.last_apply: Dict[str, Any] = dict(self._impl.apply_decisions(decisions._impl))
+        self.last_apply: Dict[str, Any] = dict(self._impl.apply_decisions(decisions._impl, int(now or 0)))
         return decisions
 
     def to_yaml(self) -> str:

@@ -11,9 +11,11 @@
 
 namespace vcsched {
 
-// The whole state as scenario text: every object as a Kubernetes manifest and, when
+// The whole state as scenario text: every object as a Kubernetes manifest (Volcano Jobs
+// as they were given, followed by the PodGroups and pods of the state) and, when
 // `config` is given, a SchedulerConfiguration document. LoadObjects reads it back to the
-// same objects (PutObjects makes the same cluster of them).
+// same objects (PutObjects makes the same cluster of them): a Job whose PodGroup is in
+// the text makes nothing when read. A Job whose PodGroup the state lacks is made again.
 std::string ClusterToYaml(const Cluster& cluster, const SchedulerConfig* config = nullptr);
 
 // Puts every object into `cluster` (queues, priority classes and namespaces first, pods

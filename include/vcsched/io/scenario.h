@@ -46,6 +46,7 @@ struct Scenario {
   std::optional<SchedulerConfig> config;  // defaults applied
   std::optional<Expectation> expectation;
   std::vector<std::string> warnings;      // fields seen but not supported, duplicates merged
+  std::vector<Value> volcano_jobs;        // ScenarioObjects::volcano_jobs
 };
 
 // The objects of scenario files, read and checked as LoadScenario reads them, before a
@@ -62,6 +63,10 @@ struct ScenarioObjects {
   std::optional<Expectation> expectation;
   // "namespace/name" of each PodGroup a Volcano Job was expanded into (its pods name it).
   std::vector<std::string> job_pod_groups;
+  // The Volcano Jobs, as given (admitted, not defaulted): a Cluster keeps them so that
+  // its state prints them as Jobs. A Job whose PodGroup the input also holds made
+  // nothing: its controller had acted, and the input holds its current PodGroup and pods.
+  std::vector<Value> volcano_jobs;
   std::vector<std::string> warnings;
 };
 

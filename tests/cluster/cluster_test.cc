@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "vcsched/cluster.h"
 #include "vcsched/io/cluster_io.h"
 #include "vcsched/io/format.h"
@@ -40,6 +41,15 @@ PodGroupSpec Group(const std::string& name, int32_t min_member) {
   g.min_member = min_member;
   return g;
 }
+
+// A node of 8 cpu, as an ADDED event, and a Volcano Job of two 1-cpu pods in a gang.
+constexpr char kNodeAdded[] = R"({"type": "ADDED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+  "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}}}
+)";
+constexpr char kJob[] = R"({"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
+  "metadata": {"name": "j", "namespace": "ns"},
+  "spec": {"minAvailable": 2, "schedulerName": "volcano", "tasks": [{"name": "w", "replicas": 2,
+    "template": {"spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "1"}}}]}}}]}})";
 
 Decisions Run(const Snapshot& s) {
   absl::StatusOr<Decisions> d = RunSession(s, DefaultSchedulerConfig());
@@ -216,14 +226,7 @@ TEST_CASE("Cluster: PodGroup statuses are written as Volcano's job updater write
 }
 
 TEST_CASE("Cluster: Volcano Jobs are kept, printed as Jobs, read back to the same state, and deleted", "[cluster]") {
-  absl::StatusOr<std::vector<WatchEvent>> events = ReadWatchEvents({"events.json", R"(
-{"type": "ADDED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
-  "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}}}
-{"type": "ADDED", "object": {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
-  "metadata": {"name": "j", "namespace": "ns"},
-  "spec": {"minAvailable": 2, "schedulerName": "volcano", "tasks": [{"name": "w", "replicas": 2,
-    "template": {"spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "1"}}}]}}}]}}}
-)"});
+  absl::StatusOr<std::vector<WatchEvent>> events = ReadWatchEvents({"events.json", absl::StrCat(kNodeAdded, "{\"type\": \"ADDED\", \"object\": ", kJob, "}")});
   REQUIRE(events.ok());
   Cluster c;
   for (const WatchEvent& e : *events) REQUIRE(ApplyWatchEvent(c, e, nullptr).ok());
@@ -252,12 +255,7 @@ TEST_CASE("Cluster: Volcano Jobs are kept, printed as Jobs, read back to the sam
   CHECK(DecisionsToJson(Run(*snap)) == DecisionsToJson(Run(*original)));
 
   // A DELETED Job takes its manifest, its PodGroup and its pods.
-  absl::StatusOr<std::vector<WatchEvent>> del = ReadWatchEvents({"del.json", R"(
-{"type": "DELETED", "object": {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
-  "metadata": {"name": "j", "namespace": "ns"},
-  "spec": {"minAvailable": 2, "schedulerName": "volcano", "tasks": [{"name": "w", "replicas": 2,
-    "template": {"spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "1"}}}]}}}]}}}
-)"});
+  absl::StatusOr<std::vector<WatchEvent>> del = ReadWatchEvents({"del.json", absl::StrCat("{\"type\": \"DELETED\", \"object\": ", kJob, "}")});
   REQUIRE(del.ok());
   REQUIRE(ApplyWatchEvent(c, del->front(), nullptr).ok());
   CHECK(c.volcano_jobs().empty());
@@ -293,18 +291,12 @@ TEST_CASE("Cluster: a cluster made from a snapshot decides as the snapshot does"
 }
 
 TEST_CASE("Cluster: watch events, including a Volcano Job, relists and deletions of absent objects", "[cluster]") {
-  absl::StatusOr<std::vector<WatchEvent>> events = ReadWatchEvents({"events.json", R"(
-{"type": "ADDED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
-  "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}}}
-{"type": "ADDED", "object": {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job",
-  "metadata": {"name": "j", "namespace": "ns"},
-  "spec": {"minAvailable": 2, "schedulerName": "volcano", "tasks": [{"name": "w", "replicas": 2,
-    "template": {"spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "1"}}}]}}}]}}}
+  absl::StatusOr<std::vector<WatchEvent>> events = ReadWatchEvents({"events.json", absl::StrCat(kNodeAdded, "{\"type\": \"ADDED\", \"object\": ", kJob, "}", R"(
 {"type": "ADDED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
   "status": {"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}}}}
 {"type": "DELETED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "never"}}}
 {"type": "SCHEDULE", "now": 5, "expect": {"bindCount": 2}}
-)"});
+)")});
   REQUIRE(events.ok());
   REQUIRE(events->size() == 5);
   CHECK(events->back().type == WatchEvent::Type::kSchedule);

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -130,9 +131,11 @@ class Cluster {
   std::set<std::string, std::less<>> implicit_groups_;
   int64_t generation_ = 0;
   mutable std::optional<vcsched::Snapshot> cached_;  // the snapshot of this generation
-  // Pods as the last snapshot prepared them, shared with it; a change drops the pod's
-  // entry (it is copied into the next snapshot, then kept here again).
-  mutable std::map<std::string, std::shared_ptr<const PodSpec>, std::less<>> shared_pods_;
+  // Pods as the last snapshot prepared them, shared with it, by the address of the
+  // cluster's own spec in pods_ (a map node: it stays put while the pod exists). A change
+  // drops the pod's entry (it is copied into the next snapshot, then kept here again).
+  mutable absl::flat_hash_map<const PodSpec*, std::shared_ptr<const PodSpec>> shared_pods_;
+  // Drops the shared copy of the pod with this key; called before the pod changes.
   void Unshare(absl::string_view pod_key) const;
   SnapshotBuilder BuilderOfAllButPods() const;
 };

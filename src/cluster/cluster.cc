@@ -4,7 +4,6 @@
 #include <deque>
 #include <utility>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
@@ -218,11 +217,9 @@ absl::Status Cluster::DeleteNode(absl::string_view name) {
 
 absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view name) {
   const std::string key = Key(namespace_, name);
+  Unshare(key);
   absl::Status s = Erase(pods_, "Pod", key);
-  if (s.ok()) {
-    Unshare(key);
-    Changed();
-  }
+  if (s.ok()) Changed();
   return s;
 }
 
@@ -287,34 +284,31 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   if (cached_) return *cached_;
   SnapshotBuilder b = BuilderOfAllButPods();
   // Unchanged pods go in shared; changed ones are copied (and prepared) by the build.
-  // Both maps hold the same keys in the same order: one walk pairs them.
-  absl::flat_hash_set<const PodSpec*> passed_shared;
-  passed_shared.reserve(shared_pods_.size());
-  auto shared = shared_pods_.begin();
+  std::vector<const PodSpec*> changed;
   for (const auto& [key, p] : pods_) {
-    while (shared != shared_pods_.end() && shared->first < key) ++shared;  // (entries of deleted pods were dropped)
-    if (shared != shared_pods_.end() && shared->first == key) {
-      passed_shared.insert(shared->second.get());
+    if (auto shared = shared_pods_.find(&p); shared != shared_pods_.end()) {
       b.AddSharedPod(shared->second);
     } else {
       b.AddPod(p);
+      changed.push_back(&p);
     }
   }
   absl::StatusOr<vcsched::Snapshot> built = std::move(b).Build();
   if (!built.ok()) return built;
   // Keep each newly prepared pod as a spec of its own (not a view into the snapshot's
-  // storage, which would keep every pod built with it alive).
-  for (const TaskInfo& t : built->tasks()) {
-    if (passed_shared.count(t.pod.get())) continue;  // shared as it was
-    shared_pods_.insert_or_assign(t.key, std::make_shared<const PodSpec>(*t.pod));
+  // storage, which would keep every pod built with it alive). A pod a snapshot leaves
+  // out (another scheduler's, not placed) is passed again next time.
+  for (const PodSpec* p : changed) {
+    if (const std::optional<TaskIndex> t = built->FindTask(Key(p->namespace_, p->name))) {
+      shared_pods_[p] = std::make_shared<const PodSpec>(*built->tasks()[static_cast<size_t>(*t)].pod);
+    }
   }
   cached_ = *built;
   return built;
 }
 
 void Cluster::Unshare(absl::string_view pod_key) const {
-  auto it = shared_pods_.find(pod_key);
-  if (it != shared_pods_.end()) shared_pods_.erase(it);
+  if (auto it = pods_.find(pod_key); it != pods_.end()) shared_pods_.erase(&it->second);
 }
 
 absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {

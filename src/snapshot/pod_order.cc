@@ -23,6 +23,10 @@ std::pair<uint64_t, uint64_t> Prefix(absl::string_view s) {
   return {w[0], w[1]};
 }
 
+// The most sorted runs merged one after another (each merge is linear) before a sort is
+// cheaper.
+constexpr size_t kMaxMergedRuns = 8;
+
 }  // namespace
 
 std::vector<const PodSpec*> PodsInKeyOrder(const std::vector<const PodSpec*>& pods,
@@ -62,8 +66,22 @@ std::vector<const PodSpec*> PodsInKeyOrder(const std::vector<const PodSpec*>& po
     return name(a) < name(b);
   };
   const auto same = [&](const Entry& a, const Entry& b) { return a.ns == b.ns && name(a) == name(b); };
-  // Listings (kubectl's among them) usually come sorted already.
-  if (!std::is_sorted(entries.begin(), entries.end(), before)) std::sort(entries.begin(), entries.end(), before);
+  // Listings (kubectl's among them) usually come sorted already, and a host's state comes
+  // as a few sorted runs (its changed pods, then its unchanged ones): runs are merged,
+  // anything else is sorted.
+  std::vector<size_t> run_starts;
+  for (size_t i = 1; i < entries.size() && run_starts.size() <= kMaxMergedRuns; ++i) {
+    if (before(entries[i], entries[i - 1])) run_starts.push_back(i);
+  }
+  if (run_starts.size() > kMaxMergedRuns) {
+    std::sort(entries.begin(), entries.end(), before);
+  } else {
+    run_starts.push_back(entries.size());  // the end of the last run
+    for (size_t r = 0; r + 1 < run_starts.size(); ++r) {  // [0, start of r) is merged; add run r
+      std::inplace_merge(entries.begin(), entries.begin() + static_cast<ptrdiff_t>(run_starts[r]),
+                         entries.begin() + static_cast<ptrdiff_t>(run_starts[r + 1]), before);
+    }
+  }
   std::vector<const PodSpec*> out;
   out.reserve(entries.size());
   for (size_t i = 0; i < entries.size(); ++i) {

@@ -193,7 +193,8 @@ absl::Status Cluster::PutHyperNode(HyperNodeSpec hyper_node) {
 absl::Status Cluster::PutVolcanoJob(Value manifest) {
   const Value* kind = manifest.Find("kind");
   const Value* api = manifest.Find("apiVersion");
-  if (kind == nullptr || kind->text() != "Job" || api == nullptr || !absl::StartsWith(api->text(), "batch.volcano.sh/")) {
+  // The loader's rule for what is a Volcano Job.
+  if (kind == nullptr || kind->text() != "Job" || api == nullptr || !absl::StartsWith(api->text(), "batch.volcano.sh")) {
     return absl::InvalidArgumentError("a Volcano Job's manifest must have kind Job and apiVersion batch.volcano.sh/...");
   }
   const Value* meta = manifest.Find("metadata");

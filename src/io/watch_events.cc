@@ -268,13 +268,16 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusO
     if (s.ok()) return s;
     return absl::Status(s.code(), absl::StrCat(event.where, ": ", s.message()));
   };
+  // A Job's manifest first: when it is refused, nothing of the event is applied.
+  for (Value& job : objects->volcano_jobs) {
+    if (absl::Status refused = put(cluster.PutVolcanoJob(std::move(job))); !refused.ok()) return refused;
+  }
   absl::Status s;
   for (QueueSpec& q : objects->queues) s.Update(put(cluster.PutQueue(std::move(q))));
   for (PriorityClassSpec& pc : objects->priority_classes) s.Update(put(cluster.PutPriorityClass(std::move(pc))));
   for (NamespaceSpec& ns : objects->namespaces) s.Update(put(cluster.PutNamespace(std::move(ns))));
   for (NodeSpec& n : objects->nodes) s.Update(put(cluster.PutNode(std::move(n))));
   for (HyperNodeSpec& h : objects->hyper_nodes) s.Update(put(cluster.PutHyperNode(std::move(h))));
-  for (Value& job : objects->volcano_jobs) s.Update(put(cluster.PutVolcanoJob(std::move(job))));
   // A Job's controller creates the pods it lacks and leaves the ones it made, and the
   // scheduler owns its PodGroup's status: a Job seen again changes neither.
   const std::set<std::string> job_groups(objects->job_pod_groups.begin(), objects->job_pod_groups.end());

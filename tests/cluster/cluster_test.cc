@@ -261,6 +261,15 @@ TEST_CASE("Cluster: Volcano Jobs are kept, printed as Jobs, read back to the sam
   CHECK(c.volcano_jobs().empty());
   CHECK(c.pods().empty());
   CHECK(c.pod_groups().empty());
+  // What the loader takes for a Job (any apiVersion under batch.volcano.sh), the cluster
+  // keeps too: the event is applied whole.
+  std::string odd = absl::StrCat("{\"type\": \"ADDED\", \"object\": ", kJob, "}");
+  odd.replace(odd.find("batch.volcano.sh/v1alpha1"), 25, "batch.volcano.sh.x");
+  absl::StatusOr<std::vector<WatchEvent>> odd_events = ReadWatchEvents({"odd.json", odd});
+  REQUIRE(odd_events.ok());
+  REQUIRE(ApplyWatchEvent(c, odd_events->front(), nullptr).ok());
+  CHECK(c.volcano_jobs().size() == 1);
+  CHECK(c.pods().size() == 2);
   // A manifest that is not a Job, or whose name is not valid, is refused.
   Value not_job = Value::Map();
   not_job["kind"] = Value::String("Pod");

@@ -131,6 +131,7 @@ class Cluster {
   std::set<std::string, std::less<>> implicit_groups_;
   int64_t generation_ = 0;
   mutable std::optional<vcsched::Snapshot> cached_;  // the snapshot of this generation
+  mutable std::optional<vcsched::Snapshot> last_built_;  // whose task facts the next build reuses
   // Pods as the last snapshot prepared them, shared with it, by the address of the
   // cluster's own spec in pods_ (a map node: it stays put while the pod exists). A change
   // drops the pod's entry (it is copied into the next snapshot, then kept here again).

@@ -271,6 +271,11 @@ class SnapshotBuilder {
   void AddHyperNode(HyperNodeSpec hyper_node);
   // A warning to carry into the snapshot (used by loaders for unsupported fields).
   void AddWarning(std::string warning);
+  // A hint that saves work, never changes the result: the facts of a pod shared with
+  // `previous` (AddSharedPod with the very spec one of its tasks holds) are copied from
+  // that task instead of being worked out again. A host that snapshots a changing state
+  // (Cluster) passes its last snapshot.
+  void ReuseFrom(const Snapshot& previous);
 
   // Validates and freezes. Errors (kInvalidArgument) name the object and field:
   // duplicate names, empty names, invalid labels, negative quantities, ... All problems

@@ -294,8 +294,10 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
       changed.push_back(&p);
     }
   }
+  if (last_built_) b.ReuseFrom(*last_built_);
   absl::StatusOr<vcsched::Snapshot> built = std::move(b).Build();
   if (!built.ok()) return built;
+  last_built_ = *built;
   // Keep each newly prepared pod as a spec of its own (not a view into the snapshot's
   // storage, which would keep every pod built with it alive). A pod a snapshot leaves
   // out (another scheduler's, not placed) is passed again next time.

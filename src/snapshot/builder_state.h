@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ struct SnapshotBuilder::State {
   std::vector<NamespaceSpec> namespaces;
   std::vector<HyperNodeSpec> hyper_nodes;
   std::vector<std::string> warnings;
+  std::shared_ptr<const Snapshot::Impl> previous;  // ReuseFrom
 };
 
 namespace internal {

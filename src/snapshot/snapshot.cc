@@ -129,4 +129,6 @@ void SnapshotBuilder::AddNamespace(NamespaceSpec ns) { state_->namespaces.push_b
 void SnapshotBuilder::AddHyperNode(HyperNodeSpec hyper_node) { state_->hyper_nodes.push_back(std::move(hyper_node)); }
 void SnapshotBuilder::AddWarning(std::string w) { state_->warnings.push_back(std::move(w)); }
 
+void SnapshotBuilder::ReuseFrom(const Snapshot& previous) { state_->previous = SnapshotInternals::Shared(previous); }
+
 }  // namespace vcsched

@@ -324,7 +324,6 @@ class SnapshotAssembly {
   }
 
   void AddTasks() {
-    const ResourceSpace& space = impl_->space;
     // Shapes: equivalence classes of tasks for node-choice caching, numbered in task
     // order. A pod's labels and namespace matter only to other pods' affinity and spread
     // terms, and the cache is not used while any placed pod has such terms, so they are
@@ -334,11 +333,14 @@ class SnapshotAssembly {
     // Amounts go in as their 8 bytes: every key has the same number of them, so the
     // text that follows cannot be confused with them.
     const auto append_amount = [&shape_key](int64_t v) { shape_key.append(reinterpret_cast<const char*>(&v), sizeof v); };
-    // `flags` are the task's TaskFlag bits (DenseFacts::FlagsOf).
-    const auto shape_of = [&](const TaskInfo& t, const PodSpec& p, uint8_t flags) {
+    // `flags` are the task's TaskFlag bits (DenseFacts::FlagsOf); `known` the key of a
+    // shape-only task when an earlier build worked it out.
+    const auto shape_of = [&](const TaskInfo& t, const PodSpec& p, uint8_t flags, const std::string* known) {
       shape_key.clear();
       if (flags & kTaskPlacementTerms) {
         absl::StrAppend(&shape_key, "#", t.index);
+      } else if (known != nullptr) {
+        shape_key = *known;
       } else {
         for (int d = 0; d < t.resreq.dims(); ++d) append_amount(t.resreq[d]);
         append_amount(t.nonzero_cpu);
@@ -350,9 +352,18 @@ class SnapshotAssembly {
           absl::StrAppend(&shape_key, tol.key, "\x1f", tol.op, "\x1f", tol.value, "\x1f", tol.effect, ";");
         }
       }
-      return shapes.try_emplace(shape_key, static_cast<int32_t>(shapes.size())).first->second;
+      const auto [it, added] = shapes.try_emplace(shape_key, static_cast<int32_t>(shapes.size()));
+      if (added) impl_->shape_keys.push_back((flags & kTaskPlacementTerms) ? std::string() : shape_key);
+      return it->second;
     };
-    std::string jkey;  // reused: the group's key of each pod
+    // The tasks of an earlier snapshot whose pods this one shares (ReuseFrom), when what
+    // their facts depend on beyond the pod is the same.
+    const Snapshot::Impl* before = ReusablePrevious();
+    absl::flat_hash_map<const PodSpec*, const TaskInfo*> task_before;
+    if (before != nullptr) {
+      task_before.reserve(before->tasks.size());
+      for (const TaskInfo& t : before->tasks) task_before.emplace(t.pod.get(), &t);
+    }
     task_flags_.reserve(pods_.size());
     impl_->tasks.reserve(pods_.size());  // no reallocation of large TaskInfo while filling
     for (const PodSpec* pod : pod_order_) {
@@ -360,58 +371,26 @@ class SnapshotAssembly {
       const bool mine = Ours(p);
       if (!mine && p.node_name.empty()) continue;  // another scheduler's pending pod: invisible
       TaskInfo& t = impl_->tasks.emplace_back();  // filled in place: a TaskInfo is large
-      t.key = absl::StrCat(p.namespace_, "/", p.name);
       t.index = static_cast<TaskIndex>(impl_->tasks.size() - 1);
-      t.uid = p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid;
-      t.status = StatusOf(p);
-      if (!p.node_name.empty()) {
-        if (auto n = Lookup(impl_->node_by_name, p.node_name)) {
-          t.node = *n;
-        } else {
-          impl_->warnings.push_back(absl::StrCat("Pod \"", t.key, "\": spec.nodeName: node \"", p.node_name,
-                                                "\" not found; its resources are not counted"));
-        }
-      }
-      t.resreq = PodRequest(space, p);
-      std::tie(t.nonzero_cpu, t.nonzero_memory) = NonZeroRequest(p);
-      t.best_effort = t.resreq.IsEmpty();
-      if (p.priority) {
-        t.priority = *p.priority;
-      } else if (auto v = p.priority_class_name.empty() ? std::nullopt : Lookup(impl_->pc_by_name, p.priority_class_name)) {
-        t.priority = impl_->priority_classes[static_cast<size_t>(*v)].value;  // admission fills it
-      }
-      auto tp = p.annotations.find("volcano.sh/task-priority");
-      if (tp != p.annotations.end()) {
-        int32_t v = 0;
-        if (absl::SimpleAtoi(tp->second, &v)) t.priority = v;
-      }
-      if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/preemptable")) {
-        bool b = false;
-        t.preemptable = ParseGoBool(*v, &b) && b;
-      }
-      if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/task-spec")) t.role = *v;
-      // The number after the last '-' of a name with at least three parts.
-      const size_t last_dash = p.name.rfind('-');
-      int64_t idx = 0;
-      if (last_dash != std::string::npos && last_dash > 0 && p.name.rfind('-', last_dash - 1) != std::string::npos &&
-          absl::SimpleAtoi(absl::string_view(p.name).substr(last_dash + 1), &idx)) {
-        t.pod_index = idx;
-      }
-      if (mine) {
-        auto g = p.annotations.find(kGroupAnnotation);
-        if (g != p.annotations.end()) {
-          jkey.assign(p.namespace_).append("/").append(g->second);
-          if (auto j = Lookup(impl_->job_by_key, jkey)) {
-            t.job = *j;
-          } else {
-            impl_->warnings.push_back(absl::StrCat("Pod \"", t.key, "\": annotation ", kGroupAnnotation, ": PodGroup \"",
-                                                  jkey, "\" not found; the pod is not scheduled"));
-          }
-        }
-      }
       t.pod = *owner_.at(pod);
-      task_flags_.push_back(DenseFacts::FlagsOf(t));
-      t.shape = shape_of(t, p, task_flags_.back());
+      const auto found = before == nullptr ? task_before.end() : task_before.find(pod);
+      uint8_t flags = 0;
+      const std::string* known_shape = nullptr;
+      if (found != task_before.end()) {
+        const TaskInfo& was = *found->second;
+        CopyPodFacts(was, t);
+        t.node = NodeOf(t, p, was.node == kNone ? nullptr : &before->nodes[static_cast<size_t>(was.node)].spec.name, was.node);
+        t.job = mine ? JobOf(t, p, was.job == kNone ? nullptr : &before->jobs[static_cast<size_t>(was.job)].key, was.job) : kNone;
+        flags = before->dense.task_flags[static_cast<size_t>(was.index)];
+        if (!(flags & kTaskPlacementTerms)) known_shape = &before->shape_keys[static_cast<size_t>(was.shape)];
+      } else {
+        WorkOutPodFacts(p, t);
+        t.node = NodeOf(t, p, nullptr, kNone);
+        t.job = mine ? JobOf(t, p, nullptr, kNone) : kNone;
+        flags = DenseFacts::FlagsOf(t);
+      }
+      task_flags_.push_back(flags);
+      t.shape = shape_of(t, p, flags, known_shape);
       latest_pod_creation_time_ = std::max(latest_pod_creation_time_, p.creation_time);
       if (t.job != kNone) impl_->jobs[static_cast<size_t>(t.job)].tasks.push_back(t.index);
     }
@@ -430,6 +409,112 @@ class SnapshotAssembly {
   }
 
  private:
+  // What a task takes from its pod alone (and the resource space and priority classes):
+  // key, uid, status, requests, priority, preemptable, role, index.
+  void WorkOutPodFacts(const PodSpec& p, TaskInfo& t) {
+    t.key = absl::StrCat(p.namespace_, "/", p.name);
+    t.uid = p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid;
+    t.status = StatusOf(p);
+    t.resreq = PodRequest(impl_->space, p);
+    std::tie(t.nonzero_cpu, t.nonzero_memory) = NonZeroRequest(p);
+    t.best_effort = t.resreq.IsEmpty();
+    if (p.priority) {
+      t.priority = *p.priority;
+    } else if (auto v = p.priority_class_name.empty() ? std::nullopt : Lookup(impl_->pc_by_name, p.priority_class_name)) {
+      t.priority = impl_->priority_classes[static_cast<size_t>(*v)].value;  // admission fills it
+    }
+    auto tp = p.annotations.find("volcano.sh/task-priority");
+    if (tp != p.annotations.end()) {
+      int32_t v = 0;
+      if (absl::SimpleAtoi(tp->second, &v)) t.priority = v;
+    }
+    if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/preemptable")) {
+      bool b = false;
+      t.preemptable = ParseGoBool(*v, &b) && b;
+    }
+    if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/task-spec")) t.role = *v;
+    // The number after the last '-' of a name with at least three parts.
+    const size_t last_dash = p.name.rfind('-');
+    int64_t idx = 0;
+    if (last_dash != std::string::npos && last_dash > 0 && p.name.rfind('-', last_dash - 1) != std::string::npos &&
+        absl::SimpleAtoi(absl::string_view(p.name).substr(last_dash + 1), &idx)) {
+      t.pod_index = idx;
+    }
+  }
+
+  // The same facts, from the task an earlier build made of the same (immutable) pod.
+  static void CopyPodFacts(const TaskInfo& was, TaskInfo& t) {
+    t.key = was.key;
+    t.uid = was.uid;
+    t.status = was.status;
+    t.resreq = was.resreq;
+    t.nonzero_cpu = was.nonzero_cpu;
+    t.nonzero_memory = was.nonzero_memory;
+    t.best_effort = was.best_effort;
+    t.priority = was.priority;
+    t.preemptable = was.preemptable;
+    t.role = was.role;
+    t.pod_index = was.pod_index;
+  }
+
+  // The pod's node, by name; `was_name` and `was` (when not null) are the node an
+  // earlier build found, whose index is taken when it names the same node here.
+  NodeIndex NodeOf(const TaskInfo& t, const PodSpec& p, const std::string* was_name, NodeIndex was) {
+    if (p.node_name.empty()) return kNone;
+    if (was_name != nullptr && static_cast<size_t>(was) < impl_->nodes.size() &&
+        impl_->nodes[static_cast<size_t>(was)].spec.name == *was_name) {
+      return was;
+    }
+    if (auto n = Lookup(impl_->node_by_name, p.node_name)) return *n;
+    impl_->warnings.push_back(absl::StrCat("Pod \"", t.key, "\": spec.nodeName: node \"", p.node_name,
+                                          "\" not found; its resources are not counted"));
+    return kNone;
+  }
+
+  // The job of a pod of ours, by its group annotation; as NodeOf, an earlier build's
+  // answer is taken when its index holds the same job here.
+  JobIndex JobOf(const TaskInfo& t, const PodSpec& p, const std::string* was_key, JobIndex was) {
+    if (was_key != nullptr && static_cast<size_t>(was) < impl_->jobs.size() &&
+        impl_->jobs[static_cast<size_t>(was)].key == *was_key) {
+      return was;
+    }
+    auto g = p.annotations.find(kGroupAnnotation);
+    if (g == p.annotations.end()) return kNone;
+    job_key_.assign(p.namespace_).append("/").append(g->second);
+    if (auto j = Lookup(impl_->job_by_key, job_key_)) return *j;
+    impl_->warnings.push_back(absl::StrCat("Pod \"", t.key, "\": annotation ", kGroupAnnotation, ": PodGroup \"",
+                                          job_key_, "\" not found; the pod is not scheduled"));
+    return kNone;
+  }
+
+  // The earlier snapshot given to ReuseFrom, when its tasks' facts hold here too: the
+  // same resource space (requests), priority classes (priorities) and options (which
+  // pods are ours).
+  const Snapshot::Impl* ReusablePrevious() const {
+    const Snapshot::Impl* p = s_.previous.get();
+    if (p == nullptr) return nullptr;
+    const ResourceSpace& a = p->space;
+    const ResourceSpace& b = impl_->space;
+    if (a.size() != b.size()) return nullptr;
+    for (int d = 0; d < a.size(); ++d) {
+      if (a.name(d) != b.name(d)) return nullptr;
+    }
+    if (p->priority_classes.size() != impl_->priority_classes.size()) return nullptr;
+    for (size_t i = 0; i < p->priority_classes.size(); ++i) {
+      if (p->priority_classes[i].name != impl_->priority_classes[i].name ||
+          p->priority_classes[i].value != impl_->priority_classes[i].value) {
+        return nullptr;
+      }
+    }
+    const SnapshotOptions& x = p->options;
+    const SnapshotOptions& y = impl_->options;
+    if (x.scheduler_names != y.scheduler_names || x.schedule_empty_scheduler_name != y.schedule_empty_scheduler_name ||
+        x.implicit_pod_groups != y.implicit_pod_groups || x.default_queue != y.default_queue) {
+      return nullptr;
+    }
+    return p;
+  }
+
   // Each object's own problems, then duplicate names (of objects whose name is valid).
   template <typename Items, typename NamespaceOf>
   void CheckNames(const char* kind, const Items& items, NamespaceOf namespace_of) {
@@ -491,7 +576,14 @@ class SnapshotAssembly {
       if (pref.preference.parses != internal::NodeSelectorTermParses(pref.preference)) return false;
     }
     const std::shared_ptr<const Labels>& want = NamespaceLabels(p.namespace_);
-    return p.namespace_labels != nullptr && (p.namespace_labels == want || *p.namespace_labels == *want);
+    if (p.namespace_labels == nullptr) return false;
+    if (p.namespace_labels == want) return true;
+    if (*p.namespace_labels != *want) return false;
+    // Equal labels (a pod prepared by an earlier build): this build shares the pod's, so
+    // that the namespace's other pods compare as one pointer, not as maps.
+    impl_->namespace_labels[p.namespace_] = p.namespace_labels;
+    last_namespace_ = nullptr;
+    return true;
   }
 
   // Shared pods stay shared unless the build would change them: those join the owned ones.
@@ -572,6 +664,7 @@ class SnapshotAssembly {
   // What the dense facts take from the specs, worked out by AddTasks while each is at hand.
   std::vector<uint8_t> task_flags_;
   int64_t latest_pod_creation_time_ = 0;
+  std::string job_key_;  // reused by JobOf: the group's key of each pod
 };
 
 absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {

@@ -38,6 +38,9 @@ struct Snapshot::Impl {
   std::vector<std::string> warnings;
   SnapshotOptions options;
   DenseFacts dense;
+  // The key of each shape-only shape by its number (empty for a task's own shape), for a
+  // build that reuses this snapshot's task facts (SnapshotBuilder::ReuseFrom).
+  std::vector<std::string> shape_keys;
 };
 
 // The library's way in: the session reads the dense facts, decisions share the data

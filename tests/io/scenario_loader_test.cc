@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "tests/testing/builders.h"
 #include "vcsched/io/scenario.h"
 
@@ -130,7 +131,7 @@ spec:
 )";
   // The controller's objects as a cluster holds them: the gang Running on n1, one pod
   // already gone (deleted), the PodGroup's status written by the scheduler.
-  const std::string objects = R"(apiVersion: v1
+  const std::string objects_head = R"(apiVersion: v1
 kind: Node
 metadata: {name: n1}
 status: {allocatable: {cpu: "8", memory: 16Gi, pods: "110"}}
@@ -145,30 +146,15 @@ status:
   conditions:
   - {type: Scheduled, status: "True", transitionID: t1, reason: tasks in gang are ready to be scheduled}
 ---
-apiVersion: v1
-kind: Pod
-metadata:
-  name: j-w-0
-  namespace: ns
-  annotations: {scheduling.k8s.io/group-name: j-11111111-2222-3333-4444-555555555555, volcano.sh/task-spec: w}
-spec:
-  schedulerName: volcano
-  nodeName: n1
-  containers: [{name: c, resources: {requests: {cpu: "1"}}}]
-status: {phase: Running}
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: j-w-2
-  namespace: ns
-  annotations: {scheduling.k8s.io/group-name: j-11111111-2222-3333-4444-555555555555, volcano.sh/task-spec: w}
-spec:
-  schedulerName: volcano
-  nodeName: n1
-  containers: [{name: c, resources: {requests: {cpu: "1"}}}]
-status: {phase: Running}
 )";
+  const auto running_pod = [](const std::string& name) {
+    return absl::StrCat("apiVersion: v1\nkind: Pod\nmetadata:\n  name: ", name, "\n  namespace: ns\n",
+                        "  annotations: {scheduling.k8s.io/group-name: j-11111111-2222-3333-4444-555555555555, "
+                        "volcano.sh/task-spec: w}\n",
+                        "spec:\n  schedulerName: volcano\n  nodeName: n1\n",
+                        "  containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]\nstatus: {phase: Running}\n");
+  };
+  const std::string objects = objects_head + running_pod("j-w-0") + "---\n" + running_pod("j-w-2");
   for (const std::string& text : {job + "---\n" + objects, objects + "---\n" + job}) {
     absl::StatusOr<ScenarioObjects> o = LoadObjects({{"dump.yaml", text}});
     REQUIRE(o.ok());

@@ -261,6 +261,11 @@ class SnapshotBuilder {
   // parse flags of its node-selector terms) is copied first; the snapshot's
   // TaskInfo::pod then holds that prepared copy, which shares without a copy next time.
   void AddSharedPod(std::shared_ptr<const PodSpec> pod);
+  // A pod handed over whole: prepared in place where the build must change it, then held
+  // by the snapshot's task as this very object. The caller may keep the pointer to pass
+  // to later builds with AddSharedPod (which then share it without a copy, and reuse its
+  // task's facts: ReuseFrom), but must not change the pod.
+  void AddOwnedPod(std::shared_ptr<PodSpec> pod);
   void AddPodGroup(PodGroupSpec pod_group);
   void AddQueue(QueueSpec queue);
   void AddPriorityClass(PriorityClassSpec priority_class);

@@ -284,13 +284,14 @@ SnapshotBuilder Cluster::BuilderOfAllButPods() const {
 absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   if (cached_) return *cached_;
   SnapshotBuilder b = BuilderOfAllButPods();
-  // Unchanged pods go in shared; changed ones are copied (and prepared) by the build.
+  // Unchanged pods go in shared; a changed one is copied, handed over and prepared by
+  // the build, and that very copy is shared with later builds.
   std::vector<const PodSpec*> changed;
   for (const auto& [key, p] : pods_) {
     if (auto shared = shared_pods_.find(&p); shared != shared_pods_.end()) {
       b.AddSharedPod(shared->second);
     } else {
-      b.AddPod(p);
+      b.AddOwnedPod(std::make_shared<PodSpec>(p));
       changed.push_back(&p);
     }
   }
@@ -298,12 +299,11 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   absl::StatusOr<vcsched::Snapshot> built = std::move(b).Build();
   if (!built.ok()) return built;
   last_built_ = *built;
-  // Keep each newly prepared pod as a spec of its own (not a view into the snapshot's
-  // storage, which would keep every pod built with it alive). A pod a snapshot leaves
-  // out (another scheduler's, not placed) is passed again next time.
+  // Keep each newly prepared pod (an object of its own) for the next builds. A pod a
+  // snapshot leaves out (another scheduler's, not placed) is passed again next time.
   for (const PodSpec* p : changed) {
     if (const std::optional<TaskIndex> t = built->FindTask(Key(p->namespace_, p->name))) {
-      shared_pods_[p] = std::make_shared<const PodSpec>(*built->tasks()[static_cast<size_t>(*t)].pod);
+      shared_pods_[p] = built->tasks()[static_cast<size_t>(*t)].pod;
     }
   }
   cached_ = *built;

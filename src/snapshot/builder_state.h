@@ -20,6 +20,7 @@ struct SnapshotBuilder::State {
   std::vector<NodeSpec> nodes;
   std::deque<PodSpec> pods;  // a deque: no 2x slack or reallocation copies of large specs
   std::vector<std::shared_ptr<const PodSpec>> shared_pods;  // AddSharedPod
+  std::vector<std::shared_ptr<PodSpec>> owned_pods;         // AddOwnedPod
   std::vector<PodGroupSpec> pod_groups;
   std::vector<QueueSpec> queues;
   std::vector<PriorityClassSpec> priority_classes;

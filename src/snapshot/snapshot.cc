@@ -112,6 +112,9 @@ void SnapshotBuilder::AddPod(PodSpec p) { state_->pods.push_back(std::move(p)); 
 void SnapshotBuilder::AddSharedPod(std::shared_ptr<const PodSpec> pod) {
   if (pod != nullptr) state_->shared_pods.push_back(std::move(pod));
 }
+void SnapshotBuilder::AddOwnedPod(std::shared_ptr<PodSpec> pod) {
+  if (pod != nullptr) state_->owned_pods.push_back(std::move(pod));
+}
 void SnapshotBuilder::AddPods(std::deque<PodSpec>&& pods) {
   if (state_->pods.empty()) {
     state_->pods.swap(pods);

@@ -603,23 +603,35 @@ class SnapshotAssembly {
   // read-only, owned or shared, and `pods_` lists them all in input order.
   void PreparePods() {
     owned_ = std::make_shared<std::deque<PodSpec>>(std::move(s_.pods));
-    pods_.reserve(owned_->size() + shared_.size());
-    owner_.reserve(owned_->size() + shared_.size());
-    all_.reserve(owned_->size() + shared_.size());
+    const size_t count = owned_->size() + s_.owned_pods.size() + shared_.size();
+    pods_.reserve(count);
+    owner_.reserve(count);
+    all_.reserve(count);
     for (PodSpec& p : *owned_) {
-      for (NodeSelectorTerm& term : p.affinity.required_node_terms) term.parses = internal::NodeSelectorTermParses(term);
-      for (PreferredSchedulingTerm& pref : p.affinity.preferred_node_terms) {
-        pref.preference.parses = internal::NodeSelectorTermParses(pref.preference);
-      }
-      if (s_.options.implicit_pod_groups && Ours(p)) implicit_.Add(p);
-      p.namespace_labels = NamespaceLabels(p.namespace_);
+      Prepare(p);
       all_.emplace_back(owned_, &p);  // shares the deque: the specs are never moved again
     }
+    for (std::shared_ptr<PodSpec>& pod : s_.owned_pods) {
+      Prepare(*pod);
+      all_.push_back(std::move(pod));
+    }
+    std::vector<std::shared_ptr<PodSpec>>().swap(s_.owned_pods);
     for (std::shared_ptr<const PodSpec>& pod : shared_) all_.push_back(std::move(pod));
     for (const std::shared_ptr<const PodSpec>& pod : all_) {
       pods_.push_back(pod.get());
       owner_.emplace(pod.get(), &pod);
     }
+  }
+
+  // What the session reads from a spec: parsed node-selector terms, the PodGroup of a
+  // plain pod, its namespace's labels.
+  void Prepare(PodSpec& p) {
+    for (NodeSelectorTerm& term : p.affinity.required_node_terms) term.parses = internal::NodeSelectorTermParses(term);
+    for (PreferredSchedulingTerm& pref : p.affinity.preferred_node_terms) {
+      pref.preference.parses = internal::NodeSelectorTermParses(pref.preference);
+    }
+    if (s_.options.implicit_pod_groups && Ours(p)) implicit_.Add(p);
+    p.namespace_labels = NamespaceLabels(p.namespace_);
   }
 
   void CheckPodGroups() {

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <memory>
+
 #include "tests/testing/builders.h"
 #include "vcsched/snapshot.h"
 
@@ -26,6 +28,64 @@ TEST_CASE("Snapshot: indices follow name order whatever the insertion order", "[
   CHECK(s->total_allocatable()[kCpu] == 3000);
   REQUIRE(s->jobs().size() == 1);
   CHECK(s->jobs()[0].tasks == std::vector<TaskIndex>{0, 1});
+}
+
+TEST_CASE("Snapshot: owned pods are prepared in place, and later builds share them and reuse their facts",
+          "[core][snapshot]") {
+  const auto nodes_and_group = [](SnapshotBuilder& b) {
+    b.AddNode(MakeNode("n1", "cpu=4,pods=10"));
+    b.AddNode(MakeNode("n2", "cpu=4,pods=10"));
+    b.AddPodGroup(MakePodGroup("ns/pg", 2));
+  };
+  auto plain = std::make_shared<PodSpec>(MakePod("ns/plain", "", "cpu=1"));  // gets the controller's PodGroup
+  auto member = std::make_shared<PodSpec>(MakePod("ns/m-0", "pg", "cpu=1"));
+  member->node_name = "n2";
+  member->phase = "Running";
+  SnapshotBuilder first;
+  nodes_and_group(first);
+  first.AddOwnedPod(plain);
+  first.AddOwnedPod(member);
+  first.AddPod(MakePod("ns/m-1", "pg", "cpu=1"));
+  absl::StatusOr<Snapshot> a = std::move(first).Build();
+  REQUIRE(a.ok());
+  // The very objects, prepared in place.
+  CHECK(a->tasks()[*a->FindTask("ns/plain")].pod.get() == plain.get());
+  CHECK(plain->annotations.count(std::string(kPodGroupAnnotation)) == 1);
+  CHECK(plain->namespace_labels != nullptr);
+
+  // A later build: the same pods shared, a node added before n2 (its index moves), a
+  // new pod; every fact as a build from scratch has it.
+  const auto second = [&](bool reuse) {
+    SnapshotBuilder b;
+    nodes_and_group(b);
+    b.AddNode(MakeNode("n0", "cpu=4,pods=10"));
+    b.AddSharedPod(plain);
+    b.AddSharedPod(member);
+    b.AddSharedPod(a->tasks()[*a->FindTask("ns/m-1")].pod);
+    b.AddPod(MakePod("ns/m-2", "pg", "cpu=2"));
+    if (reuse) b.ReuseFrom(*a);
+    absl::StatusOr<Snapshot> s = std::move(b).Build();
+    REQUIRE(s.ok());
+    return *s;
+  };
+  const Snapshot reused = second(true), fresh = second(false);
+  REQUIRE(reused.tasks().size() == fresh.tasks().size());
+  for (size_t i = 0; i < fresh.tasks().size(); ++i) {
+    const TaskInfo& x = reused.tasks()[i];
+    const TaskInfo& y = fresh.tasks()[i];
+    INFO(y.key);
+    CHECK(x.key == y.key);
+    CHECK(x.uid == y.uid);
+    CHECK(x.node == y.node);
+    CHECK(x.job == y.job);
+    CHECK(x.status == y.status);
+    CHECK(x.shape == y.shape);
+    CHECK(x.priority == y.priority);
+    CHECK(x.resreq.span() == y.resreq.span());
+    CHECK(x.role == y.role);
+  }
+  CHECK(reused.tasks()[*reused.FindTask("ns/m-0")].node == *reused.FindNode("n2"));
+  CHECK(reused.warnings() == fresh.warnings());
 }
 
 TEST_CASE("Snapshot: duplicate and empty names are errors naming the object", "[core][snapshot]") {

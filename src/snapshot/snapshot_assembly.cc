@@ -359,11 +359,7 @@ class SnapshotAssembly {
     // The tasks of an earlier snapshot whose pods this one shares (ReuseFrom), when what
     // their facts depend on beyond the pod is the same.
     const Snapshot::Impl* before = ReusablePrevious();
-    absl::flat_hash_map<const PodSpec*, const TaskInfo*> task_before;
-    if (before != nullptr) {
-      task_before.reserve(before->tasks.size());
-      for (const TaskInfo& t : before->tasks) task_before.emplace(t.pod.get(), &t);
-    }
+    const absl::flat_hash_map<const PodSpec*, const TaskInfo*>& task_before = task_before_;
     task_flags_.reserve(pods_.size());
     impl_->tasks.reserve(pods_.size());  // no reallocation of large TaskInfo while filling
     for (const PodSpec* pod : pod_order_) {
@@ -539,9 +535,16 @@ class SnapshotAssembly {
   // PodGroups of plain pods; their duplicates are found in key order, which the tasks
   // need anyway.
   void CheckPods() {
+    // A pod an earlier snapshot's task holds passed these checks in that build (ReuseFrom).
+    if (const Snapshot::Impl* before = s_.previous.get()) {
+      task_before_.reserve(before->tasks.size());
+      for (const TaskInfo& t : before->tasks) task_before_.emplace(t.pod.get(), &t);
+    }
     std::vector<const PodSpec*> duplicate_pods;
     pod_order_ = internal::PodsInKeyOrder(pods_, &duplicate_pods, [&](const PodSpec& p) {
-      for (std::string& problem : ObjectProblems(p)) errors_.push_back(std::move(problem));
+      if (!task_before_.contains(&p)) {
+        for (std::string& problem : ObjectProblems(p)) errors_.push_back(std::move(problem));
+      }
       for (const Container& c : p.containers) Collect(c.requests);
       for (const Container& c : p.init_containers) Collect(c.requests);
       Collect(p.overhead);
@@ -677,6 +680,8 @@ class SnapshotAssembly {
   std::vector<uint8_t> task_flags_;
   int64_t latest_pod_creation_time_ = 0;
   std::string job_key_;  // reused by JobOf: the group's key of each pod
+  // The tasks of the snapshot given to ReuseFrom, by the pod each holds.
+  absl::flat_hash_map<const PodSpec*, const TaskInfo*> task_before_;
 };
 
 absl::StatusOr<Snapshot> SnapshotBuilder::Build() && {

@@ -82,9 +82,12 @@ using SimulatePredicateFn =
 // Network topology (docs/FORMAT-hypernode.md). A sub-group is named by its job and its
 // index in JobInfo::sub_jobs; kNone as that index means the job as a whole.
 // The candidate HyperNodes under `within` for the job or sub-group, grouped into
-// gradients tried in order (Volcano's HyperNodeGradientForJobFn / ForSubJobFn).
+// gradients tried in order (Volcano's HyperNodeGradientForJobFn / ForSubJobFn). For
+// eviction (gangpreempt, gangreclaim) the candidates are the domains victims may be
+// taken from: the network-topology-aware plugin gives the widest first and caps them.
+enum class SearchPurpose { kAllocate, kEvict };
 using HyperNodeGradientFn = std::function<std::vector<std::vector<HyperNodeIndex>>(
-    JobIndex j, int32_t sub_job, HyperNodeIndex within)>;
+    JobIndex j, int32_t sub_job, HyperNodeIndex within, SearchPurpose purpose)>;
 // Adds a score for each of `candidates` into `scores` (same length).
 using HyperNodeOrderFn = std::function<void(JobIndex j, int32_t sub_job, absl::Span<const HyperNodeIndex> candidates,
                                             absl::Span<double> scores)>;
@@ -229,6 +232,11 @@ class Session {
   // (Volcano's TaskInfo.JobAllocatedHyperNode, which node scoring reads).
   HyperNodeIndex task_job_allocated_hyper_node(TaskIndex t) const;
   void SetTaskJobAllocatedHyperNode(TaskIndex t, HyperNodeIndex h);
+  // The HyperNode gangpreempt or gangreclaim made room in for a sub-group, set when its
+  // statement commits; a later allocate of this session places the sub-group's pending
+  // tasks on their nominated nodes there first, and clears it (kNone: none).
+  HyperNodeIndex sub_job_nominated_hyper_node(JobIndex j, int32_t k) const;
+  void SetSubJobNominatedHyperNode(JobIndex j, int32_t k, HyperNodeIndex h);
 
   // ---- registration (from Plugin::OnSessionOpen) ----
   // Each keeps the callback only when the current plugin's switch for it is on.
@@ -348,7 +356,8 @@ class Session {
   // First tier with a non-empty union.
   std::vector<TaskIndex> VictimTasks(absl::Span<const TaskIndex> candidates) const;
   // The first registrant decides; none: {{within}}.
-  std::vector<std::vector<HyperNodeIndex>> HyperNodeGradient(JobIndex j, int32_t sub_job, HyperNodeIndex within) const;
+  std::vector<std::vector<HyperNodeIndex>> HyperNodeGradient(JobIndex j, int32_t sub_job, HyperNodeIndex within,
+                                                             SearchPurpose purpose = SearchPurpose::kAllocate) const;
   // Sum of every registered HyperNode scorer for each candidate, written to `scores`.
   void ScoreHyperNodes(JobIndex j, int32_t sub_job, absl::Span<const HyperNodeIndex> candidates,
                        absl::Span<double> scores) const;

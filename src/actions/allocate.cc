@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/actions/actions.h"
 #include "src/actions/allocate_topology.h"
+#include "src/actions/gang_nomination.h"
 #include "src/actions/helpers.h"
 #include "src/actions/job_task_heaps.h"
 #include "src/actions/node_choice_cache.h"
@@ -78,9 +79,13 @@ class AllocateAction : public Action {
         continue;
       }
       Statement stmt(ssn);
-      VCSCHED_ASSIGN_OR_RETURN(const bool keep, AllocateTasks(ssn, j, tasks, all_nodes, reasons, stmt));
+      VCSCHED_ASSIGN_OR_RETURN(bool keep, AllocateNominated(ssn, j, tasks, stmt));
+      if (!keep) {
+        VCSCHED_ASSIGN_OR_RETURN(keep, AllocateTasks(ssn, j, tasks, all_nodes, reasons, stmt));
+      }
       if (keep && ssn.JobReady(j)) {
         stmt.Commit();
+        ssn.SetSubJobNominatedHyperNode(j, 0, kNone);  // redeemed, if there was one
         if (!tasks.empty(j)) job_heap.Push(j);
       }
       queues.Push(q);
@@ -89,6 +94,20 @@ class AllocateAction : public Action {
   }
 
  private:
+  // The quick path for a job whose sub-group gangpreempt or gangreclaim nominated a
+  // HyperNode for (gang_nomination.h): its pending tasks on their nominated nodes. On a
+  // miss the tasks go back for the full search.
+  static absl::StatusOr<bool> AllocateNominated(Session& ssn, JobIndex j, JobTaskHeaps& tasks, Statement& stmt) {
+    if (ssn.job(j).sub_jobs.size() != 1 || ssn.sub_job_nominated_hyper_node(j, 0) == kNone) return false;
+    std::vector<TaskIndex> pending;
+    while (!tasks.empty(j)) pending.push_back(tasks.Pop(j));
+    VCSCHED_ASSIGN_OR_RETURN(const bool placed, AllocateFromNomination(ssn, j, 0, pending, stmt));
+    if (placed && (ssn.JobReady(j) || ssn.JobPipelined(j))) return true;
+    stmt.Discard();
+    for (TaskIndex t : pending) tasks.Push(t);
+    return false;
+  }
+
   // One job visit. Returns whether the statement is kept (ready or pipelined); a
   // statement that is not kept has been discarded.
   absl::StatusOr<bool> AllocateTasks(Session& ssn, JobIndex j, JobTaskHeaps& tasks,

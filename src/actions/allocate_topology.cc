@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
+#include "src/actions/gang_nomination.h"
 #include "src/util/status_macros.h"
 
 namespace vcsched::internal {
@@ -57,38 +58,14 @@ bool TopologyAllocator::Open(JobIndex j) {
   const Session& s = ssn_;
   const JobInfo& job = s.job(j);
   JobSheet sheet;
-  // The sub-groups minSubGroups still needs, fewest first in sub-group order: they go
-  // before the others.
-  std::map<int32_t, int32_t> ready_by_policy;
-  std::vector<int32_t> unready;
-  for (int32_t k = 0; k < static_cast<int32_t>(job.sub_jobs.size()); ++k) {
-    if (s.SubJobReady(j, k)) {
-      ++ready_by_policy[job.sub_jobs[static_cast<size_t>(k)].policy];
-    } else {
-      unready.push_back(k);
-    }
-  }
-  std::stable_sort(unready.begin(), unready.end(), [&](int32_t a, int32_t b) { return s.SubJobOrderLess(j, a, b); });
-  auto required = std::make_shared<std::set<int32_t>>();
-  for (int32_t k : unready) {
-    const int32_t policy = job.sub_jobs[static_cast<size_t>(k)].policy;
-    const int32_t min = policy == kNone ? 0 : job.pod_group.sub_group_policy[static_cast<size_t>(policy)].min_sub_groups;
-    if (ready_by_policy[policy] < min) {
-      required->insert(k);
-      ++ready_by_policy[policy];
-    }
-  }
-  sheet.required = std::move(required);
+  // The sub-groups minSubGroups still needs go before the others.
+  sheet.required = std::make_shared<std::set<int32_t>>(RequiredSubJobs(s, j));
   for (int32_t k = 0; k < static_cast<int32_t>(job.sub_jobs.size()); ++k) {
     SubSheet sub;
-    for (TaskIndex t : job.sub_jobs[static_cast<size_t>(k)].tasks) {
-      if (s.task_status(t) == TaskStatus::kPending && !(s.task_flags(t) & (kTaskGated | kTaskBestEffort))) {
-        sub.tasks.push_back(t);
-      }
-    }
+    sub.tasks = SubJobPendingTasks(s, j, k);
     if (sub.tasks.empty()) continue;
-    // Task order does not change while the job is visited: sorted once, the first last.
-    std::sort(sub.tasks.begin(), sub.tasks.end(), [&](TaskIndex a, TaskIndex b) { return s.TaskOrderLess(b, a); });
+    // Task order does not change while the job is visited: the first is taken last.
+    std::reverse(sub.tasks.begin(), sub.tasks.end());
     sheet.subs.emplace(k, std::move(sub));
     PushSubJob(j, sheet, k);
   }
@@ -187,6 +164,7 @@ void TopologyAllocator::CommitDecision(JobIndex j) {
   ssn_.SetJobAllocatedHyperNode(j, snap.HyperNodeLca(ssn_.job_allocated_hyper_node(j), chosen));
   for (const auto& [k, hn] : sub_decisions_[j][chosen]) {
     ssn_.SetSubJobAllocatedHyperNode(j, k, snap.HyperNodeLca(ssn_.sub_job_allocated_hyper_node(j, k), hn));
+    ssn_.SetSubJobNominatedHyperNode(j, k, kNone);  // redeemed
   }
   job_decision_.erase(it);
 }
@@ -348,6 +326,17 @@ bool TopologyAllocator::KnownScores(JobIndex j, const JobSheet& sheet, const std
 absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForSubJob(JobIndex j, int32_t k, SubSheet& sheet,
                                                                               HyperNodeIndex for_job, double* score) {
   if (sheet.tasks.empty()) return std::optional<Statement>();
+  if (ssn_.sub_job_nominated_hyper_node(j, k) != kNone) {  // gangpreempt/gangreclaim made room
+    const std::vector<TaskIndex> tasks(sheet.tasks.rbegin(), sheet.tasks.rend());
+    Statement stmt(ssn_);
+    VCSCHED_ASSIGN_OR_RETURN(const bool placed, AllocateFromNomination(ssn_, j, k, tasks, stmt));
+    if (placed) {
+      sheet.tasks.clear();
+      sub_decisions_[j][for_job][k] = ssn_.sub_job_allocated_hyper_node(j, k);
+      *score = 0;
+      return std::optional<Statement>(std::move(stmt));
+    }
+  }
   for (const std::vector<HyperNodeIndex>& gradient : ssn_.HyperNodeGradient(j, k, for_job)) {
     std::vector<HyperNodeIndex> candidates;
     std::vector<std::pair<Placements, SubSheet>> results;

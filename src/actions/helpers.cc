@@ -139,6 +139,41 @@ absl::Status AllocateOrPipeline(Statement& stmt, const Session& ssn, TaskIndex t
   return absl::OkStatus();
 }
 
+std::set<int32_t> RequiredSubJobs(const Session& ssn, JobIndex j) {
+  const JobInfo& job = ssn.job(j);
+  std::map<int32_t, int32_t> ready_by_policy;
+  std::vector<int32_t> unready;
+  for (int32_t k = 0; k < static_cast<int32_t>(job.sub_jobs.size()); ++k) {
+    if (ssn.SubJobReady(j, k)) {
+      ++ready_by_policy[job.sub_jobs[static_cast<size_t>(k)].policy];
+    } else {
+      unready.push_back(k);
+    }
+  }
+  std::stable_sort(unready.begin(), unready.end(), [&](int32_t a, int32_t b) { return ssn.SubJobOrderLess(j, a, b); });
+  std::set<int32_t> required;
+  for (int32_t k : unready) {
+    const int32_t policy = job.sub_jobs[static_cast<size_t>(k)].policy;
+    const int32_t min = policy == kNone ? 0 : job.pod_group.sub_group_policy[static_cast<size_t>(policy)].min_sub_groups;
+    if (ready_by_policy[policy] < min) {
+      required.insert(k);
+      ++ready_by_policy[policy];
+    }
+  }
+  return required;
+}
+
+std::vector<TaskIndex> SubJobPendingTasks(const Session& ssn, JobIndex j, int32_t k) {
+  std::vector<TaskIndex> out;
+  for (TaskIndex t : ssn.job(j).sub_jobs[static_cast<size_t>(k)].tasks) {
+    if (ssn.task_status(t) == TaskStatus::kPending && !(ssn.task_flags(t) & (kTaskGated | kTaskBestEffort))) {
+      out.push_back(t);
+    }
+  }
+  std::sort(out.begin(), out.end(), [&](TaskIndex a, TaskIndex b) { return ssn.TaskOrderLess(a, b); });
+  return out;
+}
+
 std::string RoleFailedText(const TaskInfo& task) {
   return absl::StrCat("Task ", task.pod->name, " with role spec ", task.role, " has already predicated failed, skip");
 }

@@ -122,6 +122,14 @@ void ExplainRefusedTask(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> n
 // for t, and why.
 void ExplainNoRoomByEviction(const Session& ssn, TaskIndex t, absl::string_view why);
 
+// The unready sub-groups job j's minSubGroups still needs, taken in sub-group order:
+// allocate and the gang evictions work on them before the others.
+std::set<int32_t> RequiredSubJobs(const Session& ssn, JobIndex j);
+
+// Sub-group k's pending tasks that allocate would place (not gated, not best effort),
+// in task order.
+std::vector<TaskIndex> SubJobPendingTasks(const Session& ssn, JobIndex j, int32_t k);
+
 // Every node index of the session.
 std::vector<NodeIndex> AllNodes(const Session& ssn);
 

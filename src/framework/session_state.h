@@ -147,6 +147,8 @@ struct Session::State {
   std::vector<HyperNodeIndex> job_allocated_hyper_node;
   std::vector<std::vector<HyperNodeIndex>> sub_job_allocated_hyper_node;
   std::vector<HyperNodeIndex> task_job_allocated_hyper_node;
+  // Sub-groups' nominated HyperNodes (gangpreempt, gangreclaim): few, so a map.
+  absl::flat_hash_map<std::pair<JobIndex, int32_t>, HyperNodeIndex> sub_job_nominated_hyper_node;
   const PluginOption* current_plugin = nullptr;
   int current_tier = 0;
 

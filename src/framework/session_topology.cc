@@ -64,13 +64,22 @@ void Session::SetSubJobAllocatedHyperNode(JobIndex j, int32_t k, HyperNodeIndex 
 HyperNodeIndex Session::task_job_allocated_hyper_node(TaskIndex t) const {
   return s_->task_job_allocated_hyper_node[static_cast<size_t>(t)];
 }
+HyperNodeIndex Session::sub_job_nominated_hyper_node(JobIndex j, int32_t k) const {
+  auto it = s_->sub_job_nominated_hyper_node.find({j, k});
+  return it == s_->sub_job_nominated_hyper_node.end() ? kNone : it->second;
+}
+void Session::SetSubJobNominatedHyperNode(JobIndex j, int32_t k, HyperNodeIndex h) {
+  if (h == kNone) s_->sub_job_nominated_hyper_node.erase({j, k});
+  else s_->sub_job_nominated_hyper_node[{j, k}] = h;
+}
 void Session::SetTaskJobAllocatedHyperNode(TaskIndex t, HyperNodeIndex h) {
   s_->task_job_allocated_hyper_node[static_cast<size_t>(t)] = h;
 }
 
 std::vector<std::vector<HyperNodeIndex>> Session::HyperNodeGradient(JobIndex j, int32_t sub_job,
-                                                                    HyperNodeIndex within) const {
-  if (!s_->hyper_node_gradient.empty()) return s_->hyper_node_gradient.front().fn(j, sub_job, within);
+                                                                    HyperNodeIndex within,
+                                                                    SearchPurpose purpose) const {
+  if (!s_->hyper_node_gradient.empty()) return s_->hyper_node_gradient.front().fn(j, sub_job, within, purpose);
   return {{within}};
 }
 

@@ -26,6 +26,7 @@ struct Settings {
   std::map<std::string, int64_t> binpack;  // resource name -> weight (cpu and memory always)
   bool normal_pod_binpack = true;
   double fading = 0.8;
+  int64_t evict_max_hyper_nodes = 8;  // hypernode.gradient.evict.max-hypernodes
 };
 
 class NetworkTopologyPlugin : public Plugin {
@@ -47,7 +48,10 @@ class NetworkTopologyPlugin : public Plugin {
     FillResourceCache();
     WeighTiers();
 
-    ssn.AddHyperNodeGradientFn([this](JobIndex j, int32_t k, HyperNodeIndex within) { return Gradient(j, k, within); });
+    ssn.AddHyperNodeGradientFn([this](JobIndex j, int32_t k, HyperNodeIndex within, SearchPurpose purpose) {
+      std::vector<std::vector<HyperNodeIndex>> g = Gradient(j, k, within, purpose);
+      return purpose == SearchPurpose::kEvict && HardTier(j, k) ? WidestFirstCapped(std::move(g)) : g;
+    });
     ssn.AddHyperNodeOrderFn([this](JobIndex j, int32_t k, absl::Span<const HyperNodeIndex> hns, absl::Span<double> out) {
       ScoreHyperNodes(j, k, hns, out);
     });
@@ -160,7 +164,26 @@ class NetworkTopologyPlugin : public Plugin {
     return t->highest_tier_allowed;
   }
 
-  std::vector<std::vector<HyperNodeIndex>> Gradient(JobIndex j, int32_t k, HyperNodeIndex within) const {
+  // Eviction domains: the gradients from the widest tier down, at most
+  // evict_max_hyper_nodes HyperNodes in all; a tier cut short keeps its last ones.
+  std::vector<std::vector<HyperNodeIndex>> WidestFirstCapped(std::vector<std::vector<HyperNodeIndex>> g) const {
+    std::vector<std::vector<HyperNodeIndex>> out;
+    int64_t left = settings_.evict_max_hyper_nodes;
+    for (auto it = g.rbegin(); it != g.rend() && left > 0; ++it) {
+      const int64_t size = static_cast<int64_t>(it->size());
+      if (size <= left) {
+        left -= size;
+        out.push_back(std::move(*it));
+      } else {
+        out.emplace_back(it->end() - left, it->end());
+        left = 0;
+      }
+    }
+    return out;
+  }
+
+  std::vector<std::vector<HyperNodeIndex>> Gradient(JobIndex j, int32_t k, HyperNodeIndex within,
+                                                    SearchPurpose purpose) const {
     const std::optional<int32_t> tier = HardTier(j, k);
     if (!tier) return {{within}};
     const Session& s = *s_;
@@ -184,14 +207,14 @@ class NetworkTopologyPlugin : public Plugin {
     if (root == kNone) return {};
     const absl::Span<const HyperNodeInfo> hns = s.snapshot().hyper_nodes();
     if (hns[static_cast<size_t>(root)].children.empty()) {  // a leaf: itself or nothing
-      if (Eligible(hns[static_cast<size_t>(root)], *tier, allocated, min_resource)) return {{root}};
+      if (Eligible(hns[static_cast<size_t>(root)], *tier, allocated, min_resource, purpose)) return {{root}};
       return {};
     }
     std::map<int32_t, std::vector<HyperNodeIndex>> by_tier;
     std::vector<HyperNodeIndex> queue = {root};
     for (size_t i = 0; i < queue.size(); ++i) {
       const HyperNodeInfo& h = hns[static_cast<size_t>(queue[i])];
-      if (Eligible(h, *tier, allocated, min_resource)) by_tier[h.tier].push_back(h.index);
+      if (Eligible(h, *tier, allocated, min_resource, purpose)) by_tier[h.tier].push_back(h.index);
       for (HyperNodeIndex c : h.children) queue.push_back(c);
     }
     std::vector<std::vector<HyperNodeIndex>> out;
@@ -202,11 +225,14 @@ class NetworkTopologyPlugin : public Plugin {
     return out;
   }
 
+  // Allocation needs the minimum in idle or future idle; eviction only in allocatable
+  // (victims may free the rest).
   bool Eligible(const HyperNodeInfo& h, int32_t tier, HyperNodeIndex allocated,
-                const std::vector<int64_t>& min_resource) const {
+                const std::vector<int64_t>& min_resource, SearchPurpose purpose) const {
     if (h.tier > tier) return false;
     if (allocated != kNone) return true;  // partly placed: no resource pre-filter
     const Fill& f = fill_[static_cast<size_t>(h.index)];
+    if (purpose == SearchPurpose::kEvict) return LessEqual(min_resource, f.allocatable);
     return LessEqual(min_resource, f.idle) || LessEqual(min_resource, f.future_idle);
   }
 
@@ -469,6 +495,8 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewNetworkTopologyPlugin(const Arguments
   VCSCHED_ASSIGN_OR_RETURN(s.normal_pod_binpack, args.GetBool("hypernode.binpack.normal-pod.enable", true));
   VCSCHED_ASSIGN_OR_RETURN(s.fading, args.GetFloat("hypernode.binpack.normal-pod.fading", 0.8));
   if (s.fading < 0) s.fading = 0.8;
+  VCSCHED_ASSIGN_OR_RETURN(s.evict_max_hyper_nodes, args.GetInt("hypernode.gradient.evict.max-hypernodes", 8));
+  if (s.evict_max_hyper_nodes <= 0) s.evict_max_hyper_nodes = 8;  // Volcano's fallback
   return std::unique_ptr<Plugin>(new NetworkTopologyPlugin(std::move(s)));
 }
 

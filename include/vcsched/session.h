@@ -384,6 +384,13 @@ class Session {
   void RecordFitError(TaskIndex t, const FitResult& result);
   // Records a reason that applies to the whole task (e.g. a pre-predicate failure).
   void RecordTaskError(TaskIndex t, absl::string_view message);
+  // Forgets what RecordFitError and RecordTaskError recorded for `t` (a queue refusal
+  // stays): Volcano replaces a task's fit errors on each failure and clears a job's or
+  // sub-group's before each HyperNode it is tried in.
+  void ResetTaskFitErrors(TaskIndex t);
+  // The HyperNode whose nodes `t` was last tried on (kNone: the whole cluster); its
+  // fit-error text then starts "In hyperNode <name>: ", as Volcano's does.
+  void SetTaskFitErrorsHyperNode(TaskIndex t, HyperNodeIndex h);
   // Records that queue `q` refused `t` before any node was tried (its quota): the
   // task's reason says so; the gang's condition message does not (as Volcano's).
   void RecordQueueRefusal(TaskIndex t, QueueIndex q);

@@ -127,7 +127,7 @@ class AllocateAction : public Action {
       }
       if (flags & kTaskGated) continue;
       if (error_cache_ && (flags & kTaskHasRole) && FailedRoles(j).count(info.role)) {
-        ssn.RecordTaskError(t, RoleFailedText(info));
+        RecordRoleFailed(ssn, t);
         continue;
       }
       const FitResult pre = ssn.PrePredicate(t);

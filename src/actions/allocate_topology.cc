@@ -186,6 +186,8 @@ absl::StatusOr<std::optional<TopologyAllocator::JobTry>> TopologyAllocator::TryJ
   for (auto it = failed_roles_.begin(); it != failed_roles_.end();) {
     it = it->first.first == j ? failed_roles_.erase(it) : std::next(it);
   }
+  ResetFitErrors(j, kNone);  // each try starts clean (Volcano's ResetFitErr)
+  last_try_ = hn;
   JobTry t{hn, {}, sheet, 0.0, 0};
   std::vector<Statement> stmts;
   sub_decisions_[j][hn].clear();
@@ -258,7 +260,8 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForJob(JobIn
   std::vector<HyperNodeIndex> saved(job.sub_jobs.size());
   for (size_t k = 0; k < saved.size(); ++k) saved[k] = ssn_.sub_job_allocated_hyper_node(j, static_cast<int32_t>(k));
   const std::optional<std::vector<int64_t>> least = LeastNeeded(j, sheet);
-  for (const std::vector<HyperNodeIndex>& gradient : ssn_.HyperNodeGradient(j, kNone, within)) {
+  const std::vector<std::vector<HyperNodeIndex>> gradients = ssn_.HyperNodeGradient(j, kNone, within);
+  for (const std::vector<HyperNodeIndex>& gradient : gradients) {
     // Tries that cannot place the gang's minimum in the HyperNode's room are skipped:
     // they would fail whatever the order of placement.
     std::vector<HyperNodeIndex> candidates;
@@ -297,12 +300,26 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForJob(JobIn
       }
     }
     if (!best) continue;
+    // Rule: a placed job's tasks keep no fit errors of the tries (Volcano keeps those of
+    // whichever HyperNode its map order tried last).
+    ResetFitErrors(j, kNone);
     VCSCHED_ASSIGN_OR_RETURN(Statement stmt, Replay(best->placements));
     sheet = std::move(best->rest);
     job_decision_[j] = best->hn;
     return std::optional<Statement>(std::move(stmt));
   }
+  // No HyperNode took the job: its tasks say what the last one (by name) of the last
+  // gradient said, tried again when the search skipped it or ended elsewhere.
+  if (!gradients.empty() && !gradients.back().empty() && last_try_ != gradients.back().back()) {
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<JobTry> again, TryJobIn(j, sheet, gradients.back().back(), saved));
+    (void)again;  // it fails again: the search found no try that succeeds
+  }
   return std::optional<Statement>();
+}
+
+void TopologyAllocator::ResetFitErrors(JobIndex j, int32_t k) {
+  const JobInfo& job = ssn_.job(j);
+  for (TaskIndex t : k == kNone ? job.tasks : job.sub_jobs[static_cast<size_t>(k)].tasks) ssn_.ResetTaskFitErrors(t);
 }
 
 bool TopologyAllocator::KnownScores(JobIndex j, const JobSheet& sheet, const std::vector<HyperNodeIndex>& candidates,
@@ -342,6 +359,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForSubJob(Jo
     std::vector<std::pair<Placements, SubSheet>> results;
     for (HyperNodeIndex hn : gradient) {
       failed_roles_.erase({j, k});
+      ResetFitErrors(j, k);  // Volcano's ResetSubJobFitErr
       SubSheet copy = sheet;
       VCSCHED_ASSIGN_OR_RETURN(std::optional<Statement> stmt, AllocateTasksIn(j, k, copy, hn));
       if (stmt && !stmt->empty()) {
@@ -357,6 +375,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForSubJob(Jo
     for (size_t i = 1; i < candidates.size(); ++i) {
       if (scores[i] > scores[best]) best = i;
     }
+    ResetFitErrors(j, k);  // the rule of AllocateForJob: placed, no errors of the tries
     VCSCHED_ASSIGN_OR_RETURN(Statement stmt, Replay(results[best].first));
     const HyperNodeIndex widened =
         ssn_.snapshot().HyperNodeLca(ssn_.sub_job_allocated_hyper_node(j, k), candidates[best]);
@@ -402,7 +421,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
     if (s.task_flags(t) & kTaskGated) continue;
     std::set<std::string>& failed = failed_roles_[{j, k}];
     if (error_cache_ && !info.role.empty() && failed.count(info.role)) {
-      ssn_.RecordTaskError(t, RoleFailedText(info));
+      RecordRoleFailed(ssn_, t);
       continue;
     }
     const FitResult pre = ssn_.PrePredicate(t);
@@ -414,7 +433,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
     }
     const std::vector<NodeIndex> feasible = FeasibleNodesNominatedFirst(ssn_, t, nodes, reasons_, &errors);
     if (feasible.empty()) {
-      errors.Flush(ssn_, t);
+      errors.Flush(ssn_, t, hn == s.snapshot().hyper_node_root() ? kNone : hn);
       failed.insert(info.role);
       if (NeedContinue(j, k)) continue;
       break;

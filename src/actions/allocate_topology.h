@@ -81,6 +81,8 @@ class TopologyAllocator {
   absl::StatusOr<std::optional<Statement>> AllocateTasksIn(JobIndex j, int32_t k, SubSheet& sheet, HyperNodeIndex hn);
   absl::StatusOr<Statement> Replay(const Placements& placements);
   bool NeedContinue(JobIndex j, int32_t k) const;
+  // Clears the fit errors of job j's tasks (k == kNone) or of sub-group k's.
+  void ResetFitErrors(JobIndex j, int32_t k);
 
   // Heap steps over a JobSheet's sub-groups and a SubSheet's tasks.
   bool SubJobBefore(JobIndex j, const JobSheet& sheet, int32_t a, int32_t b) const;
@@ -98,6 +100,7 @@ class TopologyAllocator {
   // The HyperNode chosen for a job in its last visit, and its sub-groups' HyperNodes
   // under each HyperNode the job was tried in (Volcano's Recorder).
   std::map<JobIndex, HyperNodeIndex> job_decision_;
+  HyperNodeIndex last_try_ = kNone;  // the HyperNode of the last job try run
   std::map<JobIndex, std::map<HyperNodeIndex, std::map<int32_t, HyperNodeIndex>>> sub_decisions_;
 };
 

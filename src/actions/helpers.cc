@@ -178,7 +178,13 @@ std::string RoleFailedText(const TaskInfo& task) {
   return absl::StrCat("Task ", task.pod->name, " with role spec ", task.role, " has already predicated failed, skip");
 }
 
+void RecordRoleFailed(Session& ssn, TaskIndex t) {
+  ssn.ResetTaskFitErrors(t);
+  ssn.RecordTaskError(t, RoleFailedText(ssn.task(t)));
+}
+
 void RecordPrePredicateFailure(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes, const FitResult& pre) {
+  ssn.ResetTaskFitErrors(t);
   for (size_t k = 0; k < nodes.size(); ++k) ssn.RecordFitError(t, pre);
   if (!ssn.explaining()) return;
   std::vector<std::pair<NodeIndex, FitResult>> failures;

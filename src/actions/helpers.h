@@ -66,14 +66,19 @@ std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, Or
 // task ends up with no node, as Volcano does.
 struct FitErrorBuffer {
   std::vector<std::pair<NodeIndex, FitResult>> failures;
-  void Flush(Session& ssn, TaskIndex t) {
+  // The task's fit errors become these (Volcano replaces them on each failure); tried
+  // within HyperNode `hn` (not the cluster's root), the text names it.
+  void Flush(Session& ssn, TaskIndex t, HyperNodeIndex hn = kNone) {
+    ssn.ResetTaskFitErrors(t);
     for (const auto& failure : failures) ssn.RecordFitError(t, failure.second);
+    if (hn != kNone) ssn.SetTaskFitErrorsHyperNode(t, hn);
     if (ssn.explaining()) ssn.ExplainNodeVerdicts(t, failures);
     failures.clear();
   }
 };
 
-// A pre-predicate failure of t, recorded as a failure on each of `nodes`.
+// A pre-predicate failure of t, recorded as a failure on each of `nodes` (replacing
+// what t recorded before).
 void RecordPrePredicateFailure(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes, const FitResult& pre);
 
 // "Insufficient <name>" reasons by dimension, interned once per session.
@@ -113,6 +118,8 @@ absl::Status AllocateOrPipeline(Statement& stmt, const Session& ssn, TaskIndex t
 
 // The reason of a task skipped because another of its role found no node.
 std::string RoleFailedText(const TaskInfo& task);
+// Records it as the task's only reason.
+void RecordRoleFailed(Session& ssn, TaskIndex t);
 
 // While explaining: what `nodes` would have said of a task its queue refused, so that
 // a share problem and a capacity problem are never confused. Records nothing else.

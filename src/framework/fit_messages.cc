@@ -21,7 +21,9 @@ std::string Session::TaskFitErrorText(TaskIndex t) const {
     parts.push_back(absl::StrCat(count, " ", ReasonText(reason)));
   }
   std::sort(parts.begin(), parts.end());
-  return absl::StrCat("0/", f.nodes, " nodes are unavailable: ", absl::StrJoin(parts, ", "), ".");
+  const std::string text = absl::StrCat("0/", f.nodes, " nodes are unavailable: ", absl::StrJoin(parts, ", "), ".");
+  if (f.hyper_node == kNone) return text;
+  return absl::StrCat("In hyperNode ", s.snapshot->hyper_nodes()[static_cast<size_t>(f.hyper_node)].name, ": ", text);
 }
 
 int32_t Session::JobPendingOnceAllocatedNum(JobIndex j) const {

@@ -85,6 +85,7 @@ void WriteTaskOutcomes(Session& ssn) {
         if (f.messages.empty() && f.nodes > 0) {
           std::string key = std::to_string(f.nodes);
           for (const auto& [r, c] : f.reason_counts) absl::StrAppend(&key, ",", r, ":", c);
+          absl::StrAppend(&key, "@", f.hyper_node);
           if (key != last_fit_key) {
             last_fit_key = std::move(key);
             last_fit_text = s.decisions.Keep(ssn.TaskFitErrorText(t.index));

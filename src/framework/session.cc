@@ -769,6 +769,16 @@ void Session::RecordTaskError(TaskIndex t, absl::string_view message) {
   s_->MutableFit(t).messages.emplace_back(message);
 }
 
+void Session::ResetTaskFitErrors(TaskIndex t) {
+  if (s_->fit_slot[static_cast<size_t>(t)] < 0) return;
+  TaskFitErrors& f = s_->MutableFit(t);
+  const QueueIndex refused = f.refused_by_queue;
+  f = TaskFitErrors{};
+  f.refused_by_queue = refused;
+}
+
+void Session::SetTaskFitErrorsHyperNode(TaskIndex t, HyperNodeIndex h) { s_->MutableFit(t).hyper_node = h; }
+
 void Session::RecordQueueRefusal(TaskIndex t, QueueIndex q) { s_->MutableFit(t).refused_by_queue = q; }
 
 bool Session::TaskHasFitErrors(TaskIndex t) const { return !s_->Fit(t).empty(); }

@@ -37,6 +37,7 @@ struct TaskFitErrors {
   // records nothing here; it is reported in the task's reason but kept out of the gang
   // condition message. An index, not text: over-subscribed sessions refuse most tasks.
   QueueIndex refused_by_queue = kNone;
+  HyperNodeIndex hyper_node = kNone;  // where the nodes were tried, when not the cluster
   bool empty() const { return nodes == 0 && messages.empty(); }
 };
 

@@ -42,7 +42,7 @@ namespace vcsched {
 struct ApplyReport {
   int64_t binds = 0;
   int64_t evictions = 0;
-  int64_t pipelined = 0;
+  int64_t pipelined = 0;  // pipelined after evictions: their nominated nodes written
   int64_t pod_group_phases = 0;    // PodGroups whose phase was written
   int64_t pod_group_statuses = 0;  // PodGroups whose status (phase, counts, conditions) was written
   // Decisions that no longer fit the state (their pod or node went away between the
@@ -94,7 +94,8 @@ class Cluster {
 
   // Applies a session's decisions: a bind sets the pod's node (Bound until the host
   // reports it Running), an eviction marks the pod deleting (Releasing until the host
-  // deletes it), a pipelined task's node becomes its nominated node, and PodGroup
+  // deletes it), a task pipelined onto room that evictions made gets its node as its
+  // nominated node (allocate's pipelines leave the pod as it is, as Volcano does), and PodGroup
   // statuses are written as Volcano's job updater writes them: phase and counts, and
   // the session's conditions replacing those of their type, with `now_seconds` as their
   // lastTransitionTime (0: unset); a status that says nothing new (transitions aside) is

@@ -34,7 +34,10 @@ struct Eviction {
 
 struct Pipelined {
   SharedText task;
-  SharedText node;  // the node the task waits on (its nominated node)
+  SharedText node;  // the node the task waits on
+  // Evictions made the room (preempt, reclaim, gangpreempt, gangreclaim): Volcano then
+  // writes `node` as the pod's status.nominatedNodeName; allocate's pipelines do not.
+  bool eviction_occurred = false;
 };
 
 struct PodGroupCondition {

@@ -29,8 +29,10 @@ class Statement {
 
   // Pending -> Allocated on `n` (takes Idle). kFailedPrecondition if not Pending.
   absl::Status Allocate(TaskIndex t, NodeIndex n);
-  // Pending -> Pipelined on `n` (waits for releasing resources).
-  absl::Status Pipeline(TaskIndex t, NodeIndex n);
+  // Pending -> Pipelined on `n` (waits for releasing resources). `eviction_occurred`:
+  // the room comes from evictions this action made for it, so `n` becomes the pod's
+  // nominated node (Decisions' Pipelined::eviction_occurred).
+  absl::Status Pipeline(TaskIndex t, NodeIndex n, bool eviction_occurred = false);
   // Bound/Running -> Releasing, recorded as an eviction by `action` for `preemptor`.
   absl::Status Evict(TaskIndex victim, absl::string_view action, TaskIndex preemptor,
                      absl::string_view reason);

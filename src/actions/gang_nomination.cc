@@ -28,7 +28,7 @@ bool PassesForPreempt(const Session& ssn, TaskIndex t, NodeIndex n) {
 // Pipelines every task of sub-group k onto nodes of `hn`; succeeds when each found a node
 // and the sub-group is then ready or pipelined. On failure nothing stays applied.
 absl::StatusOr<bool> TrialIn(Session& ssn, QueueIndex q, JobIndex j, int32_t k, const std::vector<TaskIndex>& tasks,
-                             HyperNodeIndex hn, Statement& into) {
+                             HyperNodeIndex hn, bool after_evictions, Statement& into) {
   const std::vector<NodeIndex>& domain = ssn.snapshot().hyper_nodes()[static_cast<size_t>(hn)].nodes;
   if (domain.empty() || tasks.empty()) return false;
   Statement trial(ssn);
@@ -47,7 +47,7 @@ absl::StatusOr<bool> TrialIn(Session& ssn, QueueIndex q, JobIndex j, int32_t k, 
       placed_all = false;
       break;
     }
-    VCSCHED_RETURN_IF_ERROR(trial.Pipeline(t, best));
+    VCSCHED_RETURN_IF_ERROR(trial.Pipeline(t, best, after_evictions));
   }
   if (!placed_all || (!ssn.SubJobReady(j, k) && !ssn.SubJobPipelined(j, k))) {
     trial.Discard();
@@ -119,7 +119,7 @@ absl::StatusOr<std::optional<std::map<int32_t, HyperNodeIndex>>> PlanInDomain(
         hard ? ssn.HyperNodeGradient(j, k, domain, SearchPurpose::kEvict) : std::vector<std::vector<HyperNodeIndex>>{{domain}};
     for (const std::vector<HyperNodeIndex>& row : gradients) {
       for (HyperNodeIndex hn : row) {
-        VCSCHED_ASSIGN_OR_RETURN(const bool ok, TrialIn(ssn, q, j, k, tasks, hn, plan));
+        VCSCHED_ASSIGN_OR_RETURN(const bool ok, TrialIn(ssn, q, j, k, tasks, hn, !victims.empty(), plan));
         if (ok) {
           winner = hn;
           break;

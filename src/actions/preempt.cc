@@ -150,7 +150,7 @@ class PreemptAction : public Action {
         VCSCHED_RETURN_IF_ERROR(node_stmt.Evict(v, "preempt", p, absl::StrCat("preempted for ", task.key)));
       }
       if (fits()) {
-        VCSCHED_RETURN_IF_ERROR(node_stmt.Pipeline(p, n));
+        VCSCHED_RETURN_IF_ERROR(node_stmt.Pipeline(p, n, !node_stmt.empty()));
         stmt.Merge(node_stmt);
         return true;
       }
@@ -188,7 +188,7 @@ class PreemptAction : public Action {
       tmp.Discard();
       return false;
     }
-    VCSCHED_RETURN_IF_ERROR(tmp.Pipeline(p, best.node));
+    VCSCHED_RETURN_IF_ERROR(tmp.Pipeline(p, best.node, true));
     stmt.Merge(tmp);
     return true;
   }

@@ -92,7 +92,7 @@ class ReclaimAction : public Action {
         available += s.task_resreq(v);
       }
       if (LessEqual(s.task_resreq(t), available.span())) {
-        VCSCHED_RETURN_IF_ERROR(node_stmt.Pipeline(t, n));
+        VCSCHED_RETURN_IF_ERROR(node_stmt.Pipeline(t, n, !node_stmt.empty()));
         stmt.Merge(node_stmt);
         return absl::OkStatus();
       }

@@ -354,7 +354,9 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
       ++report.evictions;
     }
   }
+  // Only room made by evictions nominates a node (Volcano's EvictionOccurred).
   for (const Pipelined& p : decisions.pipelined) {
+    if (!p.eviction_occurred) continue;
     PodSpec* pod = pod_of("pipeline", p.task);
     if (pod == nullptr) continue;
     if (!nodes_.count(p.node)) {

@@ -67,7 +67,8 @@ void WriteTaskOutcomes(Session& ssn) {
     if (st != TaskStatus::kPipelined && st != TaskStatus::kAllocated && st != TaskStatus::kPending) continue;
     const TaskInfo& t = s.task(static_cast<TaskIndex>(ti));
     if (st == TaskStatus::kPipelined) {
-      s.decisions.pipelined.push_back({s.Name(t.key), s.Name(s.node_info(s.node[ti]).spec.name)});
+      s.decisions.pipelined.push_back(
+          {s.Name(t.key), s.Name(s.node_info(s.node[ti]).spec.name), static_cast<bool>(s.eviction_occurred[ti])});
     } else if (st == TaskStatus::kAllocated) {
       s.decisions.task_reasons.push_back(
           {s.Name(t.key), SharedText::Literal("Schedulable"),

@@ -140,6 +140,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.node_slot.assign(tasks.size(), -1);
   s.last_txn_node.assign(tasks.size(), kNone);
   s.last_txn_status.assign(tasks.size(), TaskStatus::kPending);
+  s.eviction_occurred.assign(tasks.size(), false);
   s.fit_slot.assign(tasks.size(), -1);
   // Facts that do not change in a session are the snapshot's; the rest start from them.
   const DenseFacts& f = SnapshotInternals::Of(snapshot).dense;

@@ -64,6 +64,9 @@ struct Session::State {
   std::vector<int32_t> node_slot;  // position in node_tasks[node], -1 when off any node
   std::vector<NodeIndex> last_txn_node;  // placement undone by a Discard (gang message)
   std::vector<TaskStatus> last_txn_status;
+  // Pipelined onto room evictions made (Volcano's EvictionOccurred): its node becomes the
+  // pod's nominated node.
+  std::vector<bool> eviction_occurred;
   // Fit errors by task, stored on first write: most tasks never get one.
   std::vector<int32_t> fit_slot;  // index into fit_store, or -1
   std::deque<TaskFitErrors> fit_store;

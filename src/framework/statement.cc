@@ -19,13 +19,14 @@ absl::Status Statement::Allocate(TaskIndex t, NodeIndex n) {
   return absl::OkStatus();
 }
 
-absl::Status Statement::Pipeline(TaskIndex t, NodeIndex n) {
+absl::Status Statement::Pipeline(TaskIndex t, NodeIndex n, bool eviction_occurred) {
   Session::State& s = SessionInternals::Of(*ssn_);
   const TaskStatus prev = s.status[static_cast<size_t>(t)];
   if (prev != TaskStatus::kPending) {
     return absl::FailedPreconditionError(absl::StrCat("task ", s.task(t).key, " is not pending"));
   }
   s.MoveTask(t, TaskStatus::kPipelined, n);
+  s.eviction_occurred[static_cast<size_t>(t)] = eviction_occurred;
   s.FireAllocate(t);
   if (s.explain != nullptr) s.explain->pipelined_by[static_cast<size_t>(t)] = s.explain->stage;
   ops_.push_back({OpKind::kPipeline, t, n, prev, kNone});

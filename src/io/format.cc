@@ -21,7 +21,8 @@ std::string DecisionsToJson(const Decisions& d) {
     return absl::StrCat("{\"task\": ", JsonQuote(b.task), ", \"node\": ", JsonQuote(b.node), "}");
   });
   AppendArray(&out, "pipelined", d.pipelined, [](const Pipelined& p) {
-    return absl::StrCat("{\"task\": ", JsonQuote(p.task), ", \"node\": ", JsonQuote(p.node), "}");
+    return absl::StrCat("{\"task\": ", JsonQuote(p.task), ", \"node\": ", JsonQuote(p.node),
+                        p.eviction_occurred ? ", \"evictionOccurred\": true}" : "}");
   });
   AppendArray(&out, "evictions", d.evictions, [](const Eviction& e) {
     return absl::StrCat("{\"task\": ", JsonQuote(e.task), ", \"action\": ", JsonQuote(e.action), ", \"preemptor\": ",

@@ -80,6 +80,19 @@ TEST_CASE("GangPreempt: evicts only the victim gang's surplus", "[actions][gangp
   CHECK(Evicted(d) == std::vector<std::string>{"ns/low-w-0", "ns/low-w-1"});
   CHECK(d.binds.empty());
   CHECK(d.pipelined.size() == 2);
+  // Room made by evictions: the nodes become the pods' nominated nodes.
+  for (const Pipelined& p : d.pipelined) CHECK(p.eviction_occurred);
+}
+
+TEST_CASE("Allocate pipelining onto releasing room nominates no node", "[actions][allocate]") {
+  std::string y = absl::StrCat(kClasses, Node("n1", "2"), Queue("qa"), Group("ns", "old", 1, "qa", "low", "Running"),
+                               Group("ns", "new", 1, "qa", "high", "Inqueue"));
+  std::string leaving = Pod("ns", "old-0", "old", "2", "n1");
+  leaving.replace(leaving.find("metadata: {"), 11, "metadata: {deletionTimestamp: '2026-01-01T00:00:00Z', ");
+  y += leaving + Pod("ns", "new-0", "new", "2", "");
+  const Decisions d = Run(y + Config("allocate"));
+  REQUIRE(d.pipelined.size() == 1);
+  CHECK_FALSE(d.pipelined[0].eviction_occurred);
 }
 
 TEST_CASE("GangReclaim: takes the surplus of another queue's gang", "[actions][gangreclaim]") {

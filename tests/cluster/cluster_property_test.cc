@@ -59,7 +59,9 @@ struct Model {
     }
     for (const Pipelined& pl : d.pipelined) {
       auto p = pods.find(std::string(pl.task));
-      if (p != pods.end() && nodes.count(std::string(pl.node))) p->second.nominated_node_name = std::string(pl.node);
+      if (pl.eviction_occurred && p != pods.end() && nodes.count(std::string(pl.node))) {
+        p->second.nominated_node_name = std::string(pl.node);
+      }
     }
     for (const PodGroupStatus& s : d.pod_groups) {
       auto g = groups.find(std::string(s.job));
@@ -208,7 +210,7 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
           const auto& [key, pod] = *std::next(model.pods.begin(), pick(static_cast<int>(model.pods.size())));
           d->evictions.push_back({SharedText(key), SharedText::Literal("preempt"), SharedText(), SharedText()});
           const std::string node = absl::StrCat("n", pick(4));
-          d->pipelined.push_back({SharedText(absl::StrCat("ns/p", pick(12))), SharedText(node)});
+          d->pipelined.push_back({SharedText(absl::StrCat("ns/p", pick(12))), SharedText(node), pick(2) == 0});
         }
         // Sometimes the world moves between the snapshot and the apply.
         if (pick(3) == 0 && !model.pods.empty()) {

@@ -142,12 +142,15 @@ TEST_CASE("Cluster: decisions are applied, and those that no longer fit are conf
   Decisions evict;
   evict.evictions.push_back({SharedText(std::string("ns/p1")), SharedText::Literal("preempt"), SharedText(), SharedText()});
   evict.binds.push_back({SharedText(std::string("ns/p2")), SharedText(std::string("gone-node"))});
-  evict.pipelined.push_back({SharedText(std::string("ns/p2")), SharedText(std::string("n1"))});
+  evict.pipelined.push_back({SharedText(std::string("ns/p2")), SharedText(std::string("n1")), true});
+  // A pipeline without evictions (allocate onto releasing room) nominates nothing.
+  evict.pipelined.push_back({SharedText(std::string("ns/p1")), SharedText(std::string("n1")), false});
   const ApplyReport r2 = c.Apply(evict);
   CHECK(r2.evictions == 1);
   CHECK(c.pods().at("ns/p1").deleting);
   CHECK(r2.pipelined == 1);
   CHECK(c.pods().at("ns/p2").nominated_node_name == "n1");
+  CHECK(c.pods().at("ns/p1").nominated_node_name.empty());
   REQUIRE(r2.conflicts.size() == 1);
   CHECK_THAT(r2.conflicts[0], Catch::Contains("node not found"));
 }

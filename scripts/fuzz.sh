@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-20}"
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-10}"
-TARGETS="${FUZZ_TARGETS:-quantity_fuzz config_fuzz loader_fuzz scenario_fuzz session_fuzz job_fuzz watch_fuzz simulate_fuzz}"
+TARGETS="${FUZZ_TARGETS:-quantity_fuzz reader_fuzz config_fuzz loader_fuzz scenario_fuzz session_fuzz job_fuzz watch_fuzz simulate_fuzz}"
 SEED_FLAG=()
 if [ -n "${FUZZ_SEED:-}" ]; then SEED_FLAG=(-seed="$FUZZ_SEED"); fi
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -30,7 +30,7 @@ for t in $TARGETS; do
   if [ "$t" = scenario_fuzz ]; then candidates+=(tests/conformance tests/data/real-dumps examples/queues examples/lifecycle); fi
   # The loader-only target is about speed: small inputs, small seeds.
   max_len=65536
-  if [ "$t" = loader_fuzz ]; then candidates+=(tests/fuzz/corpus/scenario_fuzz tests/bad_inputs); max_len=4096; fi
+  if [ "$t" = loader_fuzz ] || [ "$t" = reader_fuzz ]; then candidates+=(tests/fuzz/corpus/scenario_fuzz tests/bad_inputs); max_len=4096; fi
   if [ "$t" = job_fuzz ]; then candidates+=(tests/data/lifecycle); fi
   if [ "$t" = watch_fuzz ]; then candidates+=(tests/replay); fi
   if [ "$t" = simulate_fuzz ]; then candidates+=(examples/simulate); fi

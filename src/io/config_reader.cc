@@ -58,7 +58,9 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
             Value args;
             int64_t budget = 100000;
             if (!io_internal::ToValue(kv.second, &args, &budget)) {
-              r.Fail(kv.second, absl::StrCat(pf, ".arguments"), "too large (more than 100000 values, aliases included)");
+              r.Fail(kv.second, absl::StrCat(pf, ".arguments"),
+                     absl::StrCat("too large (more than 100000 values, aliases included) or nested deeper than ",
+                                  io_internal::kMaxValueDepth, " levels"));
             } else {
               opt.arguments = Arguments(std::move(args));
             }
@@ -89,7 +91,9 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
       Value value;
       int64_t budget = 100000;
       if (!io_internal::ToValue(args, &value, &budget)) {
-        r.Fail(args, absl::StrCat(f, ".arguments"), "too large (more than 100000 values, aliases included)");
+        r.Fail(args, absl::StrCat(f, ".arguments"),
+               absl::StrCat("too large (more than 100000 values, aliases included) or nested deeper than ",
+                            io_internal::kMaxValueDepth, " levels"));
       } else {
         ac.arguments = Arguments(std::move(value));
       }

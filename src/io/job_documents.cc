@@ -26,7 +26,8 @@ void ExpandJobDocument(const YAML::Node& doc, ObjectReader& r, const std::functi
   Value v;
   int64_t budget = 1 << 20;  // nodes per document, aliases expanded
   if (!ToValue(doc, &v, &budget)) {
-    r.Fail(doc, "", "the document holds more than 1048576 values once its aliases are expanded");
+    r.Fail(doc, "", absl::StrCat("the document holds more than 1048576 values once its aliases are expanded, or nests "
+                                 "deeper than ", kMaxValueDepth, " levels"));
     return;
   }
   Findings findings;

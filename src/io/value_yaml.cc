@@ -10,20 +10,20 @@
 
 namespace vcsched::io_internal {
 
-bool ToValue(const YAML::Node& node, Value* out, int64_t* budget) {
-  if (--*budget < 0) return false;
+bool ToValue(const YAML::Node& node, Value* out, int64_t* budget, int depth) {
+  if (--*budget < 0 || depth > kMaxValueDepth) return false;
   if (node.IsMap()) {
     *out = Value::Map();
     for (const auto& kv : node) {
       Value child;
-      if (!ToValue(kv.second, &child, budget)) return false;
+      if (!ToValue(kv.second, &child, budget, depth + 1)) return false;
       out->entries().emplace_back(kv.first.IsScalar() ? kv.first.Scalar() : "", std::move(child));
     }
   } else if (node.IsSequence()) {
     *out = Value::List();
     for (const auto& item : node) {
       Value child;
-      if (!ToValue(item, &child, budget)) return false;
+      if (!ToValue(item, &child, budget, depth + 1)) return false;
       out->Push(std::move(child));
     }
   } else if (node.IsScalar()) {
@@ -71,14 +71,29 @@ bool NeedsQuotes(const std::string& s) {
          absl::ascii_isspace(static_cast<unsigned char>(s.front())) || s.front() == '-' || s.front() == '?';
 }
 
+// yaml-cpp writes a literal block with "|" (keep one final newline): it reads back as
+// the same text only for text that ends with exactly one newline and holds nothing a
+// block would change (leading space, control characters, non-ASCII bytes).
+bool LiteralBlockKeeps(const std::string& s) {
+  if (s.size() < 2 || s.back() != '\n' || s[s.size() - 2] == '\n') return false;
+  if (s.front() == ' ' || s.front() == '\n') return false;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\n') || u >= 0x7f) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void EmitValue(YAML::Emitter& out, const Value& v) {
   switch (v.kind()) {
     case Value::Kind::kNull: out << YAML::Null; break;
     case Value::Kind::kScalar:
-      if (v.quoted() && v.text().find('\n') != std::string::npos) out << YAML::Literal << v.text();
-      else if (v.quoted() && NeedsQuotes(v.text())) out << YAML::DoubleQuoted << v.text();
+      if (v.quoted() && LiteralBlockKeeps(v.text())) out << YAML::Literal << v.text();
+      else if (v.quoted() && (NeedsQuotes(v.text()) || v.text().find('\n') != std::string::npos)) {
+        out << YAML::DoubleQuoted << v.text();
+      }
       else out << v.text();
       break;
     case Value::Kind::kMap:
@@ -189,7 +204,8 @@ absl::StatusOr<std::vector<Manifest>> LoadManifests(const std::vector<ScenarioSo
           }
           if (!io_internal::ToValue(d, &v, &budget)) {
             errors.push_back(absl::StrCat(where, ": the document holds more than ", int64_t{1} << 20,
-                                          " values once its aliases are expanded"));
+                                          " values once its aliases are expanded, or nests deeper than ",
+                                          io_internal::kMaxValueDepth, " levels (an anchor aliased inside itself)"));
             continue;
           }
           Flatten(std::move(v), where, out, errors);

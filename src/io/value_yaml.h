@@ -8,9 +8,11 @@
 
 namespace vcsched::io_internal {
 
-// `budget` bounds the nodes visited (aliases can make a small document huge); false when
-// it ran out.
-bool ToValue(const YAML::Node& node, Value* out, int64_t* budget);
+// `budget` bounds the nodes visited (aliases can make a small document huge) and
+// kMaxValueDepth the nesting (an anchor aliased inside itself makes a cycle); false when
+// either ran out.
+inline constexpr int kMaxValueDepth = 200;
+bool ToValue(const YAML::Node& node, Value* out, int64_t* budget, int depth = 0);
 YAML::Node ToYamlNode(const Value& value);
 void EmitValue(YAML::Emitter& out, const Value& value);
 

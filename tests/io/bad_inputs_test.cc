@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "vcsched/io/manifests.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/quantity.h"
 #include "vcsched/scheduler.h"
@@ -113,6 +114,27 @@ spec: {minMember: 1, minResources: {cpu: "1"}}
     absl::StatusOr<Decisions> d = RunSession(sc->snapshot, DefaultSchedulerConfig());
     REQUIRE(d.ok());
     CHECK(d->binds.empty());
+  }
+  SECTION("an anchor aliased inside itself made an endless tree and overflowed the stack") {
+    const std::string cyclic = "a: &a [x, *a]\n";
+    absl::StatusOr<std::vector<Manifest>> m = LoadManifests({{"m.yaml", "apiVersion: v1\nkind: Node\n" + cyclic}});
+    REQUIRE_FALSE(m.ok());
+    CHECK_THAT(std::string(m.status().message()), Catch::Contains("nests deeper than 200 levels"));
+    absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig(
+        {"c.yaml", "actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n    arguments: &a {x: [*a]}\n"});
+    REQUIRE_FALSE(c.ok());
+    CHECK_THAT(std::string(c.status().message()), Catch::Contains("nested deeper than 200 levels"));
+  }
+  SECTION("a string with a line break but no final one printed as a block that added one") {
+    Value pod = Value::Map();
+    pod["kind"] = Value::Plain("Pod");
+    pod["name"] = Value::String("two\nlines");
+    pod["block"] = Value::String("ends\nwith one\n");
+    const std::string yaml = ToYaml({&pod});
+    absl::StatusOr<std::vector<Manifest>> back = LoadManifests({{"back.yaml", yaml}});
+    REQUIRE(back.ok());
+    REQUIRE(back->size() == 1);
+    CHECK((*back)[0].object == pod);
   }
 }
 

@@ -512,7 +512,7 @@ std::vector<YAML::Node> ParseYamlPiece(const io_internal::DocumentText& piece, c
 void ParseYamlSource(const ScenarioSource& src, absl::string_view text, const LoadOptions& options, Collected& c,
                    Diagnostics& diag) {
   if (const int64_t bad = io_internal::FirstInvalidUtf8(text); bad >= 0) {
-    diag.errors.push_back(absl::StrCat(src.name, ": invalid UTF-8 at byte ", bad));
+    diag.errors.push_back(absl::StrCat(src.name, ": ", io_internal::DescribeInvalidByte(text, bad)));
     return;
   }
   const int depth = io_internal::EstimateNestingDepth(text);
@@ -767,7 +767,7 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
   Diagnostics diag;
   std::optional<SchedulerConfig> config;
   if (const int64_t bad = io_internal::FirstInvalidUtf8(source.text); bad >= 0) {
-    return absl::InvalidArgumentError(absl::StrCat(source.name, ": invalid UTF-8 at byte ", bad));
+    return absl::InvalidArgumentError(absl::StrCat(source.name, ": ", io_internal::DescribeInvalidByte(source.text, bad)));
   }
   if (source.text.size() > (size_t{16} << 20)) {
     return absl::InvalidArgumentError(absl::StrCat(source.name, ": a scheduler configuration of ", source.text.size(),

@@ -177,7 +177,7 @@ absl::StatusOr<std::vector<Manifest>> LoadManifests(const std::vector<ScenarioSo
   std::vector<std::string> errors;
   for (const ScenarioSource& src : sources) {
     if (const int64_t bad = io_internal::FirstInvalidUtf8(src.text); bad >= 0) {
-      errors.push_back(absl::StrCat(src.name, ": invalid UTF-8 at byte ", bad));
+      errors.push_back(absl::StrCat(src.name, ": ", io_internal::DescribeInvalidByte(src.text, bad)));
       continue;
     }
     if (io_internal::EstimateNestingDepth(src.text) > 200) {

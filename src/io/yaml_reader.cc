@@ -379,7 +379,11 @@ int64_t FirstInvalidUtf8(absl::string_view text) {
     const unsigned char c = p[i];
     size_t len = 0;
     uint32_t cp = 0;
-    if (c < 0x80) { ++i; continue; }
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) return static_cast<int64_t>(i);
+      ++i;
+      continue;
+    }
     if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; }
     else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; }
     else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; }
@@ -397,6 +401,21 @@ int64_t FirstInvalidUtf8(absl::string_view text) {
     i += len;
   }
   return -1;
+}
+
+std::string DescribeInvalidByte(absl::string_view text, int64_t offset) {
+  const size_t at = static_cast<size_t>(offset);
+  const absl::string_view before = text.substr(0, at);
+  const int64_t line = 1 + std::count(before.begin(), before.end(), '\n');
+  const size_t line_start = before.rfind('\n');
+  const int64_t column = static_cast<int64_t>(at - (line_start == absl::string_view::npos ? 0 : line_start + 1)) + 1;
+  const auto c = static_cast<unsigned char>(text[at]);
+  const std::string place = absl::StrCat("byte ", offset, " (line ", line, ", column ", column, ")");
+  if (c < 0x80) {
+    return absl::StrCat("a control character (0x", absl::Hex(c, absl::kZeroPad2), ") at ", place,
+                        ": YAML and JSON text allow none but tab, line feed and carriage return");
+  }
+  return absl::StrCat("invalid UTF-8 at ", place);
 }
 
 int EstimateNestingDepth(absl::string_view text) {

@@ -120,8 +120,12 @@ std::string Describe(const DocNode& node);
 // and returns false (with `why`) when it runs out: yaml-cpp 0.7 loops forever on some
 // malformed input (a document that starts with ','), so LoadAll runs only after this.
 bool YamlParsesWithinBudget(const std::string& text, std::string* why);
-// Byte offset of the first invalid UTF-8 sequence, or -1.
+// Byte offset of the first invalid UTF-8 sequence or control character YAML and JSON
+// text may not hold (all of C0 but tab, line feed and carriage return, and DEL), or -1.
 int64_t FirstInvalidUtf8(absl::string_view text);
+// "invalid UTF-8 at byte 12 (line 2, column 3)" or "a control character (0x13) at ...":
+// what FirstInvalidUtf8 found at `offset`.
+std::string DescribeInvalidByte(absl::string_view text, int64_t offset);
 // Deepest collection nesting of `text`, counted from indentation and brackets; used to
 // refuse pathological input before yaml-cpp recurses into it.
 int EstimateNestingDepth(absl::string_view text);

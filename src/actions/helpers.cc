@@ -72,11 +72,12 @@ OrderedHeap<TaskIndex> PendingTaskHeap(const Session& ssn, const JobInfo& job) {
 }
 
 std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, OrderedHeap<QueueIndex>& queues,
-                                                                std::vector<JobIndex>* in_index_order) {
+                                                                std::vector<JobIndex>* in_index_order,
+                                                                bool with_network_topology) {
   std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors;
   for (const JobInfo& job : ssn.snapshot().jobs()) {
     if (job.queue == kNone || ssn.JobIsPending(job.index) || ssn.JobValid(job.index) ||
-        !ssn.JobStarving(job.index)) {
+        !ssn.JobStarving(job.index) || (!with_network_topology && HasNetworkTopology(job))) {
       continue;
     }
     auto [it, inserted] = preemptors.try_emplace(job.queue, JobHeap(ssn));

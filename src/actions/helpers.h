@@ -58,9 +58,12 @@ OrderedHeap<TaskIndex> PendingTaskHeap(const Session& ssn, const JobInfo& job);
 
 // Starving jobs of admitted, valid gangs by queue (the preemptors of preempt and
 // gangpreempt); each queue that has one is pushed once onto `queues`. `in_index_order`,
-// when given, receives the same jobs in job-index order.
+// when given, receives the same jobs in job-index order. Without
+// `with_network_topology`, jobs with network topology (theirs or a sub-group's) are left
+// out: Volcano's preempt does not serve them (volcano-sh/volcano#4374).
 std::map<QueueIndex, OrderedHeap<JobIndex>> StarvingJobsByQueue(Session& ssn, OrderedHeap<QueueIndex>& queues,
-                                                                std::vector<JobIndex>* in_index_order = nullptr);
+                                                                std::vector<JobIndex>* in_index_order = nullptr,
+                                                                bool with_network_topology = true);
 
 // Failures collected while looking for nodes; written to the session only when the
 // task ends up with no node, as Volcano does.

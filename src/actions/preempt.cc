@@ -37,7 +37,8 @@ class PreemptAction : public Action {
     const Session& s = ssn;
     auto queues = QueueHeap(ssn);
     std::vector<JobIndex> starving_jobs;
-    std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors = StarvingJobsByQueue(ssn, queues, &starving_jobs);
+    std::map<QueueIndex, OrderedHeap<JobIndex>> preemptors =
+        StarvingJobsByQueue(ssn, queues, &starving_jobs, /*with_network_topology=*/false);
     std::map<QueueIndex, std::vector<JobIndex>> under_request;
     std::map<JobIndex, OrderedHeap<TaskIndex>> tasks;
     for (const JobIndex j : starving_jobs) {

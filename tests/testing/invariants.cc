@@ -1,5 +1,6 @@
 #include "tests/testing/invariants.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -38,6 +39,56 @@ bool PredicateArgOn(const SchedulerConfig& c, const std::string& arg) {
 bool Holds(const TaskInfo& t) {
   return t.node != kNone && t.status != TaskStatus::kPending && t.status != TaskStatus::kSucceeded &&
          t.status != TaskStatus::kFailed;
+}
+
+// Hard network-topology limits (network-topology-aware's gradients on): the pods a job
+// or sub-group holds and got in this session share a HyperNode of at most the limit's
+// tier; one whose held pods already spread wider gets none.
+void CheckTopologyLimits(const Snapshot& snap, const SchedulerConfig& config, const Decisions& d,
+                         std::vector<std::string>& bad) {
+  if (!snap.hyper_nodes_ready()) return;
+  std::map<TaskIndex, NodeIndex> placed;
+  for (const Bind& b : d.binds) {
+    if (auto t = snap.FindTask(b.task), n = snap.FindNode(b.node); t && n) placed[*t] = *n;
+  }
+  // Volcano's reclaim pipelines without regard to topology.
+  const bool reclaim = std::find(config.actions.begin(), config.actions.end(), "reclaim") != config.actions.end();
+  for (const Pipelined& p : reclaim ? std::vector<Pipelined>{} : d.pipelined) {
+    if (auto t = snap.FindTask(p.task), n = snap.FindNode(p.node); t && n) placed[*t] = *n;
+  }
+  const auto check = [&](const JobInfo& job, const std::optional<NetworkTopologySpec>& limit, int32_t k) {
+    if (!limit || limit->mode != NetworkTopologySpec::Mode::kHard || !limit->highest_tier_allowed) return;
+    const int32_t tier = *limit->highest_tier_allowed;
+    HyperNodeIndex held = kNone, all = kNone;
+    bool got = false;
+    for (TaskIndex t : job.tasks) {
+      const TaskInfo& task = snap.tasks()[static_cast<size_t>(t)];
+      if (k != kNone && task.sub_job != k) continue;
+      NodeIndex n = kNone;
+      if (Holds(task)) {
+        n = task.node;
+        held = snap.HyperNodeLca(held, snap.lowest_tier_hyper_node(n));
+      } else if (auto it = placed.find(t); it != placed.end() && !task.best_effort) {  // backfill ignores topology
+        n = it->second;
+        got = true;
+      }
+      if (n != kNone) all = snap.HyperNodeLca(all, snap.lowest_tier_hyper_node(n));
+    }
+    if (!got) return;
+    const auto tier_of = [&](HyperNodeIndex h) { return h == kNone ? 0 : snap.hyper_nodes()[static_cast<size_t>(h)].tier; };
+    const std::string who = k == kNone ? job.key : absl::StrCat(job.key, " sub-group ", job.sub_jobs[static_cast<size_t>(k)].id);
+    if (tier_of(held) > tier) {
+      bad.push_back(absl::StrCat("pods placed for ", who, " whose held pods already spread past tier ", tier));
+    } else if (tier_of(all) > tier) {
+      bad.push_back(absl::StrCat("pods of ", who, " span tier ", tier_of(all), " past its hard limit ", tier));
+    }
+  };
+  for (const JobInfo& job : snap.jobs()) {
+    check(job, job.network_topology, kNone);
+    for (int32_t k = 0; k < static_cast<int32_t>(job.sub_jobs.size()); ++k) {
+      check(job, job.sub_jobs[static_cast<size_t>(k)].network_topology, k);
+    }
+  }
 }
 
 }  // namespace
@@ -226,6 +277,7 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
     }
     if (bound.count(std::string(e.task)) || pipelined.count(std::string(e.task))) bad.push_back(absl::StrCat("evicted and placed: ", e.task));
   }
+  if (PluginOn(config, "network-topology-aware", Switch::kHyperNodeGradient)) CheckTopologyLimits(snap, config, d, bad);
   return bad;
 }
 

@@ -27,7 +27,11 @@ namespace vcsched::testing {
 //    afterwards (pending best-effort pods count, as Volcano's readiness does);
 //  - a queue with a capability, within it before, is within it after (when capacity's or
 //    proportion's allocatable check is on);
-//  - an evicted pod was Running or Bound and is not also bound or pipelined.
+//  - an evicted pod was Running or Bound and is not also bound or pipelined;
+//  - with network-topology-aware's gradients on, a job or sub-group with a hard limit that
+//    got pods holds them all within one HyperNode of at most that tier (best-effort pods
+//    aside: backfill places them without topology, as Volcano's does; and pipelines when
+//    reclaim runs, which places without topology too).
 std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerConfig& config, const Decisions& d);
 
 // A digest of the snapshot's visible state, to show a session did not change it.

@@ -120,6 +120,63 @@ PlacementTerms RandomPlacementTerms(Choices& c, const std::string& job, uint32_t
   return t;
 }
 
+// Racks of two nodes (tier 1) under a spine (tier 2), some jobs with a hard or soft
+// limit or sub-groups, and the network-topology-aware plugin in the configuration.
+void AddRandomTopology(Choices& c, RandomScenario& s) {
+  if (!c.Chance(35)) return;
+  const auto member = [](HyperNodeMember::Type type, const std::string& name) {
+    HyperNodeMember m;
+    m.type = type;
+    m.name = name;
+    return m;
+  };
+  HyperNodeSpec spine;
+  spine.name = "spine";
+  spine.tier = 2;
+  for (size_t i = 0; i < s.nodes.size(); i += 2) {
+    HyperNodeSpec rack;
+    rack.name = absl::StrCat("rack", i / 2);
+    rack.tier = 1;
+    for (size_t k = i; k < std::min(i + 2, s.nodes.size()); ++k) {
+      rack.members.push_back(member(HyperNodeMember::Type::kNode, s.nodes[k].name));
+    }
+    spine.members.push_back(member(HyperNodeMember::Type::kHyperNode, rack.name));
+    s.hyper_nodes.push_back(std::move(rack));
+  }
+  s.hyper_nodes.push_back(std::move(spine));
+  for (PodGroupSpec& g : s.pod_groups) {
+    switch (c.Below(5)) {
+      case 0:
+      case 1: {
+        NetworkTopologySpec t;
+        t.mode = c.Chance(80) ? NetworkTopologySpec::Mode::kHard : NetworkTopologySpec::Mode::kSoft;
+        t.highest_tier_allowed = static_cast<int32_t>(1 + c.Below(2));
+        g.network_topology = t;
+        break;
+      }
+      case 2: {  // sub-groups by the pods' "part" label
+        SubGroupPolicySpec p;
+        p.name = "part";
+        p.match_label_keys = {"part"};
+        p.sub_group_size = static_cast<int32_t>(1 + c.Below(2));
+        p.min_sub_groups = static_cast<int32_t>(c.Below(2));
+        if (c.Chance(50)) {
+          NetworkTopologySpec t;
+          t.highest_tier_allowed = 1;
+          p.network_topology = t;
+        }
+        g.sub_group_policy.push_back(std::move(p));
+        break;
+      }
+      default: break;
+    }
+  }
+  for (PodSpec& p : s.pods) p.labels["part"] = c.Chance(50) ? "a" : "b";
+  PluginOption nta{"network-topology-aware", {}, {}};
+  s.config.tiers.back().plugins.push_back(nta);
+  s.config.ApplyDefaults();
+}
+
 }  // namespace
 
 RandomScenario MakeRandomScenario(Choices& c) {
@@ -212,6 +269,8 @@ RandomScenario MakeRandomScenario(Choices& c) {
     }
   }
   s.config = RandomConfig(c);
+  // Drawn last, so the draws above give the scenarios they gave before.
+  AddRandomTopology(c, s);
   return s;
 }
 
@@ -226,6 +285,7 @@ Snapshot RandomScenario::Build(uint64_t shuffle_seed) const {
   for (size_t i = 0; i < pod_groups.size(); ++i) order.push_back({2, i});
   for (size_t i = 0; i < pods.size(); ++i) order.push_back({3, i});
   for (size_t i = 0; i < priority_classes.size(); ++i) order.push_back({4, i});
+  for (size_t i = 0; i < hyper_nodes.size(); ++i) order.push_back({5, i});
   if (shuffle_seed != 0) {
     std::mt19937_64 rng(shuffle_seed);
     std::shuffle(order.begin(), order.end(), rng);
@@ -237,7 +297,8 @@ Snapshot RandomScenario::Build(uint64_t shuffle_seed) const {
       case 1: b.AddQueue(queues[a.index]); break;
       case 2: b.AddPodGroup(pod_groups[a.index]); break;
       case 3: b.AddPod(pods[a.index]); break;
-      default: b.AddPriorityClass(priority_classes[a.index]); break;
+      case 4: b.AddPriorityClass(priority_classes[a.index]); break;
+      default: b.AddHyperNode(hyper_nodes[a.index]); break;
     }
   }
   absl::StatusOr<Snapshot> s = std::move(b).Build();

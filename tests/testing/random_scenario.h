@@ -1,6 +1,7 @@
 // Seeded random clusters for property tests and the session fuzzer: small, varied
 // (taints, selectors, gangs, elastic gangs, running pods, priorities, queues with
-// weights, capability, guarantee and hierarchy), always valid input.
+// weights, capability, guarantee and hierarchy; racks and a spine of HyperNodes with
+// jobs' network topology and sub-groups), always valid input.
 #ifndef VCSCHED_TESTS_TESTING_RANDOM_SCENARIO_H_
 #define VCSCHED_TESTS_TESTING_RANDOM_SCENARIO_H_
 
@@ -36,6 +37,7 @@ struct RandomScenario {
   std::vector<PodGroupSpec> pod_groups;
   std::vector<PodSpec> pods;
   std::vector<PriorityClassSpec> priority_classes;
+  std::vector<HyperNodeSpec> hyper_nodes;
   SchedulerConfig config;
 
   // Adds everything to a builder, in the given order or shuffled by `shuffle_seed`.

@@ -188,6 +188,12 @@ TEST_CASE("GangPreempt keeps a victim's minSubGroups: one sub-group is safe to b
   CHECK(PipelinedNodes(d) == std::set<std::string>{"n0"});
 }
 
+TEST_CASE("Preempt leaves jobs with network topology to the gang evictions", "[topology][preempt]") {
+  // Volcano's preempt skips them (volcano-sh/volcano#4374); the same gang without a limit preempts.
+  CHECK(Run(FullCluster() + HighGang(4, kTier1) + Config("preempt")).evictions.empty());
+  CHECK_FALSE(Run(FullCluster() + HighGang(4, "") + Config("preempt")).evictions.empty());
+}
+
 // An action that nominates a HyperNode for the default sub-group of job ns/high, as
 // gangpreempt does when its statement commits.
 class NominateAction : public Action {

@@ -61,6 +61,10 @@ bool TopologyAllocator::Open(JobIndex j) {
   // The sub-groups minSubGroups still needs go before the others.
   sheet.required = std::make_shared<std::set<int32_t>>(RequiredSubJobs(s, j));
   for (int32_t k = 0; k < static_cast<int32_t>(job.sub_jobs.size()); ++k) {
+    const std::vector<TaskIndex>& members = job.sub_jobs[static_cast<size_t>(k)].tasks;
+    if (std::any_of(members.begin(), members.end(), [&](TaskIndex t) { return s.TaskHasFitErrors(t); })) {
+      with_errors_.insert({j, k});  // recorded before this action
+    }
     SubSheet sub;
     sub.tasks = SubJobPendingTasks(s, j, k);
     if (sub.tasks.empty()) continue;
@@ -145,7 +149,10 @@ void TopologyAllocator::ExplainRefusal(JobIndex j, const JobSheet& sheet) {
                          s.snapshot().hyper_nodes()[static_cast<size_t>(best)].tier, "), has free room for ", best_count,
                          " of the ", pending.size(), " pending tasks");
   for (TaskIndex p : pending) {
-    if (!ssn_.TaskHasFitErrors(p)) ssn_.RecordTaskError(p, text);
+    if (!ssn_.TaskHasFitErrors(p)) {
+      ssn_.RecordTaskError(p, text);
+      with_errors_.insert({j, s.task(p).sub_job});
+    }
   }
   if (ssn_.explaining() && !pending.empty()) {
     ssn_.ExplainJob(s.job_of(pending.front()), reason_code::kTopologyPlacementFailed, text,
@@ -319,7 +326,11 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForJob(JobIn
 
 void TopologyAllocator::ResetFitErrors(JobIndex j, int32_t k) {
   const JobInfo& job = ssn_.job(j);
-  for (TaskIndex t : k == kNone ? job.tasks : job.sub_jobs[static_cast<size_t>(k)].tasks) ssn_.ResetTaskFitErrors(t);
+  const int32_t from = k == kNone ? 0 : k, to = k == kNone ? static_cast<int32_t>(job.sub_jobs.size()) : k + 1;
+  for (int32_t sub = from; sub < to; ++sub) {
+    if (with_errors_.erase({j, sub}) == 0) continue;  // nothing recorded since the last reset
+    for (TaskIndex t : job.sub_jobs[static_cast<size_t>(sub)].tasks) ssn_.ResetTaskFitErrors(t);
+  }
 }
 
 bool TopologyAllocator::KnownScores(JobIndex j, const JobSheet& sheet, const std::vector<HyperNodeIndex>& candidates,
@@ -422,11 +433,13 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
     std::set<std::string>& failed = failed_roles_[{j, k}];
     if (error_cache_ && !info.role.empty() && failed.count(info.role)) {
       RecordRoleFailed(ssn_, t);
+      with_errors_.insert({j, k});
       continue;
     }
     const FitResult pre = ssn_.PrePredicate(t);
     if (!pre.ok()) {
       RecordPrePredicateFailure(ssn_, t, nodes, pre);
+      with_errors_.insert({j, k});
       failed.insert(info.role);
       if (NeedContinue(j, k)) continue;
       break;
@@ -434,6 +447,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
     const std::vector<NodeIndex> feasible = FeasibleNodesNominatedFirst(ssn_, t, nodes, reasons_, &errors);
     if (feasible.empty()) {
       errors.Flush(ssn_, t, hn == s.snapshot().hyper_node_root() ? kNone : hn);
+      with_errors_.insert({j, k});
       failed.insert(info.role);
       if (NeedContinue(j, k)) continue;
       break;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "src/actions/helpers.h"
 #include "vcsched/statement.h"
@@ -101,6 +102,8 @@ class TopologyAllocator {
   // under each HyperNode the job was tried in (Volcano's Recorder).
   std::map<JobIndex, HyperNodeIndex> job_decision_;
   HyperNodeIndex last_try_ = kNone;  // the HyperNode of the last job try run
+  // Sub-groups whose tasks recorded fit errors since their last reset.
+  absl::flat_hash_set<std::pair<JobIndex, int32_t>> with_errors_;
   std::map<JobIndex, std::map<HyperNodeIndex, std::map<int32_t, HyperNodeIndex>>> sub_decisions_;
 };
 

@@ -763,7 +763,11 @@ const std::string& Session::ReasonText(ReasonId id) const { return s_->reasons[s
 void Session::RecordFitError(TaskIndex t, const FitResult& result) {
   TaskFitErrors& f = s_->MutableFit(t);
   ++f.nodes;
-  for (ReasonId r : result.reasons) ++f.reason_counts[r];
+  for (ReasonId r : result.reasons) {
+    auto it = std::find_if(f.reason_counts.begin(), f.reason_counts.end(), [r](const auto& e) { return e.first == r; });
+    if (it == f.reason_counts.end()) f.reason_counts.emplace_back(r, 1);
+    else ++it->second;
+  }
 }
 
 void Session::RecordTaskError(TaskIndex t, absl::string_view message) {
@@ -773,9 +777,11 @@ void Session::RecordTaskError(TaskIndex t, absl::string_view message) {
 void Session::ResetTaskFitErrors(TaskIndex t) {
   if (s_->fit_slot[static_cast<size_t>(t)] < 0) return;
   TaskFitErrors& f = s_->MutableFit(t);
-  const QueueIndex refused = f.refused_by_queue;
-  f = TaskFitErrors{};
-  f.refused_by_queue = refused;
+  if (f.empty() && f.hyper_node == kNone) return;  // tries reset often: most have nothing
+  f.reason_counts.clear();
+  f.nodes = 0;
+  f.messages.clear();
+  f.hyper_node = kNone;
 }
 
 void Session::SetTaskFitErrorsHyperNode(TaskIndex t, HyperNodeIndex h) { s_->MutableFit(t).hyper_node = h; }

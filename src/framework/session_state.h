@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "src/framework/explain_log.h"
 #include "src/model/resource_matrix.h"
 #include "src/snapshot/snapshot_impl.h"
@@ -30,7 +31,8 @@ struct Registered {
 
 // Fit errors of one task: how many nodes reported each reason.
 struct TaskFitErrors {
-  std::map<ReasonId, int32_t> reason_counts;
+  // Few reasons per task, cleared on every try: a small vector, in first-seen order.
+  absl::InlinedVector<std::pair<ReasonId, int32_t>, 4> reason_counts;
   int32_t nodes = 0;
   std::vector<std::string> messages;  // task-level reasons (pre-predicate, error cache)
   // The queue that refused the task before it was tried (quota), or kNone. Volcano

@@ -50,7 +50,8 @@ class NetworkTopologyPlugin : public Plugin {
 
     ssn.AddHyperNodeGradientFn([this](JobIndex j, int32_t k, HyperNodeIndex within, SearchPurpose purpose) {
       std::vector<std::vector<HyperNodeIndex>> g = Gradient(j, k, within, purpose);
-      return purpose == SearchPurpose::kEvict && HardTier(j, k) ? WidestFirstCapped(std::move(g)) : g;
+      if (purpose == SearchPurpose::kEvict && HardTier(j, k)) return WidestFirstCapped(std::move(g));
+      return g;
     });
     ssn.AddHyperNodeOrderFn([this](JobIndex j, int32_t k, absl::Span<const HyperNodeIndex> hns, absl::Span<double> out) {
       ScoreHyperNodes(j, k, hns, out);

@@ -18,13 +18,7 @@ bool TopologyAllocator::Uses(const Session& ssn, JobIndex j) {
 // jobs with network topology (a hard limit whose tier name no HyperNode carries) are
 // placed in the whole cluster, their pods still scored by network distance.
 bool TopologyAllocator::HardOrPolicy(JobIndex j) const {
-  if (ssn_.JobHasSubGroupPolicy(j)) return true;
-  const JobInfo& job = ssn_.job(j);
-  const auto hard = [](const std::optional<NetworkTopologySpec>& t) {
-    return t && t->mode == NetworkTopologySpec::Mode::kHard && t->highest_tier_allowed.has_value();
-  };
-  if (hard(job.network_topology)) return true;
-  return std::any_of(job.sub_jobs.begin(), job.sub_jobs.end(), [&](const SubJobInfo& s) { return hard(s.network_topology); });
+  return ssn_.JobHasSubGroupPolicy(j) || ContainsHardTopology(ssn_.job(j));
 }
 
 // ---------------------------------------------------------------- heaps

@@ -10,15 +10,6 @@
 namespace vcsched::internal {
 namespace {
 
-// Volcano's ContainsHardTopology: the job or one of its sub-groups has a hard limit.
-bool ContainsHardTopology(const JobInfo& job) {
-  const auto hard = [](const std::optional<NetworkTopologySpec>& t) {
-    return t && t->mode == NetworkTopologySpec::Mode::kHard && t->highest_tier_allowed.has_value();
-  };
-  if (hard(job.network_topology)) return true;
-  return std::any_of(job.sub_jobs.begin(), job.sub_jobs.end(), [&](const SubJobInfo& s) { return hard(s.network_topology); });
-}
-
 // Eviction may resolve a plain Unschedulable verdict, never the others.
 bool PassesForPreempt(const Session& ssn, TaskIndex t, NodeIndex n) {
   const FitResult r = ssn.Predicate(t, n);

@@ -140,6 +140,14 @@ absl::Status AllocateOrPipeline(Statement& stmt, const Session& ssn, TaskIndex t
   return absl::OkStatus();
 }
 
+bool ContainsHardTopology(const JobInfo& job) {
+  const auto hard = [](const std::optional<NetworkTopologySpec>& t) {
+    return t && t->mode == NetworkTopologySpec::Mode::kHard && t->highest_tier_allowed.has_value();
+  };
+  if (hard(job.network_topology)) return true;
+  return std::any_of(job.sub_jobs.begin(), job.sub_jobs.end(), [&](const SubJobInfo& s) { return hard(s.network_topology); });
+}
+
 std::set<int32_t> RequiredSubJobs(const Session& ssn, JobIndex j) {
   const JobInfo& job = ssn.job(j);
   std::map<int32_t, int32_t> ready_by_policy;

@@ -132,6 +132,10 @@ void ExplainRefusedTask(Session& ssn, TaskIndex t, absl::Span<const NodeIndex> n
 // for t, and why.
 void ExplainNoRoomByEviction(const Session& ssn, TaskIndex t, absl::string_view why);
 
+// Volcano's ContainsHardTopology: the job or one of its sub-groups has a hard limit with
+// a tier.
+bool ContainsHardTopology(const JobInfo& job);
+
 // The unready sub-groups job j's minSubGroups still needs, taken in sub-group order:
 // allocate and the gang evictions work on them before the others.
 std::set<int32_t> RequiredSubJobs(const Session& ssn, JobIndex j);

@@ -1,8 +1,6 @@
 #include "src/actions/allocate_topology.h"
 
 #include <algorithm>
-#include <limits>
-#include <numeric>
 
 #include "absl/strings/str_cat.h"
 #include "src/actions/gang_nomination.h"
@@ -105,24 +103,24 @@ void TopologyAllocator::ExplainRefusal(JobIndex j, const JobSheet& sheet) {
   for (const auto& [k, sub] : sheet.subs) pending.insert(pending.end(), sub.tasks.begin(), sub.tasks.end());
   // Smallest requests first: how many would the best HyperNode's free room take?
   const size_t dims = static_cast<size_t>(s.dims());
-  std::vector<std::vector<int64_t>> requests;
+  std::vector<std::pair<HyperNodeRoom::Amount, TaskIndex>> by_size;
+  by_size.reserve(pending.size());
   for (TaskIndex p : pending) {
-    const absl::Span<const int64_t> r = s.task_resreq(p);
-    requests.emplace_back(r.begin(), r.end());
+    HyperNodeRoom::Amount sum = 0;
+    for (int64_t r : s.task_resreq(p)) sum += r;
+    by_size.emplace_back(sum, p);
   }
-  std::sort(requests.begin(), requests.end(), [](const auto& a, const auto& b) {
-    return std::accumulate(a.begin(), a.end(), int64_t{0}) < std::accumulate(b.begin(), b.end(), int64_t{0});
-  });
+  std::sort(by_size.begin(), by_size.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   HyperNodeIndex best = kNone;
   size_t best_count = 0;
+  std::vector<HyperNodeRoom::Amount> room(dims);
   for (const HyperNodeInfo& h : s.snapshot().hyper_nodes()) {
     if (h.tier > tier) continue;
-    std::vector<int64_t> room(dims, 0);
-    for (NodeIndex n : h.nodes) {
-      for (size_t d = 0; d < dims; ++d) room[d] += s.node_idle(n)[d] + s.node_releasing(n)[d] - s.node_pipelined(n)[d];
-    }
+    const absl::Span<const HyperNodeRoom::Amount> now = room_.Of(h.index);
+    room.assign(now.begin(), now.end());
     size_t count = 0;
-    for (const std::vector<int64_t>& r : requests) {
+    for (const auto& [size, p] : by_size) {
+      const absl::Span<const int64_t> r = s.task_resreq(p);
       bool fits = true;
       for (size_t d = 0; d < dims && fits; ++d) fits = r[d] <= room[d];
       if (!fits) break;
@@ -132,6 +130,7 @@ void TopologyAllocator::ExplainRefusal(JobIndex j, const JobSheet& sheet) {
     if (best == kNone || count > best_count) {
       best = h.index;
       best_count = count;
+      if (best_count == by_size.size()) break;  // no later HyperNode can do better
     }
   }
   const std::string text =
@@ -183,13 +182,13 @@ absl::StatusOr<Statement> TopologyAllocator::Replay(const Placements& placements
 }
 
 absl::StatusOr<std::optional<TopologyAllocator::JobTry>> TopologyAllocator::TryJobIn(
-    JobIndex j, const JobSheet& sheet, HyperNodeIndex hn, const std::vector<HyperNodeIndex>& saved) {
+    JobIndex j, const JobSheet& sheet, HyperNodeIndex hn, const std::vector<HyperNodeIndex>& saved, bool keep) {
   for (auto it = failed_roles_.begin(); it != failed_roles_.end();) {
     it = it->first.first == j ? failed_roles_.erase(it) : std::next(it);
   }
   ResetFitErrors(j, kNone);  // each try starts clean (Volcano's ResetFitErr)
   last_try_ = hn;
-  JobTry t{hn, {}, sheet, 0.0, 0};
+  JobTry t{hn, {}, sheet, 0.0, 0, std::nullopt};
   std::vector<Statement> stmts;
   sub_decisions_[j][hn].clear();
   while (!t.rest.order.empty()) {
@@ -211,6 +210,11 @@ absl::StatusOr<std::optional<TopologyAllocator::JobTry>> TopologyAllocator::TryJ
     t.placements.insert(t.placements.end(), p.begin(), p.end());
   }
   const bool kept = !t.placements.empty() && (ssn_.JobReady(j) || ssn_.JobPipelined(j));
+  if (kept && keep && t.rounds == 1) {
+    t.applied.emplace(ssn_);
+    for (Statement& stmt : stmts) t.applied->Merge(stmt);
+    return std::optional<JobTry>(std::move(t));
+  }
   for (auto it = stmts.rbegin(); it != stmts.rend(); ++it) it->Discard();
   if (!kept) return std::optional<JobTry>();
   return std::optional<JobTry>(std::move(t));
@@ -235,20 +239,15 @@ std::optional<std::vector<int64_t>> TopologyAllocator::LeastNeeded(JobIndex j, c
   for (size_t d = 0; d < dims; ++d) {
     std::vector<int64_t>& r = requests[d];
     std::nth_element(r.begin(), r.begin() + (need - 1), r.end());
-    for (int32_t i = 0; i < need; ++i) least[d] += r[static_cast<size_t>(i)];
+    // Saturating: huge requests must not wrap into a small sum.
+    for (int32_t i = 0; i < need; ++i) least[d] = SaturatingAdd(least[d], r[static_cast<size_t>(i)]);
   }
   return least;
 }
 
-bool TopologyAllocator::CannotHold(const std::vector<int64_t>& least, HyperNodeIndex hn) const {
-  const Session& s = ssn_;
-  const size_t dims = least.size();
-  std::vector<int64_t> room(dims, 0);
-  for (NodeIndex n : s.snapshot().hyper_nodes()[static_cast<size_t>(hn)].nodes) {
-    const absl::Span<const int64_t> idle = s.node_idle(n), releasing = s.node_releasing(n), pipelined = s.node_pipelined(n);
-    for (size_t d = 0; d < dims; ++d) room[d] += idle[d] + releasing[d] - pipelined[d];
-  }
-  for (size_t d = 0; d < dims; ++d) {
+bool TopologyAllocator::CannotHold(const std::vector<int64_t>& least, HyperNodeIndex hn) {
+  const absl::Span<const HyperNodeRoom::Amount> room = room_.Of(hn);
+  for (size_t d = 0; d < least.size(); ++d) {
     if (least[d] > room[d]) return true;
   }
   return false;
@@ -262,6 +261,22 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForJob(JobIn
   for (size_t k = 0; k < saved.size(); ++k) saved[k] = ssn_.sub_job_allocated_hyper_node(j, static_cast<int32_t>(k));
   const std::optional<std::vector<int64_t>> least = LeastNeeded(j, sheet);
   const std::vector<std::vector<HyperNodeIndex>> gradients = ssn_.HyperNodeGradient(j, kNone, within);
+  if (!gradients.empty() && !gradients.back().empty() && QueueRefusesAll(j, sheet)) {
+    // Every try would fail alike, so only the one that leaves the tasks' fit errors is
+    // run: in the last HyperNode of the last gradient, as the failed search ends. It
+    // stands for the others only when the search would have run a try that records
+    // (one in a HyperNode with nodes) and it records too.
+    const HyperNodeIndex last = gradients.back().back();
+    bool any = false;
+    for (const std::vector<HyperNodeIndex>& gradient : gradients) {
+      for (HyperNodeIndex hn : gradient) any = any || !least || !CannotHold(*least, hn);
+    }
+    if (any && !ssn_.snapshot().hyper_nodes()[static_cast<size_t>(last)].nodes.empty()) {
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<JobTry> again, TryJobIn(j, sheet, last, saved));
+      (void)again;  // it places nothing
+      return std::optional<Statement>();
+    }
+  }
   for (const std::vector<HyperNodeIndex>& gradient : gradients) {
     // Tries that cannot place the gang's minimum in the HyperNode's room are skipped:
     // they would fail whatever the order of placement.
@@ -279,7 +294,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForJob(JobIn
       std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return known[a] > known[b]; });
       bool exact = true;
       for (size_t i : order) {
-        VCSCHED_ASSIGN_OR_RETURN(std::optional<JobTry> t, TryJobIn(j, sheet, candidates[i], saved));
+        VCSCHED_ASSIGN_OR_RETURN(std::optional<JobTry> t, TryJobIn(j, sheet, candidates[i], saved, /*keep=*/true));
         if (t && t->rounds != 1) {
           exact = false;  // a second round's score was not known: search them all
           break;
@@ -304,7 +319,12 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForJob(JobIn
     // Rule: a placed job's tasks keep no fit errors of the tries (Volcano keeps those of
     // whichever HyperNode its map order tried last).
     ResetFitErrors(j, kNone);
-    VCSCHED_ASSIGN_OR_RETURN(Statement stmt, Replay(best->placements));
+    Statement stmt(ssn_);
+    if (best->applied) {
+      stmt = *std::move(best->applied);
+    } else {
+      VCSCHED_ASSIGN_OR_RETURN(stmt, Replay(best->placements));
+    }
     sheet = std::move(best->rest);
     job_decision_[j] = best->hn;
     return std::optional<Statement>(std::move(stmt));
@@ -316,6 +336,19 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateForJob(JobIn
     (void)again;  // it fails again: the search found no try that succeeds
   }
   return std::optional<Statement>();
+}
+
+bool TopologyAllocator::QueueRefusesAll(JobIndex j, const JobSheet& sheet) const {
+  const Session& s = ssn_;
+  const QueueIndex queue = s.queue_of(j);
+  if (s.explaining() || queue == kNone) return false;
+  for (const auto& [k, sub] : sheet.subs) {
+    if (s.sub_job_nominated_hyper_node(j, k) != kNone) return false;
+    for (TaskIndex t : sub.tasks) {
+      if (!(s.task_flags(t) & kTaskGated) && s.Allocatable(queue, t)) return false;
+    }
+  }
+  return true;
 }
 
 void TopologyAllocator::ResetFitErrors(JobIndex j, int32_t k) {

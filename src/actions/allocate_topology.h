@@ -15,6 +15,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "src/actions/helpers.h"
+#include "src/actions/hyper_node_room.h"
 #include "vcsched/statement.h"
 
 namespace vcsched::internal {
@@ -59,20 +60,28 @@ class TopologyAllocator {
     JobSheet rest;
     double score;
     int rounds;  // sub-group placements made
+    // With `keep`, a one-round success is left applied here instead of undone: the
+    // caller takes it as it is, where it would make the same placements again.
+    std::optional<Statement> applied;
   };
   absl::StatusOr<std::optional<JobTry>> TryJobIn(JobIndex j, const JobSheet& sheet, HyperNodeIndex hn,
-                                                 const std::vector<HyperNodeIndex>& saved);
+                                                 const std::vector<HyperNodeIndex>& saved, bool keep = false);
   // Per resource, the least the gang's still-needed tasks request together (the
   // smallest requests), or nullopt when no minimum is left to place.
   std::optional<std::vector<int64_t>> LeastNeeded(JobIndex j, const JobSheet& sheet) const;
   // Whether hn's room (idle + releasing - pipelined, summed) is short of `least` in some
   // resource: a try there must fail.
-  bool CannotHold(const std::vector<int64_t>& least, HyperNodeIndex hn) const;
+  bool CannotHold(const std::vector<int64_t>& least, HyperNodeIndex hn);
   // The score each candidate's try would have, when it is known beforehand (one
   // sub-group, searched in the candidate alone).
   bool KnownScores(JobIndex j, const JobSheet& sheet, const std::vector<HyperNodeIndex>& candidates,
                    std::vector<double>* scores) const;
   bool HardOrPolicy(JobIndex j) const;
+  // Whether no try of job j can place a task: its queue refuses each of its pending
+  // tasks now, and a try that places nothing leaves the session as it found it, so every
+  // try sees the same refusals. Not while explaining (each try's verdicts are recorded)
+  // nor with a nomination to redeem (a try drops it).
+  bool QueueRefusesAll(JobIndex j, const JobSheet& sheet) const;
   // A job with a hard limit that found no HyperNode: each pending task without fit
   // errors says which tier bound it and which HyperNode came closest (by free room).
   void ExplainRefusal(JobIndex j, const JobSheet& sheet);
@@ -94,6 +103,7 @@ class TopologyAllocator {
   Session& ssn_;
   bool error_cache_;
   const ResourceReasons& reasons_;
+  HyperNodeRoom room_{ssn_};
   std::map<JobIndex, JobSheet> sheets_;
   // Roles that found no node, per job and sub-group, since the last reset (a try in a
   // new HyperNode starts clean, as Volcano resets the job's fit errors).

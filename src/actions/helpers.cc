@@ -52,6 +52,8 @@ NodeIndex SelectBestNode(const Session& ssn, TaskIndex t, absl::Span<const NodeI
 NodeIndex SelectBestNodeByGradient(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes) {
   const Session& s = ssn;
   std::vector<NodeIndex> idle, future;
+  idle.reserve(nodes.size());
+  future.reserve(nodes.size());
   for (NodeIndex n : nodes) (s.NodeFitsIdle(s.task_resreq(t), n) ? idle : future).push_back(n);
   return SelectBestNode(ssn, t, idle.empty() ? future : idle);
 }

@@ -198,11 +198,7 @@ class NetworkTopologyPlugin : public Plugin {
       }
     } else {
       allocated = s.sub_job_allocated_hyper_node(j, k);
-      for (TaskIndex t : s.job(j).sub_jobs[static_cast<size_t>(k)].tasks) {
-        if (s.task_status(t) != TaskStatus::kPending) continue;
-        const absl::Span<const int64_t> r = s.task_resreq(t);
-        for (size_t d = 0; d < min_resource.size(); ++d) min_resource[d] += r[d];
-      }
+      min_resource = PendingRequests(j, k);
     }
     const HyperNodeIndex root = SearchRoot(within, *tier, allocated);
     if (root == kNone) return {};
@@ -224,6 +220,24 @@ class NetworkTopologyPlugin : public Plugin {
       out.push_back(std::move(list));
     }
     return out;
+  }
+
+  // The requests of sub-group k's pending tasks, summed. Kept while no node's accounting
+  // changed: a pending task leaves that state only by being placed on a node.
+  const std::vector<int64_t>& PendingRequests(JobIndex j, int32_t k) const {
+    const Session& s = *s_;
+    PendingSum& memo = pending_sums_[{j, k}];
+    const size_t stamp = s.node_change_log().size();
+    if (memo.valid && memo.stamp == stamp) return memo.sum;
+    memo.sum.assign(static_cast<size_t>(s.dims()), 0);
+    for (TaskIndex t : s.job(j).sub_jobs[static_cast<size_t>(k)].tasks) {
+      if (s.task_status(t) != TaskStatus::kPending) continue;
+      const absl::Span<const int64_t> r = s.task_resreq(t);
+      for (size_t d = 0; d < memo.sum.size(); ++d) memo.sum[d] += r[d];
+    }
+    memo.valid = true;
+    memo.stamp = stamp;
+    return memo.sum;
   }
 
   // Allocation needs the minimum in idle or future idle; eviction only in allocatable
@@ -473,6 +487,12 @@ class NetworkTopologyPlugin : public Plugin {
   std::map<int32_t, std::vector<GroupScore>> group_scores_;  // by task shape, per group
   std::map<std::pair<JobIndex, int32_t>, std::vector<int64_t>> sub_job_requests_;
   absl::flat_hash_map<TaskIndex, NodeIndex> placed_on_;  // tasks placed in this session
+  struct PendingSum {
+    bool valid = false;
+    size_t stamp = 0;  // the node change log's length when summed
+    std::vector<int64_t> sum;
+  };
+  mutable absl::flat_hash_map<std::pair<JobIndex, int32_t>, PendingSum> pending_sums_;
 };
 
 }  // namespace

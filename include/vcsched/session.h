@@ -56,8 +56,9 @@ using NodeOrderFn = std::function<double(TaskIndex, NodeIndex)>;
 // Adds a score for each of `nodes` into `scores` (same length).
 using BatchNodeOrderFn = std::function<void(TaskIndex, absl::Span<const NodeIndex> nodes,
                                             absl::Span<double> scores)>;
-// Scores shared by every node of a group (a HyperNode's fill, say): writes the score of
-// each of `groups` into `scores` (same length).
+// Scores shared by every node of a group (a HyperNode's fill, say): adds the score of
+// each of `groups` to `scores` (same length, zero on entry). The session asks for every
+// group at once, in order: `groups` is 0, 1, ..., num_groups - 1.
 using GroupNodeOrderFn = std::function<void(TaskIndex, absl::Span<const int32_t> groups, absl::Span<double> scores)>;
 // Victim filter: the subset of `candidates` (in their order) that may be evicted for
 // `preemptor`, and the plugin's vote (abstain: no opinion).

@@ -111,21 +111,39 @@ void TopologyAllocator::ExplainRefusal(JobIndex j, const JobSheet& sheet) {
     by_size.emplace_back(sum, p);
   }
   std::sort(by_size.begin(), by_size.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // The greedy fill takes task k while the first k requests, summed, fit the room: with
+  // requests never negative those sums only grow, so the count is a binary search.
+  std::vector<HyperNodeRoom::Amount> prefix((by_size.size() + 1) * dims, 0);
+  bool growing = true;
+  for (size_t k = 0; k < by_size.size(); ++k) {
+    const absl::Span<const int64_t> r = s.task_resreq(by_size[k].second);
+    for (size_t d = 0; d < dims; ++d) {
+      growing = growing && r[d] >= 0;
+      prefix[(k + 1) * dims + d] = prefix[k * dims + d] + r[d];
+    }
+  }
+  const auto fits_first = [&](size_t k, absl::Span<const HyperNodeRoom::Amount> room) {
+    for (size_t d = 0; d < dims; ++d) {
+      if (prefix[k * dims + d] > room[d]) return false;
+    }
+    return true;
+  };
   HyperNodeIndex best = kNone;
   size_t best_count = 0;
-  std::vector<HyperNodeRoom::Amount> room(dims);
   for (const HyperNodeInfo& h : s.snapshot().hyper_nodes()) {
     if (h.tier > tier) continue;
-    const absl::Span<const HyperNodeRoom::Amount> now = room_.Of(h.index);
-    room.assign(now.begin(), now.end());
+    const absl::Span<const HyperNodeRoom::Amount> room = room_.Of(h.index);
     size_t count = 0;
-    for (const auto& [size, p] : by_size) {
-      const absl::Span<const int64_t> r = s.task_resreq(p);
-      bool fits = true;
-      for (size_t d = 0; d < dims && fits; ++d) fits = r[d] <= room[d];
-      if (!fits) break;
-      for (size_t d = 0; d < dims; ++d) room[d] -= r[d];
-      ++count;
+    if (growing) {
+      size_t lo = 0, hi = by_size.size();  // fits_first(lo) holds (or lo == 0); find the last that does
+      while (lo < hi) {
+        const size_t mid = lo + (hi - lo + 1) / 2;
+        if (fits_first(mid, room)) lo = mid;
+        else hi = mid - 1;
+      }
+      count = lo;
+    } else {
+      while (count < by_size.size() && fits_first(count + 1, room)) ++count;
     }
     if (best == kNone || count > best_count) {
       best = h.index;

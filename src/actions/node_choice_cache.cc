@@ -1,6 +1,7 @@
 #include "src/actions/node_choice_cache.h"
 
 #include <algorithm>
+#include <map>
 
 namespace vcsched::internal {
 
@@ -48,6 +49,10 @@ void NodeChoiceCache::Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e) 
 
 void NodeChoiceCache::Regroup(const Session& ssn, TaskIndex t, Entry& e, const std::vector<NodeIndex>& changed,
                               bool rebuild) {
+  if (e.by_group) {
+    RegroupByGroup(ssn, t, e, changed, rebuild);
+    return;
+  }
   const size_t n = e.rank.size();
   const size_t scorers = ssn.num_group_node_order_fns();
   std::vector<std::vector<double>> now(scorers);
@@ -93,17 +98,143 @@ void NodeChoiceCache::Regroup(const Session& ssn, TaskIndex t, Entry& e, const s
   UpdateTreeAt(e, std::move(update));
 }
 
+namespace {
+
+// Re-ranks a tournament tree (leaves at [leaves, 2*leaves)) above the leaves at the
+// sorted, distinct positions `at`, level by level; halving keeps them sorted.
+template <typename BetterFn>
+void UpdatePaths(std::vector<NodeIndex>& tree, size_t leaves, std::vector<size_t> at, BetterFn better) {
+  for (size_t& k : at) k = (leaves + k) / 2;
+  while (!at.empty() && at.front() >= 1) {
+    for (size_t k : at) tree[k] = better(tree[2 * k], tree[2 * k + 1]);
+    if (at.front() == 1) break;
+    size_t kept = 0;
+    for (size_t k : at) {
+      if (kept == 0 || at[kept - 1] != k / 2) at[kept++] = k / 2;
+    }
+    at.resize(kept);
+  }
+}
+
+}  // namespace
+
+double NodeChoiceCache::Total(const Session& ssn, const Entry& e, NodeIndex n) {
+  // As Regroup's totals: the ungrouped score, then the group's added.
+  double v = e.ungrouped[static_cast<size_t>(n)];
+  v += e.group_scores[0][static_cast<size_t>(ssn.node_group(0, n))];
+  return v;
+}
+
+NodeIndex NodeChoiceCache::BetterByTotal(const Entry& e, NodeIndex a, NodeIndex b) {
+  if (b == kNone) return a;
+  if (a == kNone) return b;
+  const uint8_t ra = e.rank[static_cast<size_t>(a)], rb = e.rank[static_cast<size_t>(b)];
+  if (ra != rb) return ra > rb ? a : b;
+  const double ta = e.score[static_cast<size_t>(a)], tb = e.score[static_cast<size_t>(b)];
+  if (ta != tb) return tb > ta ? b : a;
+  return b < a ? b : a;
+}
+
+void NodeChoiceCache::BuildGroupTree(const Session& ssn, Entry& e, int32_t g) {
+  const absl::Span<const NodeIndex> members = ssn.group_nodes(0, g);
+  const double group_score = e.group_scores[0][static_cast<size_t>(g)];
+  for (NodeIndex n : members) {
+    double v = e.ungrouped[static_cast<size_t>(n)];  // as Total: ungrouped, then the group's
+    v += group_score;
+    e.score[static_cast<size_t>(n)] = v;
+  }
+  std::vector<NodeIndex>& tree = e.group_trees[static_cast<size_t>(g)];
+  size_t leaves = tree.size() / 2;
+  if (tree.empty()) {  // the leaves, once: the members never change
+    leaves = 1;
+    while (leaves < members.size()) leaves *= 2;
+    tree.assign(2 * leaves, kNone);
+    for (size_t i = 0; i < members.size(); ++i) tree[leaves + i] = members[i];
+  }
+  for (size_t k = leaves - 1; k >= 1; --k) tree[k] = BetterByTotal(e, tree[2 * k], tree[2 * k + 1]);
+}
+
+void NodeChoiceCache::BuildGroupsTree(const Session& ssn, Entry& e) {
+  const size_t groups = e.group_trees.size();
+  e.leaves = 1;
+  while (e.leaves < groups) e.leaves *= 2;
+  e.tree.assign(2 * e.leaves, kNone);
+  for (size_t g = 0; g < groups; ++g) e.tree[e.leaves + g] = e.group_trees[g][1];
+  for (size_t k = e.leaves - 1; k >= 1; --k) e.tree[k] = BetterByTotal(e, e.tree[2 * k], e.tree[2 * k + 1]);
+}
+
+void NodeChoiceCache::RegroupByGroup(const Session& ssn, TaskIndex t, Entry& e, const std::vector<NodeIndex>& changed,
+                                     bool rebuild) {
+  ssn.ScoreGroups(t, 0, &e.next_group_scores);
+  e.group_scores.resize(1);
+  std::vector<double>& now = e.next_group_scores;
+  std::vector<double>& was = e.group_scores[0];
+  const size_t groups = now.size();
+  const auto better = [&](NodeIndex a, NodeIndex b) { return BetterByTotal(e, a, b); };
+  if (rebuild || was.size() != groups || e.group_trees.size() != groups) {
+    std::swap(now, was);
+    e.group_trees.assign(groups, {});
+    e.moved.assign(groups, 0);
+    for (size_t g = 0; g < groups; ++g) BuildGroupTree(ssn, e, static_cast<int32_t>(g));
+    BuildGroupsTree(ssn, e);
+    return;
+  }
+  std::vector<size_t>& touched = e.touched;
+  touched.clear();
+  for (size_t g = 0; g < groups; ++g) {
+    if (now[g] != was[g]) touched.push_back(g);
+  }
+  std::swap(now, was);
+  for (size_t g : touched) {
+    e.moved[g] = 1;
+    BuildGroupTree(ssn, e, static_cast<int32_t>(g));  // every member's total moved
+  }
+  // Changed nodes of unmoved groups: their totals, then their paths in their group's
+  // tree, group by group.
+  std::vector<std::pair<int32_t, size_t>>& within = e.within;  // (group, place among its members)
+  within.clear();
+  for (NodeIndex n : changed) {
+    const int32_t g = ssn.node_group(0, n);
+    if (e.moved[static_cast<size_t>(g)]) continue;
+    e.score[static_cast<size_t>(n)] = Total(ssn, e, n);
+    const absl::Span<const NodeIndex> members = ssn.group_nodes(0, g);
+    within.emplace_back(g, static_cast<size_t>(std::lower_bound(members.begin(), members.end(), n) - members.begin()));
+  }
+  for (size_t g : touched) e.moved[g] = 0;
+  std::sort(within.begin(), within.end());
+  within.erase(std::unique(within.begin(), within.end()), within.end());
+  std::vector<size_t> at;
+  for (size_t i = 0; i < within.size();) {
+    const int32_t g = within[i].first;
+    at.clear();
+    for (; i < within.size() && within[i].first == g; ++i) at.push_back(within[i].second);
+    std::vector<NodeIndex>& tree = e.group_trees[static_cast<size_t>(g)];
+    UpdatePaths(tree, tree.size() / 2, at, better);
+    touched.push_back(static_cast<size_t>(g));
+  }
+  if (touched.empty()) return;
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  for (size_t g : touched) e.tree[e.leaves + g] = e.group_trees[g][1];
+  UpdatePaths(e.tree, e.leaves, touched, better);
+}
+
 void NodeChoiceCache::UpdateTreeAt(Entry& e, std::vector<NodeIndex> nodes) {
-  // Level by level, each inner slot above a changed leaf once.
+  // Level by level, each inner slot above a changed leaf once. Sorted once: halving
+  // keeps the slots in order, so each level only drops its neighbours' repeats.
   std::vector<size_t> slots;
   slots.reserve(nodes.size());
   for (NodeIndex n : nodes) slots.push_back((e.leaves + static_cast<size_t>(n)) / 2);
+  std::sort(slots.begin(), slots.end());
+  slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
   while (!slots.empty() && slots.front() >= 1) {
-    std::sort(slots.begin(), slots.end());
-    slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
     for (size_t k : slots) e.tree[k] = Better(e, e.tree[2 * k], e.tree[2 * k + 1]);
     if (slots.front() == 1) break;
-    for (size_t& k : slots) k /= 2;
+    size_t kept = 0;
+    for (size_t k : slots) {
+      if (kept == 0 || slots[kept - 1] != k / 2) slots[kept++] = k / 2;
+    }
+    slots.resize(kept);
   }
 }
 
@@ -121,6 +252,7 @@ void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {
     feasible.push_back(node);
   }
   std::vector<double> scores(feasible.size());
+  e.by_group = s.num_group_node_order_fns() == 1;
   if (s.HasGroupNodeOrderFns()) {
     ssn.ScoreNodesUngrouped(t, feasible, absl::MakeSpan(scores));
     e.ungrouped.assign(n, 0.0);
@@ -140,7 +272,7 @@ NodeIndex NodeChoiceCache::Choose(Session& ssn, TaskIndex t) {
   auto [it, fresh] = entries_.try_emplace(s.task_shape(t));
   Entry& e = it->second;
   const absl::Span<const NodeIndex> log = s.node_change_log();
-  if (fresh || log.size() - e.log_pos > e.rank.size() / 4 + 1) {
+  if (fresh || log.size() - e.log_pos > e.rank.size() + 1) {
     Fill(ssn, t, e);
   } else {
     // A node logged twice in a row (allocate, then bind) needs one look at its state now.

@@ -5,8 +5,10 @@
 // another look: the first task of a shape pays for the whole cluster, later tasks of the
 // same shape (in any job) replay the session's log of changed nodes and scan cached
 // scores. A tournament tree over the nodes keeps the best one at its root, so a placement
-// costs O(changed nodes x log nodes), not a scan. Decisions are exactly those of the full
-// pass.
+// costs O(changed nodes x log nodes), not a scan. With one group scorer (HyperNode fill)
+// the nodes are ranked within their group and the groups' bests against each other, so
+// a group whose score moved is re-ranked among the groups, not node by node. Decisions
+// are exactly those of the full pass.
 #ifndef VCSCHED_SRC_ACTIONS_NODE_CHOICE_CACHE_H_
 #define VCSCHED_SRC_ACTIONS_NODE_CHOICE_CACHE_H_
 
@@ -43,6 +45,15 @@ class NodeChoiceCache {
     std::vector<NodeIndex> tree;
     size_t leaves = 0;
     size_t log_pos = 0;  // position in the session's node-change log when last synced
+    // With exactly one group scorer: a tournament tree per group over its members, and
+    // `tree` over the groups (each leaf the best node of its group); `score` holds each
+    // node's total, its ungrouped score plus its group's.
+    bool by_group = false;
+    std::vector<std::vector<NodeIndex>> group_trees;
+    std::vector<double> next_group_scores;  // scratch: the groups' scores now
+    std::vector<uint8_t> moved;             // scratch: per group, all 0 between calls
+    std::vector<size_t> touched;            // scratch: groups whose best may have changed
+    std::vector<std::pair<int32_t, size_t>> within;  // scratch: changed nodes by group
   };
   void Fill(Session& ssn, TaskIndex t, Entry& e);
   void Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e);
@@ -56,6 +67,15 @@ class NodeChoiceCache {
   static void UpdateTree(Entry& e, NodeIndex n);
   // UpdateTree for many nodes at once.
   static void UpdateTreeAt(Entry& e, std::vector<NodeIndex> nodes);
+
+  // The one-scorer layout: ranking within groups, then across them.
+  static double Total(const Session& ssn, const Entry& e, NodeIndex n);
+  // Better's order on `score` holding totals, ties to the lower index in any tree.
+  static NodeIndex BetterByTotal(const Entry& e, NodeIndex a, NodeIndex b);
+  static void BuildGroupTree(const Session& ssn, Entry& e, int32_t g);
+  static void BuildGroupsTree(const Session& ssn, Entry& e);
+  static void RegroupByGroup(const Session& ssn, TaskIndex t, Entry& e, const std::vector<NodeIndex>& changed,
+                             bool rebuild);
 
   std::map<int32_t, Entry> entries_;  // by task shape
 };

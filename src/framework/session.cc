@@ -639,11 +639,12 @@ absl::Span<const NodeIndex> Session::group_nodes(size_t k, int32_t group) const 
 }
 void Session::ScoreGroups(TaskIndex t, size_t k, std::vector<double>* scores) const {
   const State::GroupScorer& g = s_->group_node_order[k];
+  // 0, 1, 2, ...: grown, never rewritten, and shared by every scorer.
   thread_local std::vector<int32_t> ids;
-  ids.resize(static_cast<size_t>(g.num_groups));
-  for (int32_t i = 0; i < g.num_groups; ++i) ids[static_cast<size_t>(i)] = i;
-  scores->assign(ids.size(), 0.0);
-  g.fn(t, ids, absl::MakeSpan(*scores));
+  const size_t n = static_cast<size_t>(g.num_groups);
+  while (ids.size() < n) ids.push_back(static_cast<int32_t>(ids.size()));
+  scores->assign(n, 0.0);
+  g.fn(t, absl::MakeConstSpan(ids.data(), n), absl::MakeSpan(*scores));
 }
 
 bool Session::HasGroupNodeOrderFns() const { return !s_->group_node_order.empty(); }

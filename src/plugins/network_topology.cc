@@ -78,6 +78,10 @@ class NetworkTopologyPlugin : public Plugin {
         if (inserted) group_holders_.push_back(std::move(counted));
         group_of[n] = it->second;
       }
+      groups_of_hyper_node_.assign(hns.size(), {});
+      for (size_t g = 0; g < group_holders_.size(); ++g) {
+        for (HyperNodeIndex h : group_holders_[g]) groups_of_hyper_node_[static_cast<size_t>(h)].push_back(static_cast<int32_t>(g));
+      }
       ssn.AddGroupNodeOrderFn(std::move(group_of), static_cast<int32_t>(group_holders_.size()),
                               [this](TaskIndex t, absl::Span<const int32_t> groups, absl::Span<double> out) {
                                 if (!HasTopology(t)) ScoreGroupsByFill(t, groups, out);
@@ -144,6 +148,7 @@ class NetworkTopologyPlugin : public Plugin {
       std::vector<int64_t>& used = fill_[static_cast<size_t>(h)].used;
       for (size_t d = 0; d < used.size(); ++d) used[d] += sign * req[d];
       ++fill_[static_cast<size_t>(h)].version;
+      changed_hyper_nodes_.push_back(h);
     }
   }
 
@@ -188,30 +193,32 @@ class NetworkTopologyPlugin : public Plugin {
     const std::optional<int32_t> tier = HardTier(j, k);
     if (!tier) return {{within}};
     const Session& s = *s_;
-    std::vector<int64_t> min_resource(static_cast<size_t>(s.dims()), 0);
+    std::vector<int64_t> job_minimum;
+    const std::vector<int64_t>* min_resource = &job_minimum;
     HyperNodeIndex allocated;
     if (k == kNone) {
       allocated = s.job_allocated_hyper_node(j);
+      job_minimum.assign(static_cast<size_t>(s.dims()), 0);
       if (s.job_has_min_resources(j)) {
         const absl::Span<const int64_t> m = s.job_min_resources(j);
-        min_resource.assign(m.begin(), m.end());
+        job_minimum.assign(m.begin(), m.end());
       }
     } else {
       allocated = s.sub_job_allocated_hyper_node(j, k);
-      min_resource = PendingRequests(j, k);
+      min_resource = &PendingRequests(j, k);
     }
     const HyperNodeIndex root = SearchRoot(within, *tier, allocated);
     if (root == kNone) return {};
     const absl::Span<const HyperNodeInfo> hns = s.snapshot().hyper_nodes();
     if (hns[static_cast<size_t>(root)].children.empty()) {  // a leaf: itself or nothing
-      if (Eligible(hns[static_cast<size_t>(root)], *tier, allocated, min_resource, purpose)) return {{root}};
+      if (Eligible(hns[static_cast<size_t>(root)], *tier, allocated, *min_resource, purpose)) return {{root}};
       return {};
     }
     std::map<int32_t, std::vector<HyperNodeIndex>> by_tier;
     std::vector<HyperNodeIndex> queue = {root};
     for (size_t i = 0; i < queue.size(); ++i) {
       const HyperNodeInfo& h = hns[static_cast<size_t>(queue[i])];
-      if (Eligible(h, *tier, allocated, min_resource, purpose)) by_tier[h.tier].push_back(h.index);
+      if (Eligible(h, *tier, allocated, *min_resource, purpose)) by_tier[h.tier].push_back(h.index);
       for (HyperNodeIndex c : h.children) queue.push_back(c);
     }
     std::vector<std::vector<HyperNodeIndex>> out;
@@ -271,7 +278,7 @@ class NetworkTopologyPlugin : public Plugin {
 
   // Binpack over the resources with a weight: how full the request leaves the
   // HyperNode, 0 when it would overflow. `request` is per dimension.
-  double FillScore(HyperNodeIndex h, const std::vector<int64_t>& request) const {
+  double FillScore(HyperNodeIndex h, absl::Span<const int64_t> request) const {
     const Fill& f = fill_[static_cast<size_t>(h)];
     double total = 0;
     int64_t total_weight = 0;
@@ -427,47 +434,75 @@ class NetworkTopologyPlugin : public Plugin {
   }
 
   // A group's score for a task shape, kept while the fill of its HyperNodes stays.
-  struct GroupScore {
-    double score = 0;
-    uint64_t stamp = ~uint64_t{0};  // sum of its HyperNodes' versions when scored
+  // A shape's group scores, each kept until a HyperNode of its group changes fill.
+  struct GroupScores {
+    std::vector<double> score;
+    std::vector<uint8_t> valid;  // 0 while listed as stale
+    std::vector<double> fill;        // per HyperNode: its fill score, while fill_valid
+    std::vector<uint8_t> fill_valid;
+    size_t log_pos = 0;  // how much of changed_hyper_nodes_ has been seen
   };
 
   void ScoreGroupsByFill(TaskIndex t, absl::Span<const int32_t> groups, absl::Span<double> out) {
     if (!(total_tier_weight_ > 0)) return;
     const absl::Span<const int64_t> r = s_->task_resreq(t);
-    const std::vector<int64_t> request(r.begin(), r.end());
-    const absl::Span<const HyperNodeInfo> hns = s_->snapshot().hyper_nodes();
-    std::vector<GroupScore>& known = group_scores_[s_->task_shape(t)];
-    known.resize(group_holders_.size());
-    for (size_t i = 0; i < groups.size(); ++i) {
-      const std::vector<HyperNodeIndex>& holders = group_holders_[static_cast<size_t>(groups[i])];
-      uint64_t stamp = 0;
-      for (HyperNodeIndex h : holders) stamp += fill_[static_cast<size_t>(h)].version;
-      GroupScore& g = known[static_cast<size_t>(groups[i])];
-      if (g.stamp == stamp) {
-        out[i] += g.score;
-        continue;
-      }
-      // A tier whose one HyperNode holds every node adds the same to every node: left out,
-      // it changes no choice, and a placement then changes only the groups near it.
-      double total = every_tier_ ? 0.0 : total_tier_weight_ - universal_weight_;
-      for (const auto& [tier, w] : tier_weights_) {
-        const double fill = TierFill(holders, tier, request, hns);
-        total += every_tier_ ? w * fill : w * (fill - 1.0);
-      }
-      g.score = Scale(total / total_tier_weight_);
-      g.stamp = stamp;
-      out[i] += g.score;
+    GroupScores& known = group_scores_[s_->task_shape(t)];
+    if (known.score.size() != group_holders_.size()) {  // a new shape: every group scored
+      known.fill.assign(fill_.size(), 0.0);
+      known.fill_valid.assign(fill_.size(), 0);
+      known.score.resize(group_holders_.size());
+      known.valid.assign(group_holders_.size(), 1);
+      for (size_t g = 0; g < known.score.size(); ++g) known.score[g] = GroupFillScore(g, r, known);
+      known.log_pos = changed_hyper_nodes_.size();
     }
+    // Only groups whose HyperNodes changed fill since the last call are scored again.
+    thread_local std::vector<int32_t> stale;
+    stale.clear();
+    for (; known.log_pos < changed_hyper_nodes_.size(); ++known.log_pos) {
+      known.fill_valid[static_cast<size_t>(changed_hyper_nodes_[known.log_pos])] = 0;
+      for (int32_t g : groups_of_hyper_node_[static_cast<size_t>(changed_hyper_nodes_[known.log_pos])]) {
+        if (known.valid[static_cast<size_t>(g)]) stale.push_back(g);
+        known.valid[static_cast<size_t>(g)] = 0;
+      }
+    }
+    for (int32_t g : stale) {
+      known.score[static_cast<size_t>(g)] = GroupFillScore(static_cast<size_t>(g), r, known);
+      known.valid[static_cast<size_t>(g)] = 1;
+    }
+    if (groups.size() == known.score.size()) {  // every group, in order (GroupNodeOrderFn)
+      const double* score = known.score.data();
+      double* to = out.data();
+      for (size_t i = 0; i < groups.size(); ++i) to[i] += score[i];
+      return;
+    }
+    for (size_t i = 0; i < groups.size(); ++i) out[i] += known.score[static_cast<size_t>(groups[i])];
   }
 
-  // The fill score of the first HyperNode of `tier` among `holders`, 1 when none is.
-  double TierFill(const std::vector<HyperNodeIndex>& holders, int32_t tier, const std::vector<int64_t>& request,
-                  absl::Span<const HyperNodeInfo> hns) const {
-    for (HyperNodeIndex h : holders) {
-      if (hns[static_cast<size_t>(h)].tier == tier) return FillScore(h, request);
+  double GroupFillScore(size_t g, absl::Span<const int64_t> request, GroupScores& known) const {
+    const absl::Span<const HyperNodeInfo> hns = s_->snapshot().hyper_nodes();
+    const std::vector<HyperNodeIndex>& holders = group_holders_[g];
+    // The fill score of the first HyperNode of `tier` among the holders, 1 when none is;
+    // kept per HyperNode while its fill does not change.
+    const auto tier_fill = [&](int32_t tier) {
+      for (HyperNodeIndex h : holders) {
+        if (hns[static_cast<size_t>(h)].tier != tier) continue;
+        const size_t i = static_cast<size_t>(h);
+        if (!known.fill_valid[i]) {
+          known.fill[i] = FillScore(h, request);
+          known.fill_valid[i] = 1;
+        }
+        return known.fill[i];
+      }
+      return 1.0;
+    };
+    // A tier whose one HyperNode holds every node adds the same to every node: left out,
+    // it changes no choice, and a placement then changes only the groups near it.
+    double total = every_tier_ ? 0.0 : total_tier_weight_ - universal_weight_;
+    for (const auto& [tier, w] : tier_weights_) {
+      const double fill = tier_fill(tier);
+      total += every_tier_ ? w * fill : w * (fill - 1.0);
     }
-    return 1.0;
+    return Scale(total / total_tier_weight_);
   }
 
   double Scale(double score) const { return kMaxNodeScore * static_cast<double>(settings_.weight) * score; }
@@ -484,7 +519,9 @@ class NetworkTopologyPlugin : public Plugin {
   bool every_tier_ = true;  // tier_weights_ lists every tier from the lowest to the highest
   std::set<int32_t> universal_tiers_;  // tiers whose only HyperNode holds every node
   double universal_weight_ = 0;
-  std::map<int32_t, std::vector<GroupScore>> group_scores_;  // by task shape, per group
+  std::map<int32_t, GroupScores> group_scores_;  // by task shape
+  std::vector<std::vector<int32_t>> groups_of_hyper_node_;  // per HyperNode: the groups it holds
+  std::vector<HyperNodeIndex> changed_hyper_nodes_;  // each change of a HyperNode's fill, in order
   std::map<std::pair<JobIndex, int32_t>, std::vector<int64_t>> sub_job_requests_;
   absl::flat_hash_map<TaskIndex, NodeIndex> placed_on_;  // tasks placed in this session
   struct PendingSum {

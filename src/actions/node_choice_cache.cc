@@ -1,7 +1,6 @@
 #include "src/actions/node_choice_cache.h"
 
 #include <algorithm>
-#include <map>
 
 namespace vcsched::internal {
 
@@ -154,7 +153,7 @@ void NodeChoiceCache::BuildGroupTree(const Session& ssn, Entry& e, int32_t g) {
   for (size_t k = leaves - 1; k >= 1; --k) tree[k] = BetterByTotal(e, tree[2 * k], tree[2 * k + 1]);
 }
 
-void NodeChoiceCache::BuildGroupsTree(const Session& ssn, Entry& e) {
+void NodeChoiceCache::BuildGroupsTree(Entry& e) {
   const size_t groups = e.group_trees.size();
   e.leaves = 1;
   while (e.leaves < groups) e.leaves *= 2;
@@ -176,7 +175,7 @@ void NodeChoiceCache::RegroupByGroup(const Session& ssn, TaskIndex t, Entry& e, 
     e.group_trees.assign(groups, {});
     e.moved.assign(groups, 0);
     for (size_t g = 0; g < groups; ++g) BuildGroupTree(ssn, e, static_cast<int32_t>(g));
-    BuildGroupsTree(ssn, e);
+    BuildGroupsTree(e);
     return;
   }
   std::vector<size_t>& touched = e.touched;
@@ -220,22 +219,10 @@ void NodeChoiceCache::RegroupByGroup(const Session& ssn, TaskIndex t, Entry& e, 
 }
 
 void NodeChoiceCache::UpdateTreeAt(Entry& e, std::vector<NodeIndex> nodes) {
-  // Level by level, each inner slot above a changed leaf once. Sorted once: halving
-  // keeps the slots in order, so each level only drops its neighbours' repeats.
-  std::vector<size_t> slots;
-  slots.reserve(nodes.size());
-  for (NodeIndex n : nodes) slots.push_back((e.leaves + static_cast<size_t>(n)) / 2);
-  std::sort(slots.begin(), slots.end());
-  slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
-  while (!slots.empty() && slots.front() >= 1) {
-    for (size_t k : slots) e.tree[k] = Better(e, e.tree[2 * k], e.tree[2 * k + 1]);
-    if (slots.front() == 1) break;
-    size_t kept = 0;
-    for (size_t k : slots) {
-      if (kept == 0 || slots[kept - 1] != k / 2) slots[kept++] = k / 2;
-    }
-    slots.resize(kept);
-  }
+  std::vector<size_t> at(nodes.begin(), nodes.end());
+  std::sort(at.begin(), at.end());
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  UpdatePaths(e.tree, e.leaves, std::move(at), [&](NodeIndex a, NodeIndex b) { return Better(e, a, b); });
 }
 
 void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {

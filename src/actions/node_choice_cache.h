@@ -73,7 +73,7 @@ class NodeChoiceCache {
   // Better's order on `score` holding totals, ties to the lower index in any tree.
   static NodeIndex BetterByTotal(const Entry& e, NodeIndex a, NodeIndex b);
   static void BuildGroupTree(const Session& ssn, Entry& e, int32_t g);
-  static void BuildGroupsTree(const Session& ssn, Entry& e);
+  static void BuildGroupsTree(Entry& e);
   static void RegroupByGroup(const Session& ssn, TaskIndex t, Entry& e, const std::vector<NodeIndex>& changed,
                              bool rebuild);
 

@@ -113,7 +113,6 @@ class NetworkTopologyPlugin : public Plugin {
   // session opened: Volcano's cache is not updated for them).
   struct Fill {
     std::vector<int64_t> allocatable, used, idle, future_idle;
-    uint64_t version = 0;  // changes of `used`
   };
 
   void FillResourceCache() {
@@ -147,7 +146,6 @@ class NetworkTopologyPlugin : public Plugin {
     for (HyperNodeIndex h : holders_[static_cast<size_t>(n)]) {
       std::vector<int64_t>& used = fill_[static_cast<size_t>(h)].used;
       for (size_t d = 0; d < used.size(); ++d) used[d] += sign * req[d];
-      ++fill_[static_cast<size_t>(h)].version;
       changed_hyper_nodes_.push_back(h);
     }
   }

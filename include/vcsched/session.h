@@ -263,6 +263,12 @@ class Session {
   // `fn` scores groups. Node-choice reuse stays possible: a cache keeps each node's other
   // scores and adds the groups' anew when anything changed. Gated by enableNodeOrder.
   void AddGroupNodeOrderFn(std::vector<int32_t> group_of, int32_t num_groups, GroupNodeOrderFn fn);
+  // Node scores that depend on where the task's own job or sub-group already is (network
+  // topology), for the tasks `applies` names: added after the per-node and batch
+  // scorers, before the group scorers. Those tasks' whole node choice is never reused
+  // (NodeChoiceReusable), their other scores may be (NodeLocalScoresReusable). Gated by
+  // enableNodeOrder.
+  void AddPlacementNodeOrderFn(std::function<bool(TaskIndex)> applies, BatchNodeOrderFn fn);
   void AddPreemptableFn(EvictableFn fn);
   void AddReclaimableFn(EvictableFn fn);
   void AddVictimTasksFn(VictimTasksFn fn);
@@ -330,14 +336,20 @@ class Session {
   // (kTaskShapeOnly), every plugin with node answers declared node-local
   // (PluginTraits), no veto for `t`, and RunOptions::node_choice_cache on.
   bool NodeChoiceReusable(TaskIndex t) const;
+  // The same with the placement scorers (AddPlacementNodeOrderFn) left aside: `t`'s
+  // feasibility and other scores depend only on its shape and each node's own state.
+  bool NodeLocalScoresReusable(TaskIndex t) const;
   // Sum of every registered scorer for each node of `nodes`, written to `scores`: the
-  // per-node scorers, then the batch scorers, then the group scorers, each in
-  // registration order.
+  // per-node scorers, then the batch scorers, then the placement scorers, then the group
+  // scorers, each in registration order.
   void ScoreNodes(TaskIndex t, absl::Span<const NodeIndex> nodes,
                   absl::Span<double> scores) const;
-  // The same in two steps, for caches of node scores: the per-node and batch scorers
-  // written to `scores`, then the group scorers added (ScoreNodes is the two in turn).
+  // The same in steps, for caches of node scores. ScoreNodesUngrouped writes every
+  // scorer but the group scorers to `scores`: ScoreNodesNodeLocal (per-node, then batch)
+  // and then AddPlacementScores. AddGroupScores adds the rest.
   void ScoreNodesUngrouped(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const;
+  void ScoreNodesNodeLocal(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const;
+  void AddPlacementScores(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const;
   void AddGroupScores(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const;
   bool HasGroupNodeOrderFns() const;
   // The group scorers one by one: how many, node n's group under scorer k, and the

@@ -489,8 +489,12 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
       if (NeedContinue(j, k)) continue;
       break;
     }
-    const std::vector<NodeIndex> feasible = FeasibleNodesNominatedFirst(ssn_, t, nodes, reasons_, &errors);
-    if (feasible.empty()) {
+    // A task whose other answers are node-local is ranked from kept per-node results;
+    // one with no feasible node takes the full pass, which records why.
+    const bool kept = s.NodeLocalScoresReusable(t) && placement_choice_.Rank(s, t, nodes);
+    std::vector<NodeIndex> feasible;
+    if (!kept) feasible = FeasibleNodesNominatedFirst(ssn_, t, nodes, reasons_, &errors);
+    if (!kept && feasible.empty()) {
       errors.Flush(ssn_, t, hn == s.snapshot().hyper_node_root() ? kNone : hn);
       with_errors_.insert({j, k});
       failed.insert(info.role);
@@ -499,7 +503,7 @@ absl::StatusOr<std::optional<Statement>> TopologyAllocator::AllocateTasksIn(JobI
     }
     errors.failures.clear();
     if (topology) ssn_.SetTaskJobAllocatedHyperNode(t, allocated);
-    const NodeIndex best = SelectBestNodeByGradient(ssn_, t, feasible);
+    const NodeIndex best = kept ? placement_choice_.Best(s, t) : SelectBestNodeByGradient(ssn_, t, feasible);
     if (best == kNone) continue;
     VCSCHED_RETURN_IF_ERROR(AllocateOrPipeline(stmt, ssn_, t, best));
     if (topology) {

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "src/actions/helpers.h"
 #include "src/actions/hyper_node_room.h"
+#include "src/actions/placement_node_choice.h"
 #include "vcsched/statement.h"
 
 namespace vcsched::internal {
@@ -104,6 +105,7 @@ class TopologyAllocator {
   bool error_cache_;
   const ResourceReasons& reasons_;
   HyperNodeRoom room_{ssn_};
+  PlacementNodeChoice placement_choice_{ssn_};
   std::map<JobIndex, JobSheet> sheets_;
   // Roles that found no node, per job and sub-group, since the last reset (a try in a
   // new HyperNode starts clean, as Volcano resets the job's fit errors).

@@ -256,8 +256,8 @@ void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {
 
 NodeIndex NodeChoiceCache::Choose(Session& ssn, TaskIndex t) {
   const Session& s = ssn;
-  auto [it, fresh] = entries_.try_emplace(s.task_shape(t));
-  Entry& e = it->second;
+  auto [entry, fresh] = entries_.Get(s.task_shape(t), static_cast<size_t>(s.num_nodes()));
+  Entry& e = *entry;
   const absl::Span<const NodeIndex> log = s.node_change_log();
   if (fresh || log.size() - e.log_pos > e.rank.size() + 1) {
     Fill(ssn, t, e);

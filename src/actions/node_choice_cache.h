@@ -13,10 +13,10 @@
 #define VCSCHED_SRC_ACTIONS_NODE_CHOICE_CACHE_H_
 
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "src/actions/helpers.h"
+#include "src/actions/shape_entries.h"
 
 namespace vcsched::internal {
 
@@ -77,7 +77,7 @@ class NodeChoiceCache {
   static void RegroupByGroup(const Session& ssn, TaskIndex t, Entry& e, const std::vector<NodeIndex>& changed,
                              bool rebuild);
 
-  std::map<int32_t, Entry> entries_;  // by task shape
+  ShapeEntries<Entry> entries_;
 };
 
 }  // namespace vcsched::internal

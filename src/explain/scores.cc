@@ -41,6 +41,12 @@ std::vector<NodeScore> Score(const Session& ssn, TaskIndex t) {
     reg.fn(t, nodes, absl::MakeSpan(part));
     AddPart(out, reg.plugin, part);
   }
+  for (const auto& reg : s.placement_node_order) {
+    if (!reg.applies(t)) continue;
+    std::fill(part.begin(), part.end(), 0.0);
+    reg.fn(t, nodes, absl::MakeSpan(part));
+    AddPart(out, reg.plugin, part);
+  }
   std::vector<double> by_group;
   for (size_t k = 0; k < s.group_node_order.size(); ++k) {
     ssn.ScoreGroups(t, k, &by_group);

@@ -110,6 +110,12 @@ void WriteTaskOutcomes(Session& ssn) {
   }
 }
 
+// Predicates and node scores registered so far.
+size_t NodeAnswerCount(const Session::State& s) {
+  return s.predicate.size() + s.node_order.size() + s.batch_node_order.size() + s.placement_node_order.size() +
+         s.group_node_order.size();
+}
+
 }  // namespace
 
 namespace internal {
@@ -137,9 +143,9 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
       const bool node_local = registry.FindPluginTraits(opt.name)->node_local_answers;
       s.current_plugin = &opt;
       s.current_tier = static_cast<int>(ti);
-      const size_t node_fns = s.predicate.size() + s.node_order.size() + s.batch_node_order.size() + s.group_node_order.size();
+      const size_t node_fns = NodeAnswerCount(s);
       const absl::Status st = plugin->OnSessionOpen(ssn);
-      if (s.predicate.size() + s.node_order.size() + s.batch_node_order.size() + s.group_node_order.size() != node_fns && !node_local) {
+      if (NodeAnswerCount(s) != node_fns && !node_local) {
         s.node_choice_cache = false;  // node answers that may depend on more than the node
       }
       if (!st.ok()) {

@@ -367,6 +367,10 @@ void Session::AddPrePredicateFn(PrePredicateFn fn) { AddIf(*s_, Switch::kPredica
 void Session::AddPredicateFn(PredicateFn fn) { AddIf(*s_, Switch::kPredicate, s_->predicate, std::move(fn)); }
 void Session::AddNodeOrderFn(NodeOrderFn fn) { AddIf(*s_, Switch::kNodeOrder, s_->node_order, std::move(fn)); }
 void Session::AddBatchNodeOrderFn(BatchNodeOrderFn fn) { AddIf(*s_, Switch::kNodeOrder, s_->batch_node_order, std::move(fn)); }
+void Session::AddPlacementNodeOrderFn(std::function<bool(TaskIndex)> applies, BatchNodeOrderFn fn) {
+  if (s_->current_plugin != nullptr && !s_->current_plugin->Enabled(Switch::kNodeOrder)) return;
+  s_->placement_node_order.push_back({std::move(applies), std::move(fn), PluginName(*s_)});
+}
 void Session::AddGroupNodeOrderFn(std::vector<int32_t> group_of, int32_t num_groups, GroupNodeOrderFn fn) {
   if (s_->current_plugin != nullptr && !s_->current_plugin->Enabled(Switch::kNodeOrder)) return;
   std::vector<std::vector<NodeIndex>> nodes(static_cast<size_t>(std::max(num_groups, 0)));
@@ -435,6 +439,14 @@ absl::Status Session::Unpipeline(TaskIndex t) {
 }
 
 bool Session::NodeChoiceReusable(TaskIndex t) const {
+  if (!NodeLocalScoresReusable(t)) return false;
+  for (const auto& reg : s_->placement_node_order) {
+    if (reg.applies(t)) return false;
+  }
+  return true;
+}
+
+bool Session::NodeLocalScoresReusable(TaskIndex t) const {
   if (!s_->node_choice_cache || !(task_flags(t) & kTaskShapeOnly)) return false;
   for (const auto& veto : s_->node_choice_vetoes) {
     if (veto(t)) return false;
@@ -602,7 +614,8 @@ FitResult Session::Predicate(TaskIndex t, NodeIndex n) const {
 }
 
 bool Session::HasNodeOrderFns() const {
-  return !s_->node_order.empty() || !s_->batch_node_order.empty() || !s_->group_node_order.empty();
+  return !s_->node_order.empty() || !s_->batch_node_order.empty() || !s_->placement_node_order.empty() ||
+         !s_->group_node_order.empty();
 }
 
 void Session::ScoreNodes(TaskIndex t, absl::Span<const NodeIndex> nodes,
@@ -612,11 +625,22 @@ void Session::ScoreNodes(TaskIndex t, absl::Span<const NodeIndex> nodes,
 }
 
 void Session::ScoreNodesUngrouped(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const {
+  ScoreNodesNodeLocal(t, nodes, scores);
+  AddPlacementScores(t, nodes, scores);
+}
+
+void Session::ScoreNodesNodeLocal(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const {
   std::fill(scores.begin(), scores.end(), 0.0);
   for (const auto& reg : s_->node_order) {
     for (size_t i = 0; i < nodes.size(); ++i) scores[i] += reg.fn(t, nodes[i]);
   }
   for (const auto& reg : s_->batch_node_order) reg.fn(t, nodes, scores);
+}
+
+void Session::AddPlacementScores(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const {
+  for (const auto& reg : s_->placement_node_order) {
+    if (reg.applies(t)) reg.fn(t, nodes, scores);
+  }
 }
 
 void Session::AddGroupScores(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const {

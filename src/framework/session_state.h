@@ -129,6 +129,12 @@ struct Session::State {
   std::vector<Registered<PredicateFn>> predicate;
   std::vector<Registered<NodeOrderFn>> node_order;
   std::vector<Registered<BatchNodeOrderFn>> batch_node_order;
+  struct PlacementScorer {
+    std::function<bool(TaskIndex)> applies;
+    BatchNodeOrderFn fn;
+    std::string plugin;
+  };
+  std::vector<PlacementScorer> placement_node_order;
   struct GroupScorer {
     std::vector<int32_t> group_of;  // per node
     int32_t num_groups = 0;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -59,9 +60,12 @@ class NetworkTopologyPlugin : public Plugin {
     // Pods without network topology are scored by HyperNode fill only when there are
     // HyperNodes (one virtual root scores every node alike).
     const bool real_hyper_nodes = snap.hyper_nodes().size() > 1 && settings_.normal_pod_binpack;
-    ssn.AddBatchNodeOrderFn([this](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> out) {
-      if (HasTopology(t)) ScoreNodesForTopology(t, s_->job_of(t), s_->task(t).sub_job, nodes, out);
-    });
+    // A pod with network topology is scored by its sub-group's placement, which no
+    // node's own state tells.
+    ssn.AddPlacementNodeOrderFn([this](TaskIndex t) { return HasTopology(t); },
+                                [this](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> out) {
+                                  ScoreNodesForTopology(t, s_->job_of(t), s_->task(t).sub_job, nodes, out);
+                                });
     // Other pods score a node by the fill of the HyperNodes that hold it: the same for
     // every node of one set of HyperNodes, a group.
     if (real_hyper_nodes) {
@@ -87,13 +91,11 @@ class NetworkTopologyPlugin : public Plugin {
                                 if (!HasTopology(t)) ScoreGroupsByFill(t, groups, out);
                               });
     }
-    // A pod with network topology is scored by its sub-group's placement, which no
-    // node's own state tells.
-    ssn.AddNodeChoiceVetoFn([this](TaskIndex t) { return HasTopology(t); });
     EventHandler handler;
     handler.on_allocate = [this](TaskIndex t) {
       placed_on_[t] = s_->task_node(t);
       AddUsed(t, s_->task_node(t), +1);
+      Recount(t);
     };
     // An undone placement has left its node by now: the node it was placed on.
     handler.on_deallocate = [this](TaskIndex t) {
@@ -103,6 +105,7 @@ class NetworkTopologyPlugin : public Plugin {
         placed_on_.erase(it);
       }
       AddUsed(t, n, -1);
+      Recount(t);
     };
     ssn.AddEventHandler(std::move(handler));
     return absl::OkStatus();
@@ -316,6 +319,35 @@ class NetworkTopologyPlugin : public Plugin {
     return out;
   }
 
+  // SharesOf's counts for one sub-group, kept from its first use on: per HyperNode, how
+  // many of the sub-group's tasks are on nodes it holds.
+  const absl::flat_hash_map<HyperNodeIndex, int64_t>& PlacedOn(JobIndex j, int32_t k) {
+    auto [it, fresh] = placed_on_hyper_nodes_.try_emplace({j, k});
+    if (fresh) {
+      for (TaskIndex t : s_->job(j).sub_jobs[static_cast<size_t>(k)].tasks) {
+        counted_node_[t] = kNone;
+        Recount(t);
+      }
+    }
+    return it->second;
+  }
+  // Moves a counted task to the node it is on now (placements, undos; an eviction keeps
+  // the node, as SharesOf counts it).
+  void Recount(TaskIndex t) {
+    const auto it = counted_node_.find(t);
+    if (it == counted_node_.end()) return;
+    const NodeIndex now = s_->task_node(t);
+    if (now == it->second) return;
+    auto& on = placed_on_hyper_nodes_[{s_->job_of(t), s_->task(t).sub_job}];
+    if (it->second != kNone) {
+      for (HyperNodeIndex h : holders_[static_cast<size_t>(it->second)]) --on[h];
+    }
+    if (now != kNone) {
+      for (HyperNodeIndex h : holders_[static_cast<size_t>(now)]) ++on[h];
+    }
+    it->second = now;
+  }
+
   // What all of a sub-group's tasks request together (Volcano sums every task of the
   // sub-group, placed or not): fixed for the session.
   const std::vector<int64_t>& SubJobRequest(JobIndex j, int32_t k) {
@@ -354,32 +386,65 @@ class NetworkTopologyPlugin : public Plugin {
     return static_cast<double>(max_tier_ - tier) / static_cast<double>(max_tier_ - min_tier_);
   }
 
+  // Every node of one lowest-tier HyperNode scores alike, so each HyperNode is scored
+  // once per call; ties at the best score are broken by the sub-group's share of tasks
+  // in the node's HyperNode.
   void ScoreNodesForTopology(TaskIndex t, JobIndex j, int32_t k, absl::Span<const NodeIndex> nodes,
-                             absl::Span<double> out) const {
+                             absl::Span<double> out) {
     const HyperNodeIndex allocated = s_->task_job_allocated_hyper_node(t);
     if (allocated == kNone) return;
     const Snapshot& snap = s_->snapshot();
-    std::vector<double> scores(nodes.size(), 0.0);
+    if (rack_.size() != fill_.size()) rack_.assign(fill_.size(), RackScore{});
+    ++rack_stamp_;
+    std::vector<HyperNodeIndex>& racks = node_racks_;
+    racks.resize(nodes.size());
     double best = -1;
     for (size_t i = 0; i < nodes.size(); ++i) {
-      const HyperNodeIndex h = snap.lowest_tier_hyper_node(nodes[i]);
+      const HyperNodeIndex h = racks[i] = snap.lowest_tier_hyper_node(nodes[i]);
       if (h == kNone) {
-        scores[i] = 0.0;
-      } else if (h == allocated) {
-        scores[i] = 1.0;
-      } else {
-        const HyperNodeIndex lca = snap.HyperNodeLca(h, allocated);
-        scores[i] = lca == kNone ? 0.0 : TierScore(snap.hyper_nodes()[static_cast<size_t>(lca)].tier);
+        best = std::max(best, 0.0);
+        continue;
       }
-      best = std::max(best, scores[i]);
-    }
-    if (std::count(scores.begin(), scores.end(), best) > 1) {
-      const TaskShares shares = SharesOf(j, k);
-      for (size_t i = 0; i < nodes.size(); ++i) {
-        if (scores[i] == best) scores[i] += shares.Of(snap.lowest_tier_hyper_node(nodes[i]));
+      RackScore& r = rack_[static_cast<size_t>(h)];
+      if (r.stamp != rack_stamp_) {
+        r.stamp = rack_stamp_;
+        r.nodes = 0;
+        if (h == allocated) {
+          r.score = 1.0;
+        } else {
+          const HyperNodeIndex lca = snap.HyperNodeLca(h, allocated);
+          r.score = lca == kNone ? 0.0 : TierScore(snap.hyper_nodes()[static_cast<size_t>(lca)].tier);
+        }
       }
+      ++r.nodes;
+      best = std::max(best, r.score);
     }
-    for (size_t i = 0; i < nodes.size(); ++i) out[i] += Scale(scores[i]);
+    // Ties at the best score go to the HyperNode with more of the sub-group's tasks.
+    int64_t at_best = 0;
+    for (HyperNodeIndex h : racks) {
+      const double score = h == kNone ? 0.0 : rack_[static_cast<size_t>(h)].score;
+      if (score == best) at_best += h == kNone ? 1 : std::exchange(rack_[static_cast<size_t>(h)].nodes, 0);
+    }
+    const std::vector<TaskIndex>& tasks = s_->job(j).sub_jobs[static_cast<size_t>(k)].tasks;
+    const bool shares = at_best > 1 && !tasks.empty();
+    const absl::flat_hash_map<HyperNodeIndex, int64_t>* placed = shares ? &PlacedOn(j, k) : nullptr;
+    const double total = static_cast<double>(tasks.size());
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const HyperNodeIndex h = racks[i];
+      if (h == kNone) continue;  // scores 0
+      RackScore& r = rack_[static_cast<size_t>(h)];
+      if (r.stamp != rack_stamp_ + 1) {  // each HyperNode's addend once
+        r.stamp = rack_stamp_ + 1;
+        double score = r.score;
+        if (shares && score == best) {
+          const auto it = placed->find(h);
+          score += static_cast<double>(it == placed->end() ? 0 : it->second) / total;
+        }
+        r.add = Scale(score);
+      }
+      out[i] += r.add;
+    }
+    ++rack_stamp_;
   }
 
   // Pods without network topology: the fill of the HyperNode holding the node at each
@@ -509,7 +574,20 @@ class NetworkTopologyPlugin : public Plugin {
   const Session* s_ = nullptr;
   int32_t min_tier_ = 0, max_tier_ = 0;
   std::vector<int64_t> weights_;              // per dimension; -1: not a binpack resource
-  std::vector<Fill> fill_;                    // per HyperNode
+  std::vector<Fill> fill_;
+  // ScoreNodesForTopology's scratch: per HyperNode, its score and placed tasks in the
+  // call stamped `stamp`.
+  struct RackScore {
+    uint64_t stamp = 0;  // rack_stamp_ while scored, rack_stamp_ + 1 once `add` is set
+    double score = 0;
+    int64_t nodes = 0;  // of the call's nodes in it
+    double add = 0;     // what each of its nodes gets
+  };
+  std::vector<RackScore> rack_;
+  uint64_t rack_stamp_ = 0;
+  std::vector<HyperNodeIndex> node_racks_;
+  absl::flat_hash_map<std::pair<JobIndex, int32_t>, absl::flat_hash_map<HyperNodeIndex, int64_t>> placed_on_hyper_nodes_;
+  absl::flat_hash_map<TaskIndex, NodeIndex> counted_node_;  // tasks of those sub-groups: where counted                    // per HyperNode
   std::vector<std::vector<HyperNodeIndex>> holders_;  // per node: the HyperNodes holding it, ascending
   std::vector<std::vector<HyperNodeIndex>> group_holders_;  // per node group: the HyperNodes holding it
   std::vector<std::pair<int32_t, double>> tier_weights_;  // (tier, fading^(tier-1))

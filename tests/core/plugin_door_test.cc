@@ -2,6 +2,7 @@
 // do (write PodGroup conditions, share per-session data, declare node-local answers).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -170,6 +171,47 @@ TEST_CASE("Node-choice reuse follows the plugins' declared traits and vetoes", "
     REQUIRE(RunSession(snap, WithHostPlugins({"local-scorer-veto", "probe"}), opts).ok());
     CHECK_FALSE(reusable);
   }
+}
+
+TEST_CASE("A placement scorer is added after the node-local scores, for the tasks it names", "[core][door]") {
+  Registry reg = Registry::BuiltIn();
+  // p1 (task 1) is scored by placement: +100 on n3, after a node-local +1 on every node.
+  Register(
+      reg, "placement",
+      [](Session& ssn) {
+        ssn.AddNodeOrderFn([](TaskIndex, NodeIndex) { return 1.0; });
+        ssn.AddPlacementNodeOrderFn([](TaskIndex t) { return t == 1; },
+                                    [](TaskIndex, absl::Span<const NodeIndex> nodes, absl::Span<double> out) {
+                                      for (size_t i = 0; i < nodes.size(); ++i) out[i] += nodes[i] == 2 ? 100.0 : 0.0;
+                                    });
+      },
+      nullptr, PluginTraits{true});
+  std::vector<bool> reusable, local;
+  std::vector<double> whole, node_local, placement;
+  Register(reg, "probe", [&](Session& ssn) {
+    const NodeIndex all[] = {0, 1, 2};
+    for (TaskIndex t = 0; t < 2; ++t) {
+      reusable.push_back(ssn.NodeChoiceReusable(t));
+      local.push_back(ssn.NodeLocalScoresReusable(t));
+    }
+    whole.assign(3, 0.0);
+    node_local.assign(3, 0.0);
+    placement.assign(3, 0.0);
+    ssn.ScoreNodes(1, all, absl::MakeSpan(whole));
+    ssn.ScoreNodesNodeLocal(1, all, absl::MakeSpan(node_local));
+    ssn.AddPlacementScores(1, all, absl::MakeSpan(placement));
+  });
+  RunOptions opts;
+  opts.registry = &reg;
+  const absl::StatusOr<Decisions> d = RunSession(ThreePods(), WithHostPlugins({"placement", "probe"}), opts);
+  REQUIRE(d.ok());
+  CHECK(reusable == std::vector<bool>{true, false});  // p1's whole choice is not reused
+  CHECK(local == std::vector<bool>{true, true});      // its node-local part may be
+  CHECK(placement == std::vector<double>{0.0, 0.0, 100.0});
+  for (size_t i = 0; i < 3; ++i) CHECK(whole[i] - node_local[i] == placement[i]);
+  // p1 goes where its placement score points; the others are unaffected by it.
+  const std::vector<std::string> binds = testing::BindStrings(*d);
+  CHECK(std::find(binds.begin(), binds.end(), "ns/p1->n3") != binds.end());
 }
 
 TEST_CASE("A session builds each plugin once, and a wrongly typed argument takes its default", "[core][door]") {

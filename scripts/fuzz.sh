@@ -17,7 +17,7 @@ TARGETS="${FUZZ_TARGETS:-quantity_fuzz reader_fuzz config_fuzz loader_fuzz scena
 SEED_FLAG=()
 if [ -n "${FUZZ_SEED:-}" ]; then SEED_FLAG=(-seed="$FUZZ_SEED"); fi
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DVCSCHED_FUZZ=ON -DVCSCHED_BUILD_PYTHON=OFF \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DVCSCHED_FUZZ=ON -DVCSCHED_BUILD_PYTHON=OFF \
   -DVCSCHED_BUILD_BENCH=OFF >/dev/null
 ninja -C build-fuzz $TARGETS | grep -v '^\[' || true
 [ -x build-fuzz/tests/fuzz/session_fuzz ] || { echo 'fuzz build failed'; exit 1; }

@@ -34,16 +34,23 @@ __extension__ using Wide = __int128;
 // an absurd one.
 double Weighted(int64_t weight, int64_t score) { return static_cast<double>(weight) * static_cast<double>(score); }
 
+// a * b / c (c > 0) as Kubernetes' int64 formulas mean it: in 64 bits when the product
+// fits, as it nearly always does (a 128-bit division is several times dearer), else wide.
+int64_t MulDiv(int64_t a, int64_t b, int64_t c) {
+  int64_t product = 0;
+  if (!__builtin_mul_overflow(a, b, &product)) return product / c;
+  return static_cast<int64_t>(static_cast<Wide>(a) * b / c);
+}
+
 int64_t LeastRequested(int64_t requested, int64_t capacity) {
   if (capacity <= 0 || requested > capacity) return 0;
-  // Kubernetes' int64 formula; the product is taken in 128 bits so huge nodes cannot wrap it.
-  return static_cast<int64_t>(static_cast<Wide>(capacity - requested) * kMaxNodeScore / capacity);
+  return MulDiv(capacity - requested, kMaxNodeScore, capacity);
 }
 
 int64_t MostRequested(int64_t requested, int64_t capacity) {
   if (capacity <= 0) return 0;
   requested = std::min(requested, capacity);
-  return static_cast<int64_t>(static_cast<Wide>(requested) * kMaxNodeScore / capacity);
+  return MulDiv(requested, kMaxNodeScore, capacity);
 }
 
 class NodeOrderPlugin : public Plugin {
@@ -189,7 +196,7 @@ class NodeOrderPlugin : public Plugin {
       if (max == 0) {
         v = reverse ? kMaxNodeScore : 0;
       } else {
-        v = static_cast<int64_t>(static_cast<Wide>(kMaxNodeScore) * v / max);
+        v = MulDiv(kMaxNodeScore, v, max);
         if (reverse) v = kMaxNodeScore - v;
       }
       scores[i] += Weighted(weight, v);

@@ -205,7 +205,7 @@ class PredicatesPlugin : public Plugin {
         fail(FitCode::kUnschedulableAndUnresolvable, spread_label_);
         return;
       }
-      const int64_t skew = counts.OfNode(n) + (SelfMatches(pod, c) ? 1 : 0) - all[i].min_count;
+      const int64_t skew = counts.OfNode(n) + (all[i].self_matches ? 1 : 0) - all[i].min_count;
       if (skew > c.max_skew) {
         fail(FitCode::kUnschedulable, spread_);
         return;
@@ -218,6 +218,7 @@ class PredicatesPlugin : public Plugin {
   struct SpreadCounts {
     DomainCounts counts;
     int64_t min_count = 0;
+    bool self_matches = false;  // the pod counts for its own constraint
   };
   const std::vector<SpreadCounts>& SpreadCountsOf(TaskIndex t) const {
     const int64_t seq = prefilter_seq_[static_cast<size_t>(t)];
@@ -228,6 +229,7 @@ class PredicatesPlugin : public Plugin {
     for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
       SpreadCounts& sc = spread_counts_.emplace_back();
       if (!c.do_not_schedule) continue;
+      sc.self_matches = SelfMatches(pod, c);
       // As of the PreFilter: the live view when nothing was placed since, else the log.
       sc.counts = at == view_->seq()
                       ? CountPodsPerDomainNow(*ssn_, t, c, *view_)

@@ -192,7 +192,7 @@ class NetworkTopologyPlugin : public Plugin {
   std::vector<std::vector<HyperNodeIndex>> Gradient(JobIndex j, int32_t k, HyperNodeIndex within,
                                                     SearchPurpose purpose) const {
     const std::optional<int32_t> tier = HardTier(j, k);
-    if (!tier) return {{within}};
+    if (!tier) return Only(within);
     const Session& s = *s_;
     std::vector<int64_t> job_minimum;
     const std::vector<int64_t>* min_resource = &job_minimum;
@@ -212,22 +212,53 @@ class NetworkTopologyPlugin : public Plugin {
     if (root == kNone) return {};
     const absl::Span<const HyperNodeInfo> hns = s.snapshot().hyper_nodes();
     if (hns[static_cast<size_t>(root)].children.empty()) {  // a leaf: itself or nothing
-      if (Eligible(hns[static_cast<size_t>(root)], *tier, allocated, *min_resource, purpose)) return {{root}};
+      if (Eligible(hns[static_cast<size_t>(root)], *tier, allocated, *min_resource, purpose)) return Only(root);
       return {};
     }
+    std::vector<std::vector<HyperNodeIndex>> out;
+    for (const std::vector<HyperNodeIndex>& level : SubtreeByTier(root)) {
+      if (hns[static_cast<size_t>(level.front())].tier > *tier) break;  // above the limit
+      std::vector<HyperNodeIndex> kept;
+      for (HyperNodeIndex h : level) {
+        if (Eligible(hns[static_cast<size_t>(h)], *tier, allocated, *min_resource, purpose)) kept.push_back(h);
+      }
+      if (!kept.empty()) out.push_back(std::move(kept));
+    }
+    return out;
+  }
+
+  // A gradient of one HyperNode, made with one allocation per level (a braced list
+  // would copy it).
+  static std::vector<std::vector<HyperNodeIndex>> Only(HyperNodeIndex h) {
+    std::vector<std::vector<HyperNodeIndex>> out(1);
+    out[0].push_back(h);
+    return out;
+  }
+
+  // The HyperNodes under `root` and itself, by tier ascending, each tier by index. Kept
+  // per root while the kept lists stay within a few times the number of HyperNodes (a
+  // deep chain has as many roots as members).
+  const std::vector<std::vector<HyperNodeIndex>>& SubtreeByTier(HyperNodeIndex root) const {
+    if (auto it = subtrees_.find(root); it != subtrees_.end()) return it->second;
+    const absl::Span<const HyperNodeInfo> hns = s_->snapshot().hyper_nodes();
     std::map<int32_t, std::vector<HyperNodeIndex>> by_tier;
     std::vector<HyperNodeIndex> queue = {root};
     for (size_t i = 0; i < queue.size(); ++i) {
       const HyperNodeInfo& h = hns[static_cast<size_t>(queue[i])];
-      if (Eligible(h, *tier, allocated, *min_resource, purpose)) by_tier[h.tier].push_back(h.index);
+      by_tier[h.tier].push_back(h.index);
       for (HyperNodeIndex c : h.children) queue.push_back(c);
     }
-    std::vector<std::vector<HyperNodeIndex>> out;
+    std::vector<std::vector<HyperNodeIndex>> levels;
     for (auto& [t, list] : by_tier) {
       std::sort(list.begin(), list.end());
-      out.push_back(std::move(list));
+      levels.push_back(std::move(list));
     }
-    return out;
+    if (subtree_entries_ + queue.size() > 4 * hns.size() + 64) {
+      subtree_scratch_ = std::move(levels);
+      return subtree_scratch_;
+    }
+    subtree_entries_ += queue.size();
+    return subtrees_[root] = std::move(levels);
   }
 
   // The requests of sub-group k's pending tasks, summed. Kept while no node's accounting
@@ -296,31 +327,8 @@ class NetworkTopologyPlugin : public Plugin {
     return total_weight > 0 ? total / static_cast<double>(total_weight) : 0.0;
   }
 
-  // How many of the sub-group's tasks sit on nodes of each HyperNode (by index), and
-  // how many tasks it has: the share Volcano's scoreWithTaskNum gives.
-  struct TaskShares {
-    std::vector<int32_t> on;
-    double total = 0;
-    double Of(HyperNodeIndex h) const {
-      if (total == 0) return 0.0;
-      return h == kNone ? 0.0 : static_cast<double>(on[static_cast<size_t>(h)]) / total;
-    }
-  };
-  TaskShares SharesOf(JobIndex j, int32_t k) const {
-    TaskShares out;
-    out.on.assign(fill_.size(), 0);
-    const std::vector<TaskIndex>& tasks = s_->job(j).sub_jobs[static_cast<size_t>(k)].tasks;
-    out.total = static_cast<double>(tasks.size());
-    for (TaskIndex t : tasks) {
-      const NodeIndex n = s_->task_node(t);
-      if (n == kNone) continue;
-      for (HyperNodeIndex h : holders_[static_cast<size_t>(n)]) ++out.on[static_cast<size_t>(h)];
-    }
-    return out;
-  }
-
-  // SharesOf's counts for one sub-group, kept from its first use on: per HyperNode, how
-  // many of the sub-group's tasks are on nodes it holds.
+  // Per HyperNode, how many of sub-group k's tasks are on nodes it holds (the share
+  // Volcano's scoreWithTaskNum breaks ties with), kept from the first use on.
   const absl::flat_hash_map<HyperNodeIndex, int64_t>& PlacedOn(JobIndex j, int32_t k) {
     auto [it, fresh] = placed_on_hyper_nodes_.try_emplace({j, k});
     if (fresh) {
@@ -331,8 +339,8 @@ class NetworkTopologyPlugin : public Plugin {
     }
     return it->second;
   }
-  // Moves a counted task to the node it is on now (placements, undos; an eviction keeps
-  // the node, as SharesOf counts it).
+  // Moves a counted task to the node it is on now (placements, undos; an evicted task
+  // keeps its node until it is gone, and is counted there).
   void Recount(TaskIndex t) {
     const auto it = counted_node_.find(t);
     if (it == counted_node_.end()) return;
@@ -364,16 +372,22 @@ class NetworkTopologyPlugin : public Plugin {
 
   void ScoreHyperNodes(JobIndex j, int32_t k, absl::Span<const HyperNodeIndex> hns, absl::Span<double> out) {
     const std::vector<int64_t>& request = SubJobRequest(j, k);
-    std::vector<double> scores(hns.size());
+    std::vector<double>& scores = hyper_node_scores_;
+    scores.resize(hns.size());
     double best = -1;
     for (size_t i = 0; i < hns.size(); ++i) {
       scores[i] = FillScore(hns[i], request);
       best = std::max(best, scores[i]);
     }
-    if (std::count(scores.begin(), scores.end(), best) > 1) {
-      const TaskShares shares = SharesOf(j, k);
+    // Ties at the best score go to the HyperNode holding more of the sub-group's tasks.
+    const std::vector<TaskIndex>& tasks = s_->job(j).sub_jobs[static_cast<size_t>(k)].tasks;
+    if (!tasks.empty() && std::count(scores.begin(), scores.end(), best) > 1) {
+      const absl::flat_hash_map<HyperNodeIndex, int64_t>& placed = PlacedOn(j, k);
+      const double total = static_cast<double>(tasks.size());
       for (size_t i = 0; i < hns.size(); ++i) {
-        if (scores[i] == best) scores[i] += shares.Of(hns[i]);
+        if (scores[i] != best || hns[i] == kNone) continue;
+        const auto it = placed.find(hns[i]);
+        scores[i] += static_cast<double>(it == placed.end() ? 0 : it->second) / total;
       }
     }
     for (size_t i = 0; i < hns.size(); ++i) out[i] += Scale(scores[i]);
@@ -586,6 +600,7 @@ class NetworkTopologyPlugin : public Plugin {
   std::vector<RackScore> rack_;
   uint64_t rack_stamp_ = 0;
   std::vector<HyperNodeIndex> node_racks_;
+  std::vector<double> hyper_node_scores_;  // ScoreHyperNodes' scratch
   absl::flat_hash_map<std::pair<JobIndex, int32_t>, absl::flat_hash_map<HyperNodeIndex, int64_t>> placed_on_hyper_nodes_;
   absl::flat_hash_map<TaskIndex, NodeIndex> counted_node_;  // tasks of those sub-groups: where counted                    // per HyperNode
   std::vector<std::vector<HyperNodeIndex>> holders_;  // per node: the HyperNodes holding it, ascending
@@ -606,6 +621,10 @@ class NetworkTopologyPlugin : public Plugin {
     std::vector<int64_t> sum;
   };
   mutable absl::flat_hash_map<std::pair<JobIndex, int32_t>, PendingSum> pending_sums_;
+  // SubtreeByTier's lists, by root, and how many HyperNodes they hold in all.
+  mutable absl::flat_hash_map<HyperNodeIndex, std::vector<std::vector<HyperNodeIndex>>> subtrees_;
+  mutable size_t subtree_entries_ = 0;
+  mutable std::vector<std::vector<HyperNodeIndex>> subtree_scratch_;
 };
 
 }  // namespace

@@ -56,10 +56,11 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
             r.Fail(kv.second, absl::StrCat(pf, ".arguments"), absl::StrCat("expected a map, got ", Describe(kv.second)));
           } else if (kv.second.IsMap()) {
             Value args;
-            int64_t budget = 100000;
+            int64_t budget = io_internal::kMaxArgumentValues;
             if (!io_internal::ToValue(kv.second, &args, &budget)) {
               r.Fail(kv.second, absl::StrCat(pf, ".arguments"),
-                     absl::StrCat("too large (more than 100000 values, aliases included) or nested deeper than ",
+                     absl::StrCat("too large (more than ", io_internal::kMaxArgumentValues,
+                                  " values, aliases included) or nested deeper than ",
                                   io_internal::kMaxValueDepth, " levels"));
             } else {
               opt.arguments = Arguments(std::move(args));
@@ -89,10 +90,11 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
     const YAML::Node args = r.Map(confs[i], "arguments", absl::StrCat(f, ".arguments")).yaml();
     if (args.IsDefined()) {
       Value value;
-      int64_t budget = 100000;
+      int64_t budget = io_internal::kMaxArgumentValues;
       if (!io_internal::ToValue(args, &value, &budget)) {
         r.Fail(args, absl::StrCat(f, ".arguments"),
-               absl::StrCat("too large (more than 100000 values, aliases included) or nested deeper than ",
+               absl::StrCat("too large (more than ", io_internal::kMaxArgumentValues,
+                                  " values, aliases included) or nested deeper than ",
                             io_internal::kMaxValueDepth, " levels"));
       } else {
         ac.arguments = Arguments(std::move(value));

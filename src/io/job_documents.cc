@@ -24,9 +24,9 @@ using lifecycle::VolcanoJob;
 void ExpandJobDocument(const YAML::Node& doc, ObjectReader& r, const std::function<void(const YAML::Node&)>& read,
                        Value* manifest) {
   Value v;
-  int64_t budget = 1 << 20;  // nodes per document, aliases expanded
+  int64_t budget = kMaxManifestValues;
   if (!ToValue(doc, &v, &budget)) {
-    r.Fail(doc, "", absl::StrCat("the document holds more than 1048576 values once its aliases are expanded, or nests "
+    r.Fail(doc, "", absl::StrCat("the document holds more than ", kMaxManifestValues, " values once its aliases are expanded, or nests "
                                  "deeper than ", kMaxValueDepth, " levels"));
     return;
   }

@@ -71,6 +71,23 @@ bool NeedsQuotes(const std::string& s) {
          absl::ascii_isspace(static_cast<unsigned char>(s.front())) || s.front() == '-' || s.front() == '?';
 }
 
+// Text that no plain scalar holds as it is: a control character (a carriage return is a
+// line break to a reader) or white space at either end (a reader trims it). Read from a
+// flow mapping or from JSON, a value can still hold them; printed double-quoted, they
+// come back escaped.
+bool PlainCannotHold(const std::string& s) {
+  if (s.empty()) return false;
+  if (absl::ascii_isspace(static_cast<unsigned char>(s.front())) ||
+      absl::ascii_isspace(static_cast<unsigned char>(s.back()))) {
+    return true;
+  }
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return true;
+  }
+  return false;
+}
+
 // yaml-cpp writes a literal block with "|" (keep one final newline): it reads back as
 // the same text only for text that ends with exactly one newline and holds nothing a
 // block would change (leading space, control characters, non-ASCII bytes).
@@ -90,11 +107,13 @@ void EmitValue(YAML::Emitter& out, const Value& v) {
   switch (v.kind()) {
     case Value::Kind::kNull: out << YAML::Null; break;
     case Value::Kind::kScalar:
-      if (v.quoted() && LiteralBlockKeeps(v.text())) out << YAML::Literal << v.text();
-      else if (v.quoted() && (NeedsQuotes(v.text()) || v.text().find('\n') != std::string::npos)) {
+      if (v.quoted() && LiteralBlockKeeps(v.text())) {
+        out << YAML::Literal << v.text();
+      } else if ((v.quoted() && NeedsQuotes(v.text())) || PlainCannotHold(v.text())) {
         out << YAML::DoubleQuoted << v.text();
+      } else {
+        out << v.text();
       }
-      else out << v.text();
       break;
     case Value::Kind::kMap:
       if (v.size() == 0) {
@@ -104,7 +123,7 @@ void EmitValue(YAML::Emitter& out, const Value& v) {
       out << YAML::BeginMap;
       for (const auto& [k, child] : v.entries()) {
         out << YAML::Key;
-        if (NeedsQuotes(k)) out << YAML::DoubleQuoted;
+        if (NeedsQuotes(k) || PlainCannotHold(k)) out << YAML::DoubleQuoted;
         out << k << YAML::Value;
         EmitValue(out, child);
       }
@@ -196,14 +215,14 @@ absl::StatusOr<std::vector<Manifest>> LoadManifests(const std::vector<ScenarioSo
         for (YAML::Node d : YAML::LoadAll(text)) {
           ++index;
           Value v;
-          int64_t budget = 1 << 20;  // nodes per document, aliases expanded
+          int64_t budget = io_internal::kMaxManifestValues;
           const std::string where = absl::StrCat(src.name, ": document ", index);
           if (std::string err = io_internal::NormalizeYamlDocument(d, piece.first_line); !err.empty()) {
             errors.push_back(absl::StrCat(where, ", ", err));
             continue;
           }
           if (!io_internal::ToValue(d, &v, &budget)) {
-            errors.push_back(absl::StrCat(where, ": the document holds more than ", int64_t{1} << 20,
+            errors.push_back(absl::StrCat(where, ": the document holds more than ", io_internal::kMaxManifestValues,
                                           " values once its aliases are expanded, or nests deeper than ",
                                           io_internal::kMaxValueDepth, " levels (an anchor aliased inside itself)"));
             continue;

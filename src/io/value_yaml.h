@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "src/io/expansion_limits.h"
 #include "vcsched/value.h"
 
 namespace vcsched::io_internal {

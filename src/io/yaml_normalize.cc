@@ -47,10 +47,15 @@ class Normalizer {
     return m.line < 0 ? std::string("") : absl::StrCat("line ", m.line + 1 + line_offset_, ":", m.column + 1);
   }
 
+  // Also refuses keys that are not strings or numbers, as Kubernetes' decoder does (a
+  // manifest is JSON, whose keys are strings): a mapping, a list or null as a key.
   void CheckDuplicates(const YAML::Node& map) {
     absl::flat_hash_map<std::string, YAML::Mark> seen;
     for (auto kv : map) {
-      if (!kv.first.IsScalar()) continue;
+      if (!kv.first.IsScalar()) {
+        throw Failure{absl::StrCat(Where(kv.first.Mark()), ": a mapping key must be a string or a number, not ",
+                                   kv.first.IsMap() ? "a mapping" : kv.first.IsSequence() ? "a list" : "null")};
+      }
       const std::string& key = kv.first.Scalar();
       if (key == "<<") continue;
       auto [it, fresh] = seen.emplace(key, kv.first.Mark());

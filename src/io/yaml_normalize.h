@@ -9,10 +9,9 @@
 
 #include <yaml-cpp/yaml.h>
 
-namespace vcsched::io_internal {
+#include "src/io/expansion_limits.h"
 
-// The nodes one document may hold once aliases are expanded.
-inline constexpr int64_t kMaxDocumentNodes = int64_t{1} << 22;
+namespace vcsched::io_internal {
 
 // Rewrites `doc` in place: every mapping with a `<<` key gets the merged entries
 // (its own keys win, then the merged mappings in order). Returns an empty string, or an

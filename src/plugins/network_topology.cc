@@ -322,7 +322,7 @@ class NetworkTopologyPlugin : public Plugin {
       const double req = static_cast<double>(request[d]);
       if (used + req > alloc) return 0.0;
       total += static_cast<double>(weights_[d]) * (used + req) / alloc;
-      total_weight += weights_[d];
+      total_weight = SaturatingAdd(total_weight, weights_[d]);  // weights come from the configuration
     }
     return total_weight > 0 ? total / static_cast<double>(total_weight) : 0.0;
   }

@@ -49,10 +49,11 @@ class ResourceStrategyFitPlugin : public Plugin {
     for (size_t d = 0; d < req.size(); ++d) {
       const auto& st = per_dim_[d];
       if (req[d] <= 0 || !st.has_value()) continue;
-      if (alloc[d] <= 0 || used[d] + req[d] > alloc[d]) return 0;
-      const double fill = static_cast<double>(used[d] + req[d]) / static_cast<double>(alloc[d]);
+      const int64_t after = SaturatingAdd(used[d], req[d]);  // huge requests cannot wrap
+      if (alloc[d] <= 0 || after > alloc[d]) return 0;
+      const double fill = static_cast<double>(after) / static_cast<double>(alloc[d]);
       score += static_cast<double>(st->weight) * (st->most_allocated ? fill : 1.0 - fill);
-      wsum += st->weight;
+      wsum = SaturatingAdd(wsum, st->weight);
     }
     if (wsum > 0) score /= static_cast<double>(wsum);
     return score * 100.0 * static_cast<double>(weight_);

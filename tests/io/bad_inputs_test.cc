@@ -125,6 +125,35 @@ spec: {minMember: 1, minResources: {cpu: "1"}}
     REQUIRE_FALSE(c.ok());
     CHECK_THAT(std::string(c.status().message()), Catch::Contains("nested deeper than 200 levels"));
   }
+  SECTION("mapping keys that were mappings read as empty strings and printed as duplicates") {
+    // JSON-looking text read as YAML: `{"a": 1, {"b": 2}, {"c": 3}}` holds two mappings as keys.
+    for (const char* keys : {R"({"b":2}, {"c":3})", "[x], [y]", "~: 1, null: 2"}) {
+      INFO(keys);
+      const std::string doc = std::string(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1",)") + keys + "}}";
+      absl::StatusOr<std::vector<Manifest>> m = LoadManifests({{"k.yaml", doc}});
+      REQUIRE_FALSE(m.ok());
+      CHECK_THAT(std::string(m.status().message()),
+                 Catch::Contains("k.yaml: document 1, line 1:") && Catch::Contains("a mapping key must be a string or a number"));
+    }
+    // Strings and numbers stay keys, quoted or not.
+    CHECK(LoadManifests({{"k.yaml", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1","null":1,"1":2}})"}}).ok());
+  }
+  SECTION("plain and quoted values with carriage returns or outer spaces printed as plain text") {
+    // A flow mapping keeps carriage returns in a plain value; JSON strings keep anything.
+    const std::vector<std::pair<std::string, std::string>> sources = {
+        {"f.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default\r\r\r, labels: {a: b}}\n"},
+        {"j.json", R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p ","namespace":" x","labels":{"k\r":"v\t"}}})"}};
+    for (const auto& [name, text] : sources) {
+      INFO(name);
+      absl::StatusOr<std::vector<Manifest>> m = LoadManifests({{name, text}});
+      REQUIRE(m.ok());
+      REQUIRE(m->size() == 1);
+      absl::StatusOr<std::vector<Manifest>> back = LoadManifests({{"back.yaml", ToYaml({&(*m)[0].object})}});
+      REQUIRE(back.ok());
+      REQUIRE(back->size() == 1);
+      CHECK((*back)[0].object == (*m)[0].object);
+    }
+  }
   SECTION("a string with a line break but no final one printed as a block that added one") {
     Value pod = Value::Map();
     pod["kind"] = Value::Plain("Pod");

@@ -29,7 +29,7 @@ install(FILES ${PROJECT_BINARY_DIR}/vcschedConfig.cmake ${PROJECT_BINARY_DIR}/vc
 set(VCSCHED_PC_REQUIRES "absl_status absl_statusor absl_strings absl_str_format absl_span absl_inlined_vector absl_time absl_flat_hash_map re2")
 set(VCSCHED_PC_LIBS "-lvcsched_lifecycle -lvcsched_core")
 if(TARGET vcsched_io)
-  string(APPEND VCSCHED_PC_REQUIRES " yaml-cpp simdjson")
+  string(APPEND VCSCHED_PC_REQUIRES " yaml-0.1 yaml-cpp simdjson")
   set(VCSCHED_PC_LIBS "-lvcsched_simulate -lvcsched_io -lvcsched_lifecycle -lvcsched_core")
 endif()
 # Paths relative to the .pc file, so that `cmake --install --prefix P` needs no reconfigure.

@@ -2,7 +2,7 @@
 # Installs the Debian packages vcsched builds and tests with (see TOOLCHAIN notes in
 # README). A no-op when they are all present already. Needs root (or sudo).
 set -euo pipefail
-PKGS=(cmake ninja-build g++ python3-dev libabsl-dev libeigen3-dev libyaml-cpp-dev catch2
+PKGS=(cmake ninja-build g++ python3-dev libabsl-dev libeigen3-dev libyaml-cpp-dev libyaml-dev catch2
       libbenchmark-dev pybind11-dev python3-pybind11 python3-pytest python3-numpy python3-yaml
       clang libclang-rt-14-dev libsimdjson-dev libcli11-dev pkgconf libre2-dev
       python3-jsonschema python3-pip python3-setuptools python3-pandas python3-distributed)

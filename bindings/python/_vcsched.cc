@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <memory>
@@ -714,11 +715,13 @@ PYBIND11_MODULE(_vcsched, m) {
   py::class_<Expectation>(m, "Expectation");
 
   m.def("load_scenario",
-        [](const std::vector<std::pair<std::string, std::string>>& sources, const std::vector<std::string>& labels) {
+        [](const std::vector<std::pair<std::string, std::string>>& sources, const std::vector<std::string>& labels,
+           int threads) {
           std::vector<ScenarioSource> src;
           for (const auto& [name, text] : sources) src.push_back({name, text});
           LoadOptions options;
           options.hyper_node_labels = labels;
+          options.threads = std::max(1, threads);
           Scenario sc;
           {
             py::gil_scoped_release release;
@@ -737,7 +740,8 @@ PYBIND11_MODULE(_vcsched, m) {
           out["volcano_jobs"] = std::move(sc.volcano_jobs);
           return out;
         },
-        py::arg("sources"), py::arg("hyper_node_labels") = std::vector<std::string>{}, "Loads scenario documents: a list of (name, text) pairs.");
+        py::arg("sources"), py::arg("hyper_node_labels") = std::vector<std::string>{}, py::arg("threads") = 1,
+        "Loads scenario documents: a list of (name, text) pairs.");
   m.def("load_config",
         [](const std::string& name, const std::string& text) { return Unwrap(LoadSchedulerConfig({name, text})); },
         py::arg("name"), py::arg("text"));

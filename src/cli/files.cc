@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 #include <utility>
 
 #include <fcntl.h>
@@ -143,7 +144,12 @@ absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths
     texts.push_back(*std::move(text));
     sources.push_back(texts.back().Source(p));
   }
-  return LoadScenario(std::move(sources), options);
+  // The command line is a host that lets the loader parse on every processor.
+  LoadOptions with_threads = options;
+  if (with_threads.threads == 1) {
+    with_threads.threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  }
+  return LoadScenario(std::move(sources), with_threads);
 }
 
 absl::StatusOr<std::vector<std::string>> ExpandScenarioPaths(const std::vector<std::string>& paths) {

@@ -4,10 +4,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "src/io/value_yaml.h"
+#include "src/io/yaml_normalize.h"
 
 namespace vcsched::io_internal {
 
 bool DocNode::IsScalar() const {
+  if (const YamlTree::Node* t = tree_node()) return t->kind == YamlTree::Kind::kScalar;
   if (const YAML::Node* y = yaml_node()) return y->IsScalar();
   if (const Value* v = value_node()) return v->is_scalar();
   const simdjson::dom::element* j = json_node();
@@ -18,6 +20,9 @@ bool DocNode::IsScalar() const {
 }
 
 std::string DocNode::Scalar() const {
+  if (const YamlTree::Node* t = tree_node()) {
+    return t->kind == YamlTree::Kind::kScalar ? std::string(tree_->text(*t)) : std::string();
+  }
   if (const YAML::Node* y = yaml_node()) return y->IsScalar() ? y->Scalar() : std::string();
   if (const Value* v = value_node()) return v->is_scalar() ? v->text() : std::string();
   const simdjson::dom::element* j = json_node();
@@ -33,6 +38,9 @@ std::string DocNode::Scalar() const {
 }
 
 absl::string_view DocNode::ScalarRef(std::string* scratch) const {
+  if (const YamlTree::Node* t = tree_node(); t != nullptr && t->kind == YamlTree::Kind::kScalar) {
+    return tree_->text(*t);
+  }
   if (const simdjson::dom::element* j = json_node(); j != nullptr && j->is_string()) {
     const std::string_view v(*j);
     return absl::string_view(v.data(), v.size());
@@ -43,6 +51,9 @@ absl::string_view DocNode::ScalarRef(std::string* scratch) const {
 }
 
 size_t DocNode::size() const {
+  if (const YamlTree::Node* t = tree_node()) {
+    return t->kind == YamlTree::Kind::kMap || t->kind == YamlTree::Kind::kList ? t->size : 0;
+  }
   if (const YAML::Node* y = yaml_node()) return y->IsMap() || y->IsSequence() ? y->size() : 0;
   if (const Value* v = value_node()) return v->is_map() || v->is_list() ? v->size() : 0;
   const simdjson::dom::element* j = json_node();
@@ -55,6 +66,14 @@ size_t DocNode::size() const {
 }
 
 DocNode DocNode::Get(const char* key) const {
+  if (const YamlTree::Node* t = tree_node()) {
+    if (t->kind != YamlTree::Kind::kMap) return DocNode();
+    const absl::string_view want(key);
+    for (uint32_t k = 0; k < t->size; ++k) {
+      if (tree_->text(tree_->node(tree_->link(*t, 2 * k))) == want) return DocNode(tree_, tree_->link(*t, 2 * k + 1));
+    }
+    return DocNode();
+  }
   if (const YAML::Node* y = yaml_node()) {
     if (!y->IsMap()) return DocNode();
     const YAML::Node child = (*y)[key];
@@ -74,6 +93,10 @@ DocNode DocNode::Get(const char* key) const {
 }
 
 DocNode DocNode::operator[](size_t i) const {
+  if (const YamlTree::Node* t = tree_node()) {
+    return t->kind == YamlTree::Kind::kList && i < t->size ? DocNode(tree_, tree_->link(*t, static_cast<uint32_t>(i)))
+                                                            : DocNode();
+  }
   if (const YAML::Node* y = yaml_node()) return y->IsSequence() && i < y->size() ? DocNode((*y)[i]) : DocNode();
   if (const Value* v = value_node()) return v->is_list() && i < v->size() ? DocNode(&v->items()[i]) : DocNode();
   const simdjson::dom::element* j = json_node();
@@ -149,6 +172,9 @@ std::vector<DocNode> DocNode::Items() const {
 }
 
 std::string DocNode::Position(int line_offset) const {
+  if (const YamlTree::Node* t = tree_node()) {
+    return absl::StrCat("line ", int64_t{t->line} + 1 + line_offset, ":", t->column + 1);
+  }
   const YAML::Node* y = yaml_node();
   if (y == nullptr || !y->IsDefined()) return "";
   const YAML::Mark m = y->Mark();
@@ -156,7 +182,51 @@ std::string DocNode::Position(int line_offset) const {
   return absl::StrCat("line ", m.line + 1 + line_offset, ":", m.column + 1);
 }
 
+namespace {
+
+// A copy of a tree's node as yaml-cpp's, without positions (a shared node is copied
+// once per place it appears: the tree bounds those places).
+YAML::Node TreeToYaml(const YamlTree& tree, int32_t index) {
+  const YamlTree::Node& n = tree.node(index);
+  switch (n.kind) {
+    case YamlTree::Kind::kNull: return YAML::Node(YAML::NodeType::Null);
+    case YamlTree::Kind::kScalar: {
+      YAML::Node out{std::string(tree.text(n))};
+      if (n.quoted) out.SetTag("!");
+      return out;
+    }
+    case YamlTree::Kind::kList: {
+      YAML::Node out(YAML::NodeType::Sequence);
+      for (uint32_t k = 0; k < n.size; ++k) out.push_back(TreeToYaml(tree, tree.link(n, k)));
+      return out;
+    }
+    case YamlTree::Kind::kMap: {
+      YAML::Node out(YAML::NodeType::Map);
+      for (uint32_t k = 0; k < n.size; ++k) {
+        out.force_insert(TreeToYaml(tree, tree.link(n, 2 * k)), TreeToYaml(tree, tree.link(n, 2 * k + 1)));
+      }
+      return out;
+    }
+  }
+  return YAML::Node();
+}
+
+}  // namespace
+
 YAML::Node DocNode::yaml() const {
+  if (kind_ == Kind::kTree) {
+    const std::vector<int32_t>& roots = tree_->documents();
+    if (roots.size() == 1 && roots[0] == index_) {
+      // The text yaml-cpp would have read: its nodes carry their positions. Read the way
+      // libyaml read it, it is the same document; anything else falls back to the copy.
+      try {
+        YAML::Node doc = YAML::Load(std::string(tree_->source()));
+        if (NormalizeYamlDocument(doc, 0).empty() && doc.IsMap() == IsMap() && doc.size() == size()) return doc;
+      } catch (const YAML::Exception&) {
+      }
+    }
+    return TreeToYaml(*tree_, index_);
+  }
   if (const YAML::Node* y = yaml_node()) return *y;
   if (const Value* v = value_node()) return ToYamlNode(*v);
   const simdjson::dom::element* j = json_node();

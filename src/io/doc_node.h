@@ -1,6 +1,7 @@
-// A document node from either parser the loader uses: yaml-cpp (YAML, and JSON read as
-// YAML) or simdjson (JSON, an order of magnitude faster), or a Value tree a host built
-// (Python dicts). The object readers see only this, so a Pod reads the same from any.
+// A document node from any parser the loader uses: libyaml (YAML, through YamlTree),
+// simdjson (JSON), yaml-cpp (the documents Volcano Jobs expand to, and readers written on
+// it), or a Value tree a host built (Python dicts). The object readers see only this, so a
+// Pod reads the same from any.
 #ifndef VCSCHED_SRC_IO_DOC_NODE_H_
 #define VCSCHED_SRC_IO_DOC_NODE_H_
 
@@ -14,6 +15,7 @@
 #include <simdjson.h>
 #include "absl/strings/string_view.h"
 #include <yaml-cpp/yaml.h>
+#include "src/io/yaml_tree.h"
 #include "vcsched/value.h"
 
 namespace vcsched::io_internal {
@@ -27,20 +29,26 @@ class DocNode {
   // A Value read as YAML would be: scalars by their text, null as null. `v` must outlive
   // the node.
   explicit DocNode(const Value* v) : kind_(Kind::kValue), value_(v) {}
+  // Node `index` of a YamlTree that must outlive the node.
+  DocNode(const YamlTree* tree, int32_t index) : kind_(Kind::kTree), index_(index), tree_(tree) {}
 
   // The JSON side of these is inline: a pod's reading asks them a few dozen times.
   bool IsDefined() const {
-    return kind_ == Kind::kJson || kind_ == Kind::kValue || (kind_ == Kind::kYaml && yaml_->IsDefined());
+    return kind_ == Kind::kJson || kind_ == Kind::kValue || kind_ == Kind::kTree ||
+           (kind_ == Kind::kYaml && yaml_->IsDefined());
   }
   bool IsNull() const {
+    if (kind_ == Kind::kTree) return tree_kind() == YamlTree::Kind::kNull;
     if (kind_ == Kind::kValue) return value_->is_null();
     return kind_ == Kind::kJson ? json_.is_null() : kind_ == Kind::kYaml && yaml_->IsNull();
   }
   bool IsMap() const {
+    if (kind_ == Kind::kTree) return tree_kind() == YamlTree::Kind::kMap;
     if (kind_ == Kind::kValue) return value_->is_map();
     return kind_ == Kind::kJson ? json_.is_object() : kind_ == Kind::kYaml && yaml_->IsMap();
   }
   bool IsSequence() const {
+    if (kind_ == Kind::kTree) return tree_kind() == YamlTree::Kind::kList;
     if (kind_ == Kind::kValue) return value_->is_list();
     return kind_ == Kind::kJson ? json_.is_array() : kind_ == Kind::kYaml && yaml_->IsSequence();
   }
@@ -74,21 +82,26 @@ class DocNode {
   bool FindDuplicateJsonKey(std::string* path, std::string* key, const char* skip = nullptr) const;
   // "line 12:5" for YAML nodes (with `line_offset` added); empty for JSON.
   std::string Position(int line_offset) const;
-  // The node as yaml-cpp's (JSON: the element re-read as YAML, for the rare kinds whose
-  // readers are written on yaml-cpp).
+  // The node as yaml-cpp's, for the rare kinds whose readers are written on yaml-cpp.
+  // JSON: the element re-read as YAML. A YamlTree document's root: its text re-read by
+  // yaml-cpp (positions kept); a node below a root: a copy without positions.
   YAML::Node yaml() const;
 
  private:
   // Not a std::variant: a JSON node (16 bytes) is copied, compared and destroyed without
   // visiting alternatives, and never builds a YAML::Node; a YAML node is held through a
   // pointer, so that a DocNode stays small (readers make and drop dozens per object).
-  enum class Kind : unsigned char { kAbsent, kYaml, kJson, kValue };
+  enum class Kind : unsigned char { kAbsent, kYaml, kJson, kValue, kTree };
   const YAML::Node* yaml_node() const { return kind_ == Kind::kYaml ? &*yaml_ : nullptr; }
   const simdjson::dom::element* json_node() const { return kind_ == Kind::kJson ? &json_ : nullptr; }
   const Value* value_node() const { return kind_ == Kind::kValue ? value_ : nullptr; }
+  const YamlTree::Node* tree_node() const { return kind_ == Kind::kTree ? &tree_->node(index_) : nullptr; }
+  YamlTree::Kind tree_kind() const { return tree_->node(index_).kind; }
   Kind kind_ = Kind::kAbsent;
+  int32_t index_ = 0;  // in tree_
   simdjson::dom::element json_;
   const Value* value_ = nullptr;
+  const YamlTree* tree_ = nullptr;
   std::shared_ptr<const YAML::Node> yaml_;
 };
 
@@ -104,7 +117,11 @@ std::array<DocNode, N> DocNode::Fields(const absl::string_view (&keys)[N]) const
     }
     return nullptr;
   };
-  if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsMap()) {
+  if (const YamlTree::Node* t = tree_node(); t != nullptr && t->kind == YamlTree::Kind::kMap) {
+    for (uint32_t k = 0; k < t->size; ++k) {
+      if (DocNode* to = slot(tree_->text(tree_->node(tree_->link(*t, 2 * k))))) *to = DocNode(tree_, tree_->link(*t, 2 * k + 1));
+    }
+  } else if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsMap()) {
     for (const auto& kv : *y) {
       if (DocNode* to = kv.first.IsScalar() ? slot(kv.first.Scalar()) : nullptr) *to = DocNode(kv.second);
     }
@@ -122,7 +139,11 @@ std::array<DocNode, N> DocNode::Fields(const absl::string_view (&keys)[N]) const
 
 template <typename F>
 void DocNode::ForEachEntry(F&& f) const {
-  if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsMap()) {
+  if (const YamlTree::Node* t = tree_node(); t != nullptr && t->kind == YamlTree::Kind::kMap) {
+    for (uint32_t k = 0; k < t->size; ++k) {
+      f(std::string(tree_->text(tree_->node(tree_->link(*t, 2 * k)))), DocNode(tree_, tree_->link(*t, 2 * k + 1)));
+    }
+  } else if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsMap()) {
     for (const auto& kv : *y) f(kv.first.IsScalar() ? kv.first.Scalar() : std::string(), DocNode(kv.second));
   } else if (simdjson::dom::object obj; json_node() != nullptr && json_node()->get(obj) == simdjson::SUCCESS) {
     for (simdjson::dom::key_value_pair kv : obj) f(std::string(kv.key), DocNode(kv.value));
@@ -133,7 +154,9 @@ void DocNode::ForEachEntry(F&& f) const {
 
 template <typename F>
 void DocNode::ForEachItem(F&& f) const {
-  if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsSequence()) {
+  if (const YamlTree::Node* t = tree_node(); t != nullptr && t->kind == YamlTree::Kind::kList) {
+    for (uint32_t k = 0; k < t->size; ++k) f(DocNode(tree_, tree_->link(*t, k)));
+  } else if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsSequence()) {
     for (const auto& item : *y) f(DocNode(item));
   } else if (simdjson::dom::array arr; json_node() != nullptr && json_node()->get(arr) == simdjson::SUCCESS) {
     for (simdjson::dom::element item : arr) f(DocNode(item));

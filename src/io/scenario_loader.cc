@@ -20,6 +20,8 @@
 #include "src/io/object_document.h"
 #include "src/io/skipped_kinds.h"
 #include "src/io/yaml_normalize.h"
+#include "src/io/yaml_pieces.h"
+#include "src/io/yaml_tree.h"
 #include "src/model/object_names.h"
 #include "src/model/queue_checks.h"
 #include "src/io/yaml_reader.h"
@@ -486,28 +488,6 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
   return true;
 }
 
-// The documents of one piece of a YAML stream. SplitDocuments cuts at every document
-// marker, so a piece holds one document at most, and it is parsed once. On some
-// malformed pieces (",x") yaml-cpp's LoadAll never returns, producing null documents
-// without end; only a budgeted event pass tells those from an empty or null piece, so
-// pieces whose document comes out null are parsed again that careful way.
-std::vector<YAML::Node> ParseYamlPiece(const io_internal::DocumentText& piece, const std::string& name,
-                                       Diagnostics& diag) {
-  const std::string text(piece.text);
-  try {
-    if (YAML::Node doc = YAML::Load(text); !doc.IsNull()) return {doc};
-    if (std::string why; !io_internal::YamlParsesWithinBudget(text, &why)) {
-      diag.errors.push_back(absl::StrCat(name, ": line ", piece.first_line + 1, ": invalid YAML: ", why));
-      return {};
-    }
-    return YAML::LoadAll(text);
-  } catch (const YAML::Exception& e) {
-    diag.errors.push_back(absl::StrCat(name, ": line ", e.mark.line + 1 + piece.first_line, ":", e.mark.column + 1,
-                                       ": invalid YAML: ", e.msg));
-    return {};
-  }
-}
-
 // The YAML documents of one source, read and dropped one at a time.
 void ParseYamlSource(const ScenarioSource& src, absl::string_view text, const LoadOptions& options, Collected& c,
                    Diagnostics& diag) {
@@ -515,31 +495,27 @@ void ParseYamlSource(const ScenarioSource& src, absl::string_view text, const Lo
     diag.errors.push_back(absl::StrCat(src.name, ": ", io_internal::DescribeInvalidByte(text, bad)));
     return;
   }
-  const int depth = io_internal::EstimateNestingDepth(text);
-  if (depth > options.max_depth) {
-    diag.errors.push_back(absl::StrCat(src.name, ": nesting depth ", depth, " exceeds the limit of ", options.max_depth));
-    return;
-  }
-  // One document at a time: only one yaml-cpp tree is alive, whatever the file size.
+  // Each piece between document markers is parsed on its own, so that a malformed one is
+  // reported and the next is read.
   int index = 0;
-  for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(text)) {
-    const std::vector<YAML::Node> docs = ParseYamlPiece(piece, src.name, diag);
-    if (docs.empty()) ++index;  // an empty or unreadable piece keeps its number
-    for (YAML::Node doc : docs) {
-      const Place where = c.Document(src.name, ++index);
-      try {
-        if (std::string err = io_internal::NormalizeYamlDocument(doc, piece.first_line); !err.empty()) {
-          diag.errors.push_back(absl::StrCat(where.str(), ", ", err));
-          continue;
-        }
-        ReadDocument(doc, where, piece.first_line, c, diag);
-      } catch (const YAML::Exception& e) {
-        diag.errors.push_back(absl::StrCat(where.str(), ": invalid YAML: ", e.msg));
-      }
+  const std::vector<io_internal::DocumentText> pieces = io_internal::SplitDocuments(text);
+  size_t at = 0;
+  io_internal::ParsePiecesInOrder(pieces, options.max_depth, options.threads, [&](const io_internal::ParsedPiece& p) {
+    const int first_line = pieces[at++].first_line;
+    if (p.failure == io_internal::YamlTree::Failure::kSyntax) {
+      diag.errors.push_back(absl::StrCat(src.name, ": ", p.error));
+      ++index;  // an unreadable piece keeps its number
+      return;
     }
-  }
+    if (p.tree.documents().empty() && p.failure == io_internal::YamlTree::Failure::kNone) ++index;  // so does an empty one
+    for (int32_t root : p.tree.documents()) {
+      ReadDocument(DocNode(&p.tree, root), c.Document(src.name, ++index), first_line, c, diag);
+    }
+    if (p.failure == io_internal::YamlTree::Failure::kContent) {
+      diag.errors.push_back(absl::StrCat(c.Document(src.name, ++index).str(), ", ", p.error));
+    }
+  });
 }
-
 
 // Every problem goes to `diag` (each source is read whatever the others hold).
 void ParseSources(const std::vector<ScenarioSource>& sources, const LoadOptions& options, Collected& c,

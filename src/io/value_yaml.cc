@@ -34,6 +34,38 @@ bool ToValue(const YAML::Node& node, Value* out, int64_t* budget, int depth) {
   return true;
 }
 
+bool ToValue(const YamlTree& tree, int32_t index, Value* out, int64_t* budget) {
+  if (--*budget < 0) return false;
+  const YamlTree::Node& n = tree.node(index);
+  switch (n.kind) {
+    case YamlTree::Kind::kNull: *out = Value::Null(); break;
+    case YamlTree::Kind::kScalar: {
+      std::string text(tree.text(n));
+      *out = n.quoted ? Value::String(std::move(text)) : Value::Plain(std::move(text));
+      break;
+    }
+    case YamlTree::Kind::kMap:
+      *out = Value::Map();
+      out->entries().reserve(n.size);
+      for (uint32_t k = 0; k < n.size; ++k) {
+        Value child;
+        if (!ToValue(tree, tree.link(n, 2 * k + 1), &child, budget)) return false;
+        out->entries().emplace_back(std::string(tree.text(tree.node(tree.link(n, 2 * k)))), std::move(child));
+      }
+      break;
+    case YamlTree::Kind::kList:
+      *out = Value::List();
+      out->items().reserve(n.size);
+      for (uint32_t k = 0; k < n.size; ++k) {
+        Value child;
+        if (!ToValue(tree, tree.link(n, k), &child, budget)) return false;
+        out->items().push_back(std::move(child));
+      }
+      break;
+  }
+  return true;
+}
+
 YAML::Node ToYamlNode(const Value& v) {
   switch (v.kind()) {
     case Value::Kind::kNull: return YAML::Node(YAML::NodeType::Null);
@@ -199,39 +231,29 @@ absl::StatusOr<std::vector<Manifest>> LoadManifests(const std::vector<ScenarioSo
       errors.push_back(absl::StrCat(src.name, ": ", io_internal::DescribeInvalidByte(src.text, bad)));
       continue;
     }
-    if (io_internal::EstimateNestingDepth(src.text) > 200) {
-      errors.push_back(absl::StrCat(src.name, ": nesting too deep"));
-      continue;
-    }
     int index = 0;
+    io_internal::YamlTree tree;
+    std::string error;
     for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(src.text)) {
-      const std::string text(piece.text);
-      std::string why;
-      if (!io_internal::YamlParsesWithinBudget(text, &why)) {
-        errors.push_back(absl::StrCat(src.name, ": line ", piece.first_line + 1, ": invalid YAML: ", why));
+      const io_internal::YamlTree::Failure failure =
+          tree.Parse(piece.text, piece.first_line, io_internal::kMaxValueDepth, &error);
+      if (failure == io_internal::YamlTree::Failure::kSyntax) {
+        errors.push_back(absl::StrCat(src.name, ": ", error));
         continue;
       }
-      try {
-        for (YAML::Node d : YAML::LoadAll(text)) {
-          ++index;
-          Value v;
-          int64_t budget = io_internal::kMaxManifestValues;
-          const std::string where = absl::StrCat(src.name, ": document ", index);
-          if (std::string err = io_internal::NormalizeYamlDocument(d, piece.first_line); !err.empty()) {
-            errors.push_back(absl::StrCat(where, ", ", err));
-            continue;
-          }
-          if (!io_internal::ToValue(d, &v, &budget)) {
-            errors.push_back(absl::StrCat(where, ": the document holds more than ", io_internal::kMaxManifestValues,
-                                          " values once its aliases are expanded, or nests deeper than ",
-                                          io_internal::kMaxValueDepth, " levels (an anchor aliased inside itself)"));
-            continue;
-          }
-          Flatten(std::move(v), where, out, errors);
+      for (int32_t root : tree.documents()) {
+        const std::string where = absl::StrCat(src.name, ": document ", ++index);
+        Value v;
+        int64_t budget = io_internal::kMaxManifestValues;
+        if (!io_internal::ToValue(tree, root, &v, &budget)) {
+          errors.push_back(absl::StrCat(where, ": the document holds more than ", io_internal::kMaxManifestValues,
+                                        " values once its aliases are expanded"));
+          continue;
         }
-      } catch (const YAML::Exception& e) {
-        errors.push_back(absl::StrCat(src.name, ": line ", e.mark.line + 1 + piece.first_line, ":", e.mark.column + 1,
-                                      ": invalid YAML: ", e.msg));
+        Flatten(std::move(v), where, out, errors);
+      }
+      if (failure == io_internal::YamlTree::Failure::kContent) {
+        errors.push_back(absl::StrCat(src.name, ": document ", ++index, ", ", error));
       }
     }
   }

@@ -1,6 +1,7 @@
 #include "src/io/yaml_reader.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -375,7 +376,21 @@ int64_t FirstInvalidUtf8(absl::string_view text) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
   size_t i = 0;
+  // Eight bytes at a time while they are printable ASCII (no byte with its high bit set,
+  // below 0x20 or equal to 0x7f): most of any manifest.
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
   while (i < n) {
+    if (i + 8 <= n) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      const uint64_t below_space = (w - 0x20 * kOnes) & ~w & kHighs;
+      const uint64_t x = w ^ (0x7f * kOnes);
+      const uint64_t del = (x - kOnes) & ~x & kHighs;
+      if (((w & kHighs) | below_space | del) == 0) {
+        i += 8;
+        continue;
+      }
+    }
     const unsigned char c = p[i];
     size_t len = 0;
     uint32_t cp = 0;

@@ -1,5 +1,6 @@
-// Fuzzes the readers alone (YAML through yaml-cpp and the merge/duplicate-key pass, JSON
-// through simdjson): the input is loaded as a .yaml and as a .json source. Loading must
+// Fuzzes the readers alone (YAML through libyaml into the document tree, which checks
+// merge keys, repeated keys and aliases as it is built; JSON through simdjson): the
+// input is loaded as a .yaml and as a .json source. Loading must
 // never crash, and a failure always says something. No session runs, so this target
 // reaches millions of inputs where scenario_fuzz, which also schedules, reaches thousands.
 #include <cstdint>

@@ -32,6 +32,23 @@ def test_malformed_yaml_and_unknown_kinds():
         vcsched.load_scenario("apiVersion: v1\nkind: Nod\nmetadata: {name: n}\n")
 
 
+def test_yaml_on_threads_reads_and_reports_the_same():
+    docs = "".join(f"---\napiVersion: v1\nkind: Node\nmetadata: {{name: n{i}}}\n"
+                   f"status: {{allocatable: {{cpu: \"4\", pods: \"10\"}}}}\n" for i in range(200))
+    one = vcsched.load_scenario(docs)
+    many = vcsched.load_scenario(docs, threads=4)
+    assert one.snapshot.nodes == many.snapshot.nodes
+    assert len(one.snapshot.nodes) == 200
+    bad = docs + "---\na: 1\na: 2\n" + docs.replace("n1}", "n1x}").replace("name: n", "name: m")
+    with pytest.raises(vcsched.Error) as e1:
+        vcsched.load_scenario(bad)
+    with pytest.raises(vcsched.Error) as e4:
+        vcsched.load_scenario(bad, threads=4)
+    assert str(e1.value) == str(e4.value) and 'duplicate key "a"' in str(e1.value)
+    with pytest.raises(ValueError):
+        vcsched.load_scenario(docs, threads=0)
+
+
 def test_bad_configurations():
     with pytest.raises(vcsched.Error, match='unknown plugin "gangg"'):
         vcsched.schedule(vcsched.SnapshotBuilder().build(),

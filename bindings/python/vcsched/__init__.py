@@ -353,13 +353,16 @@ class Scenario:
         return list(_vcsched.compare(decisions._impl, self.expectation, self.snapshot._impl))
 
 
-def load_scenario(path_or_text: PathOrText, *, hyper_node_labels: Sequence[str] = ()) -> Scenario:
+def load_scenario(path_or_text: PathOrText, *, hyper_node_labels: Sequence[str] = (), threads: int = 1) -> Scenario:
     """Loads a scenario file (docs/FORMAT.md) from a path or from YAML text.
 
     `hyper_node_labels` (node label keys, widest network domain first) adds the HyperNodes
-    Volcano's label discoverer would make from the nodes' labels."""
+    Volcano's label discoverer would make from the nodes' labels. `threads` > 1 lets the
+    loader parse a YAML stream's documents on that many threads (the result is the same)."""
+    if threads < 1:
+        raise ValueError("threads must be at least 1")
     name, text = _read(path_or_text)
-    loaded = _vcsched.load_scenario([(name, text)], list(hyper_node_labels))
+    loaded = _vcsched.load_scenario([(name, text)], list(hyper_node_labels), threads)
     return Scenario(Snapshot(loaded["snapshot"]), loaded["config"], loaded["expectation"], list(loaded["warnings"]),
                     tuple(loaded["volcano_jobs"]))
 

@@ -92,6 +92,11 @@ struct LoadOptions {
   // labels as Volcano's label discoverer makes them (vcsched/hyper_node_discovery.h)
   // and added to those of the input. Default: none.
   std::vector<std::string> hyper_node_labels;
+  // Threads that may parse YAML documents, the caller's included: with more than one,
+  // the loader starts the others for the length of the call (a stream of many documents
+  // loads up to that many times faster; what it reads is the same). Default: 1 (no
+  // thread is started).
+  int threads = 1;
 };
 
 // Reads every document of every source into one scenario.

@@ -1,0 +1,79 @@
+// A YAML document tree read with libyaml's event parser: flat arrays of nodes, child
+// links and scalar text, several times faster to build and to read than yaml-cpp's
+// node graph, which the loader keeps only for the few kinds whose readers are written
+// on it (configurations, expectations, Volcano Jobs).
+//
+// What Kubernetes' YAML decoder does is done while the tree is built: merge keys
+// (`<<: *base`, `<<: [*a, *b]`) are expanded, a key repeated in one mapping and a key
+// that is not a scalar are errors. An alias is a link to its anchor's node, not a copy;
+// the nodes aliases stand for are counted against kMaxDocumentNodes, so that no reader
+// walking the tree can be made to walk billions of them. An anchor counts from the end
+// of its node: an alias inside the node it names is an error, so the tree has no cycle.
+#ifndef VCSCHED_SRC_IO_YAML_TREE_H_
+#define VCSCHED_SRC_IO_YAML_TREE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace vcsched::io_internal {
+
+class YamlTree {
+ public:
+  YamlTree();
+  ~YamlTree();
+  YamlTree(YamlTree&&) noexcept;
+  YamlTree& operator=(YamlTree&&) noexcept;
+
+  enum class Kind : uint8_t { kNull, kScalar, kMap, kList };
+  struct Node {
+    Kind kind = Kind::kNull;
+    // Written quoted or as a block scalar, or tagged !!str: a string whatever its text.
+    bool quoted = false;
+    // A plain, untagged `<<` (or one tagged !!merge): a key that merges mappings.
+    bool merge_key = false;
+    int32_t line = 0;    // 0-based, in the parsed text
+    int32_t column = 0;  // 0-based
+    // A scalar: its text in the tree's text store. A collection: its children in the
+    // tree's links (a map's as key, value, key, value, ...); `size` counts entries.
+    uint32_t begin = 0;
+    uint32_t size = 0;
+  };
+
+  // Why Parse failed: the text is not YAML (kSyntax), or it is, but holds what a
+  // manifest may not (kContent: a repeated key, a merge key on a scalar, too many nodes
+  // through aliases).
+  enum class Failure : uint8_t { kNone, kSyntax, kContent };
+
+  // Reads every document of `text`, replacing what the tree held (its storage is reused).
+  // On failure, *error says where ("line 3:7: ...", lines counted from `line_offset` + 1)
+  // and the tree holds the documents before the failing one.
+  Failure Parse(absl::string_view text, int line_offset, int max_depth, std::string* error);
+
+  // The root node of each document, in order.
+  const std::vector<int32_t>& documents() const { return documents_; }
+  const Node& node(int32_t i) const { return nodes_[static_cast<size_t>(i)]; }
+  absl::string_view text(const Node& n) const { return absl::string_view(text_.data() + n.begin, n.size); }
+  // The k-th link of a collection: item k of a list; for a map, 2k is entry k's key and
+  // 2k + 1 its value.
+  int32_t link(const Node& n, uint32_t k) const { return links_[n.begin + k]; }
+  // The text last parsed (for the readers that re-read a document with yaml-cpp).
+  absl::string_view source() const { return source_; }
+
+ private:
+  friend class YamlTreeBuilder;
+  struct Scratch;  // the builder's working storage, kept for the next parse
+  std::unique_ptr<Scratch> scratch_;
+  std::vector<Node> nodes_;
+  std::vector<int32_t> links_;
+  std::string text_;
+  std::vector<int32_t> documents_;
+  absl::string_view source_;
+};
+
+}  // namespace vcsched::io_internal
+
+#endif  // VCSCHED_SRC_IO_YAML_TREE_H_

@@ -107,8 +107,17 @@ bool NeedsQuotes(const std::string& s) {
 // line break to a reader) or white space at either end (a reader trims it). Read from a
 // flow mapping or from JSON, a value can still hold them; printed double-quoted, they
 // come back escaped.
+// U+0085, U+2028 and U+2029 are line breaks to a YAML 1.1 reader (libyaml), and a
+// byte-order mark is dropped: text holding one is written double-quoted with every
+// non-ASCII character escaped (yaml-cpp would write U+2028 and U+2029 as they are).
+bool HasUnicodeBreak(const std::string& s) {
+  return s.find("\xc2\x85") != std::string::npos || s.find("\xe2\x80\xa8") != std::string::npos ||
+         s.find("\xe2\x80\xa9") != std::string::npos || s.find("\xef\xbb\xbf") != std::string::npos;
+}
+
 bool PlainCannotHold(const std::string& s) {
   if (s.empty()) return false;
+  if (HasUnicodeBreak(s)) return true;
   if (absl::ascii_isspace(static_cast<unsigned char>(s.front())) ||
       absl::ascii_isspace(static_cast<unsigned char>(s.back()))) {
     return true;
@@ -142,6 +151,7 @@ void EmitValue(YAML::Emitter& out, const Value& v) {
       if (v.quoted() && LiteralBlockKeeps(v.text())) {
         out << YAML::Literal << v.text();
       } else if ((v.quoted() && NeedsQuotes(v.text())) || PlainCannotHold(v.text())) {
+        if (HasUnicodeBreak(v.text())) out << YAML::EscapeNonAscii;
         out << YAML::DoubleQuoted << v.text();
       } else {
         out << v.text();
@@ -155,6 +165,7 @@ void EmitValue(YAML::Emitter& out, const Value& v) {
       out << YAML::BeginMap;
       for (const auto& [k, child] : v.entries()) {
         out << YAML::Key;
+        if (HasUnicodeBreak(k)) out << YAML::EscapeNonAscii;
         if (NeedsQuotes(k) || PlainCannotHold(k)) out << YAML::DoubleQuoted;
         out << k << YAML::Value;
         EmitValue(out, child);

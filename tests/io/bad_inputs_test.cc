@@ -154,6 +154,32 @@ spec: {minMember: 1, minResources: {cpu: "1"}}
       CHECK((*back)[0].object == (*m)[0].object);
     }
   }
+  SECTION("Unicode line breaks, a byte-order mark and a fuzzer's mutated List print back the same") {
+    // libyaml (unlike yaml-cpp) takes U+0085, U+2028 and U+2029 for line breaks in plain
+    // text; "\N", "\L" and "\P" are the double-quoted escapes that make them.
+    std::ifstream in(std::string(VCSCHED_TEST_DATA_DIR) + "/../fuzz/corpus/reader_fuzz/unicode-line-break.json",
+                     std::ios::binary);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    const std::string crash = buf.str();
+    REQUIRE_FALSE(crash.empty());
+    for (const std::string& text :
+         {crash, std::string(R"({"kind":"Pod","metadata":{"name":"p","labels":{"a\Nb":"c\Ld","e":"\Pf","g":"\ufeffh"}}})"),
+          std::string("kind: Pod\nmetadata: {name: \"x\\N\", namespace: \"\\L\"}\n")}) {
+      INFO(text);
+      absl::StatusOr<std::vector<Manifest>> m = LoadManifests({{"u.yaml", text}});
+      REQUIRE(m.ok());
+      std::vector<const Value*> objects;
+      for (const Manifest& one : *m) objects.push_back(&one.object);
+      const std::string yaml = ToYaml(objects);
+      absl::StatusOr<std::vector<Manifest>> back = LoadManifests({{"back.yaml", yaml}});
+      INFO(yaml);
+      INFO(back.status().message());
+      REQUIRE(back.ok());
+      REQUIRE(back->size() == m->size());
+      for (size_t i = 0; i < m->size(); ++i) CHECK((*back)[i].object == (*m)[i].object);
+    }
+  }
   SECTION("a string with a line break but no final one printed as a block that added one") {
     Value pod = Value::Map();
     pod["kind"] = Value::Plain("Pod");

@@ -35,7 +35,7 @@ int Bench(const BenchOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
   const auto t0 = Clock::now();
-  absl::StatusOr<Scenario> sc = LoadScenarioFiles({file});
+  absl::StatusOr<Scenario> sc = LoadScenarioFiles({file}, {}, options.threads);
   if (!sc.ok()) {
     std::cerr << "vcsched: " << sc.status().message() << "\n";
     return 1;

@@ -38,6 +38,7 @@ struct BenchOptions {
   int repeat = 5;
   bool reference = false;
   int churn = 0;  // > 0: also measure N pod changes on a Cluster against a build
+  int threads = 0;  // threads that parse YAML while loading; 0: every processor (up to 8)
 };
 int Bench(const BenchOptions& options);
 

@@ -134,7 +134,8 @@ ScenarioSource FileText::Source(std::string name) const {
   return s;
 }
 
-absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths, const LoadOptions& options) {
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths, const LoadOptions& options,
+                                           int threads) {
   std::vector<FileText> texts;  // borrowed by the sources while loading
   std::vector<ScenarioSource> sources;
   texts.reserve(paths.size());
@@ -144,11 +145,9 @@ absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths
     texts.push_back(*std::move(text));
     sources.push_back(texts.back().Source(p));
   }
-  // The command line is a host that lets the loader parse on every processor.
   LoadOptions with_threads = options;
-  if (with_threads.threads == 1) {
-    with_threads.threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
-  }
+  with_threads.threads =
+      threads > 0 ? threads : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   return LoadScenario(std::move(sources), with_threads);
 }
 

@@ -41,7 +41,10 @@ class FileText {
 };
 
 // Loads scenario files (FORMAT.md) into one scenario; the files are unmapped on return.
-absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths, const LoadOptions& options = {});
+// `threads` parse the YAML documents (LoadOptions::threads); 0: every processor, up to 8
+// (the command line is a host that allows them).
+absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths, const LoadOptions& options = {},
+                                           int threads = 0);
 // The scenario of `paths` and the configuration a session uses: `config_path` when
 // given (a volcano-scheduler.conf; its warnings appended to `config_warnings`), else the
 // scenario's own, else Volcano's default.

@@ -141,6 +141,9 @@ int RunCli(int argc, char** argv) {
   bn->add_option("--churn", bench.churn,
                  "Also time N pod changes and a snapshot on a Cluster (churn_ms) against a build from scratch (build_ms)")
       ->check(CLI::PositiveNumber);
+  bn->add_option("--threads", bench.threads,
+                 "Threads that parse the YAML documents while loading (default: every processor, up to 8)")
+      ->check(CLI::Range(1, 256));
   bn->callback([&] { exit_code = Bench(bench); });
 
   // validate

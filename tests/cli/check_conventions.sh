@@ -48,6 +48,8 @@ check "no file" 2 "files is required|required" -- "$vcsched" schedule
 check "a missing file names it" 1 "nosuch.yaml" -- "$vcsched" schedule "$tmp/nosuch.yaml"
 check "bench --repeat=N" 0 '"repeat": 2' -- "$vcsched" bench "$quick" --repeat=2
 check "bench --repeat must be positive" 2 "repeat" -- "$vcsched" bench "$quick" --repeat 0
+check "bench --threads 1" 0 '"binds"' -- "$vcsched" bench "$quick" --repeat=1 --threads 1
+check "bench --threads must be positive" 2 "threads" -- "$vcsched" bench "$quick" --threads 0
 check "job steps keep their order" 0 "final phase: Running" -- "$vcsched" job \
   "$repo/tests/data/lifecycle/volcano-examples/job.yaml" --sync --podgroup=Inqueue --all-pods Running
 # HyperNodes from node labels: printed objects and in-memory discovery decide alike.

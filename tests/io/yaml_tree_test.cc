@@ -180,10 +180,13 @@ TEST_CASE("Loader: YAML read on several threads reads and reports the same", "[i
   REQUIRE_FALSE(a.ok());
   CHECK(a.status().message() == b.status().message());
   CHECK_THAT(std::string(a.status().message()), Catch::Contains("duplicate key \"a\""));
-  // And without errors, the same snapshot.
+  // And without errors, the same snapshot; a few documents are large (their trees are
+  // given back once read, and fewer are parsed ahead).
   std::string good;
+  const std::string large(3 << 20, 'x');
   for (int i = 0; i < 300; ++i) {
     absl::StrAppend(&good, "---\napiVersion: v1\nkind: Node\nmetadata: {name: n", i,
+                    i % 97 == 5 ? absl::StrCat(", annotations: {big: ", large, "}") : "",
                     "}\nstatus: {allocatable: {cpu: \"4\", pods: \"10\"}}\n");
   }
   const absl::StatusOr<Scenario> c = LoadScenario({{"g.yaml", good}}, one);

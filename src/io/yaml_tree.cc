@@ -72,7 +72,12 @@ struct YamlTree::Scratch {
   };
   std::vector<int32_t> pending;  // the nodes of open collections, in order
   std::vector<Open> open;
-  std::vector<int64_t> expanded;  // per node: the nodes it stands for, aliases expanded
+  // Per node: the nodes and the scalar bytes it stands for, aliases expanded.
+  struct Size {
+    int64_t nodes;
+    int64_t bytes;
+  };
+  std::vector<Size> expanded;
   absl::flat_hash_map<std::string, int32_t> anchors;
   // Keys of the map being closed: listed, then also hashed once there are many.
   std::vector<int32_t> seen_list;
@@ -119,6 +124,7 @@ class YamlTreeBuilder {
         case YAML_DOCUMENT_START_EVENT:
           if (!anchors_.empty()) anchors_.clear();
           alias_nodes_ = 0;
+          alias_bytes_ = 0;
           pending_.clear();
           break;
         case YAML_DOCUMENT_END_EVENT:
@@ -200,7 +206,7 @@ class YamlTreeBuilder {
     n.line = Clamp32(mark.line);
     n.column = Clamp32(mark.column);
     t_.nodes_.push_back(n);
-    expanded_.push_back(1);
+    expanded_.push_back({1, 0});
     return static_cast<int32_t>(t_.nodes_.size() - 1);
   }
 
@@ -223,6 +229,7 @@ class YamlTreeBuilder {
       n.merge_key = value == "<<" && ((plain && s.tag == nullptr) || TagIs(s.tag, kMergeTag));
       n.begin = static_cast<uint32_t>(t_.text_.size());
       n.size = static_cast<uint32_t>(value.size());
+      expanded_.back().bytes = static_cast<int64_t>(value.size());
       t_.text_.append(value.data(), value.size());
     }
     Anchor(reinterpret_cast<const char*>(s.anchor), index);
@@ -237,10 +244,18 @@ class YamlTreeBuilder {
       return absl::StrCat(Where(e.start_mark), ": invalid YAML: the alias *", name != nullptr ? name : "",
                           " names no anchor whose node ends before it");
     }
-    alias_nodes_ = std::min(kSizeCap, alias_nodes_ + expanded_[static_cast<size_t>(it->second)]);
+    const YamlTree::Scratch::Size& size = expanded_[static_cast<size_t>(it->second)];
+    alias_nodes_ = std::min(kSizeCap, alias_nodes_ + size.nodes);
+    alias_bytes_ = std::min(kSizeCap, alias_bytes_ + size.bytes);
     if (alias_nodes_ > kMaxDocumentNodes) {
       return absl::StrCat(Where(e.start_mark), ": the document holds more than ", kMaxDocumentNodes,
                           " values once its aliases are expanded");
+    }
+    // Readers copy what an alias stands for: a large scalar aliased many times would
+    // stand for more text than any input may hold.
+    if (alias_bytes_ > kMaxDocumentAliasBytes) {
+      return absl::StrCat(Where(e.start_mark), ": the document's aliases stand for more than ",
+                          kMaxDocumentAliasBytes, " bytes of text");
     }
     pending_.push_back(it->second);
     return "";
@@ -252,8 +267,12 @@ class YamlTreeBuilder {
     YamlTree::Node& n = t_.nodes_[static_cast<size_t>(open.node)];
     n.begin = static_cast<uint32_t>(t_.links_.size());
     n.size = size;
-    int64_t expanded = 1;
-    for (size_t i = 0; i < count; ++i) expanded = std::min(kSizeCap, expanded + expanded_[static_cast<size_t>(children[i])]);
+    YamlTree::Scratch::Size expanded{1, 0};
+    for (size_t i = 0; i < count; ++i) {
+      const YamlTree::Scratch::Size& child = expanded_[static_cast<size_t>(children[i])];
+      expanded.nodes = std::min(kSizeCap, expanded.nodes + child.nodes);
+      expanded.bytes = std::min(kSizeCap, expanded.bytes + child.bytes);
+    }
     t_.links_.insert(t_.links_.end(), children, children + count);
     expanded_[static_cast<size_t>(open.node)] = expanded;
     pending_.resize(open.first_pending);
@@ -366,12 +385,13 @@ class YamlTreeBuilder {
   int max_depth_;
   std::vector<int32_t>& pending_;
   std::vector<Open>& open_;
-  std::vector<int64_t>& expanded_;
+  std::vector<YamlTree::Scratch::Size>& expanded_;
   absl::flat_hash_map<std::string, int32_t>& anchors_;
   std::vector<int32_t>& seen_list_;
   absl::flat_hash_map<absl::string_view, int32_t>& seen_;
   std::vector<int32_t>& merged_;
   int64_t alias_nodes_ = 0;  // nodes the document's aliases stand for
+  int64_t alias_bytes_ = 0;  // and scalar bytes
 };
 
 YamlTree::Failure YamlTree::Parse(absl::string_view text, int line_offset, int max_depth, std::string* error) {

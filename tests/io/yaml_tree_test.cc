@@ -128,6 +128,11 @@ TEST_CASE("YamlTree: aliases are shared, and what they stand for is bounded", "[
     bomb += "]\n";
   }
   CHECK_THAT(ErrorOf(bomb, YamlTree::Failure::kContent), Catch::Contains("values once its aliases are expanded"));
+  // Nor may a large scalar aliased many times stand for more text than an input holds.
+  std::string text_bomb = "a: &a " + std::string(1 << 20, 'x') + "\nb: [";
+  for (int i = 0; i < 300; ++i) absl::StrAppend(&text_bomb, i ? ", " : "", "*a");
+  text_bomb += "]\n";
+  CHECK_THAT(ErrorOf(text_bomb, YamlTree::Failure::kContent), Catch::Contains("bytes of text"));
   // A large document without aliases is not what the limit is for.
   std::string large;
   for (int i = 0; i < 20000; ++i) absl::StrAppend(&large, "- {a: ", i, ", b: [1, 2, 3]}\n");

@@ -450,9 +450,16 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
   int index = 0;
   // A top-level array is a list of documents.
   const auto read_top = [&](simdjson::dom::element doc) {
+    if (doc.is_null()) {  // numbered, not read: no label is made for it
+      ++index;
+      return;
+    }
     const DocNode node(doc);
     if (node.IsSequence()) {
-      node.ForEachItem([&](const DocNode& item) { ReadDocument(item, c.Document(src.name, ++index), 0, c, diag); });
+      node.ForEachItem([&](const DocNode& item) {
+        if (item.IsNull()) ++index;  // numbered, not read
+        else ReadDocument(item, c.Document(src.name, ++index), 0, c, diag);
+      });
     } else {
       ReadDocument(node, c.Document(src.name, ++index), 0, c, diag);
     }
@@ -496,25 +503,39 @@ void ParseYamlSource(const ScenarioSource& src, absl::string_view text, const Lo
     return;
   }
   // Each piece between document markers is parsed on its own, so that a malformed one is
-  // reported and the next is read.
+  // reported and the next is read. Pieces are taken a window at a time: a stream of
+  // millions of tiny documents is not held as a list of them.
   int index = 0;
-  const std::vector<io_internal::DocumentText> pieces = io_internal::SplitDocuments(text);
-  size_t at = 0;
-  io_internal::ParsePiecesInOrder(pieces, options.max_depth, options.threads, [&](const io_internal::ParsedPiece& p) {
-    const int first_line = pieces[at++].first_line;
-    if (p.failure == io_internal::YamlTree::Failure::kSyntax) {
-      diag.errors.push_back(absl::StrCat(src.name, ": ", p.error));
-      ++index;  // an unreadable piece keeps its number
-      return;
-    }
-    if (p.tree.documents().empty() && p.failure == io_internal::YamlTree::Failure::kNone) ++index;  // so does an empty one
-    for (int32_t root : p.tree.documents()) {
-      ReadDocument(DocNode(&p.tree, root), c.Document(src.name, ++index), first_line, c, diag);
-    }
-    if (p.failure == io_internal::YamlTree::Failure::kContent) {
-      diag.errors.push_back(absl::StrCat(c.Document(src.name, ++index).str(), ", ", p.error));
-    }
-  });
+  io_internal::DocumentSplitter splitter(text);
+  std::vector<io_internal::DocumentText> window;
+  constexpr size_t kWindow = size_t{1} << 16;
+  for (bool more = true; more;) {
+    window.clear();
+    io_internal::DocumentText piece;
+    while (window.size() < kWindow && (more = splitter.Next(&piece))) window.push_back(piece);
+    size_t at = 0;
+    io_internal::ParsePiecesInOrder(window, options.max_depth, options.threads, [&](const io_internal::ParsedPiece& p) {
+      const int first_line = window[at++].first_line;
+      if (p.failure == io_internal::YamlTree::Failure::kSyntax) {
+        diag.errors.push_back(absl::StrCat(src.name, ": ", p.error));
+        ++index;  // an unreadable piece keeps its number
+        return;
+      }
+      if (p.tree.documents().empty() && p.failure == io_internal::YamlTree::Failure::kNone) ++index;  // so does an empty one
+      for (int32_t root : p.tree.documents()) {
+        // A null document (an empty one between markers) is numbered and not read: no
+        // label is made for it.
+        if (p.tree.node(root).kind == io_internal::YamlTree::Kind::kNull) {
+          ++index;
+          continue;
+        }
+        ReadDocument(DocNode(&p.tree, root), c.Document(src.name, ++index), first_line, c, diag);
+      }
+      if (p.failure == io_internal::YamlTree::Failure::kContent) {
+        diag.errors.push_back(absl::StrCat(c.Document(src.name, ++index).str(), ", ", p.error));
+      }
+    });
+  }
 }
 
 // Every problem goes to `diag` (each source is read whatever the others hold).

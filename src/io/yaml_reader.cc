@@ -22,31 +22,47 @@ YAML::Node Get(const YAML::Node& parent, const char* key) {
   return child.IsDefined() ? child : YAML::Node(YAML::NodeType::Undefined);
 }
 
-std::vector<DocumentText> SplitDocuments(absl::string_view stream) {
-  std::vector<DocumentText> out;
-  size_t start = 0;
-  int start_line = 0, line = 0;
+bool DocumentSplitter::Next(DocumentText* piece) {
+  if (done_) return false;
+  const absl::string_view s = stream_;
   auto marker = [&](size_t pos, char c) {
-    if (stream.size() < pos + 3 || stream[pos] != c || stream[pos + 1] != c || stream[pos + 2] != c) return false;
-    return pos + 3 == stream.size() || stream[pos + 3] == '\n' || stream[pos + 3] == ' ' || stream[pos + 3] == '\t' ||
-           stream[pos + 3] == '\r';
+    if (s.size() < pos + 3 || s[pos] != c || s[pos + 1] != c || s[pos + 2] != c) return false;
+    return pos + 3 == s.size() || s[pos + 3] == '\n' || s[pos + 3] == ' ' || s[pos + 3] == '\t' || s[pos + 3] == '\r';
   };
-  for (size_t pos = 0; pos <= stream.size();) {
-    const size_t eol = std::min(stream.find('\n', pos), stream.size());
+  while (pos_ <= s.size()) {
+    const size_t pos = pos_;
+    const size_t eol = std::min(s.find('\n', pos), s.size());
     const bool begin = marker(pos, '-'), end = marker(pos, '.');
-    if ((begin || end) && pos > start) {
-      out.push_back({stream.substr(start, pos - start), start_line});
-    }
+    const bool cut = (begin || end) && pos > start_;
+    const DocumentText found{s.substr(start_, pos - start_), start_line_};
     if (begin || end) {
       // "---" starts the next document on this line; "..." ends the current one.
-      start = begin ? pos : std::min(eol + 1, stream.size());
-      start_line = begin ? line : line + 1;
+      start_ = begin ? pos : std::min(eol + 1, s.size());
+      start_line_ = begin ? line_ : line_ + 1;
     }
-    if (eol >= stream.size()) break;
-    pos = eol + 1;
-    ++line;
+    if (eol >= s.size()) {
+      pos_ = s.size() + 1;  // the last line was looked at
+    } else {
+      pos_ = eol + 1;
+      ++line_;
+    }
+    if (cut) {
+      *piece = found;
+      return true;
+    }
   }
-  if (start < stream.size()) out.push_back({stream.substr(start), start_line});
+  done_ = true;
+  if (start_ < s.size()) {
+    *piece = {s.substr(start_), start_line_};
+    return true;
+  }
+  return false;
+}
+
+std::vector<DocumentText> SplitDocuments(absl::string_view stream) {
+  std::vector<DocumentText> out;
+  DocumentSplitter splitter(stream);
+  for (DocumentText piece; splitter.Next(&piece);) out.push_back(piece);
   return out;
 }
 

@@ -111,6 +111,22 @@ struct DocumentText {
   absl::string_view text;
   int first_line;
 };
+// The same, one piece at a time (a stream of millions of tiny documents is not held
+// as a list of its pieces).
+class DocumentSplitter {
+ public:
+  explicit DocumentSplitter(absl::string_view stream) : stream_(stream) {}
+  // The next piece; false when there is none left.
+  bool Next(DocumentText* piece);
+
+ private:
+  absl::string_view stream_;
+  size_t pos_ = 0;         // the next line to look at
+  size_t start_ = 0;       // where the current piece began
+  int line_ = 0;           // pos_'s line
+  int start_line_ = 0;     // start_'s line
+  bool done_ = false;
+};
 std::vector<DocumentText> SplitDocuments(absl::string_view stream);
 // metadata.namespace/name for messages and keys ("default" when no namespace).
 std::string ObjectKey(const DocNode& doc, bool namespaced);

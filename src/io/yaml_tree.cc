@@ -394,12 +394,47 @@ class YamlTreeBuilder {
   int64_t alias_bytes_ = 0;  // and scalar bytes
 };
 
+namespace {
+
+// Whether `text` holds nothing but white space and comments once a leading "---" is
+// taken off (*marker says whether there was one): an empty document, or none.
+bool OnlyBlanks(absl::string_view text, bool* marker) {
+  *marker = text.size() >= 3 && text.substr(0, 3) == "---";
+  size_t i = *marker ? 3 : 0;
+  bool line_start = !*marker;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '#' && (line_start || text[i - 1] == ' ' || text[i - 1] == '\t')) {
+      i = text.find('\n', i);
+      if (i == absl::string_view::npos) return true;
+      continue;
+    }
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return false;
+    line_start = c == '\n';
+    ++i;
+  }
+  return true;
+}
+
+}  // namespace
+
 YamlTree::Failure YamlTree::Parse(absl::string_view text, int line_offset, int max_depth, std::string* error) {
   nodes_.clear();
   links_.clear();
   text_.clear();
   documents_.clear();
   source_ = text;
+  // Streams of many empty documents are common in generated manifests (and cheap to
+  // make in bulk): they need no parser.
+  if (bool marker = false; OnlyBlanks(text, &marker)) {
+    if (marker) {
+      Node null;
+      null.column = 3;
+      nodes_.push_back(null);
+      documents_.push_back(0);
+    }
+    return Failure::kNone;
+  }
   return YamlTreeBuilder(this, line_offset, max_depth).Run(text, error);
 }
 

@@ -157,6 +157,39 @@ TEST_CASE("YamlTree: several documents, each with its own anchors", "[io][yaml]"
   CHECK(tree.Parse("a: &x 1\n---\nb: *x\n", 0, 200, &error) == YamlTree::Failure::kContent);
 }
 
+TEST_CASE("YamlTree: blank pieces are empty documents or none, without a parser", "[io][yaml]") {
+  YamlTree tree;
+  std::string error;
+  for (const char* blank : {"---\n", "--- # note\n\n  \t\r\n# more\n", "---"}) {
+    REQUIRE(tree.Parse(blank, 0, 200, &error) == YamlTree::Failure::kNone);
+    REQUIRE(tree.documents().size() == 1);
+    CHECK(tree.node(tree.documents()[0]).kind == Kind::kNull);
+  }
+  for (const char* nothing : {"", "# only a comment\n", "\n\n   \n"}) {
+    REQUIRE(tree.Parse(nothing, 0, 200, &error) == YamlTree::Failure::kNone);
+    CHECK(tree.documents().empty());
+  }
+  // Not blank: a value after the marker, or a '#' that is not a comment.
+  REQUIRE(tree.Parse("--- x\n", 0, 200, &error) == YamlTree::Failure::kNone);
+  CHECK(tree.node(tree.documents()[0]).kind == Kind::kScalar);
+  REQUIRE(tree.Parse("---\na#b: 1\n", 0, 200, &error) == YamlTree::Failure::kNone);
+  CHECK(tree.node(tree.documents()[0]).kind == Kind::kMap);
+}
+
+TEST_CASE("Loader: a stream of many empty documents keeps its numbering and no label per document",
+          "[io][yaml]") {
+  std::string text;
+  for (int i = 0; i < 200000; ++i) text += "---\n";
+  text += "---\napiVersion: v1\nkind: Nod\n";
+  for (int threads : {1, 2}) {
+    LoadOptions options;
+    options.threads = threads;
+    const absl::StatusOr<Scenario> sc = LoadScenario({{"e.yaml", text}}, options);
+    REQUIRE_FALSE(sc.ok());
+    CHECK_THAT(std::string(sc.status().message()), Catch::Contains("e.yaml: document 200001, line 200003:7"));
+  }
+}
+
 TEST_CASE("FirstInvalidUtf8 finds the first bad byte wherever it is", "[io][yaml]") {
   const std::string clean(64, 'a');
   CHECK(FirstInvalidUtf8(clean) == -1);

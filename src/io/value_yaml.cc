@@ -115,6 +115,17 @@ bool HasUnicodeBreak(const std::string& s) {
          s.find("\xe2\x80\xa9") != std::string::npos || s.find("\xef\xbb\xbf") != std::string::npos;
 }
 
+// At most how many characters `s` takes written double-quoted: a backslash escape for a
+// quote or a backslash, at most six characters for anything else escaped.
+size_t WrittenLengthBound(const std::string& s) {
+  size_t n = 2;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    n += c == '"' || c == '\\' ? 2 : (u < 0x20 || u >= 0x7f) ? 6 : 1;
+  }
+  return n;
+}
+
 bool PlainCannotHold(const std::string& s) {
   if (s.empty()) return false;
   if (HasUnicodeBreak(s)) return true;
@@ -165,6 +176,11 @@ void EmitValue(YAML::Emitter& out, const Value& v) {
       out << YAML::BeginMap;
       for (const auto& [k, child] : v.entries()) {
         out << YAML::Key;
+        // A reader takes a key written plainly ("key: value") only within 1,024
+        // characters of the colon (libyaml, like the YAML spec's implicit keys): a longer
+        // one, escapes and quotes counted, is written as an explicit key ("? key" then
+        // ": value").
+        if (WrittenLengthBound(k) > 1000) out << YAML::LongKey;
         if (HasUnicodeBreak(k)) out << YAML::EscapeNonAscii;
         if (NeedsQuotes(k) || PlainCannotHold(k)) out << YAML::DoubleQuoted;
         out << k << YAML::Value;

@@ -1,5 +1,7 @@
 #include "src/io/doc_node.h"
 
+#include <limits>
+
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -70,7 +72,7 @@ DocNode DocNode::Get(const char* key) const {
     if (t->kind != YamlTree::Kind::kMap) return DocNode();
     const absl::string_view want(key);
     for (uint32_t k = 0; k < t->size; ++k) {
-      if (tree_->text(tree_->node(tree_->link(*t, 2 * k))) == want) return DocNode(tree_, tree_->link(*t, 2 * k + 1));
+      if (tree_->key(*t, k) == want) return DocNode(tree_, tree_->value(*t, k));
     }
     return DocNode();
   }
@@ -182,37 +184,6 @@ std::string DocNode::Position(int line_offset) const {
   return absl::StrCat("line ", m.line + 1 + line_offset, ":", m.column + 1);
 }
 
-namespace {
-
-// A copy of a tree's node as yaml-cpp's, without positions (a shared node is copied
-// once per place it appears: the tree bounds those places).
-YAML::Node TreeToYaml(const YamlTree& tree, int32_t index) {
-  const YamlTree::Node& n = tree.node(index);
-  switch (n.kind) {
-    case YamlTree::Kind::kNull: return YAML::Node(YAML::NodeType::Null);
-    case YamlTree::Kind::kScalar: {
-      YAML::Node out{std::string(tree.text(n))};
-      if (n.quoted) out.SetTag("!");
-      return out;
-    }
-    case YamlTree::Kind::kList: {
-      YAML::Node out(YAML::NodeType::Sequence);
-      for (uint32_t k = 0; k < n.size; ++k) out.push_back(TreeToYaml(tree, tree.link(n, k)));
-      return out;
-    }
-    case YamlTree::Kind::kMap: {
-      YAML::Node out(YAML::NodeType::Map);
-      for (uint32_t k = 0; k < n.size; ++k) {
-        out.force_insert(TreeToYaml(tree, tree.link(n, 2 * k)), TreeToYaml(tree, tree.link(n, 2 * k + 1)));
-      }
-      return out;
-    }
-  }
-  return YAML::Node();
-}
-
-}  // namespace
-
 YAML::Node DocNode::yaml() const {
   if (kind_ == Kind::kTree) {
     const std::vector<int32_t>& roots = tree_->documents();
@@ -225,7 +196,11 @@ YAML::Node DocNode::yaml() const {
       } catch (const YAML::Exception&) {
       }
     }
-    return TreeToYaml(*tree_, index_);
+    // A copy without positions; the tree bounds what its aliases stand for.
+    Value copy;
+    int64_t unbounded = std::numeric_limits<int64_t>::max();
+    ToValue(*tree_, index_, &copy, &unbounded);
+    return ToYamlNode(copy);
   }
   if (const YAML::Node* y = yaml_node()) return *y;
   if (const Value* v = value_node()) return ToYamlNode(*v);

@@ -119,7 +119,7 @@ std::array<DocNode, N> DocNode::Fields(const absl::string_view (&keys)[N]) const
   };
   if (const YamlTree::Node* t = tree_node(); t != nullptr && t->kind == YamlTree::Kind::kMap) {
     for (uint32_t k = 0; k < t->size; ++k) {
-      if (DocNode* to = slot(tree_->text(tree_->node(tree_->link(*t, 2 * k))))) *to = DocNode(tree_, tree_->link(*t, 2 * k + 1));
+      if (DocNode* to = slot(tree_->key(*t, k))) *to = DocNode(tree_, tree_->value(*t, k));
     }
   } else if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsMap()) {
     for (const auto& kv : *y) {
@@ -141,7 +141,7 @@ template <typename F>
 void DocNode::ForEachEntry(F&& f) const {
   if (const YamlTree::Node* t = tree_node(); t != nullptr && t->kind == YamlTree::Kind::kMap) {
     for (uint32_t k = 0; k < t->size; ++k) {
-      f(std::string(tree_->text(tree_->node(tree_->link(*t, 2 * k)))), DocNode(tree_, tree_->link(*t, 2 * k + 1)));
+      f(std::string(tree_->key(*t, k)), DocNode(tree_, tree_->value(*t, k)));
     }
   } else if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsMap()) {
     for (const auto& kv : *y) f(kv.first.IsScalar() ? kv.first.Scalar() : std::string(), DocNode(kv.second));

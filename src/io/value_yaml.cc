@@ -49,8 +49,8 @@ bool ToValue(const YamlTree& tree, int32_t index, Value* out, int64_t* budget) {
       out->entries().reserve(n.size);
       for (uint32_t k = 0; k < n.size; ++k) {
         Value child;
-        if (!ToValue(tree, tree.link(n, 2 * k + 1), &child, budget)) return false;
-        out->entries().emplace_back(std::string(tree.text(tree.node(tree.link(n, 2 * k)))), std::move(child));
+        if (!ToValue(tree, tree.value(n, k), &child, budget)) return false;
+        out->entries().emplace_back(std::string(tree.key(n, k)), std::move(child));
       }
       break;
     case YamlTree::Kind::kList:
@@ -103,10 +103,6 @@ bool NeedsQuotes(const std::string& s) {
          absl::ascii_isspace(static_cast<unsigned char>(s.front())) || s.front() == '-' || s.front() == '?';
 }
 
-// Text that no plain scalar holds as it is: a control character (a carriage return is a
-// line break to a reader) or white space at either end (a reader trims it). Read from a
-// flow mapping or from JSON, a value can still hold them; printed double-quoted, they
-// come back escaped.
 // U+0085, U+2028 and U+2029 are line breaks to a YAML 1.1 reader (libyaml), and a
 // byte-order mark is dropped: text holding one is written double-quoted with every
 // non-ASCII character escaped (yaml-cpp would write U+2028 and U+2029 as they are).
@@ -126,6 +122,10 @@ size_t WrittenLengthBound(const std::string& s) {
   return n;
 }
 
+// Text that no plain scalar holds as it is: a control character (a carriage return is a
+// line break to a reader) or white space at either end (a reader trims it). Read from a
+// flow mapping or from JSON, a value can still hold them; printed double-quoted, they
+// come back escaped. The same goes for a Unicode line break (HasUnicodeBreak).
 bool PlainCannotHold(const std::string& s) {
   if (s.empty()) return false;
   if (HasUnicodeBreak(s)) return true;

@@ -372,7 +372,7 @@ class YamlTreeBuilder {
         const int32_t key = t_.link(m, 2 * k);
         if (Seen(key) >= 0) continue;
         merged_.push_back(key);
-        merged_.push_back(t_.link(m, 2 * k + 1));
+        merged_.push_back(t_.value(m, k));
       }
     }
     Close(open, merged_.data(), merged_.size(), static_cast<uint32_t>(merged_.size() / 2));

@@ -60,6 +60,9 @@ class YamlTree {
   // The k-th link of a collection: item k of a list; for a map, 2k is entry k's key and
   // 2k + 1 its value.
   int32_t link(const Node& n, uint32_t k) const { return links_[n.begin + k]; }
+  // Entry k of map node `n`: its key's text and its value's node.
+  absl::string_view key(const Node& n, uint32_t k) const { return text(node(link(n, 2 * k))); }
+  int32_t value(const Node& n, uint32_t k) const { return link(n, 2 * k + 1); }
   // The text last parsed (for the readers that re-read a document with yaml-cpp).
   absl::string_view source() const { return source_; }
 

@@ -32,7 +32,7 @@ int32_t Get(const YamlTree& t, int32_t map, const std::string& key) {
   const YamlTree::Node& n = t.node(map);
   if (n.kind != Kind::kMap) return -1;
   for (uint32_t k = 0; k < n.size; ++k) {
-    if (t.text(t.node(t.link(n, 2 * k))) == key) return t.link(n, 2 * k + 1);
+    if (t.key(n, k) == key) return t.value(n, k);
   }
   return -1;
 }

@@ -84,8 +84,9 @@ class Cluster {
   absl::Status DeleteVolcanoJob(absl::string_view namespace_, absl::string_view name);
 
   // The state as a snapshot. Taken again without a change in between, it is the same
-  // snapshot (shared, no work). Pods unchanged since the last snapshot are shared with
-  // it, not copied. Fails only on limits of the whole input (the dense resource tables),
+  // snapshot (shared, no work). When only pods and PodGroup statuses changed since the
+  // last one, it is made from that one (PatchSnapshot: the changed pods are worked out,
+  // the rest carried over); otherwise it is built, sharing the unchanged pods. Fails only on limits of the whole input (the dense resource tables),
   // never on an object: objects were checked when they came in.
   absl::StatusOr<vcsched::Snapshot> Snapshot() const;
   // A snapshot built afresh from the objects, sharing nothing with earlier ones: what
@@ -115,9 +116,19 @@ class Cluster {
   // Changes since the cluster was made: each Put and Delete, and each Apply that changed
   // an object.
   int64_t generation() const { return generation_; }
+  // How the snapshots were made: built from the objects, or patched from the last one.
+  struct SnapshotCounts {
+    int64_t built = 0;
+    int64_t patched = 0;
+  };
+  const SnapshotCounts& snapshot_counts() const { return snapshot_counts_; }
 
  private:
+  // A change the next snapshot must be built for (anything but pods and PodGroup statuses).
   void Changed();
+  // A change the next snapshot can patch in (PatchSnapshot): a pod, or a PodGroup's status.
+  void PodChanged(std::string key);
+  void PodGroupStatusChanged(std::string key);
 
   SnapshotOptions options_;
   std::map<std::string, NodeSpec, std::less<>> nodes_;
@@ -132,7 +143,12 @@ class Cluster {
   std::set<std::string, std::less<>> implicit_groups_;
   int64_t generation_ = 0;
   mutable std::optional<vcsched::Snapshot> cached_;  // the snapshot of this generation
-  mutable std::optional<vcsched::Snapshot> last_built_;  // whose task facts the next build reuses
+  mutable std::optional<vcsched::Snapshot> last_built_;  // the last snapshot made: the next one's base
+  // What changed since last_built_ was made: pods and PodGroup statuses by key, which
+  // the next snapshot patches in; anything else, and it is built.
+  mutable std::set<std::string, std::less<>> changed_pods_, changed_pod_group_statuses_;
+  mutable bool build_next_ = true;
+  mutable SnapshotCounts snapshot_counts_;
   // Pods as the last snapshot prepared them, shared with it, by the address of the
   // cluster's own spec in pods_ (a map node: it stays put while the pod exists). A change
   // drops the pod's entry (it is copied into the next snapshot, then kept here again).
@@ -140,6 +156,8 @@ class Cluster {
   // Drops the shared copy of the pod with this key; called before the pod changes.
   void Unshare(absl::string_view pod_key) const;
   SnapshotBuilder BuilderOfAllButPods() const;
+  // The next snapshot patched from last_built_, or nullopt when it must be built.
+  std::optional<vcsched::Snapshot> Patched() const;
 };
 
 }  // namespace vcsched

@@ -293,6 +293,34 @@ class SnapshotBuilder {
   std::unique_ptr<State> state_;
 };
 
+// What changed since a snapshot, for PatchSnapshot: pods and PodGroup statuses only.
+struct SnapshotChanges {
+  // Pods added or replaced, handed over whole: prepared in place where a build would
+  // change them (as SnapshotBuilder::AddOwnedPod), then held by the new snapshot's
+  // tasks as these very objects. The caller must not change them afterwards.
+  std::vector<std::shared_ptr<PodSpec>> put_pods;
+  // Pods gone, by "namespace/name" (one that the snapshot does not hold is no change).
+  std::vector<std::string> deleted_pods;
+  // PodGroups of the snapshot whose status changed: their phase, counts and conditions
+  // are taken; every other field must be as the snapshot has it.
+  std::vector<PodGroupSpec> pod_group_statuses;
+};
+
+// The snapshot a build of `base`'s objects with these changes would make, made from
+// `base` instead: unchanged tasks, jobs, nodes and queues are carried over, the changed
+// pods alone are worked out, so the cost follows the changes (and the copying of the
+// task table), not the objects. It decides exactly what the build would decide.
+// nullopt when the changes need a build: a pod the build would refuse or give an implicit
+// PodGroup, a new namespace, a resource name that comes or goes, host ports or an
+// unknown priorityClassName (their warnings involve other pods), a key given twice,
+// a PodGroup status for a job the snapshot does not have.
+std::optional<Snapshot> PatchSnapshot(const Snapshot& base, SnapshotChanges changes);
+// The same; and when nothing else holds `base`'s data (no copy of the snapshot, no
+// decisions or views of it: a loop's last snapshot, let go of), that data becomes the new
+// snapshot's instead of being copied, so the cost is the changes' alone. On success
+// `base` is left empty; on nullopt it is as it was.
+std::optional<Snapshot> PatchSnapshot(Snapshot&& base, SnapshotChanges changes);
+
 }  // namespace vcsched
 
 #endif  // VCSCHED_SNAPSHOT_H_

@@ -139,7 +139,8 @@ int RunCli(int argc, char** argv) {
   bn->add_flag("--reference", bench.reference,
                "Also time the path that evaluates every node for every task (and check it decides alike)");
   bn->add_option("--churn", bench.churn,
-                 "Also time N pod changes and a snapshot on a Cluster (churn_ms) against a build from scratch (build_ms)")
+                 "Also time N pod changes and a snapshot on a Cluster, the last snapshot let go of (churn_ms) and "
+                 "still held (churn_held_ms), against a build from scratch (build_ms)")
       ->check(CLI::PositiveNumber);
   bn->add_option("--threads", bench.threads,
                  "Threads that parse the YAML documents while loading (default: every processor, up to 8)")

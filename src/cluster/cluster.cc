@@ -105,6 +105,19 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
 void Cluster::Changed() {
   ++generation_;
   cached_.reset();
+  build_next_ = true;
+}
+
+void Cluster::PodChanged(std::string key) {
+  ++generation_;
+  cached_.reset();
+  changed_pods_.insert(std::move(key));
+}
+
+void Cluster::PodGroupStatusChanged(std::string key) {
+  ++generation_;
+  cached_.reset();
+  changed_pod_group_statuses_.insert(std::move(key));
 }
 
 absl::Status Cluster::PutNode(NodeSpec node) {
@@ -135,11 +148,12 @@ absl::Status Cluster::PutPod(PodSpec pod) {
     std::string group_key = Key(made->namespace_, made->name);
     implicit_groups_.insert(group_key);
     pod_groups_.emplace(std::move(group_key), *std::move(made));
+    Changed();
   }
   std::string key = Key(pod.namespace_, pod.name);
   Unshare(key);
-  pods_.insert_or_assign(std::move(key), std::move(pod));
-  Changed();
+  pods_.insert_or_assign(key, std::move(pod));
+  PodChanged(std::move(key));
   return absl::OkStatus();
 }
 
@@ -217,10 +231,10 @@ absl::Status Cluster::DeleteNode(absl::string_view name) {
 }
 
 absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view name) {
-  const std::string key = Key(namespace_, name);
+  std::string key = Key(namespace_, name);
   Unshare(key);
   absl::Status s = Erase(pods_, "Pod", key);
-  if (s.ok()) Changed();
+  if (s.ok()) PodChanged(std::move(key));
   return s;
 }
 
@@ -283,6 +297,15 @@ SnapshotBuilder Cluster::BuilderOfAllButPods() const {
 
 absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   if (cached_) return *cached_;
+  if (!build_next_ && last_built_) {
+    if (std::optional<vcsched::Snapshot> patched = Patched()) {
+      changed_pods_.clear();
+      changed_pod_group_statuses_.clear();
+      last_built_ = cached_ = *patched;
+      ++snapshot_counts_.patched;
+      return *std::move(patched);
+    }
+  }
   SnapshotBuilder b = BuilderOfAllButPods();
   // Unchanged pods go in shared; a changed one is copied, handed over and prepared by
   // the build, and that very copy is shared with later builds.
@@ -307,7 +330,41 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
     }
   }
   cached_ = *built;
+  changed_pods_.clear();
+  changed_pod_group_statuses_.clear();
+  build_next_ = false;
+  ++snapshot_counts_.built;
   return built;
+}
+
+std::optional<Snapshot> Cluster::Patched() const {
+  SnapshotChanges changes;
+  std::vector<const PodSpec*> put;  // the cluster's own specs of changes.put_pods
+  for (const std::string& key : changed_pods_) {
+    auto it = pods_.find(key);
+    if (it == pods_.end()) {
+      changes.deleted_pods.push_back(key);
+      continue;
+    }
+    changes.put_pods.push_back(std::make_shared<PodSpec>(it->second));
+    put.push_back(&it->second);
+  }
+  for (const std::string& key : changed_pod_group_statuses_) {
+    auto it = pod_groups_.find(key);
+    if (it == pod_groups_.end()) return std::nullopt;  // deleted since: a build's work
+    changes.pod_group_statuses.push_back(it->second);
+  }
+  // The last snapshot is handed over: when the host let go of it (and of its decisions),
+  // its data is reused in place.
+  std::optional<vcsched::Snapshot> patched = PatchSnapshot(std::move(*last_built_), std::move(changes));
+  if (!patched) return std::nullopt;
+  // Each changed pod, as the snapshot prepared it, is shared with the next builds.
+  for (const PodSpec* p : put) {
+    if (const std::optional<TaskIndex> t = patched->FindTask(Key(p->namespace_, p->name))) {
+      shared_pods_[p] = patched->tasks()[static_cast<size_t>(*t)].pod;
+    }
+  }
+  return patched;
 }
 
 void Cluster::Unshare(absl::string_view pod_key) const {
@@ -329,6 +386,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
     auto it = pods_.find(key);
     if (it != pods_.end()) {
       Unshare(key);  // about to change
+      changed_pods_.insert(std::string(key));
       return &it->second;
     }
     report.conflicts.push_back(absl::StrCat(what, " ", key, ": pod not found"));
@@ -375,12 +433,16 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
     }
     const bool new_phase = !g.phase.empty() && it->second.phase != g.phase;
     if (WriteStatus(g, now_seconds, it->second)) {
+      changed_pod_group_statuses_.insert(std::string(g.job));
       ++changed;
       ++report.pod_group_statuses;
       if (new_phase) ++report.pod_group_phases;
     }
   }
-  if (changed > 0) Changed();  // a cycle that changed nothing keeps its snapshot
+  if (changed > 0) {  // a cycle that changed nothing keeps its snapshot
+    ++generation_;
+    cached_.reset();
+  }
   return report;
 }
 

@@ -5,6 +5,16 @@
 #include "src/model/pod_facts.h"
 
 namespace vcsched {
+namespace {
+
+bool Ascending(const PackedStrings& keys) {
+  for (size_t i = 1; i < keys.size(); ++i) {
+    if (!(keys[i - 1] < keys[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 uint8_t DenseFacts::FlagsOf(const TaskInfo& t) {
   const PodSpec& pod = *t.pod;
@@ -47,9 +57,72 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
     if (t.status != TaskStatus::kPending) f.placed_tasks.push_back(t.index);
   }
+  f.FillJobFacts(jobs, dims);
+  f.task_keys_sorted = Ascending(f.task_key);
+  return f;
+}
+
+DenseFacts DenseFacts::Patched(const DenseFacts& was, absl::Span<const TaskIndex> moved, absl::Span<const TaskInfo> tasks,
+                               absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs, int dims,
+                               std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
+                               int64_t latest_pod_creation_time) {
+  DenseFacts f;
+  const size_t n = tasks.size();
+  f.task_flags = std::move(task_flags);
+  f.task_shape = std::move(task_shape);
+  f.latest_creation_time = latest_pod_creation_time;
+  f.task_req.resize(static_cast<Eigen::Index>(n), dims);
+  f.task_job.resize(n);
+  f.task_nonzero_cpu.resize(n);
+  f.task_nonzero_memory.resize(n);
+  std::vector<TaskIndex> from(n, kNone);  // the earlier index of each carried task
+  std::vector<uint8_t> placed(n, 0);
+  for (TaskIndex i : was.placed_tasks) {
+    if (moved[static_cast<size_t>(i)] != kNone) placed[static_cast<size_t>(moved[static_cast<size_t>(i)])] = 1;
+  }
+  for (size_t i = 0; i < moved.size(); ++i) {
+    const TaskIndex j = moved[i];
+    if (j == kNone) continue;
+    from[static_cast<size_t>(j)] = static_cast<TaskIndex>(i);
+    f.task_job[static_cast<size_t>(j)] = was.task_job[i];
+    f.task_nonzero_cpu[static_cast<size_t>(j)] = was.task_nonzero_cpu[i];
+    f.task_nonzero_memory[static_cast<size_t>(j)] = was.task_nonzero_memory[i];
+    std::copy_n(was.task_req.data() + static_cast<ptrdiff_t>(i) * dims, dims,
+                f.task_req.data() + static_cast<ptrdiff_t>(j) * dims);
+  }
+  for (TaskIndex j : fresh) {
+    const TaskInfo& t = tasks[static_cast<size_t>(j)];
+    f.task_job[static_cast<size_t>(j)] = t.job;
+    f.task_nonzero_cpu[static_cast<size_t>(j)] = t.nonzero_cpu;
+    f.task_nonzero_memory[static_cast<size_t>(j)] = t.nonzero_memory;
+    std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(j) * dims);
+    placed[static_cast<size_t>(j)] = t.status != TaskStatus::kPending;
+  }
+  f.task_key.reserve(n);
+  for (size_t j = 0; j < n; ++j) {
+    const TaskIndex i = from[j];
+    f.task_key.push_back(i != kNone ? was.task_key[static_cast<size_t>(i)] : absl::string_view(tasks[j].key));
+    if (placed[j]) f.placed_tasks.push_back(static_cast<TaskIndex>(j));
+  }
+  f.FillJobFacts(jobs, dims);
+  // Removing keys keeps them in order; a new key must sort between its neighbours.
+  f.task_keys_sorted = was.task_keys_sorted;
+  for (TaskIndex j : fresh) {
+    const size_t k = static_cast<size_t>(j);
+    if (!f.task_keys_sorted) break;
+    if ((k > 0 && !(f.task_key[k - 1] < f.task_key[k])) || (k + 1 < n && !(f.task_key[k] < f.task_key[k + 1]))) {
+      f.task_keys_sorted = false;
+    }
+  }
+  if (!was.task_keys_sorted) f.task_keys_sorted = Ascending(f.task_key);
+  return f;
+}
+
+void DenseFacts::FillJobFacts(absl::Span<const JobInfo> jobs, int dims) {
+  DenseFacts& f = *this;
   f.job_best_effort_count.assign(jobs.size(), 0);
-  for (const TaskInfo& t : tasks) {
-    if (t.best_effort && t.job != kNone) ++f.job_best_effort_count[static_cast<size_t>(t.job)];
+  for (size_t t = 0; t < f.task_job.size(); ++t) {
+    if ((f.task_flags[t] & kTaskBestEffort) && f.task_job[t] != kNone) ++f.job_best_effort_count[static_cast<size_t>(f.task_job[t])];
   }
   f.job_min_resources.resize(static_cast<Eigen::Index>(jobs.size()), dims);
   for (const JobInfo& j : jobs) {
@@ -69,15 +142,7 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
     f.job_phase.push_back(j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase);
   }
   f.job_task_begin.push_back(static_cast<int32_t>(f.job_task_list.size()));
-  const auto ascending = [](const PackedStrings& keys) {
-    for (size_t i = 1; i < keys.size(); ++i) {
-      if (!(keys[i - 1] < keys[i])) return false;
-    }
-    return true;
-  };
-  f.task_keys_sorted = ascending(f.task_key);
-  f.job_keys_sorted = ascending(f.job_key);
-  return f;
+  f.job_keys_sorted = Ascending(f.job_key);
 }
 
 }  // namespace vcsched

@@ -25,6 +25,13 @@ struct DenseFacts {
   // creation time of their pods.
   static DenseFacts Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims,
                        std::vector<uint8_t> task_flags, int64_t latest_pod_creation_time);
+  // The facts of a task table made from an earlier one's (PatchSnapshot): the earlier
+  // task i is now task moved[i] (kNone: gone), the tasks listed in `fresh` are new, and
+  // `task_flags` and `task_shape` are every task's. Only the new tasks' records are read.
+  static DenseFacts Patched(const DenseFacts& was, absl::Span<const TaskIndex> moved, absl::Span<const TaskInfo> tasks,
+                            absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs, int dims,
+                            std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
+                            int64_t latest_pod_creation_time);
   // A task's TaskFlag bits, from its record and its pod's spec.
   static uint8_t FlagsOf(const TaskInfo& t);
 
@@ -53,6 +60,10 @@ struct DenseFacts {
   // The keys in index order are in byte order too (false when a namespace holds a
   // character that sorts before '/'): lists written in index order are then sorted.
   bool task_keys_sorted = true, job_keys_sorted = true;
+
+ private:
+  // What comes from the jobs (and the tasks' jobs and flags, laid out already).
+  void FillJobFacts(absl::Span<const JobInfo> jobs, int dims);
 };
 
 }  // namespace vcsched

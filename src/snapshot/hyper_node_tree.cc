@@ -278,55 +278,66 @@ void Resolve(std::optional<NetworkTopologySpec>& t, const Snapshot::Impl& impl, 
 }  // namespace
 
 void BuildSubJobs(Snapshot::Impl& impl) {
+  for (JobInfo& job : impl.jobs) BuildSubJobsOf(impl, job);
+}
+
+void BuildSubJobsOf(Snapshot::Impl& impl, JobInfo& job) {
   const int32_t top_tier = impl.hyper_nodes.back().tier;
-  for (JobInfo& job : impl.jobs) {
-    const PodGroupSpec& pg = job.pod_group;
-    std::map<std::string, SubJobInfo> by_id;
-    for (TaskIndex t : job.tasks) {
-      const PodSpec& pod = *impl.tasks[static_cast<size_t>(t)].pod;
-      SubJobInfo* sub = nullptr;
-      for (size_t p = 0; p < pg.sub_group_policy.size() && sub == nullptr; ++p) {
-        const SubGroupPolicySpec& policy = pg.sub_group_policy[p];
-        const std::vector<std::string> values = MatchValues(policy, pod);
-        if (values.empty()) continue;
-        std::string joined = absl::StrJoin(values, "-");
-        if (joined.size() > 128) joined = ShortId(joined);
-        std::string id = absl::StrCat(job.key, "/", policy.name, "-", joined);
-        auto [it, inserted] = by_id.try_emplace(id);
-        sub = &it->second;
-        if (inserted) {
-          sub->policy = static_cast<int32_t>(p);
-          sub->id = std::move(id);
-          sub->min_available = policy.sub_group_size.value_or(1);
-          int32_t index = 0;
-          if (absl::SimpleAtoi(values.front(), &index)) sub->match_index = index;
-          sub->network_topology = policy.network_topology;
-        }
+  job.sub_jobs.clear();
+  const PodGroupSpec& pg = job.pod_group;
+  std::map<std::string, SubJobInfo> by_id;
+  if (pg.sub_group_policy.empty() && !job.tasks.empty()) {  // the usual case: one default sub-group
+    SubJobInfo& sub = by_id[job.key];
+    sub.id = job.key;
+    sub.min_available = pg.min_member;
+    sub.network_topology = pg.network_topology;
+    sub.tasks = job.tasks;
+  }
+  for (TaskIndex t : job.tasks) {
+    if (pg.sub_group_policy.empty()) break;  // all in the default sub-group, above
+    const PodSpec& pod = *impl.tasks[static_cast<size_t>(t)].pod;
+    SubJobInfo* sub = nullptr;
+    for (size_t p = 0; p < pg.sub_group_policy.size() && sub == nullptr; ++p) {
+      const SubGroupPolicySpec& policy = pg.sub_group_policy[p];
+      const std::vector<std::string> values = MatchValues(policy, pod);
+      if (values.empty()) continue;
+      std::string joined = absl::StrJoin(values, "-");
+      if (joined.size() > 128) joined = ShortId(joined);
+      std::string id = absl::StrCat(job.key, "/", policy.name, "-", joined);
+      auto [it, inserted] = by_id.try_emplace(id);
+      sub = &it->second;
+      if (inserted) {
+        sub->policy = static_cast<int32_t>(p);
+        sub->id = std::move(id);
+        sub->min_available = policy.sub_group_size.value_or(1);
+        int32_t index = 0;
+        if (absl::SimpleAtoi(values.front(), &index)) sub->match_index = index;
+        sub->network_topology = policy.network_topology;
       }
-      if (sub == nullptr) {
-        auto [it, inserted] = by_id.try_emplace(job.key);
-        sub = &it->second;
-        if (inserted) {
-          sub->id = job.key;
-          sub->min_available = pg.sub_group_policy.empty() ? pg.min_member : 1;
-          sub->network_topology = pg.network_topology;
-        }
+    }
+    if (sub == nullptr) {
+      auto [it, inserted] = by_id.try_emplace(job.key);
+      sub = &it->second;
+      if (inserted) {
+        sub->id = job.key;
+        sub->min_available = pg.sub_group_policy.empty() ? pg.min_member : 1;
+        sub->network_topology = pg.network_topology;
       }
-      sub->tasks.push_back(t);
     }
-    job.network_topology = pg.network_topology;
-    Resolve(job.network_topology, impl, top_tier);
-    const int32_t sub_limit =
-        job.network_topology && job.network_topology->highest_tier_allowed ? *job.network_topology->highest_tier_allowed : top_tier;
-    for (auto& [id, sub] : by_id) {
-      Resolve(sub.network_topology, impl, sub_limit);
-      job.sub_jobs.push_back(std::move(sub));
-    }
-    std::stable_sort(job.sub_jobs.begin(), job.sub_jobs.end(),
-                     [](const SubJobInfo& a, const SubJobInfo& b) { return a.match_index < b.match_index; });
-    for (size_t k = 0; k < job.sub_jobs.size(); ++k) {
-      for (TaskIndex t : job.sub_jobs[k].tasks) impl.tasks[static_cast<size_t>(t)].sub_job = static_cast<int32_t>(k);
-    }
+    sub->tasks.push_back(t);
+  }
+  job.network_topology = pg.network_topology;
+  Resolve(job.network_topology, impl, top_tier);
+  const int32_t sub_limit =
+      job.network_topology && job.network_topology->highest_tier_allowed ? *job.network_topology->highest_tier_allowed : top_tier;
+  for (auto& [id, sub] : by_id) {
+    Resolve(sub.network_topology, impl, sub_limit);
+    job.sub_jobs.push_back(std::move(sub));
+  }
+  std::stable_sort(job.sub_jobs.begin(), job.sub_jobs.end(),
+                   [](const SubJobInfo& a, const SubJobInfo& b) { return a.match_index < b.match_index; });
+  for (size_t k = 0; k < job.sub_jobs.size(); ++k) {
+    for (TaskIndex t : job.sub_jobs[k].tasks) impl.tasks[static_cast<size_t>(t)].sub_job = static_cast<int32_t>(k);
   }
 }
 

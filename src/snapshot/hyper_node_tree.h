@@ -19,6 +19,8 @@ absl::Status BuildHyperNodeTree(std::vector<HyperNodeSpec>& specs, Snapshot::Imp
 // Gives every job its sub-groups and resolved network topology and every task its
 // sub-group, after the tree is built.
 void BuildSubJobs(Snapshot::Impl& impl);
+// The same for one job of impl (its tasks listed), replacing what it had.
+void BuildSubJobsOf(Snapshot::Impl& impl, JobInfo& job);
 
 }  // namespace vcsched::internal
 

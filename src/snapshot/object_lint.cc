@@ -79,13 +79,21 @@ void LintHostPorts(const std::vector<const PodSpec*>& pods, std::vector<std::str
 void LintObjects(const std::vector<const PodSpec*>& pods, const std::vector<PodGroupSpec>& pod_groups,
                  const std::vector<PriorityClassSpec>& priority_classes, std::vector<std::string>& warnings) {
   LintPriorityClasses(pods, pod_groups, priority_classes, warnings);
-  for (const PodSpec* pod : pods) {
-    const PodSpec& p = *pod;
-    if (p.containers.empty()) {
-      warnings.push_back(absl::StrCat("Pod \"", Key(p), "\": spec.containers: none; the pod requests nothing"));
-    }
-  }
+  for (const PodSpec* pod : pods) LintPodAlone(*pod, warnings);
   LintHostPorts(pods, warnings);
+}
+
+void LintPodAlone(const PodSpec& p, std::vector<std::string>& warnings) {
+  if (p.containers.empty()) {
+    warnings.push_back(absl::StrCat("Pod \"", Key(p), "\": spec.containers: none; the pod requests nothing"));
+  }
+}
+
+bool HasHostPorts(const PodSpec& p) {
+  for (const Container& c : p.containers) {
+    if (!c.host_ports.empty()) return true;
+  }
+  return false;
 }
 
 }  // namespace vcsched::internal

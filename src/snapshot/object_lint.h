@@ -16,6 +16,11 @@ namespace vcsched::internal {
 void LintObjects(const std::vector<const PodSpec*>& pods, const std::vector<PodGroupSpec>& pod_groups,
                  const std::vector<PriorityClassSpec>& priority_classes, std::vector<std::string>& warnings);
 
+// What LintObjects says of one pod on its own (no containers); the rest of what it says
+// of pods involves others: an unknown priorityClassName (counted over pods) and host ports.
+void LintPodAlone(const PodSpec& pod, std::vector<std::string>& warnings);
+bool HasHostPorts(const PodSpec& pod);
+
 }  // namespace vcsched::internal
 
 #endif  // VCSCHED_SRC_SNAPSHOT_OBJECT_LINT_H_

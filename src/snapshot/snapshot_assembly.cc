@@ -19,6 +19,7 @@
 #include "src/snapshot/object_lint.h"
 #include "src/snapshot/hyper_node_tree.h"
 #include "src/snapshot/pod_order.h"
+#include "src/snapshot/task_facts.h"
 #include "src/snapshot/snapshot_impl.h"
 #include "src/util/status_macros.h"
 #include "vcsched/arguments.h"
@@ -26,95 +27,12 @@
 namespace vcsched {
 
 using internal::Lookup;
+using internal::AnnotationOrLabel;
+using internal::ToResource;
 
 namespace {
 
 constexpr absl::string_view kGroupAnnotation = kPodGroupAnnotation;
-
-Resource ToResource(const ResourceSpace& space, const ResourceList& list, int64_t missing) {
-  Resource r = Resource::Filled(space.size(), missing);
-  for (const auto& [name, v] : list) {
-    const int d = space.Find(name);
-    if (d >= 0) r[d] = v;
-  }
-  return r;
-}
-
-// Volcano HEAD's request: containers summed, init containers folded in with sidecars,
-// overhead added, one pod slot.
-Resource PodRequest(const ResourceSpace& space, const PodSpec& pod) {
-  const auto add = [&](Resource& to, const ResourceList& list) {
-    for (const auto& [name, v] : list) {
-      if (const int d = space.Find(name); d >= 0) to[d] = SaturatingAdd(to[d], v);
-    }
-  };
-  Resource sum(space.size());
-  for (const Container& c : pod.containers) add(sum, c.requests);
-  Resource init_max(space.size());  // stays zero without init containers (the common case)
-  if (!pod.init_containers.empty()) {
-    Resource sidecars(space.size());
-    for (const Container& c : pod.init_containers) {
-      Resource req(space.size());
-      add(req, c.requests);
-      if (c.restartable) {
-        sum += req;
-        sidecars += req;
-      } else {
-        init_max = Max(init_max.span(), (req + sidecars).span());
-      }
-    }
-  }
-  for (int d = 0; d < sum.dims(); ++d) sum[d] = std::max(sum[d], init_max[d]);
-  add(sum, pod.overhead);
-  sum[kPods] = 1;
-  return sum;
-}
-
-// kube-scheduler's non-zero request: 100m cpu / 200Mi memory for a container that names none.
-std::pair<int64_t, int64_t> NonZeroRequest(const PodSpec& pod) {
-  auto one = [](const Container& c) {
-    auto cpu = c.requests.find("cpu");
-    auto mem = c.requests.find("memory");
-    return std::make_pair(cpu == c.requests.end() ? int64_t{100} : cpu->second,
-                          mem == c.requests.end() ? int64_t{200} * 1024 * 1024 : mem->second);
-  };
-  int64_t cpu = 0, mem = 0;
-  for (const Container& c : pod.containers) {
-    auto [a, b] = one(c);
-    cpu = SaturatingAdd(cpu, a);
-    mem = SaturatingAdd(mem, b);
-  }
-  for (const Container& c : pod.init_containers) {
-    auto [a, b] = one(c);
-    cpu = std::max(cpu, a);
-    mem = std::max(mem, b);
-  }
-  return {cpu, mem};
-}
-
-TaskStatus StatusOf(const PodSpec& pod) {
-  if (pod.phase == "Running") return pod.deleting ? TaskStatus::kReleasing : TaskStatus::kRunning;
-  if (pod.phase == "Pending") {
-    if (pod.deleting) return TaskStatus::kReleasing;
-    return pod.node_name.empty() ? TaskStatus::kPending : TaskStatus::kBound;
-  }
-  if (pod.phase == "Succeeded") return TaskStatus::kSucceeded;
-  if (pod.phase == "Failed") return TaskStatus::kFailed;
-  return TaskStatus::kUnknown;
-}
-
-// Annotation first, then label, as Volcano reads volcano.sh/* switches.
-const std::string* AnnotationOrLabel(const Labels& annotations, const Labels& labels,
-                                     absl::string_view key) {
-  auto it = annotations.find(key);
-  if (it != annotations.end()) return &it->second;
-  it = labels.find(key);
-  if (it != labels.end()) return &it->second;
-  return nullptr;
-}
-
-// The most values the dense resource tables may hold (1 GiB of int64).
-constexpr uint64_t kMaxResourceTableValues = uint64_t{1} << 27;
 
 // The PodGroups made for plain pods of ours (ImplicitPodGroupFor), one per owner; each
 // pod is annotated with its group.
@@ -196,6 +114,8 @@ class SnapshotAssembly {
     }
     impl_->space = ResourceSpace(std::move(scalars_));
     const int dims = impl_->space.size();
+    impl_->pod_resource_refs.assign(static_cast<size_t>(dims), 0);
+    for (const auto& [name, refs] : pod_scalar_refs_) impl_->pod_resource_refs[static_cast<size_t>(impl_->space.Find(name))] = refs;
     // Resource vectors are dense (one value per resource name for every pod, node, job and
     // queue): thousands of distinct names over thousands of pods would take gigabytes, so
     // such input is refused with the numbers instead of exhausting memory.
@@ -330,9 +250,6 @@ class SnapshotAssembly {
     // not part of the shape. Worked out while each spec is at hand in the task loop.
     absl::flat_hash_map<std::string, int32_t> shapes;
     std::string shape_key;  // reused: a task of a known shape allocates nothing
-    // Amounts go in as their 8 bytes: every key has the same number of them, so the
-    // text that follows cannot be confused with them.
-    const auto append_amount = [&shape_key](int64_t v) { shape_key.append(reinterpret_cast<const char*>(&v), sizeof v); };
     // `flags` are the task's TaskFlag bits (DenseFacts::FlagsOf); `known` the key of a
     // shape-only task when an earlier build worked it out.
     const auto shape_of = [&](const TaskInfo& t, const PodSpec& p, uint8_t flags, const std::string* known) {
@@ -342,15 +259,7 @@ class SnapshotAssembly {
       } else if (known != nullptr) {
         shape_key = *known;
       } else {
-        for (int d = 0; d < t.resreq.dims(); ++d) append_amount(t.resreq[d]);
-        append_amount(t.nonzero_cpu);
-        append_amount(t.nonzero_memory);
-        shape_key += "|";
-        for (const auto& [k, v] : p.node_selector) absl::StrAppend(&shape_key, k, "=", v, ";");
-        shape_key += "|";
-        for (const Toleration& tol : p.tolerations) {
-          absl::StrAppend(&shape_key, tol.key, "\x1f", tol.op, "\x1f", tol.value, "\x1f", tol.effect, ";");
-        }
+        internal::ShapeKeyOf(t, p, shape_key);
       }
       const auto [it, added] = shapes.try_emplace(shape_key, static_cast<int32_t>(shapes.size()));
       if (added) impl_->shape_keys.push_back((flags & kTaskPlacementTerms) ? std::string() : shape_key);
@@ -365,7 +274,10 @@ class SnapshotAssembly {
     for (const PodSpec* pod : pod_order_) {
       const PodSpec& p = *pod;
       const bool mine = Ours(p);
-      if (!mine && p.node_name.empty()) continue;  // another scheduler's pending pod: invisible
+      if (!mine && p.node_name.empty()) {  // another scheduler's pending pod: invisible
+        impl_->hidden_pods.push_back(*owner_.at(pod));
+        continue;
+      }
       TaskInfo& t = impl_->tasks.emplace_back();  // filled in place: a TaskInfo is large
       t.index = static_cast<TaskIndex>(impl_->tasks.size() - 1);
       t.pod = *owner_.at(pod);
@@ -380,7 +292,7 @@ class SnapshotAssembly {
         flags = before->dense.task_flags[static_cast<size_t>(was.index)];
         if (!(flags & kTaskPlacementTerms)) known_shape = &before->shape_keys[static_cast<size_t>(was.shape)];
       } else {
-        WorkOutPodFacts(p, t);
+        internal::WorkOutPodFacts(p, *impl_, t);
         t.node = NodeOf(t, p, nullptr, kNone);
         t.job = mine ? JobOf(t, p, nullptr, kNone) : kNone;
         flags = DenseFacts::FlagsOf(t);
@@ -394,6 +306,7 @@ class SnapshotAssembly {
 
   // The dense facts, the key index when keys are not in byte order, sorted warnings.
   Snapshot Finish() {
+    impl_->latest_pod_creation_time = latest_pod_creation_time_;
     impl_->dense = DenseFacts::Of(impl_->tasks, impl_->jobs, impl_->space.size(), std::move(task_flags_),
                                   latest_pod_creation_time_);
     if (!impl_->dense.task_keys_sorted) {  // FindTask searches sorted keys without an index
@@ -405,39 +318,6 @@ class SnapshotAssembly {
   }
 
  private:
-  // What a task takes from its pod alone (and the resource space and priority classes):
-  // key, uid, status, requests, priority, preemptable, role, index.
-  void WorkOutPodFacts(const PodSpec& p, TaskInfo& t) {
-    t.key = absl::StrCat(p.namespace_, "/", p.name);
-    t.uid = p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid;
-    t.status = StatusOf(p);
-    t.resreq = PodRequest(impl_->space, p);
-    std::tie(t.nonzero_cpu, t.nonzero_memory) = NonZeroRequest(p);
-    t.best_effort = t.resreq.IsEmpty();
-    if (p.priority) {
-      t.priority = *p.priority;
-    } else if (auto v = p.priority_class_name.empty() ? std::nullopt : Lookup(impl_->pc_by_name, p.priority_class_name)) {
-      t.priority = impl_->priority_classes[static_cast<size_t>(*v)].value;  // admission fills it
-    }
-    auto tp = p.annotations.find("volcano.sh/task-priority");
-    if (tp != p.annotations.end()) {
-      int32_t v = 0;
-      if (absl::SimpleAtoi(tp->second, &v)) t.priority = v;
-    }
-    if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/preemptable")) {
-      bool b = false;
-      t.preemptable = ParseGoBool(*v, &b) && b;
-    }
-    if (const std::string* v = AnnotationOrLabel(p.annotations, p.labels, "volcano.sh/task-spec")) t.role = *v;
-    // The number after the last '-' of a name with at least three parts.
-    const size_t last_dash = p.name.rfind('-');
-    int64_t idx = 0;
-    if (last_dash != std::string::npos && last_dash > 0 && p.name.rfind('-', last_dash - 1) != std::string::npos &&
-        absl::SimpleAtoi(absl::string_view(p.name).substr(last_dash + 1), &idx)) {
-      t.pod_index = idx;
-    }
-  }
-
   // The same facts, from the task an earlier build made of the same (immutable) pod.
   static void CopyPodFacts(const TaskInfo& was, TaskInfo& t) {
     t.key = was.key;
@@ -462,8 +342,7 @@ class SnapshotAssembly {
       return was;
     }
     if (auto n = Lookup(impl_->node_by_name, p.node_name)) return *n;
-    impl_->warnings.push_back(absl::StrCat("Pod \"", t.key, "\": spec.nodeName: node \"", p.node_name,
-                                          "\" not found; its resources are not counted"));
+    impl_->warnings.push_back(internal::NodeNotFoundWarning(t.key, p.node_name));
     return kNone;
   }
 
@@ -478,8 +357,7 @@ class SnapshotAssembly {
     if (g == p.annotations.end()) return kNone;
     job_key_.assign(p.namespace_).append("/").append(g->second);
     if (auto j = Lookup(impl_->job_by_key, job_key_)) return *j;
-    impl_->warnings.push_back(absl::StrCat("Pod \"", t.key, "\": annotation ", kGroupAnnotation, ": PodGroup \"",
-                                          job_key_, "\" not found; the pod is not scheduled"));
+    impl_->warnings.push_back(internal::PodGroupNotFoundWarning(t.key, job_key_));
     return kNone;
   }
 
@@ -545,9 +423,9 @@ class SnapshotAssembly {
       if (!task_before_.contains(&p)) {
         for (std::string& problem : ObjectProblems(p)) errors_.push_back(std::move(problem));
       }
-      for (const Container& c : p.containers) Collect(c.requests);
-      for (const Container& c : p.init_containers) Collect(c.requests);
-      Collect(p.overhead);
+      for (const Container& c : p.containers) CollectOfPod(c.requests);
+      for (const Container& c : p.init_containers) CollectOfPod(c.requests);
+      CollectOfPod(p.overhead);
     });
     for (const PodSpec* p : duplicate_pods) {
       if (p->name.empty() || p->name.size() > kMaxNameLength) continue;  // reported above
@@ -572,12 +450,7 @@ class SnapshotAssembly {
   // Whether a shared pod is already as the build would make it (else it is copied).
   bool Prepared(const PodSpec& p) {
     if (s_.options.implicit_pod_groups && Ours(p) && !p.annotations.count(kGroupAnnotation)) return false;
-    for (const NodeSelectorTerm& term : p.affinity.required_node_terms) {
-      if (term.parses != internal::NodeSelectorTermParses(term)) return false;
-    }
-    for (const PreferredSchedulingTerm& pref : p.affinity.preferred_node_terms) {
-      if (pref.preference.parses != internal::NodeSelectorTermParses(pref.preference)) return false;
-    }
+    if (!internal::NodeTermsParsed(p)) return false;
     const std::shared_ptr<const Labels>& want = NamespaceLabels(p.namespace_);
     if (p.namespace_labels == nullptr) return false;
     if (p.namespace_labels == want) return true;
@@ -629,10 +502,7 @@ class SnapshotAssembly {
   // What the session reads from a spec: parsed node-selector terms, the PodGroup of a
   // plain pod, its namespace's labels.
   void Prepare(PodSpec& p) {
-    for (NodeSelectorTerm& term : p.affinity.required_node_terms) term.parses = internal::NodeSelectorTermParses(term);
-    for (PreferredSchedulingTerm& pref : p.affinity.preferred_node_terms) {
-      pref.preference.parses = internal::NodeSelectorTermParses(pref.preference);
-    }
+    internal::ParseNodeTerms(p);
     if (s_.options.implicit_pod_groups && Ours(p)) implicit_.Add(p);
     p.namespace_labels = NamespaceLabels(p.namespace_);
   }
@@ -661,12 +531,21 @@ class SnapshotAssembly {
       if (ClassifyResourceName(n) == ResourceKind::kScalar) scalars_.push_back(n);
     }
   }
+  // The same for a pod's list, counting the names for PatchSnapshot.
+  void CollectOfPod(const ResourceList& l) {
+    for (const auto& [n, v] : l) {
+      if (ClassifyResourceName(n) != ResourceKind::kScalar) continue;
+      scalars_.push_back(n);
+      ++pod_scalar_refs_[n];
+    }
+  }
   bool Ours(const PodSpec& p) const { return SchedulesPod(s_.options, p); }
 
   SnapshotBuilder::State& s_;
   std::shared_ptr<Snapshot::Impl> impl_;
   std::vector<std::string> errors_;
   std::vector<std::string> scalars_;  // resource names beyond cpu, memory and pods
+  absl::flat_hash_map<std::string, int64_t> pod_scalar_refs_;  // how many pods' lists name each
   ImplicitPodGroups implicit_;
   std::vector<const PodSpec*> pod_order_;
   const std::pair<const std::string, std::shared_ptr<const Labels>>* last_namespace_ = nullptr;

@@ -13,20 +13,19 @@
 
 namespace vcsched {
 
+// The most values the dense resource tables may hold (1 GiB of int64).
+inline constexpr uint64_t kMaxResourceTableValues = uint64_t{1} << 27;
+
 struct Snapshot::Impl {
+  // What pods do not change (PatchSnapshot carries these over from its base).
   ResourceSpace space;
   std::vector<NodeInfo> nodes;
-  std::vector<TaskInfo> tasks;
-  std::vector<JobInfo> jobs;
   std::vector<QueueInfo> queues;
   std::vector<PriorityClassSpec> priority_classes;
   // Per namespace: what PodSpec::namespace_labels shares.
   std::map<std::string, std::shared_ptr<const Labels>, std::less<>> namespace_labels;
   Resource total;
   std::map<std::string, int32_t, std::less<>> node_by_name, queue_by_name, pc_by_name;
-  // Views of JobInfo::key and TaskInfo::key, filled once `jobs` and `tasks` are final.
-  absl::flat_hash_map<absl::string_view, int32_t> job_by_key;
-  absl::flat_hash_map<absl::string_view, int32_t> task_by_key;  // only when task keys are not in byte order
   // The HyperNode tree (src/snapshot/hyper_node_tree.cc); the virtual root is last.
   std::vector<HyperNodeInfo> hyper_nodes;
   std::map<std::string, int32_t, std::less<>> hyper_node_by_name;
@@ -35,12 +34,25 @@ struct Snapshot::Impl {
   std::map<std::string, int32_t> hyper_node_tier_by_name;  // spec.tierName -> tier
   std::vector<HyperNodeIndex> node_lowest_hyper_node;  // per node (rule 6)
   bool hyper_nodes_ready = true;
-  std::vector<std::string> warnings;
   SnapshotOptions options;
+
+  // What pods change (PatchSnapshot works these out).
+  std::vector<TaskInfo> tasks;
+  std::vector<JobInfo> jobs;
+  // Views of JobInfo::key and TaskInfo::key, filled once `jobs` and `tasks` are final.
+  absl::flat_hash_map<absl::string_view, int32_t> job_by_key;
+  absl::flat_hash_map<absl::string_view, int32_t> task_by_key;  // only when task keys are not in byte order
+  std::vector<std::string> warnings;
   DenseFacts dense;
   // The key of each shape-only shape by its number (empty for a task's own shape), for a
   // build that reuses this snapshot's task facts (SnapshotBuilder::ReuseFrom).
   std::vector<std::string> shape_keys;
+  // The pods no task holds (another scheduler's, not placed), in pod order; the latest
+  // creation time of the tasks' pods; and per resource dimension, how many request lists
+  // of pods name it (a dimension only pods name goes when its last pod goes).
+  std::vector<std::shared_ptr<const PodSpec>> hidden_pods;
+  int64_t latest_pod_creation_time = 0;
+  std::vector<int64_t> pod_resource_refs;
 };
 
 // The library's way in: the session reads the dense facts, decisions share the data

@@ -14,6 +14,7 @@
 #include "vcsched/io/cluster_io.h"
 #include "vcsched/io/format.h"
 #include "vcsched/scheduler.h"
+#include "tests/testing/snapshot_compare.h"
 
 namespace vcsched {
 namespace {
@@ -35,9 +36,9 @@ struct Model {
     for (const auto& [_, q] : queues) b.AddQueue(q);
     return std::move(b).Build();
   }
-  // The controller's PodGroup for a plain pod, made once per owner.
+  // The controller's PodGroup for a plain pod of ours, made once per owner.
   void PutPod(PodSpec p) {
-    if (!p.annotations.count(kPodGroupAnnotation)) {
+    if (!p.annotations.count(kPodGroupAnnotation) && p.scheduler_name == "volcano") {
       PodGroupSpec g = ImplicitPodGroupFor(p);
       p.annotations[std::string(kPodGroupAnnotation)] = g.name;
       const std::string key = absl::StrCat(g.namespace_, "/", g.name);
@@ -79,12 +80,17 @@ std::string Decide(const Snapshot& s, const SchedulerConfig& config) {
 TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the same objects", "[cluster][property]") {
   SchedulerConfig config = DefaultSchedulerConfig();
   config.actions = {"enqueue", "allocate", "preempt", "reclaim", "backfill"};
-  int64_t refused = 0, conflicts = 0, steps = 0, evictions_applied = 0, round_trips = 0;
+  int64_t refused = 0, conflicts = 0, steps = 0, evictions_applied = 0, round_trips = 0, patched = 0;
   for (uint64_t seed = 1; seed <= 1000; ++seed) {
     std::mt19937_64 rng(seed);
     const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
     Cluster cluster;
     Model model;
+    struct CountPatches {  // adds the cluster's patched snapshots to the total at the end of the sequence
+      const Cluster& cluster;
+      int64_t& total;
+      ~CountPatches() { total += cluster.snapshot_counts().patched; }
+    } count_patches{cluster, patched};
     // Priorities, so that preempt has victims to choose.
     for (const auto& [name, value] : {std::pair<const char*, int32_t>{"low", 1}, {"high", 1000}}) {
       PriorityClassSpec pc;
@@ -93,6 +99,7 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
       REQUIRE(cluster.PutPriorityClass(pc).ok());
       model.priority_classes.push_back(pc);
     }
+    std::optional<Snapshot> held, held_copy;  // a snapshot kept across steps, and its own build
     const int length = 8 + pick(16);
     for (int step = 0; step < length; ++step) {
       ++steps;
@@ -120,7 +127,9 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
         Container c;
         c.name = "c";
         c.requests = {{"cpu", 250 * (1 + pick(8))}, {"memory", int64_t{1 + pick(4)} << 28}};
-        p.containers.push_back(c);
+        if (pick(8) == 0) c.requests["example.com/gpu"] = 1 + pick(2);  // a resource that comes and goes
+        if (pick(12) != 0) p.containers.push_back(c);  // else a warning of its own
+        if (pick(8) == 0) p.scheduler_name = "default-scheduler";  // not ours: no task unless placed
         p.creation_time = pick(100);
         p.labels = {{"app", absl::StrCat("a", pick(2))}};
         // Placement terms, so that snapshots carry (and round-trips print) them.
@@ -229,6 +238,19 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
       INFO("seed " << seed << " step " << step);
       const std::string decided = Decide(*mine, config);
       REQUIRE(decided == Decide(*scratch, config));
+      // Field by field, against the cluster's own scratch build (patched or built).
+      absl::StatusOr<Snapshot> built = cluster.BuildSnapshot();
+      REQUIRE(built.ok());
+      REQUIRE(testing::SnapshotDifference(*mine, *built) == "");
+      // Half the time the snapshot outlives the next change, as a host may keep it: the
+      // next one is then patched from a copy, else in place. The kept one must not move.
+      if (held) REQUIRE(testing::SnapshotDifference(*held, *held_copy) == "");
+      if (pick(2) == 0) {
+        held = *mine;
+        held_copy = cluster.BuildSnapshot().value();
+      } else {
+        held.reset();
+      }
       // Every few steps the state goes through its YAML and back.
       if (step % 4 == 3) {
         const std::string yaml = ClusterToYaml(cluster, &config);
@@ -250,6 +272,7 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
   CHECK(conflicts > 0);
   CHECK(evictions_applied > 0);
   CHECK(round_trips > 1000);
+  CHECK(patched > steps / 8);  // half the steps change pods alone; some of those need a build
 }
 
 }  // namespace

@@ -84,8 +84,8 @@ class Cluster {
   absl::Status DeleteVolcanoJob(absl::string_view namespace_, absl::string_view name);
 
   // The state as a snapshot. Taken again without a change in between, it is the same
-  // snapshot (shared, no work). When only pods and PodGroup statuses changed since the
-  // last one, it is made from that one (PatchSnapshot: the changed pods are worked out,
+  // snapshot (shared, no work). When only pods and PodGroups changed since the last
+  // one, it is made from that one (PatchSnapshot: the changed pods are worked out,
   // the rest carried over); otherwise it is built, sharing the unchanged pods. Fails only on limits of the whole input (the dense resource tables),
   // never on an object: objects were checked when they came in.
   absl::StatusOr<vcsched::Snapshot> Snapshot() const;
@@ -124,11 +124,11 @@ class Cluster {
   const SnapshotCounts& snapshot_counts() const { return snapshot_counts_; }
 
  private:
-  // A change the next snapshot must be built for (anything but pods and PodGroup statuses).
+  // A change the next snapshot must be built for (anything but pods and PodGroups).
   void Changed();
-  // A change the next snapshot can patch in (PatchSnapshot): a pod, or a PodGroup's status.
+  // A change the next snapshot can patch in (PatchSnapshot): a pod or a PodGroup.
   void PodChanged(std::string key);
-  void PodGroupStatusChanged(std::string key);
+  void PodGroupChanged(std::string key);
 
   SnapshotOptions options_;
   std::map<std::string, NodeSpec, std::less<>> nodes_;
@@ -144,9 +144,9 @@ class Cluster {
   int64_t generation_ = 0;
   mutable std::optional<vcsched::Snapshot> cached_;  // the snapshot of this generation
   mutable std::optional<vcsched::Snapshot> last_built_;  // the last snapshot made: the next one's base
-  // What changed since last_built_ was made: pods and PodGroup statuses by key, which
-  // the next snapshot patches in; anything else, and it is built.
-  mutable std::set<std::string, std::less<>> changed_pods_, changed_pod_group_statuses_;
+  // What changed since last_built_ was made: pods and PodGroups by key, which the next
+  // snapshot patches in; anything else, and it is built.
+  mutable std::set<std::string, std::less<>> changed_pods_, changed_pod_groups_;
   mutable bool build_next_ = true;
   mutable SnapshotCounts snapshot_counts_;
   // Pods as the last snapshot prepared them, shared with it, by the address of the

@@ -293,7 +293,7 @@ class SnapshotBuilder {
   std::unique_ptr<State> state_;
 };
 
-// What changed since a snapshot, for PatchSnapshot: pods and PodGroup statuses only.
+// What changed since a snapshot, for PatchSnapshot: pods and PodGroups.
 struct SnapshotChanges {
   // Pods added or replaced, handed over whole: prepared in place where a build would
   // change them (as SnapshotBuilder::AddOwnedPod), then held by the new snapshot's
@@ -301,19 +301,20 @@ struct SnapshotChanges {
   std::vector<std::shared_ptr<PodSpec>> put_pods;
   // Pods gone, by "namespace/name" (one that the snapshot does not hold is no change).
   std::vector<std::string> deleted_pods;
-  // PodGroups of the snapshot whose status changed: their phase, counts and conditions
-  // are taken; every other field must be as the snapshot has it.
-  std::vector<PodGroupSpec> pod_group_statuses;
+  // PodGroups added or replaced, and gone (by "namespace/name").
+  std::vector<PodGroupSpec> put_pod_groups;
+  std::vector<std::string> deleted_pod_groups;
 };
 
 // The snapshot a build of `base`'s objects with these changes would make, made from
-// `base` instead: unchanged tasks, jobs, nodes and queues are carried over, the changed
-// pods alone are worked out, so the cost follows the changes (and the copying of the
-// task table), not the objects. It decides exactly what the build would decide.
-// nullopt when the changes need a build: a pod the build would refuse or give an implicit
-// PodGroup, a new namespace, a resource name that comes or goes, host ports or an
-// unknown priorityClassName (their warnings involve other pods), a key given twice,
-// a PodGroup status for a job the snapshot does not have.
+// `base` instead: unchanged tasks, jobs, nodes and queues are carried over; the changed
+// pods and PodGroups, and the pods whose PodGroup came or went, alone are worked out, so
+// the cost follows the changes (and the copying of the tables), not the objects. It
+// decides exactly what the build would decide.
+// nullopt when the changes need a build: an object the build would refuse, a pod the
+// build would give an implicit PodGroup, a pod of a namespace without pods or Namespace,
+// a resource name that comes or goes, host ports or an unknown priorityClassName on a
+// pod (their warnings involve other pods), a key given twice.
 std::optional<Snapshot> PatchSnapshot(const Snapshot& base, SnapshotChanges changes);
 // The same; and when nothing else holds `base`'s data (no copy of the snapshot, no
 // decisions or views of it: a loop's last snapshot, let go of), that data becomes the new

@@ -114,10 +114,10 @@ void Cluster::PodChanged(std::string key) {
   changed_pods_.insert(std::move(key));
 }
 
-void Cluster::PodGroupStatusChanged(std::string key) {
+void Cluster::PodGroupChanged(std::string key) {
   ++generation_;
   cached_.reset();
-  changed_pod_group_statuses_.insert(std::move(key));
+  changed_pod_groups_.insert(std::move(key));
 }
 
 absl::Status Cluster::PutNode(NodeSpec node) {
@@ -147,8 +147,8 @@ absl::Status Cluster::PutPod(PodSpec pod) {
   if (made) {
     std::string group_key = Key(made->namespace_, made->name);
     implicit_groups_.insert(group_key);
-    pod_groups_.emplace(std::move(group_key), *std::move(made));
-    Changed();
+    pod_groups_.emplace(group_key, *std::move(made));
+    PodGroupChanged(std::move(group_key));
   }
   std::string key = Key(pod.namespace_, pod.name);
   Unshare(key);
@@ -160,8 +160,8 @@ absl::Status Cluster::PutPod(PodSpec pod) {
 absl::Status Cluster::PutPodGroup(PodGroupSpec pod_group) {
   if (absl::Status s = Check(pod_group); !s.ok()) return s;
   std::string key = Key(pod_group.namespace_, pod_group.name);
-  pod_groups_.insert_or_assign(std::move(key), std::move(pod_group));
-  Changed();
+  pod_groups_.insert_or_assign(key, std::move(pod_group));
+  PodGroupChanged(std::move(key));
   return absl::OkStatus();
 }
 
@@ -239,11 +239,11 @@ absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view 
 }
 
 absl::Status Cluster::DeletePodGroup(absl::string_view namespace_, absl::string_view name) {
-  const std::string key = Key(namespace_, name);
+  std::string key = Key(namespace_, name);
   absl::Status s = Erase(pod_groups_, "PodGroup", key);
   if (!s.ok()) return s;
   implicit_groups_.erase(key);
-  Changed();
+  PodGroupChanged(std::move(key));
   return s;
 }
 
@@ -300,7 +300,7 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   if (!build_next_ && last_built_) {
     if (std::optional<vcsched::Snapshot> patched = Patched()) {
       changed_pods_.clear();
-      changed_pod_group_statuses_.clear();
+      changed_pod_groups_.clear();
       last_built_ = cached_ = *patched;
       ++snapshot_counts_.patched;
       return *std::move(patched);
@@ -331,7 +331,7 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   }
   cached_ = *built;
   changed_pods_.clear();
-  changed_pod_group_statuses_.clear();
+  changed_pod_groups_.clear();
   build_next_ = false;
   ++snapshot_counts_.built;
   return built;
@@ -349,10 +349,10 @@ std::optional<Snapshot> Cluster::Patched() const {
     changes.put_pods.push_back(std::make_shared<PodSpec>(it->second));
     put.push_back(&it->second);
   }
-  for (const std::string& key : changed_pod_group_statuses_) {
+  for (const std::string& key : changed_pod_groups_) {
     auto it = pod_groups_.find(key);
-    if (it == pod_groups_.end()) return std::nullopt;  // deleted since: a build's work
-    changes.pod_group_statuses.push_back(it->second);
+    if (it == pod_groups_.end()) changes.deleted_pod_groups.push_back(key);
+    else changes.put_pod_groups.push_back(it->second);
   }
   // The last snapshot is handed over: when the host let go of it (and of its decisions),
   // its data is reused in place.
@@ -433,7 +433,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
     }
     const bool new_phase = !g.phase.empty() && it->second.phase != g.phase;
     if (WriteStatus(g, now_seconds, it->second)) {
-      changed_pod_group_statuses_.insert(std::string(g.job));
+      changed_pod_groups_.insert(std::string(g.job));
       ++changed;
       ++report.pod_group_statuses;
       if (new_phase) ++report.pod_group_phases;

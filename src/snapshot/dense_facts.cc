@@ -62,7 +62,8 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
   return f;
 }
 
-DenseFacts DenseFacts::Patched(const DenseFacts& was, absl::Span<const TaskIndex> moved, absl::Span<const TaskInfo> tasks,
+DenseFacts DenseFacts::Patched(const DenseFacts& was, absl::Span<const TaskIndex> moved,
+                               absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
                                absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs, int dims,
                                std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
                                int64_t latest_pod_creation_time) {
@@ -84,7 +85,8 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, absl::Span<const TaskIndex
     const TaskIndex j = moved[i];
     if (j == kNone) continue;
     from[static_cast<size_t>(j)] = static_cast<TaskIndex>(i);
-    f.task_job[static_cast<size_t>(j)] = was.task_job[i];
+    const JobIndex job = was.task_job[i];
+    f.task_job[static_cast<size_t>(j)] = job == kNone || job_moved.empty() ? job : job_moved[static_cast<size_t>(job)];
     f.task_nonzero_cpu[static_cast<size_t>(j)] = was.task_nonzero_cpu[i];
     f.task_nonzero_memory[static_cast<size_t>(j)] = was.task_nonzero_memory[i];
     std::copy_n(was.task_req.data() + static_cast<ptrdiff_t>(i) * dims, dims,

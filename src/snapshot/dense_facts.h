@@ -26,9 +26,11 @@ struct DenseFacts {
   static DenseFacts Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims,
                        std::vector<uint8_t> task_flags, int64_t latest_pod_creation_time);
   // The facts of a task table made from an earlier one's (PatchSnapshot): the earlier
-  // task i is now task moved[i] (kNone: gone), the tasks listed in `fresh` are new, and
-  // `task_flags` and `task_shape` are every task's. Only the new tasks' records are read.
-  static DenseFacts Patched(const DenseFacts& was, absl::Span<const TaskIndex> moved, absl::Span<const TaskInfo> tasks,
+  // task i is now task moved[i] (kNone: gone), its job job_moved[j] (empty: the same),
+  // the tasks listed in `fresh` are new, and `task_flags` and `task_shape` are every
+  // task's. Only the new tasks' records are read.
+  static DenseFacts Patched(const DenseFacts& was, absl::Span<const TaskIndex> moved,
+                            absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
                             absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs, int dims,
                             std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
                             int64_t latest_pod_creation_time);

@@ -43,12 +43,7 @@ void LintPriorityClasses(const std::vector<const PodSpec*>& pods, const std::vec
                                     "\" is not in the input; priority ", defaults.empty() ? "0" : "of the global default",
                                     " is used"));
   }
-  for (const PodGroupSpec& g : pod_groups) {
-    if (g.priority_class_name.empty() || known.count(g.priority_class_name)) continue;
-    warnings.push_back(absl::StrCat("PodGroup \"", g.namespace_, "/", g.name, "\": spec.priorityClassName: PriorityClass \"",
-                                    g.priority_class_name, "\" is not in the input; priority ",
-                                    defaults.empty() ? "0" : "of the global default", " is used"));
-  }
+  for (const PodGroupSpec& g : pod_groups) LintPodGroupAlone(g, priority_classes, warnings);
 }
 
 void LintHostPorts(const std::vector<const PodSpec*>& pods, std::vector<std::string>& warnings) {
@@ -87,6 +82,19 @@ void LintPodAlone(const PodSpec& p, std::vector<std::string>& warnings) {
   if (p.containers.empty()) {
     warnings.push_back(absl::StrCat("Pod \"", Key(p), "\": spec.containers: none; the pod requests nothing"));
   }
+}
+
+void LintPodGroupAlone(const PodGroupSpec& g, const std::vector<PriorityClassSpec>& priority_classes,
+                       std::vector<std::string>& warnings) {
+  if (g.priority_class_name.empty()) return;
+  bool has_default = false;
+  for (const PriorityClassSpec& pc : priority_classes) {
+    if (pc.name == g.priority_class_name) return;
+    has_default = has_default || pc.global_default;
+  }
+  warnings.push_back(absl::StrCat("PodGroup \"", g.namespace_, "/", g.name, "\": spec.priorityClassName: PriorityClass \"",
+                                  g.priority_class_name, "\" is not in the input; priority ",
+                                  has_default ? "of the global default" : "0", " is used"));
 }
 
 bool HasHostPorts(const PodSpec& p) {

@@ -20,6 +20,9 @@ void LintObjects(const std::vector<const PodSpec*>& pods, const std::vector<PodG
 // of pods involves others: an unknown priorityClassName (counted over pods) and host ports.
 void LintPodAlone(const PodSpec& pod, std::vector<std::string>& warnings);
 bool HasHostPorts(const PodSpec& pod);
+// What LintObjects says of one PodGroup (all it says of PodGroups): an unknown priorityClassName.
+void LintPodGroupAlone(const PodGroupSpec& pod_group, const std::vector<PriorityClassSpec>& priority_classes,
+                       std::vector<std::string>& warnings);
 
 }  // namespace vcsched::internal
 

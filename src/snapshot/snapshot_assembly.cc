@@ -95,9 +95,6 @@ class SnapshotAssembly {
     impl_->priority_classes = s_.priority_classes;
     for (size_t i = 0; i < impl_->priority_classes.size(); ++i) {
       impl_->pc_by_name[impl_->priority_classes[i].name] = static_cast<int32_t>(i);
-      if (impl_->priority_classes[i].global_default && !global_default_) {
-        global_default_ = impl_->priority_classes[i].value;
-      }
     }
 
   }
@@ -106,7 +103,7 @@ class SnapshotAssembly {
   // limit of the dense tables.
   absl::Status MakeResourceSpace() {
     for (const NodeSpec& n : s_.nodes) Collect(n.allocatable);
-    for (const PodGroupSpec& g : s_.pod_groups) if (g.min_resources) Collect(*g.min_resources);
+    for (const PodGroupSpec& g : s_.pod_groups) if (g.min_resources) CollectCounted(*g.min_resources);
     for (const QueueSpec& q : s_.queues) {
       Collect(q.capability);
       Collect(q.guarantee);
@@ -114,8 +111,8 @@ class SnapshotAssembly {
     }
     impl_->space = ResourceSpace(std::move(scalars_));
     const int dims = impl_->space.size();
-    impl_->pod_resource_refs.assign(static_cast<size_t>(dims), 0);
-    for (const auto& [name, refs] : pod_scalar_refs_) impl_->pod_resource_refs[static_cast<size_t>(impl_->space.Find(name))] = refs;
+    impl_->resource_refs.assign(static_cast<size_t>(dims), 0);
+    for (const auto& [name, refs] : scalar_refs_) impl_->resource_refs[static_cast<size_t>(impl_->space.Find(name))] = refs;
     // Resource vectors are dense (one value per resource name for every pod, node, job and
     // queue): thousands of distinct names over thousands of pods would take gigabytes, so
     // such input is refused with the numbers instead of exhausting memory.
@@ -190,44 +187,13 @@ class SnapshotAssembly {
   }
 
   void AddJobs() {
-    const ResourceSpace& space = impl_->space;
-    const int dims = space.size();
     std::sort(s_.pod_groups.begin(), s_.pod_groups.end(), [](const auto& a, const auto& b) {
       return std::tie(a.namespace_, a.name) < std::tie(b.namespace_, b.name);
     });
     impl_->jobs.reserve(s_.pod_groups.size());
     for (PodGroupSpec& g : s_.pod_groups) {
-      JobInfo job;
-      job.index = static_cast<JobIndex>(impl_->jobs.size());
-      job.key = absl::StrCat(g.namespace_, "/", g.name);
-      const std::string queue = g.queue.empty() ? s_.options.default_queue : g.queue;
-      if (auto q = Lookup(impl_->queue_by_name, queue)) {
-        job.queue = *q;
-      } else {
-        impl_->warnings.push_back(absl::StrCat("PodGroup \"", job.key, "\": spec.queue: queue \"", queue,
-                                              "\" not found; the job is not scheduled"));
-      }
-      if (auto v = g.priority_class_name.empty() ? std::nullopt : Lookup(impl_->pc_by_name, g.priority_class_name)) {
-        job.priority = impl_->priority_classes[static_cast<size_t>(*v)].value;
-      } else {
-        job.priority = global_default_.value_or(0);
-      }
-      if (const std::string* v = AnnotationOrLabel(g.annotations, g.labels, "volcano.sh/preemptable")) {
-        bool b = false;
-        job.preemptable = ParseGoBool(*v, &b) && b;
-      }
-      const std::string* wait = AnnotationOrLabel(g.annotations, {}, "volcano.sh/sla-waiting-time");
-      if (wait == nullptr) wait = AnnotationOrLabel(g.annotations, {}, "sla-waiting-time");
-      if (wait != nullptr) {
-        absl::StatusOr<int64_t> d = ParseGoDurationSeconds(*wait);
-        if (d.ok()) job.waiting_time_seconds = *d;
-        else impl_->warnings.push_back(absl::StrCat("PodGroup \"", job.key, "\": metadata.annotations: ", d.status().message()));
-      }
-      job.has_min_resources = g.min_resources.has_value();
-      job.min_resources = job.has_min_resources ? ToResource(space, *g.min_resources, 0) : Resource(dims);
-      for (const auto& [role, n] : g.min_task_member) job.task_min_available_total = static_cast<int32_t>(std::min<int64_t>(int64_t{job.task_min_available_total} + n, INT32_MAX));
-      job.pod_group = std::move(g);
-      impl_->jobs.push_back(std::move(job));
+      JobInfo& job = impl_->jobs.emplace_back(internal::WorkOutJobFacts(std::move(g), *impl_, impl_->warnings));
+      job.index = static_cast<JobIndex>(impl_->jobs.size() - 1);
     }
     impl_->job_by_key.reserve(impl_->jobs.size());
     for (const JobInfo& job : impl_->jobs) impl_->job_by_key.emplace(job.key, job.index);
@@ -314,6 +280,7 @@ class SnapshotAssembly {
       for (const TaskInfo& t : impl_->tasks) impl_->task_by_key.emplace(t.key, t.index);
     }
     std::sort(impl_->warnings.begin(), impl_->warnings.end());
+    std::sort(impl_->orphans.begin(), impl_->orphans.end());
     return SnapshotInternals::Make(std::move(impl_));
   }
 
@@ -358,6 +325,7 @@ class SnapshotAssembly {
     job_key_.assign(p.namespace_).append("/").append(g->second);
     if (auto j = Lookup(impl_->job_by_key, job_key_)) return *j;
     impl_->warnings.push_back(internal::PodGroupNotFoundWarning(t.key, job_key_));
+    impl_->orphans.emplace_back(job_key_, t.key);
     return kNone;
   }
 
@@ -423,9 +391,9 @@ class SnapshotAssembly {
       if (!task_before_.contains(&p)) {
         for (std::string& problem : ObjectProblems(p)) errors_.push_back(std::move(problem));
       }
-      for (const Container& c : p.containers) CollectOfPod(c.requests);
-      for (const Container& c : p.init_containers) CollectOfPod(c.requests);
-      CollectOfPod(p.overhead);
+      for (const Container& c : p.containers) CollectCounted(c.requests);
+      for (const Container& c : p.init_containers) CollectCounted(c.requests);
+      CollectCounted(p.overhead);
     });
     for (const PodSpec* p : duplicate_pods) {
       if (p->name.empty() || p->name.size() > kMaxNameLength) continue;  // reported above
@@ -531,12 +499,12 @@ class SnapshotAssembly {
       if (ClassifyResourceName(n) == ResourceKind::kScalar) scalars_.push_back(n);
     }
   }
-  // The same for a pod's list, counting the names for PatchSnapshot.
-  void CollectOfPod(const ResourceList& l) {
+  // The same for a pod's or PodGroup's list, counting the names for PatchSnapshot.
+  void CollectCounted(const ResourceList& l) {
     for (const auto& [n, v] : l) {
       if (ClassifyResourceName(n) != ResourceKind::kScalar) continue;
       scalars_.push_back(n);
-      ++pod_scalar_refs_[n];
+      ++scalar_refs_[n];
     }
   }
   bool Ours(const PodSpec& p) const { return SchedulesPod(s_.options, p); }
@@ -545,7 +513,7 @@ class SnapshotAssembly {
   std::shared_ptr<Snapshot::Impl> impl_;
   std::vector<std::string> errors_;
   std::vector<std::string> scalars_;  // resource names beyond cpu, memory and pods
-  absl::flat_hash_map<std::string, int64_t> pod_scalar_refs_;  // how many pods' lists name each
+  absl::flat_hash_map<std::string, int64_t> scalar_refs_;  // how many pods' and PodGroups' lists name each
   ImplicitPodGroups implicit_;
   std::vector<const PodSpec*> pod_order_;
   const std::pair<const std::string, std::shared_ptr<const Labels>>* last_namespace_ = nullptr;
@@ -554,7 +522,6 @@ class SnapshotAssembly {
   std::vector<std::shared_ptr<const PodSpec>> all_;      // owned then shared, input order
   std::vector<const PodSpec*> pods_;                     // the same, as pointers
   absl::flat_hash_map<const PodSpec*, const std::shared_ptr<const PodSpec>*> owner_;
-  std::optional<int32_t> global_default_;
   // What the dense facts take from the specs, worked out by AddTasks while each is at hand.
   std::vector<uint8_t> task_flags_;
   int64_t latest_pod_creation_time_ = 0;

@@ -48,11 +48,13 @@ struct Snapshot::Impl {
   // build that reuses this snapshot's task facts (SnapshotBuilder::ReuseFrom).
   std::vector<std::string> shape_keys;
   // The pods no task holds (another scheduler's, not placed), in pod order; the latest
-  // creation time of the tasks' pods; and per resource dimension, how many request lists
-  // of pods name it (a dimension only pods name goes when its last pod goes).
+  // creation time of the tasks' pods; per resource dimension, how many request lists of
+  // pods and PodGroups name it (a dimension only they name goes when its last one goes);
+  // and the tasks whose PodGroup is missing, as (group key, task key), sorted.
   std::vector<std::shared_ptr<const PodSpec>> hidden_pods;
   int64_t latest_pod_creation_time = 0;
-  std::vector<int64_t> pod_resource_refs;
+  std::vector<int64_t> resource_refs;
+  std::vector<std::pair<std::string, std::string>> orphans;
 };
 
 // The library's way in: the session reads the dense facts, decisions share the data

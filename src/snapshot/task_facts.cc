@@ -126,6 +126,48 @@ void WorkOutPodFacts(const PodSpec& p, const Snapshot::Impl& impl, TaskInfo& t) 
   }
 }
 
+JobInfo WorkOutJobFacts(PodGroupSpec g, const Snapshot::Impl& impl, std::vector<std::string>& warnings) {
+  JobInfo job;
+  job.key = absl::StrCat(g.namespace_, "/", g.name);
+  const std::string& queue = g.queue.empty() ? impl.options.default_queue : g.queue;
+  if (auto q = impl.queue_by_name.find(queue); q != impl.queue_by_name.end()) {
+    job.queue = q->second;
+  } else {
+    warnings.push_back(absl::StrCat("PodGroup \"", job.key, "\": spec.queue: queue \"", queue,
+                                    "\" not found; the job is not scheduled"));
+  }
+  job.priority = 0;
+  if (auto v = g.priority_class_name.empty() ? impl.pc_by_name.end() : impl.pc_by_name.find(g.priority_class_name);
+      v != impl.pc_by_name.end()) {
+    job.priority = impl.priority_classes[static_cast<size_t>(v->second)].value;
+  } else {
+    for (const PriorityClassSpec& pc : impl.priority_classes) {  // by name: the first default wins
+      if (pc.global_default) {
+        job.priority = pc.value;
+        break;
+      }
+    }
+  }
+  if (const std::string* v = AnnotationOrLabel(g.annotations, g.labels, "volcano.sh/preemptable")) {
+    bool b = false;
+    job.preemptable = ParseGoBool(*v, &b) && b;
+  }
+  const std::string* wait = AnnotationOrLabel(g.annotations, {}, "volcano.sh/sla-waiting-time");
+  if (wait == nullptr) wait = AnnotationOrLabel(g.annotations, {}, "sla-waiting-time");
+  if (wait != nullptr) {
+    absl::StatusOr<int64_t> d = ParseGoDurationSeconds(*wait);
+    if (d.ok()) job.waiting_time_seconds = *d;
+    else warnings.push_back(absl::StrCat("PodGroup \"", job.key, "\": metadata.annotations: ", d.status().message()));
+  }
+  job.has_min_resources = g.min_resources.has_value();
+  job.min_resources = job.has_min_resources ? ToResource(impl.space, *g.min_resources, 0) : Resource(impl.space.size());
+  for (const auto& [role, n] : g.min_task_member) {
+    job.task_min_available_total = static_cast<int32_t>(std::min<int64_t>(int64_t{job.task_min_available_total} + n, INT32_MAX));
+  }
+  job.pod_group = std::move(g);
+  return job;
+}
+
 void ShapeKeyOf(const TaskInfo& t, const PodSpec& p, std::string& key) {
   // Amounts go in as their 8 bytes: every key has the same number of them, so the text
   // that follows cannot be confused with them.

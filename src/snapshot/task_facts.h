@@ -1,10 +1,12 @@
-// What a snapshot's task takes from its pod alone (with the resource space and the
-// priority classes): shared by the build (snapshot_assembly.cc) and the patch that makes
-// a snapshot from an earlier one (snapshot_patch.cc). Internal to the snapshot layer.
+// What a snapshot's task takes from its pod alone, and a job from its PodGroup alone
+// (with the resource space, queues and priority classes): shared by the build
+// (snapshot_assembly.cc) and the patch that makes a snapshot from an earlier one
+// (snapshot_patch.cc). Internal to the snapshot layer.
 #ifndef VCSCHED_SRC_SNAPSHOT_TASK_FACTS_H_
 #define VCSCHED_SRC_SNAPSHOT_TASK_FACTS_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "src/snapshot/snapshot_impl.h"
@@ -20,6 +22,11 @@ const std::string* AnnotationOrLabel(const Labels& annotations, const Labels& la
 // Key, uid, status, requests, priority, preemptable, role and pod index of the task of
 // `p`, read against impl's resource space and priority classes.
 void WorkOutPodFacts(const PodSpec& p, const Snapshot::Impl& impl, TaskInfo& t);
+
+// A job's record from its PodGroup: key, queue, priority, preemptable, SLA waiting
+// time, minimum resources, the sum of per-role minimums (index, tasks and sub-groups
+// left to the caller); what a build warns of goes to `warnings`.
+JobInfo WorkOutJobFacts(PodGroupSpec g, const Snapshot::Impl& impl, std::vector<std::string>& warnings);
 
 // The shape key of a task whose flags have no kTaskPlacementTerms: requests, non-zero
 // requests, node selector and tolerations (tasks with equal keys share a shape).

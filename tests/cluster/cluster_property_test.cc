@@ -272,7 +272,7 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
   CHECK(conflicts > 0);
   CHECK(evictions_applied > 0);
   CHECK(round_trips > 1000);
-  CHECK(patched > steps / 8);  // half the steps change pods alone; some of those need a build
+  CHECK(patched > steps / 4);  // steps that change pods and PodGroups alone, less those a build must make
 }
 
 }  // namespace

@@ -73,7 +73,7 @@ std::string SnapshotDifference(const Snapshot& a, const Snapshot& b) {
       if (a.FindTask(t.key) != b.FindTask(t.key)) return absl::StrCat("FindTask(", t.key, ") differs");
     }
     for (const JobInfo& j : a.jobs()) {
-      if (a.FindJob(j.key) != b.FindJob(j.key)) return absl::StrCat("FindJob(", j.key, ") differs");
+      if (a.FindJob(j.key) != b.FindJob(j.key)) return absl::StrCat("FindJob(", j.key, ") differs: ", a.FindJob(j.key).value_or(-9), " against ", b.FindJob(j.key).value_or(-9), " of ", a.jobs().size());
     }
   }
   return diff;

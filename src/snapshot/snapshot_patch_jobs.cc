@@ -1,0 +1,144 @@
+// PatchSnapshot's job table: PodGroups that came, went or changed, and each job's tasks
+// and sub-groups once the task table is made.
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "src/snapshot/hyper_node_tree.h"
+#include "src/snapshot/object_lint.h"
+#include "src/snapshot/snapshot_patch.h"
+#include "src/snapshot/task_facts.h"
+
+namespace vcsched::internal {
+
+// Sorts the PodGroup changes and finds each one's job in the base; lists the pods whose
+// PodGroup comes or goes (their tasks are worked out again). False when a PodGroup is
+// one a build refuses, or names a resource the snapshot lacks.
+bool SnapshotPatch::AdmitGroups(const SnapshotChanges& changes, std::vector<Change>& regrouped) {
+  for (const std::string& key : changes.deleted_pod_groups) {
+    const size_t slash = key.find('/');
+    std::optional<JobIndex> j = base_.FindJob(key);
+    if (slash == std::string::npos || !j) continue;  // no such PodGroup: no change
+    groups_.push_back({key, slash, *j, nullptr});
+  }
+  for (const PodGroupSpec& g : changes.put_pod_groups) {
+    if (!ObjectProblems(g).empty()) return false;
+    if (g.min_resources && !CountResources(*g.min_resources, +1)) return false;
+    std::string key = absl::StrCat(g.namespace_, "/", g.name);
+    const JobIndex old = base_.FindJob(key).value_or(kNone);
+    groups_.push_back({std::move(key), g.namespace_.size(), old, &g});
+  }
+  std::sort(groups_.begin(), groups_.end(),
+            [](const GroupChange& a, const GroupChange& b) { return KeyBefore(a.ns(), a.name(), b.ns(), b.name()); });
+  for (size_t i = 1; i < groups_.size(); ++i) {
+    if (groups_[i].key == groups_[i - 1].key) return false;
+  }
+  const auto regroup = [&](TaskIndex t) {
+    const TaskInfo& task = was_.tasks[static_cast<size_t>(t)];
+    regrouped.push_back({task.key, task.pod->namespace_.size(), kNone, nullptr, task.pod});
+  };
+  for (const GroupChange& g : groups_) {
+    if (g.old_job != kNone) {
+      const JobInfo& job = was_.jobs[static_cast<size_t>(g.old_job)];
+      if (job.pod_group.min_resources) CountResources(*job.pod_group.min_resources, -1);
+      if (g.now == nullptr) {
+        for (TaskIndex t : job.tasks) regroup(t);  // now without a PodGroup
+      }
+    } else {
+      // Tasks that named this PodGroup while it was missing join it.
+      const auto first = std::lower_bound(was_.orphans.begin(), was_.orphans.end(), std::make_pair(g.key, std::string()));
+      for (auto it = first; it != was_.orphans.end() && it->first == g.key; ++it) {
+        if (std::optional<TaskIndex> t = base_.FindTask(it->second)) regroup(*t);
+      }
+    }
+  }
+  return true;
+}
+
+// The new job table: the base's jobs in key order, PodGroups that went left out, new and
+// changed ones worked out (with their warnings; the old ones' are dropped). job_moved_
+// maps the base's jobs to their new indices when any moved.
+void SnapshotPatch::MakeJobTable() {
+  std::vector<JobInfo>& out = next_->jobs;
+  const std::vector<JobInfo>& old = *old_jobs_;
+  if (groups_.empty()) {
+    if (in_place_) {
+      out = std::move(own_jobs_);  // the records stay where job_by_key sees them
+    } else {
+      out = old;
+      for (const JobInfo& j : out) next_->job_by_key.emplace(j.key, j.index);
+    }
+    return;
+  }
+  job_moved_.assign(old.size(), kNone);
+  out.reserve(old.size() + groups_.size());
+  const auto work_out = [&](const GroupChange& g) {
+    JobInfo& job = out.emplace_back(WorkOutJobFacts(*g.now, *next_, new_warnings_));
+    LintPodGroupAlone(*g.now, next_->priority_classes, new_warnings_);
+    job.index = static_cast<JobIndex>(out.size() - 1);
+    affected_jobs_.push_back(job.index);  // its sub-groups are made anew
+    return job.index;
+  };
+  auto g = groups_.begin();
+  for (size_t i = 0; i < old.size(); ++i) {
+    const PodGroupSpec& pg = old[i].pod_group;
+    for (; g != groups_.end() && KeyBefore(g->ns(), g->name(), pg.namespace_, pg.name); ++g) {
+      if (g->now != nullptr) work_out(*g);
+    }
+    if (g != groups_.end() && g->old_job == static_cast<JobIndex>(i)) {  // changed or gone
+      if (g->now != nullptr) job_moved_[i] = work_out(*g);
+      ++g;
+      continue;
+    }
+    job_moved_[i] = static_cast<JobIndex>(out.size());
+    if (in_place_) out.push_back(std::move(own_jobs_[i]));
+    else out.push_back(old[i]);
+    out.back().index = job_moved_[i];
+  }
+  for (; g != groups_.end(); ++g) {
+    if (g->now != nullptr) work_out(*g);
+  }
+  for (const GroupChange& change : groups_) {
+    if (change.old_job != kNone) dropped_prefixes_.push_back(absl::StrCat("PodGroup \"", change.key, "\": "));
+  }
+  next_->job_by_key.clear();
+  next_->job_by_key.reserve(out.size());
+  for (const JobInfo& j : out) next_->job_by_key.emplace(j.key, j.index);
+}
+
+JobIndex SnapshotPatch::NewJobOf(JobIndex old) const {
+  return job_moved_.empty() ? old : job_moved_[static_cast<size_t>(old)];
+}
+
+// Each job's tasks listed again (from the layout, not the records); the sub-groups of
+// jobs that lost or gained a task, or were worked out again, are made anew, the others'
+// renumbered.
+void SnapshotPatch::MakeJobs() {
+  next_->tasks = std::move(tasks_);  // sub-groups read them
+  std::vector<JobInfo>& jobs = next_->jobs;
+  for (JobInfo& j : jobs) j.tasks.clear();
+  for (size_t t = 0; t < from_.size(); ++t) {
+    const TaskIndex i = from_[t];
+    JobIndex j = next_->tasks[t].job;
+    if (i != kNone) {
+      j = old_dense_->task_job[static_cast<size_t>(i)];
+      if (j != kNone) j = NewJobOf(j);
+    }
+    if (j != kNone) jobs[static_cast<size_t>(j)].tasks.push_back(static_cast<TaskIndex>(t));
+  }
+  std::vector<bool> affected(jobs.size(), false);
+  for (JobIndex j : affected_jobs_) {
+    if (j != kNone) affected[static_cast<size_t>(j)] = true;
+  }
+  for (JobInfo& j : jobs) {
+    if (affected[static_cast<size_t>(j.index)]) {
+      BuildSubJobsOf(*next_, j);
+      continue;
+    }
+    for (SubJobInfo& sub : j.sub_jobs) {
+      for (TaskIndex& t : sub.tasks) t = moved_[static_cast<size_t>(t)];
+    }
+  }
+}
+
+}  // namespace vcsched::internal

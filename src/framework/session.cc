@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/status/status.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "src/framework/session_explain.h"
 #include "src/framework/session_state.h"
@@ -175,6 +176,15 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   }
   // Finished pods never hold a node (docs/reference/scheduler.md §2.2). A pending task off any node is
   // where every task starts, so only the others move.
+  {  // each node's list and the change log sized once, not grown task by task
+    std::vector<int32_t> per_node(nodes.size(), 0);
+    for (const TaskIndex t : f.placed_tasks) {
+      const TaskInfo& info = tasks[static_cast<size_t>(t)];
+      if (info.node != kNone && HoldsNode(info.status)) ++per_node[static_cast<size_t>(info.node)];
+    }
+    for (size_t n = 0; n < nodes.size(); ++n) s.node_tasks[n].reserve(static_cast<size_t>(per_node[n]));
+    s.node_changes.reserve(f.placed_tasks.size());
+  }
   for (const TaskIndex t : f.placed_tasks) {
     const TaskInfo& info = tasks[static_cast<size_t>(t)];
     s.MoveTask(t, info.status, HoldsNode(info.status) ? info.node : kNone);
@@ -282,7 +292,9 @@ enum class RoleCheck { kValid, kReady, kPipelined };
 bool CheckRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
   if (!s.job_checks_roles[static_cast<size_t>(j)]) return true;
   const JobInfo& job = s.job(j);
-  std::map<std::string, int32_t> counts;
+  // The roles with a minimum, and how many of their tasks count: only these matter.
+  absl::InlinedVector<std::pair<absl::string_view, int32_t>, 4> counts;
+  for (const auto& [role, min] : job.pod_group.min_task_member) counts.emplace_back(role, 0);
   for (TaskIndex t : job.tasks) {
     const TaskStatus st = s.status[static_cast<size_t>(t)];
     bool counted = IsAllocatedStatus(st) || st == TaskStatus::kSucceeded;
@@ -298,10 +310,16 @@ bool CheckRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
                   st == TaskStatus::kPipelined;
         break;
     }
-    if (counted) ++counts[s.task(t).role];
+    if (!counted) continue;
+    const std::string& role = s.task(t).role;
+    for (auto& [name, count] : counts) {
+      if (name == role) ++count;
+    }
   }
+  size_t i = 0;
   for (const auto& [role, min] : job.pod_group.min_task_member) {
-    if (min > 0 && counts[role] < min) return false;
+    if (min > 0 && counts[i].second < min) return false;
+    ++i;
   }
   return true;
 }

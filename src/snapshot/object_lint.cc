@@ -31,11 +31,13 @@ void LintPriorityClasses(const std::vector<const PodSpec*>& pods, const std::vec
                                     "\" (first by name) is used"));
   }
   std::map<std::string, int> unknown_by_pods;  // class -> pods naming it, reported once per class
-  std::map<std::string, std::string> first_pod;
+  std::map<std::string, std::string> first_pod;  // by key, whatever order the pods came in
   for (const PodSpec* pod : pods) {
     const PodSpec& p = *pod;
     if (p.priority_class_name.empty() || known.count(p.priority_class_name) || p.priority) continue;
-    if (unknown_by_pods[p.priority_class_name]++ == 0) first_pod[p.priority_class_name] = Key(p);
+    std::string key = Key(p);
+    std::string& first = first_pod[p.priority_class_name];
+    if (unknown_by_pods[p.priority_class_name]++ == 0 || key < first) first = std::move(key);
   }
   for (const auto& [name, count] : unknown_by_pods) {
     warnings.push_back(absl::StrCat("Pod \"", first_pod[name], "\"", count > 1 ? absl::StrCat(" and ", count - 1, " more") : "",
@@ -46,7 +48,16 @@ void LintPriorityClasses(const std::vector<const PodSpec*>& pods, const std::vec
   for (const PodGroupSpec& g : pod_groups) LintPodGroupAlone(g, priority_classes, warnings);
 }
 
-void LintHostPorts(const std::vector<const PodSpec*>& pods, std::vector<std::string>& warnings) {
+void LintHostPorts(const std::vector<const PodSpec*>& all_pods, std::vector<std::string>& warnings) {
+  // The pods that hold ports, in key order: which one is named first does not depend on
+  // the order the pods came in.
+  std::vector<const PodSpec*> pods;
+  for (const PodSpec* pod : all_pods) {
+    if (HoldsNode(*pod) && HasHostPorts(*pod)) pods.push_back(pod);
+  }
+  std::sort(pods.begin(), pods.end(), [](const PodSpec* a, const PodSpec* b) {
+    return std::tie(a->namespace_, a->name) < std::tie(b->namespace_, b->name);
+  });
   // (node, protocol, port) -> the first pod holding it, with its address.
   std::map<std::tuple<std::string, std::string, int32_t>, std::vector<std::pair<std::string, const PodSpec*>>> held;
   for (const PodSpec* pod : pods) {

@@ -1,15 +1,19 @@
 // Fuzzes watch-event streams into a Cluster: events are read, applied one by one (a
-// refused event must leave the state unchanged), and at each SCHEDULE a session on the
-// cluster's snapshot must decide what a session on a scratch build of its objects
-// decides; the decisions are then applied.
+// refused event must leave the state unchanged), and at each SCHEDULE the cluster's
+// snapshot (patched or built) must equal a scratch build of its objects field by field
+// and a session on it decide what a session on the build decides; the decisions are
+// then applied. Every other snapshot is kept through the next one, so that patches are
+// made both in place and from a copy (the kept one must not change).
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "vcsched/cluster.h"
 #include "vcsched/io/format.h"
 #include "vcsched/io/watch.h"
 #include "vcsched/scheduler.h"
+#include "tests/testing/snapshot_compare.h"
 
 namespace {
 
@@ -29,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Cluster cluster;
   const SchedulerConfig config = DefaultSchedulerConfig();
   int sessions = 0;
+  std::optional<Snapshot> kept, kept_build;  // the last snapshot, held through the next change
   for (const WatchEvent& e : *events) {
     const int64_t generation = cluster.generation();
     std::vector<std::string> notes;
@@ -37,7 +42,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     absl::StatusOr<Snapshot> mine = cluster.Snapshot();
     absl::StatusOr<Snapshot> scratch = cluster.BuildSnapshot();
     Require(mine.ok() == scratch.ok());
-    if (!mine.ok() || mine->tasks().size() > 500 || mine->nodes().size() > 200) continue;
+    if (kept) Require(testing::SnapshotDifference(*kept, *kept_build).empty());
+    kept.reset();
+    if (!mine.ok()) continue;
+    Require(testing::SnapshotDifference(*mine, *scratch).empty());
+    if (sessions % 2 == 0) {
+      kept = *mine;
+      kept_build = *scratch;
+    }
+    if (mine->tasks().size() > 500 || mine->nodes().size() > 200) continue;
     RunOptions run;
     run.now_seconds = e.now.value_or(0);
     absl::StatusOr<Decisions> a = RunSession(*mine, config, run);

@@ -182,7 +182,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
       const TaskInfo& info = tasks[static_cast<size_t>(t)];
       if (info.node != kNone && HoldsNode(info.status)) ++per_node[static_cast<size_t>(info.node)];
     }
-    for (size_t n = 0; n < nodes.size(); ++n) s.node_tasks[n].reserve(static_cast<size_t>(per_node[n]));
+    for (size_t i = 0; i < nodes.size(); ++i) s.node_tasks[i].reserve(static_cast<size_t>(per_node[i]));
     s.node_changes.reserve(f.placed_tasks.size());
   }
   for (const TaskIndex t : f.placed_tasks) {

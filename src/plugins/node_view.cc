@@ -17,13 +17,23 @@ NodeView::NodeView(const Session& ssn) : ssn_(&ssn), dims_(ssn.dims()) {
   slot_.assign(tasks, -1);
   ever_.assign(tasks, 0);
   terms_indexed_.assign(tasks, 0);
-  for (TaskIndex t = 0; t < static_cast<TaskIndex>(tasks); ++t) {
+  const auto holds_node = [&](TaskIndex t) {
     const TaskStatus s = ssn.task_status(t);
-    if (ssn.task_node(t) == kNone || s == TaskStatus::kPending || s == TaskStatus::kSucceeded ||
-        s == TaskStatus::kFailed) {
-      continue;
-    }
-    Add(t, ssn.task_node(t));
+    return ssn.task_node(t) != kNone && s != TaskStatus::kPending && s != TaskStatus::kSucceeded &&
+           s != TaskStatus::kFailed;
+  };
+  // Each node's list and the placed list sized once, not grown pod by pod.
+  std::vector<int32_t> per_node(n, 0);
+  size_t placed = 0;
+  for (TaskIndex t = 0; t < static_cast<TaskIndex>(tasks); ++t) {
+    if (!holds_node(t)) continue;
+    ++per_node[static_cast<size_t>(ssn.task_node(t))];
+    ++placed;
+  }
+  for (size_t i = 0; i < n; ++i) pods_[i].reserve(static_cast<size_t>(per_node[i]));
+  ever_placed_.reserve(placed);
+  for (TaskIndex t = 0; t < static_cast<TaskIndex>(tasks); ++t) {
+    if (holds_node(t)) Add(t, ssn.task_node(t));
   }
   initialized_ = true;
 }

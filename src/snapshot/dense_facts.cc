@@ -101,9 +101,18 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, absl::Span<const TaskIndex
     placed[static_cast<size_t>(j)] = t.status != TaskStatus::kPending;
   }
   f.task_key.reserve(n);
+  for (size_t j = 0; j < n;) {
+    if (from[j] == kNone) {
+      f.task_key.push_back(tasks[j].key);
+      ++j;
+      continue;
+    }
+    size_t end = j + 1;  // a run of carried tasks, consecutive in the earlier table too
+    while (end < n && from[end] != kNone && from[end] == from[end - 1] + 1) ++end;
+    f.task_key.append_range(was.task_key, static_cast<size_t>(from[j]), static_cast<size_t>(from[end - 1]) + 1);
+    j = end;
+  }
   for (size_t j = 0; j < n; ++j) {
-    const TaskIndex i = from[j];
-    f.task_key.push_back(i != kNone ? was.task_key[static_cast<size_t>(i)] : absl::string_view(tasks[j].key));
     if (placed[j]) f.placed_tasks.push_back(static_cast<TaskIndex>(j));
   }
   f.FillJobFacts(jobs, dims);

@@ -18,6 +18,14 @@ class PackedStrings {
     text_.append(s.data(), s.size());
     ends_.push_back(text_.size());
   }
+  // Strings [begin, end) of `other`, appended in one copy.
+  void append_range(const PackedStrings& other, size_t begin, size_t end) {
+    if (begin >= end) return;
+    const size_t from = begin == 0 ? 0 : other.ends_[begin - 1];
+    const size_t shift = text_.size() - from;
+    text_.append(other.text_, from, other.ends_[end - 1] - from);
+    for (size_t i = begin; i < end; ++i) ends_.push_back(other.ends_[i] + shift);
+  }
   size_t size() const { return ends_.size(); }
   absl::string_view operator[](size_t i) const {
     const size_t begin = i == 0 ? 0 : ends_[i - 1];

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "src/snapshot/snapshot_impl.h"
 #include "tests/testing/builders.h"
 #include "vcsched/snapshot.h"
@@ -90,6 +92,64 @@ TEST_CASE("DenseFacts: keys in index order are recognised as sorted", "[core][de
   const Snapshot snap = *std::move(b).Build();
   CHECK(SnapshotInternals::Of(snap).dense.task_keys_sorted);
   CHECK(SnapshotInternals::Of(snap).dense.job_keys_sorted);
+}
+
+TEST_CASE("PackedStrings: a run appended from another list reads back alike", "[core][dense]") {
+  PackedStrings a, b;
+  for (const char* s : {"x", "", "yz", "abc"}) a.push_back(s);
+  b.push_back("first");
+  b.append_range(a, 1, 4);
+  b.append_range(a, 0, 0);  // empty: nothing
+  b.push_back("last");
+  REQUIRE(b.size() == 5);
+  CHECK(b[0] == "first");
+  CHECK(b[1] == "");
+  CHECK(b[2] == "yz");
+  CHECK(b[3] == "abc");
+  CHECK(b[4] == "last");
+}
+
+// The dense facts as text, to compare a patched snapshot's with a build's.
+std::string FactsText(const DenseFacts& f) {
+  std::string out = absl::StrCat("latest=", f.latest_creation_time, " sorted=", f.task_keys_sorted, f.job_keys_sorted, "\n");
+  for (size_t t = 0; t < f.task_flags.size(); ++t) {
+    absl::StrAppend(&out, f.task_key[t], " flags=", f.task_flags[t], " job=", f.task_job[t], " shape=", f.task_shape[t],
+                    " nz=", f.task_nonzero_cpu[t], "/", f.task_nonzero_memory[t], " req=");
+    for (Eigen::Index d = 0; d < f.task_req.cols(); ++d) absl::StrAppend(&out, f.task_req(static_cast<Eigen::Index>(t), d), ",");
+    out += "\n";
+  }
+  absl::StrAppend(&out, "placed=", absl::StrJoin(f.placed_tasks, ","), " list=", absl::StrJoin(f.job_task_list, ","),
+                  " begins=", absl::StrJoin(f.job_task_begin, ","), " best_effort=", absl::StrJoin(f.job_best_effort_count, ","),
+                  " queue=", absl::StrJoin(f.job_queue, ","), " phase=", absl::StrJoin(f.job_phase, ","), "\n");
+  for (size_t j = 0; j < f.job_key.size(); ++j) absl::StrAppend(&out, f.job_key[j], ";");
+  return out;
+}
+
+TEST_CASE("DenseFacts: a patched snapshot's facts are a build's", "[core][dense]") {
+  const Snapshot base = Mixed();
+  // Changes that shift indices both ways, with keys out of byte order ("a-b/..." before "a/...").
+  SnapshotChanges changes;
+  changes.deleted_pods = {"a/g-0"};
+  changes.put_pods.push_back(std::make_shared<PodSpec>(MakePod("a-b/h-2", "h", "cpu=3", "n1", "Running")));
+  changes.put_pods.push_back(std::make_shared<PodSpec>(MakePod("a/g-2", "g", "")));
+  PodGroupSpec phase = MakePodGroup("a/g", 2);
+  phase.phase = "Inqueue";
+  changes.put_pod_groups.push_back(phase);
+  std::optional<Snapshot> patched = PatchSnapshot(base, changes);
+  REQUIRE(patched.has_value());
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=8,memory=8Gi,pods=20"));
+  b.AddPodGroup(phase);
+  b.AddPodGroup(MakePodGroup("a-b/h", 1));
+  for (const TaskInfo& t : patched->tasks()) b.AddPod(*t.pod);
+  const Snapshot built = *std::move(b).Build();
+  CHECK(FactsText(SnapshotInternals::Of(*patched).dense) == FactsText(SnapshotInternals::Of(built).dense));
+  CHECK_FALSE(SnapshotInternals::Of(*patched).dense.task_keys_sorted);
+  CHECK(patched->FindTask("a/g-2") == built.FindTask("a/g-2"));
+  CHECK_FALSE(patched->FindTask("a/g-0").has_value());
+  // The base is as it was.
+  CHECK(base.FindTask("a/g-0").has_value());
+  CHECK(base.tasks().size() == 4);
 }
 
 }  // namespace

@@ -151,8 +151,12 @@ absl::Status Cluster::PutPod(PodSpec pod) {
     PodGroupChanged(std::move(group_key));
   }
   std::string key = Key(pod.namespace_, pod.name);
-  Unshare(key);
-  pods_.insert_or_assign(key, std::move(pod));
+  if (auto it = pods_.lower_bound(key); it != pods_.end() && it->first == key) {  // one walk of the map
+    shared_pods_.erase(&it->second);  // about to change
+    it->second = std::move(pod);
+  } else {
+    pods_.emplace_hint(it, key, std::move(pod));
+  }
   PodChanged(std::move(key));
   return absl::OkStatus();
 }

@@ -62,6 +62,7 @@ void SnapshotPatch::MakeJobTable() {
   std::vector<JobInfo>& out = next_->jobs;
   const std::vector<JobInfo>& old = *old_jobs_;
   if (groups_.empty()) {
+    job_redone_.assign(old.size(), false);
     if (in_place_) {
       out = std::move(own_jobs_);  // the records stay where job_by_key sees them
     } else {
@@ -76,6 +77,7 @@ void SnapshotPatch::MakeJobTable() {
     JobInfo& job = out.emplace_back(WorkOutJobFacts(*g.now, *next_, new_warnings_));
     LintPodGroupAlone(*g.now, next_->priority_classes, new_warnings_);
     job.index = static_cast<JobIndex>(out.size() - 1);
+    job_redone_.push_back(true);
     affected_jobs_.push_back(job.index);  // its sub-groups are made anew
     return job.index;
   };
@@ -94,6 +96,7 @@ void SnapshotPatch::MakeJobTable() {
     if (in_place_) out.push_back(std::move(own_jobs_[i]));
     else out.push_back(old[i]);
     out.back().index = job_moved_[i];
+    job_redone_.push_back(false);
   }
   for (; g != groups_.end(); ++g) {
     if (g->now != nullptr) work_out(*g);
@@ -115,14 +118,16 @@ JobIndex SnapshotPatch::NewJobOf(JobIndex old) const {
 // renumbered.
 void SnapshotPatch::MakeJobs() {
   next_->tasks = std::move(tasks_);  // sub-groups read them
+  std::vector<TaskInfo>& tasks = next_->tasks;
   std::vector<JobInfo>& jobs = next_->jobs;
   for (JobInfo& j : jobs) j.tasks.clear();
   for (size_t t = 0; t < from_.size(); ++t) {
     const TaskIndex i = from_[t];
-    JobIndex j = next_->tasks[t].job;
-    if (i != kNone) {
-      j = old_dense_->task_job[static_cast<size_t>(i)];
-      if (j != kNone) j = NewJobOf(j);
+    JobIndex j = kNone;
+    if (i == kNone) {
+      j = tasks[t].job;
+    } else if (const JobIndex was = old_dense_->task_job[static_cast<size_t>(i)]; was != kNone) {
+      j = NewJobOf(was);
     }
     if (j != kNone) jobs[static_cast<size_t>(j)].tasks.push_back(static_cast<TaskIndex>(t));
   }
@@ -130,14 +135,26 @@ void SnapshotPatch::MakeJobs() {
   for (JobIndex j : affected_jobs_) {
     if (j != kNone) affected[static_cast<size_t>(j)] = true;
   }
+  // A carried job whose tasks were all in its one default sub-group keeps it, with the
+  // new task list; its carried tasks' sub-group (0) stands, its new ones get it below.
+  std::vector<bool> one_group(jobs.size(), false);
   for (JobInfo& j : jobs) {
-    if (affected[static_cast<size_t>(j.index)]) {
+    const size_t at = static_cast<size_t>(j.index);
+    if (!affected[at]) {
+      for (SubJobInfo& sub : j.sub_jobs) {
+        for (TaskIndex& t : sub.tasks) t = moved_[static_cast<size_t>(t)];
+      }
+    } else if (!job_redone_[at] && j.pod_group.sub_group_policy.empty() && j.sub_jobs.size() == 1) {
+      one_group[at] = true;
+      if (j.tasks.empty()) j.sub_jobs.clear();
+      else j.sub_jobs[0].tasks = j.tasks;
+    } else {
       BuildSubJobsOf(*next_, j);
-      continue;
     }
-    for (SubJobInfo& sub : j.sub_jobs) {
-      for (TaskIndex& t : sub.tasks) t = moved_[static_cast<size_t>(t)];
-    }
+  }
+  for (TaskIndex f : fresh_) {
+    TaskInfo& t = tasks[static_cast<size_t>(f)];
+    if (t.job != kNone && one_group[static_cast<size_t>(t.job)]) t.sub_job = 0;
   }
 }
 

@@ -126,6 +126,12 @@ void RegisterCluster(py::module_& m) {
         out["namespaces"] = c.namespaces().size();
         out["volcano_jobs"] = c.volcano_jobs().size();
         return out;
+      })
+      .def_property_readonly("snapshot_counts", [](const Cluster& c) {
+        py::dict out;
+        out["built"] = c.snapshot_counts().built;
+        out["patched"] = c.snapshot_counts().patched;
+        return out;
       });
 }
 

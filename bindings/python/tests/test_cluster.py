@@ -47,6 +47,24 @@ def test_a_gang_goes_pending_inqueue_running_over_cycles():
     assert d3.phases == {"ns/g": "Running"}
 
 
+def test_pod_changes_patch_the_next_snapshot_and_it_decides_as_a_fresh_cluster():
+    c = vcsched.Cluster()
+    c.apply_all([added(node("n1", 4)), added(node("n2", 4)), added(group("g", 2)), added(pod("a", 2, "g")),
+                 added(pod("b", 2, "g"))])
+    c.schedule()
+    assert c.snapshot_counts == {"built": 1, "patched": 0}
+    c.apply_all([added(group("h", 1)), added(pod("x", 1, "h")), {"type": "DELETED", "object": pod("b", 2, "g")}])
+    patched = c.snapshot()
+    assert c.snapshot_counts == {"built": 1, "patched": 1}  # pods and PodGroups alone: patched
+    rebuilt = vcsched.Cluster(vcsched.load_scenario(c.to_yaml()))
+    mine, theirs = vcsched.schedule(patched, now=10), rebuilt.schedule(now=10)
+    assert mine.binds == theirs.binds and "ns/x" in mine.binds
+    assert mine.phases == theirs.phases
+    c.apply(added(node("n3", 4)))  # a node: built
+    c.snapshot()
+    assert c.snapshot_counts == {"built": 2, "patched": 1}
+
+
 def test_a_refused_event_names_the_field_and_changes_nothing():
     c = vcsched.Cluster()
     c.apply(added(node("n1", 4)))

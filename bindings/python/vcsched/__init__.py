@@ -739,6 +739,12 @@ class Cluster:
         """How many changes the cluster has taken (objects put or deleted, decisions applied)."""
         return int(self._impl.generation)
 
+    @property
+    def snapshot_counts(self) -> Dict[str, int]:
+        """How the snapshots were made: {"built": from the objects, "patched": from the
+        last one, when only pods and PodGroups changed since}."""
+        return {k: int(v) for k, v in self._impl.snapshot_counts.items()}
+
     def __repr__(self) -> str:
         counts = self._impl.counts
         return f"<vcsched.Cluster nodes={counts['nodes']} pods={counts['pods']} pod_groups={counts['pod_groups']}>"

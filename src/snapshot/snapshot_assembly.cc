@@ -9,11 +9,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/model/object_names.h"
-#include "src/model/pod_facts.h"
 #include "src/model/queue_checks.h"
 #include "src/snapshot/builder_state.h"
 #include "src/snapshot/object_lint.h"
@@ -22,12 +20,10 @@
 #include "src/snapshot/task_facts.h"
 #include "src/snapshot/snapshot_impl.h"
 #include "src/util/status_macros.h"
-#include "vcsched/arguments.h"
 
 namespace vcsched {
 
 using internal::Lookup;
-using internal::AnnotationOrLabel;
 using internal::ToResource;
 
 namespace {

@@ -124,6 +124,8 @@ class Cluster {
   const SnapshotCounts& snapshot_counts() const { return snapshot_counts_; }
 
  private:
+  // The cached snapshot no longer holds: a change of any kind.
+  void Stale();
   // A change the next snapshot must be built for (anything but pods and PodGroups).
   void Changed();
   // A change the next snapshot can patch in (PatchSnapshot): a pod or a PodGroup.

@@ -102,21 +102,23 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
   return c;
 }
 
-void Cluster::Changed() {
+void Cluster::Stale() {
   ++generation_;
   cached_.reset();
+}
+
+void Cluster::Changed() {
+  Stale();
   build_next_ = true;
 }
 
 void Cluster::PodChanged(std::string key) {
-  ++generation_;
-  cached_.reset();
+  Stale();
   changed_pods_.insert(std::move(key));
 }
 
 void Cluster::PodGroupChanged(std::string key) {
-  ++generation_;
-  cached_.reset();
+  Stale();
   changed_pod_groups_.insert(std::move(key));
 }
 
@@ -343,7 +345,7 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
 
 std::optional<Snapshot> Cluster::Patched() const {
   SnapshotChanges changes;
-  std::vector<const PodSpec*> put;  // the cluster's own specs of changes.put_pods
+  std::vector<const std::pair<const std::string, PodSpec>*> put;  // the cluster's own entries of changes.put_pods
   for (const std::string& key : changed_pods_) {
     auto it = pods_.find(key);
     if (it == pods_.end()) {
@@ -351,7 +353,7 @@ std::optional<Snapshot> Cluster::Patched() const {
       continue;
     }
     changes.put_pods.push_back(std::make_shared<PodSpec>(it->second));
-    put.push_back(&it->second);
+    put.push_back(&*it);
   }
   for (const std::string& key : changed_pod_groups_) {
     auto it = pod_groups_.find(key);
@@ -363,9 +365,9 @@ std::optional<Snapshot> Cluster::Patched() const {
   std::optional<vcsched::Snapshot> patched = PatchSnapshot(std::move(*last_built_), std::move(changes));
   if (!patched) return std::nullopt;
   // Each changed pod, as the snapshot prepared it, is shared with the next builds.
-  for (const PodSpec* p : put) {
-    if (const std::optional<TaskIndex> t = patched->FindTask(Key(p->namespace_, p->name))) {
-      shared_pods_[p] = patched->tasks()[static_cast<size_t>(*t)].pod;
+  for (const auto* entry : put) {
+    if (const std::optional<TaskIndex> t = patched->FindTask(entry->first)) {
+      shared_pods_[&entry->second] = patched->tasks()[static_cast<size_t>(*t)].pod;
     }
   }
   return patched;
@@ -443,10 +445,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
       if (new_phase) ++report.pod_group_phases;
     }
   }
-  if (changed > 0) {  // a cycle that changed nothing keeps its snapshot
-    ++generation_;
-    cached_.reset();
-  }
+  if (changed > 0) Stale();  // a cycle that changed nothing keeps its snapshot
   return report;
 }
 

@@ -45,7 +45,9 @@ void LintPriorityClasses(const std::vector<const PodSpec*>& pods, const std::vec
                                     "\" is not in the input; priority ", defaults.empty() ? "0" : "of the global default",
                                     " is used"));
   }
-  for (const PodGroupSpec& g : pod_groups) LintPodGroupAlone(g, priority_classes, warnings);
+  for (const PodGroupSpec& g : pod_groups) {
+    LintPodGroupAlone(g, known.count(g.priority_class_name) > 0, !defaults.empty(), warnings);
+  }
 }
 
 void LintHostPorts(const std::vector<const PodSpec*>& all_pods, std::vector<std::string>& warnings) {
@@ -95,14 +97,8 @@ void LintPodAlone(const PodSpec& p, std::vector<std::string>& warnings) {
   }
 }
 
-void LintPodGroupAlone(const PodGroupSpec& g, const std::vector<PriorityClassSpec>& priority_classes,
-                       std::vector<std::string>& warnings) {
-  if (g.priority_class_name.empty()) return;
-  bool has_default = false;
-  for (const PriorityClassSpec& pc : priority_classes) {
-    if (pc.name == g.priority_class_name) return;
-    has_default = has_default || pc.global_default;
-  }
+void LintPodGroupAlone(const PodGroupSpec& g, bool class_known, bool has_default, std::vector<std::string>& warnings) {
+  if (g.priority_class_name.empty() || class_known) return;
   warnings.push_back(absl::StrCat("PodGroup \"", g.namespace_, "/", g.name, "\": spec.priorityClassName: PriorityClass \"",
                                   g.priority_class_name, "\" is not in the input; priority ",
                                   has_default ? "of the global default" : "0", " is used"));

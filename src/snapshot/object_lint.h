@@ -20,8 +20,10 @@ void LintObjects(const std::vector<const PodSpec*>& pods, const std::vector<PodG
 // of pods involves others: an unknown priorityClassName (counted over pods) and host ports.
 void LintPodAlone(const PodSpec& pod, std::vector<std::string>& warnings);
 bool HasHostPorts(const PodSpec& pod);
-// What LintObjects says of one PodGroup (all it says of PodGroups): an unknown priorityClassName.
-void LintPodGroupAlone(const PodGroupSpec& pod_group, const std::vector<PriorityClassSpec>& priority_classes,
+// What LintObjects says of one PodGroup (all it says of PodGroups): an unknown
+// priorityClassName. `class_known`: its class is in the input; `has_default`: some
+// PriorityClass is the global default.
+void LintPodGroupAlone(const PodGroupSpec& pod_group, bool class_known, bool has_default,
                        std::vector<std::string>& warnings);
 
 }  // namespace vcsched::internal

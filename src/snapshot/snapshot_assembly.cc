@@ -187,8 +187,10 @@ class SnapshotAssembly {
       return std::tie(a.namespace_, a.name) < std::tie(b.namespace_, b.name);
     });
     impl_->jobs.reserve(s_.pod_groups.size());
+    const int32_t default_priority = internal::GlobalDefaultPriority(impl_->priority_classes).value_or(0);
     for (PodGroupSpec& g : s_.pod_groups) {
-      JobInfo& job = impl_->jobs.emplace_back(internal::WorkOutJobFacts(std::move(g), *impl_, impl_->warnings));
+      JobInfo& job =
+          impl_->jobs.emplace_back(internal::WorkOutJobFacts(std::move(g), *impl_, default_priority, impl_->warnings));
       job.index = static_cast<JobIndex>(impl_->jobs.size() - 1);
     }
     impl_->job_by_key.reserve(impl_->jobs.size());

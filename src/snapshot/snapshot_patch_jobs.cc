@@ -73,9 +73,11 @@ void SnapshotPatch::MakeJobTable() {
   }
   job_moved_.assign(old.size(), kNone);
   out.reserve(old.size() + groups_.size());
+  const std::optional<int32_t> global_default = GlobalDefaultPriority(next_->priority_classes);
   const auto work_out = [&](const GroupChange& g) {
-    JobInfo& job = out.emplace_back(WorkOutJobFacts(*g.now, *next_, new_warnings_));
-    LintPodGroupAlone(*g.now, next_->priority_classes, new_warnings_);
+    JobInfo& job = out.emplace_back(WorkOutJobFacts(*g.now, *next_, global_default.value_or(0), new_warnings_));
+    LintPodGroupAlone(*g.now, next_->pc_by_name.count(g.now->priority_class_name) > 0, global_default.has_value(),
+                      new_warnings_);
     job.index = static_cast<JobIndex>(out.size() - 1);
     job_redone_.push_back(true);
     affected_jobs_.push_back(job.index);  // its sub-groups are made anew

@@ -126,7 +126,15 @@ void WorkOutPodFacts(const PodSpec& p, const Snapshot::Impl& impl, TaskInfo& t) 
   }
 }
 
-JobInfo WorkOutJobFacts(PodGroupSpec g, const Snapshot::Impl& impl, std::vector<std::string>& warnings) {
+std::optional<int32_t> GlobalDefaultPriority(const std::vector<PriorityClassSpec>& sorted) {
+  for (const PriorityClassSpec& pc : sorted) {
+    if (pc.global_default) return pc.value;
+  }
+  return std::nullopt;
+}
+
+JobInfo WorkOutJobFacts(PodGroupSpec g, const Snapshot::Impl& impl, int32_t default_priority,
+                        std::vector<std::string>& warnings) {
   JobInfo job;
   job.key = absl::StrCat(g.namespace_, "/", g.name);
   const std::string& queue = g.queue.empty() ? impl.options.default_queue : g.queue;
@@ -136,17 +144,11 @@ JobInfo WorkOutJobFacts(PodGroupSpec g, const Snapshot::Impl& impl, std::vector<
     warnings.push_back(absl::StrCat("PodGroup \"", job.key, "\": spec.queue: queue \"", queue,
                                     "\" not found; the job is not scheduled"));
   }
-  job.priority = 0;
   if (auto v = g.priority_class_name.empty() ? impl.pc_by_name.end() : impl.pc_by_name.find(g.priority_class_name);
       v != impl.pc_by_name.end()) {
     job.priority = impl.priority_classes[static_cast<size_t>(v->second)].value;
   } else {
-    for (const PriorityClassSpec& pc : impl.priority_classes) {  // by name: the first default wins
-      if (pc.global_default) {
-        job.priority = pc.value;
-        break;
-      }
-    }
+    job.priority = default_priority;
   }
   if (const std::string* v = AnnotationOrLabel(g.annotations, g.labels, "volcano.sh/preemptable")) {
     bool b = false;

@@ -5,6 +5,8 @@
 #ifndef VCSCHED_SRC_SNAPSHOT_TASK_FACTS_H_
 #define VCSCHED_SRC_SNAPSHOT_TASK_FACTS_H_
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +28,13 @@ void WorkOutPodFacts(const PodSpec& p, const Snapshot::Impl& impl, TaskInfo& t);
 // A job's record from its PodGroup: key, queue, priority, preemptable, SLA waiting
 // time, minimum resources, the sum of per-role minimums (index, tasks and sub-groups
 // left to the caller); what a build warns of goes to `warnings`.
-JobInfo WorkOutJobFacts(PodGroupSpec g, const Snapshot::Impl& impl, std::vector<std::string>& warnings);
+// `default_priority`: GlobalDefaultPriority of impl's priority classes (found once by
+// the caller, not per job).
+JobInfo WorkOutJobFacts(PodGroupSpec g, const Snapshot::Impl& impl, int32_t default_priority,
+                        std::vector<std::string>& warnings);
+// The value of the first (by name) globalDefault PriorityClass of `sorted` (sorted by
+// name), if any; 0 otherwise.
+std::optional<int32_t> GlobalDefaultPriority(const std::vector<PriorityClassSpec>& sorted);
 
 // The shape key of a task whose flags have no kTaskPlacementTerms: requests, non-zero
 // requests, node selector and tolerations (tasks with equal keys share a shape).

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-20}"
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-10}"
-TARGETS="${FUZZ_TARGETS:-quantity_fuzz reader_fuzz config_fuzz loader_fuzz scenario_fuzz session_fuzz job_fuzz watch_fuzz simulate_fuzz}"
+TARGETS="${FUZZ_TARGETS:-quantity_fuzz reader_fuzz yaml_fast_fuzz config_fuzz loader_fuzz scenario_fuzz session_fuzz job_fuzz watch_fuzz simulate_fuzz}"
 SEED_FLAG=()
 if [ -n "${FUZZ_SEED:-}" ]; then SEED_FLAG=(-seed="$FUZZ_SEED"); fi
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -34,14 +34,17 @@ for t in $TARGETS; do
   # Not tests/bad_inputs: its alias bomb takes seconds per run under the sanitizers
   # (a million values printed and read back), close to the per-input limit.
   if [ "$t" = reader_fuzz ]; then candidates+=(tests/fuzz/corpus/scenario_fuzz); max_len=4096; fi
+  if [ "$t" = yaml_fast_fuzz ]; then candidates+=(tests/fuzz/corpus/scenario_fuzz tests/data/real-dumps); max_len=4096; fi
   if [ "$t" = job_fuzz ]; then candidates+=(tests/data/lifecycle); fi
   if [ "$t" = watch_fuzz ]; then candidates+=(tests/replay); fi
   if [ "$t" = simulate_fuzz ]; then candidates+=(examples/simulate); fi
   for d in "${candidates[@]}"; do [ -d "$d" ] && seeds+=("$d"); done  # git keeps no empty folders
+  dict=()
+  if [ -f "tests/fuzz/$t.dict" ]; then dict=(-dict="tests/fuzz/$t.dict"); fi
   echo "== $t for ${SECONDS_EACH}s"
   if ! build-fuzz/tests/fuzz/$t "build-fuzz/corpus/$t" "${seeds[@]}" -max_total_time="$SECONDS_EACH" \
         -max_len="$max_len" -rss_limit_mb=2048 -timeout="$TIMEOUT_EACH" -artifact_prefix=build-fuzz/crashes/ \
-        -print_final_stats=1 "${SEED_FLAG[@]}" 2> "build-fuzz/$t.log"; then
+        -print_final_stats=1 "${SEED_FLAG[@]}" "${dict[@]}" 2> "build-fuzz/$t.log"; then
     status=1
     tail -30 "build-fuzz/$t.log"
   fi

@@ -67,6 +67,13 @@ struct Table {
   absl::flat_hash_map<SpecKey, size_t> index;
   // The Jobs (their Place::document) some of whose made objects the input also holds.
   absl::flat_hash_set<const std::string*> made_by_jobs_also_given;
+
+  void Clear() {
+    specs.clear();
+    seen.clear();
+    index.clear();
+    made_by_jobs_also_given.clear();
+  }
 };
 
 struct Collected {
@@ -91,6 +98,22 @@ struct Collected {
   // The place of a source's document `index` (1-based).
   Place Document(const std::string& source, int index) {
     return Place{AddDocument(absl::StrCat(source, ": document ", index))};
+  }
+  // Empties every table for the next document, keeping their storage.
+  void Clear() {
+    nodes.Clear();
+    pods.Clear();
+    pod_groups.Clear();
+    queues.Clear();
+    priority_classes.Clear();
+    hyper_nodes.Clear();
+    namespaces.clear();
+    config.reset();
+    config_where.clear();
+    expectation.reset();
+    job_pod_groups.clear();
+    volcano_jobs.clear();
+    documents.clear();
   }
 };
 
@@ -588,7 +611,7 @@ void ParseAll(const std::vector<ScenarioSource>& sources, const LoadOptions& opt
   }
 }
 
-absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag);
+absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag, bool keep_storage = false);
 absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOptions& options);
 
 }  // namespace
@@ -611,12 +634,22 @@ absl::StatusOr<ScenarioObjects> LoadObjects(const std::vector<ScenarioSource>& s
 
 namespace {
 
-// One document alone (a watch event's object), read as any document is.
+// One document alone (a watch event's object), read as any document is. Hosts and the
+// simulator read objects one at a time: the tables are kept per thread between calls,
+// as making and freeing them (a dozen deques) cost more than reading a pod.
 absl::StatusOr<ScenarioObjects> ReadOneDocument(const DocNode& doc, const std::string& where) {
-  Collected c;
+  thread_local Collected kept;
+  thread_local bool kept_in_use = false;
+  std::optional<Collected> fresh;  // only when called again while reading (not expected)
+  const bool reuse = !kept_in_use;
+  Collected& c = reuse ? kept : fresh.emplace();
+  kept_in_use = true;
+  c.Clear();
   Diagnostics diag;
   ReadDocument(doc, Place{c.AddDocument(where)}, 0, c, diag);
-  return TakeObjects(c, diag);
+  absl::StatusOr<ScenarioObjects> out = TakeObjects(c, diag, /*keep_storage=*/true);
+  if (reuse) kept_in_use = false;
+  return out;
 }
 
 }  // namespace
@@ -662,9 +695,14 @@ absl::StatusOr<Scenario> LoadScenario(std::vector<ScenarioSource>&& sources, con
 
 namespace {
 
-// Moves each spec to `add` and releases the table.
+// Moves each spec to `add` and releases the table (or empties it, keeping its storage).
 template <typename T, typename F>
-void HandOver(Table<T>& table, F&& add) {
+void HandOver(Table<T>& table, bool keep_storage, F&& add) {
+  if (keep_storage) {
+    for (T& spec : table.specs) add(std::move(spec));
+    table.Clear();
+    return;
+  }
   decltype(table.index)().swap(table.index);
   std::deque<Seen>().swap(table.seen);
   for (T& spec : table.specs) add(std::move(spec));
@@ -688,7 +726,7 @@ void DropMadeBy(const absl::flat_hash_set<const std::string*>& jobs, Table<T>& t
 
 // The objects collected, once the queue hierarchy is checked; each table is released as
 // it is handed over, so the specs are not held twice.
-absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag) {
+absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag, bool keep_storage) {
   // A Job whose PodGroup the input holds has been acted on by its controller: the
   // input's PodGroup and pods are its current objects, and nothing more is made for it
   // (a pod the input lacks was deleted, and is not made again).
@@ -705,15 +743,20 @@ absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag) {
   }
   if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
   ScenarioObjects out;
-  HandOver(c.nodes, [&](NodeSpec&& s) { out.nodes.push_back(std::move(s)); });
+  const bool keep = keep_storage;
+  HandOver(c.nodes, keep, [&](NodeSpec&& s) { out.nodes.push_back(std::move(s)); });
   // Pods are the bulk: their deque is handed over whole.
-  decltype(c.pods.index)().swap(c.pods.index);
-  std::deque<Seen>().swap(c.pods.seen);
-  out.pods = std::move(c.pods.specs);
-  HandOver(c.pod_groups, [&](PodGroupSpec&& s) { out.pod_groups.push_back(std::move(s)); });
-  HandOver(c.queues, [&](QueueSpec&& s) { out.queues.push_back(std::move(s)); });
-  HandOver(c.priority_classes, [&](PriorityClassSpec&& s) { out.priority_classes.push_back(std::move(s)); });
-  HandOver(c.hyper_nodes, [&](HyperNodeSpec&& s) { out.hyper_nodes.push_back(std::move(s)); });
+  if (keep) {
+    HandOver(c.pods, keep, [&](PodSpec&& s) { out.pods.push_back(std::move(s)); });
+  } else {
+    decltype(c.pods.index)().swap(c.pods.index);
+    std::deque<Seen>().swap(c.pods.seen);
+    out.pods = std::move(c.pods.specs);
+  }
+  HandOver(c.pod_groups, keep, [&](PodGroupSpec&& s) { out.pod_groups.push_back(std::move(s)); });
+  HandOver(c.queues, keep, [&](QueueSpec&& s) { out.queues.push_back(std::move(s)); });
+  HandOver(c.priority_classes, keep, [&](PriorityClassSpec&& s) { out.priority_classes.push_back(std::move(s)); });
+  HandOver(c.hyper_nodes, keep, [&](HyperNodeSpec&& s) { out.hyper_nodes.push_back(std::move(s)); });
   for (auto& [name, labels] : c.namespaces) out.namespaces.push_back({name, std::move(labels)});
   std::sort(diag.warnings.begin(), diag.warnings.end());
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());

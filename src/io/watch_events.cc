@@ -214,7 +214,7 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusO
   // A Volcano Job's pods that its new spec no longer has (scaled down; all of them when
   // the Job is deleted) go, as its controller deletes them.
   std::set<std::string> expanded;
-  if (type != T::kDeleted) {
+  if (type != T::kDeleted && !objects->job_pod_groups.empty()) {
     for (const PodSpec& p : objects->pods) expanded.insert(absl::StrCat(p.namespace_, "/", p.name));
   }
   std::vector<std::pair<std::string, std::string>> dropped;

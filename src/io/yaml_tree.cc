@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "src/io/expansion_limits.h"
+#include "src/io/yaml_block_scanner.h"
 
 namespace vcsched::io_internal {
 
@@ -90,7 +91,7 @@ YamlTree::~YamlTree() = default;
 YamlTree::YamlTree(YamlTree&&) noexcept = default;
 YamlTree& YamlTree::operator=(YamlTree&&) noexcept = default;
 
-class YamlTreeBuilder {
+class YamlTreeBuilder : public YamlEventSink {
  public:
   YamlTreeBuilder(YamlTree* tree, int line_offset, int max_depth)
       : t_(*tree),
@@ -121,29 +122,20 @@ class YamlTreeBuilder {
       const yaml_event_t& e = ev.event;
       switch (e.type) {
         case YAML_STREAM_END_EVENT: return YamlTree::Failure::kNone;
-        case YAML_DOCUMENT_START_EVENT:
-          if (!anchors_.empty()) anchors_.clear();
-          alias_nodes_ = 0;
-          alias_bytes_ = 0;
-          pending_.clear();
-          break;
-        case YAML_DOCUMENT_END_EVENT:
-          if (pending_.size() == 1) t_.documents_.push_back(pending_.back());
-          pending_.clear();
-          break;
+        case YAML_DOCUMENT_START_EVENT: StartDocument(); break;
+        case YAML_DOCUMENT_END_EVENT: EndDocument(); break;
         case YAML_SCALAR_EVENT:
           if (!AddScalar(e)) return Fail(YamlTree::Failure::kContent, TooLarge(e.start_mark), error);
           break;
         case YAML_SEQUENCE_START_EVENT:
         case YAML_MAPPING_START_EVENT: {
-          if (static_cast<int>(open_.size()) >= max_depth_) {
+          const bool map = e.type == YAML_MAPPING_START_EVENT;
+          const yaml_char_t* anchor = map ? e.data.mapping_start.anchor : e.data.sequence_start.anchor;
+          if (!OpenNode(map, anchor != nullptr ? reinterpret_cast<const char*>(anchor) : "", Line(e.start_mark),
+                        Column(e.start_mark))) {
             return Fail(YamlTree::Failure::kContent,
                         absl::StrCat(Where(e.start_mark), ": nesting depth exceeds the limit of ", max_depth_), error);
           }
-          const bool map = e.type == YAML_MAPPING_START_EVENT;
-          const yaml_char_t* anchor = map ? e.data.mapping_start.anchor : e.data.sequence_start.anchor;
-          const int32_t index = NewNode(map ? YamlTree::Kind::kMap : YamlTree::Kind::kList, e.start_mark);
-          open_.push_back({index, pending_.size(), anchor != nullptr ? reinterpret_cast<const char*>(anchor) : ""});
           break;
         }
         case YAML_SEQUENCE_END_EVENT:
@@ -162,8 +154,29 @@ class YamlTreeBuilder {
     }
   }
 
+  // The events of the block scanner (yaml_block_scanner.h); a refusal makes it give up,
+  // and libyaml's parse of the text then reports it.
+  void StartDocument() override {
+    if (!anchors_.empty()) anchors_.clear();
+    alias_nodes_ = 0;
+    alias_bytes_ = 0;
+    pending_.clear();
+  }
+  void EndDocument() override {
+    if (pending_.size() == 1) t_.documents_.push_back(pending_.back());
+    pending_.clear();
+  }
+  bool Scalar(absl::string_view value, bool plain, int32_t line, int32_t column) override {
+    return AddScalarText(value, plain, nullptr, nullptr, line, column);
+  }
+  bool OpenCollection(bool map, int32_t line, int32_t column) override { return OpenNode(map, "", line, column); }
+  bool CloseCollection(bool map) override { return (map ? CloseMap() : CloseList()).empty(); }
+
  private:
   using Open = YamlTree::Scratch::Open;
+
+  static int32_t Line(const yaml_mark_t& m) { return Clamp32(m.line); }
+  static int32_t Column(const yaml_mark_t& m) { return Clamp32(m.column); }
 
   std::string Where(const yaml_mark_t& m) const {
     return absl::StrCat("line ", static_cast<int64_t>(m.line) + 1 + line_offset_, ":", m.column + 1);
@@ -200,14 +213,22 @@ class YamlTreeBuilder {
     return Fail(YamlTree::Failure::kSyntax, std::move(message), error);
   }
 
-  int32_t NewNode(YamlTree::Kind kind, const yaml_mark_t& mark) {
+  int32_t NewNode(YamlTree::Kind kind, int32_t line, int32_t column) {
     YamlTree::Node n;
     n.kind = kind;
-    n.line = Clamp32(mark.line);
-    n.column = Clamp32(mark.column);
+    n.line = line;
+    n.column = column;
     t_.nodes_.push_back(n);
     expanded_.push_back({1, 0});
     return static_cast<int32_t>(t_.nodes_.size() - 1);
+  }
+
+  // False past the nesting limit.
+  bool OpenNode(bool map, const char* anchor, int32_t line, int32_t column) {
+    if (static_cast<int>(open_.size()) >= max_depth_) return false;
+    const int32_t index = NewNode(map ? YamlTree::Kind::kMap : YamlTree::Kind::kList, line, column);
+    open_.push_back({index, pending_.size(), anchor});
+    return true;
   }
 
   void Anchor(const char* name, int32_t index) {
@@ -216,23 +237,29 @@ class YamlTreeBuilder {
 
   bool AddScalar(const yaml_event_t& e) {
     const auto& s = e.data.scalar;
-    const absl::string_view value(reinterpret_cast<const char*>(s.value), s.length);
-    const bool plain = s.style == YAML_PLAIN_SCALAR_STYLE;
-    const bool null = TagIs(s.tag, YAML_NULL_TAG) ||
-                      (plain && s.tag == nullptr &&
+    return AddScalarText(absl::string_view(reinterpret_cast<const char*>(s.value), s.length),
+                         s.style == YAML_PLAIN_SCALAR_STYLE, s.tag, reinterpret_cast<const char*>(s.anchor),
+                         Line(e.start_mark), Column(e.start_mark));
+  }
+
+  // False when the document's text would pass what a tree holds.
+  bool AddScalarText(absl::string_view value, bool plain, const yaml_char_t* tag, const char* anchor, int32_t line,
+                     int32_t column) {
+    const bool null = TagIs(tag, YAML_NULL_TAG) ||
+                      (plain && tag == nullptr &&
                        (value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL"));
-    const int32_t index = NewNode(null ? YamlTree::Kind::kNull : YamlTree::Kind::kScalar, e.start_mark);
+    const int32_t index = NewNode(null ? YamlTree::Kind::kNull : YamlTree::Kind::kScalar, line, column);
     if (!null) {
       if (t_.text_.size() + value.size() > std::numeric_limits<uint32_t>::max()) return false;
       YamlTree::Node& n = t_.nodes_.back();
-      n.quoted = TagIs(s.tag, YAML_STR_TAG) || (!plain && s.tag == nullptr);
-      n.merge_key = value == "<<" && ((plain && s.tag == nullptr) || TagIs(s.tag, kMergeTag));
+      n.quoted = TagIs(tag, YAML_STR_TAG) || (!plain && tag == nullptr);
+      n.merge_key = value == "<<" && ((plain && tag == nullptr) || TagIs(tag, kMergeTag));
       n.begin = static_cast<uint32_t>(t_.text_.size());
       n.size = static_cast<uint32_t>(value.size());
       expanded_.back().bytes = static_cast<int64_t>(value.size());
       t_.text_.append(value.data(), value.size());
     }
-    Anchor(reinterpret_cast<const char*>(s.anchor), index);
+    Anchor(anchor, index);
     pending_.push_back(index);
     return true;
   }
@@ -418,12 +445,14 @@ bool OnlyBlanks(absl::string_view text, bool* marker) {
 
 }  // namespace
 
-YamlTree::Failure YamlTree::Parse(absl::string_view text, int line_offset, int max_depth, std::string* error) {
+YamlTree::Failure YamlTree::Parse(absl::string_view text, int line_offset, int max_depth, std::string* error,
+                                  Reader reader) {
   nodes_.clear();
   links_.clear();
   text_.clear();
   documents_.clear();
   source_ = text;
+  last_parse_fast_ = false;
   // Streams of many empty documents are common in generated manifests (and cheap to
   // make in bulk): they need no parser.
   if (bool marker = false; OnlyBlanks(text, &marker)) {
@@ -435,6 +464,19 @@ YamlTree::Failure YamlTree::Parse(absl::string_view text, int line_offset, int m
     }
     return Failure::kNone;
   }
+  // Most manifests are block YAML that the block scanner reads several times faster;
+  // what it leaves is read again by libyaml.
+  if (reader == Reader::kAny) {
+    YamlTreeBuilder fast(this, line_offset, max_depth);
+    if (ScanBlockYaml(text, &fast)) {
+      last_parse_fast_ = true;
+      return Failure::kNone;
+    }
+  }
+  nodes_.clear();
+  links_.clear();
+  text_.clear();
+  documents_.clear();
   return YamlTreeBuilder(this, line_offset, max_depth).Run(text, error);
 }
 

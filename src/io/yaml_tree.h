@@ -48,10 +48,17 @@ class YamlTree {
   // through aliases).
   enum class Failure : uint8_t { kNone, kSyntax, kContent };
 
+  // Which reader reads the text: the block scanner (yaml_block_scanner.h) when it can,
+  // else libyaml; or libyaml alone (the trees are the same: tests compare them).
+  enum class Reader : uint8_t { kAny, kLibyaml };
+
   // Reads every document of `text`, replacing what the tree held (its storage is reused).
   // On failure, *error says where ("line 3:7: ...", lines counted from `line_offset` + 1)
   // and the tree holds the documents before the failing one.
-  Failure Parse(absl::string_view text, int line_offset, int max_depth, std::string* error);
+  Failure Parse(absl::string_view text, int line_offset, int max_depth, std::string* error,
+                Reader reader = Reader::kAny);
+  // Whether the last Parse was the block scanner's.
+  bool last_parse_fast() const { return last_parse_fast_; }
 
   // The root node of each document, in order.
   const std::vector<int32_t>& documents() const { return documents_; }
@@ -75,6 +82,7 @@ class YamlTree {
   std::string text_;
   std::vector<int32_t> documents_;
   absl::string_view source_;
+  bool last_parse_fast_ = false;
 };
 
 }  // namespace vcsched::io_internal

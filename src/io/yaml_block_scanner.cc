@@ -21,6 +21,8 @@ bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || 
 
 int HexValue(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
 
+constexpr size_t kBail = absl::string_view::npos;
+
 // Scans a text line by line. At every step it is either inside a line or at the first
 // character of a content line (neither blank nor a comment), whose indentation it knows.
 class Scanner {
@@ -119,13 +121,13 @@ class Scanner {
         if (CharAt(q + 1) != '\'') return q;
         ++q;
       } else if (quote == '"' && t_[q] == '\\') {
-        if (End(q + 1)) return absl::string_view::npos;
+        if (End(q + 1)) return kBail;
         ++q;
       } else if (quote == '"' && t_[q] == '"') {
         return q;
       }
     }
-    return absl::string_view::npos;
+    return kBail;
   }
 
   // The text of the quoted scalar from `open` to `close` into scratch_; false for an
@@ -170,7 +172,7 @@ class Scanner {
   bool KeyEnd(size_t p, size_t* colon) const {
     if (t_[p] == '\'' || t_[p] == '"') {
       const size_t close = QuotedEnd(p);
-      if (close == absl::string_view::npos || CharAt(close + 1) != ':') return false;
+      if (close == kBail || CharAt(close + 1) != ':') return false;
       if (!End(close + 2) && t_[close + 2] != ' ') return false;
       *colon = close + 1;
       return true;
@@ -194,18 +196,75 @@ class Scanner {
     return Unquote(p, colon - 1) && sink_->Scalar(scratch_, false, line_, Column(p));
   }
 
-  // A scalar, `{}` or `[]` starting at p and ending its line.
+  size_t SkipBlanks(size_t p) const {
+    while (CharAt(p) == ' ') ++p;
+    return p;
+  }
+
+  // A scalar inside a flow collection, starting at p: its event and the position after
+  // it (npos: left to libyaml). A key's plain text ends at ": ", a value's at a flow
+  // indicator; a colon, "?" or comment anywhere else is left to libyaml.
+  size_t FlowScalar(size_t p, bool key) {
+    if (End(p)) return kBail;
+    const int32_t column = Column(p);
+    if (t_[p] == '\'' || t_[p] == '"') {
+      const size_t close = QuotedEnd(p);
+      if (close == kBail || !Unquote(p, close) || !sink_->Scalar(scratch_, false, line_, column)) return kBail;
+      return close + 1;
+    }
+    if (!PlainStart(p)) return kBail;
+    size_t end = p + 1, q = p + 1;
+    for (; !End(q); ++q) {
+      const char c = t_[q];
+      if (c == ',' || c == '[' || c == ']' || c == '{' || c == '}') break;
+      if (c == ':') {
+        if (key && t_[q - 1] != ' ' && CharAt(q + 1) == ' ') break;
+        return kBail;
+      }
+      if (c == '?' || (c == '#' && t_[q - 1] == ' ')) return kBail;
+      if (c != ' ') end = q + 1;
+    }
+    if (key != (CharAt(q) == ':')) return kBail;  // a key without a value, or a pair in a list
+    return sink_->Scalar(t_.substr(p, end - p), true, line_, column) ? end : kBail;
+  }
+
+  // The flow collection opening at p, ending on its line: its events and the position
+  // after it (npos: left to libyaml, as are empty entries and a trailing comma).
+  size_t Flow(size_t p) {
+    const bool map = t_[p] == '{';
+    const char close = map ? '}' : ']';
+    if (!sink_->OpenCollection(map, line_, Column(p))) return kBail;
+    size_t q = SkipBlanks(p + 1);
+    if (CharAt(q) != close) {
+      for (;;) {
+        if (map) {
+          q = FlowScalar(q, true);
+          if (q == kBail || CharAt(q) != ':' || CharAt(q + 1) != ' ') return kBail;
+          q = SkipBlanks(q + 1);
+        }
+        q = CharAt(q) == '{' || CharAt(q) == '[' ? Flow(q) : FlowScalar(q, false);
+        if (q == kBail) return kBail;
+        q = SkipBlanks(q);
+        if (CharAt(q) == close) break;
+        if (CharAt(q) != ',') return kBail;
+        q = SkipBlanks(q + 1);
+        if (End(q) || CharAt(q) == close || CharAt(q) == ',') return kBail;
+      }
+    }
+    return sink_->CloseCollection(map) ? q + 1 : kBail;
+  }
+
+  // A scalar or a flow collection starting at p and ending its line.
   bool InlineValue(size_t p) {
     const int32_t column = Column(p);
     const char c = t_[p];
     if (c == '{' || c == '[') {
-      const bool map = c == '{';
-      if (CharAt(p + 1) != (map ? '}' : ']')) return false;
-      return sink_->OpenCollection(map, line_, column) && sink_->CloseCollection(map) && FinishLine(p + 2);
+      const size_t end = Flow(p);
+      return end != kBail && FinishLine(end);
     }
     if (c == '\'' || c == '"') {
       const size_t close = QuotedEnd(p);
-      if (close == absl::string_view::npos || !Unquote(p, close)) return false;
+      if (close == kBail || !Unquote(p, close)) return false;
       return sink_->Scalar(scratch_, false, line_, column) && FinishLine(close + 1);
     }
     if (!PlainStart(p)) return false;

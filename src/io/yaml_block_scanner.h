@@ -1,11 +1,12 @@
 // A fast reader for the YAML most manifests are written in (what `kubectl get -o yaml`
-// and generators print): block mappings and sequences, one-line plain and quoted
-// scalars, `{}` and `[]`, comments. It hands a tree builder exactly the events, with
-// the positions, that libyaml's parser would, and gives up on anything else (flow
-// collections, anchors, tags, block and multi-line scalars, tabs, non-ASCII text...)
-// and on anything malformed, so that libyaml reads those documents and reports their
-// errors. Nothing it accepts is read differently: tests/io/yaml_block_scanner_test.cc
-// and the yaml_fast_fuzz target compare its trees with libyaml's.
+// and generators print, and what people write by hand): block mappings and sequences,
+// one-line plain and quoted scalars and flow collections, comments. It hands a tree
+// builder exactly the events, with the positions, that libyaml's parser would, and
+// gives up on anything else (flow collections over several lines, anchors, tags, block
+// and multi-line scalars, tabs, non-ASCII text...) and on anything malformed, so that
+// libyaml reads those documents and reports their errors. Nothing it accepts is read
+// differently: tests/io/yaml_block_scanner_test.cc and the yaml_fast_fuzz target
+// compare its trees with libyaml's.
 #ifndef VCSCHED_SRC_IO_YAML_BLOCK_SCANNER_H_
 #define VCSCHED_SRC_IO_YAML_BLOCK_SCANNER_H_
 

@@ -36,16 +36,21 @@ TEST_CASE("Block scanner: manifests as kubectl and generators print them", "[io]
   ExpectSame("a:b: c\nx-y_z.w/v: 0\n<<:\n  m: 1\nn: 2\n", true);
   ExpectSame("a: 1\n---\nb: 2\n---\n- 3\n", true);
   ExpectSame("a:\n    - 1\n    - 2\nb:\n", true);
+  ExpectSame("a: {b: 1, c: [x, 'y', \"z\"], d: {}}\ne: [ {f: g}, [h, i j], -1 ] # c\n- k\n", false);
+  ExpectSame("a: {b: 1, c: [x, 'y', \"z\"], d: {}}\ne: [ {f: g}, [h, i j], -1 ] # c\n", true);
+  ExpectSame("- {cpu: '1', memory: 1Gi}\n- [\"sh\", \"-c\", \"sleep 10\"]\n- {'k': v, \"q\": [ ]}\n", true);
   ExpectSame("a: 1\nb:\n\n\n  # between\n  c: 2\n", true);
 }
 
 TEST_CASE("Block scanner: what it leaves to libyaml reads as libyaml reads it", "[io][yaml]") {
   for (const char* text : {
            "a:\tb\n", "a: b\r\nc: d\r\n", "a: caf\xc3\xa9\n", "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: |\n  text\n",
-           "a: >\n  folded\n", "a: {b: 1}\n", "a: [1, 2]\n", "a: multi\n  line\n", "a: 'open\n  quote'\n",
+           "a: >\n  folded\n", "a: multi\n  line\n", "a: 'open\n  quote'\n",
            "a: 1\n...\n", "%YAML 1.1\n---\na: 1\n", "- - a\n", "-\n  a: 1\n", "a : 1\n", "? a\n: b\n", "a: b: c\n",
            "---\n---\na: 1\n", "hello\n", "a: 'x' y\n", "a: \"\\u00e9\"\n", "a: \"\\q\"\n", "a: 1\na: 2\n",
-           "a:\n  b: 1\n c: 2\n", "a: 1\n  b: 2\n", "- a\nb: 1\n", "a: 1\n- b\n", "a: @b\n", "a: `b`\n", "a: ,b\n",
+           "a:\n  b: 1\n c: 2\n", "a: [b, ]\n", "a: [, b]\n", "a: {b}\n", "a: [b: c]\n", "a: {b:c}\n",
+           "a: {\"b\":c}\n", "a: [b\n  c]\n", "a: [b] c\n", "a: [b #c]\n", "a: [http://x]\n", "a: {b: }\n",
+           "a: [b, {c: d]\n", "a: [?b]\n", "a: [- b]\n", "a: 1\n  b: 2\n", "- a\nb: 1\n", "a: 1\n- b\n", "a: @b\n", "a: `b`\n", "a: ,b\n",
            "a: - b\n", "a: 'x'#c\n", "--- a: 1\n", "a: \"\\x4\"\n", "key: value\n  continued\n", "a:\n  b\n",
        }) {
     ExpectSame(text, false);
@@ -86,9 +91,9 @@ TEST_CASE("Block scanner: every YAML file of the repository", "[io][yaml]") {
       }
     }
   }
-  // Most documents here are block YAML (the hand-written cases use flow collections, left to libyaml): the scanner must read most of them.
-  CHECK(pieces > 1000);
-  CHECK(fast * 2 > pieces);
+  // Most documents here are block YAML with one-line flow collections: the scanner
+  // must read most of them.
+  CHECK(fast * 10 > pieces * 8);
   WARN(fast << " of " << pieces << " documents read by the block scanner");
 }
 

@@ -22,6 +22,9 @@ bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || 
 int HexValue(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
 
 constexpr size_t kBail = absl::string_view::npos;
+// libyaml takes a key only when its colon comes within 1024 characters of its start;
+// longer keys are left to it.
+constexpr size_t kMaxKeyLength = 1000;
 
 // Scans a text line by line. At every step it is either inside a line or at the first
 // character of a content line (neither blank nor a comment), whose indentation it knows.
@@ -172,7 +175,7 @@ class Scanner {
   bool KeyEnd(size_t p, size_t* colon) const {
     if (t_[p] == '\'' || t_[p] == '"') {
       const size_t close = QuotedEnd(p);
-      if (close == kBail || CharAt(close + 1) != ':') return false;
+      if (close == kBail || CharAt(close + 1) != ':' || close + 1 - p > kMaxKeyLength) return false;
       if (!End(close + 2) && t_[close + 2] != ' ') return false;
       *colon = close + 1;
       return true;
@@ -180,9 +183,8 @@ class Scanner {
     if (!PlainStart(p)) return false;
     for (size_t q = p + 1; !End(q); ++q) {
       if (t_[q] == ':' && (End(q + 1) || t_[q + 1] == ' ')) {
-        // libyaml takes a key only within 1024 characters; a blank before the colon
-        // is trimmed there, left to it here.
-        if (t_[q - 1] == ' ' || q - p > 1000) return false;
+        // A blank before the colon is trimmed by libyaml, left to it here.
+        if (t_[q - 1] == ' ' || q - p > kMaxKeyLength) return false;
         *colon = q;
         return true;
       }
@@ -209,7 +211,8 @@ class Scanner {
     const int32_t column = Column(p);
     if (t_[p] == '\'' || t_[p] == '"') {
       const size_t close = QuotedEnd(p);
-      if (close == kBail || !Unquote(p, close) || !sink_->Scalar(scratch_, false, line_, column)) return kBail;
+      if (close == kBail || (key && close + 1 - p > kMaxKeyLength)) return kBail;
+      if (!Unquote(p, close) || !sink_->Scalar(scratch_, false, line_, column)) return kBail;
       return close + 1;
     }
     if (!PlainStart(p)) return kBail;
@@ -224,7 +227,7 @@ class Scanner {
       if (c == '?' || (c == '#' && t_[q - 1] == ' ')) return kBail;
       if (c != ' ') end = q + 1;
     }
-    if (key != (CharAt(q) == ':')) return kBail;  // a key without a value, or a pair in a list
+    if (key != (CharAt(q) == ':') || (key && q - p > kMaxKeyLength)) return kBail;  // a key without a value, or a pair in a list
     return sink_->Scalar(t_.substr(p, end - p), true, line_, column) ? end : kBail;
   }
 

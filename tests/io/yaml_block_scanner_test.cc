@@ -57,6 +57,18 @@ TEST_CASE("Block scanner: what it leaves to libyaml reads as libyaml reads it", 
   }
 }
 
+TEST_CASE("Block scanner: keys longer than libyaml takes are left to it", "[io][yaml]") {
+  for (const size_t n : {size_t{990}, size_t{1030}, size_t{1100}}) {
+    const std::string k(n, 'k');
+    const bool fast = n < 1000;
+    ExpectSame(k + ": v\n", fast);
+    ExpectSame("'" + k + "': v\n", fast);
+    ExpectSame("a: {" + k + ": v}\n", fast);
+    ExpectSame("a: {\"" + k + "\": v}\n", fast);
+    ExpectSame("a: [" + k + "]\n", true);  // a long value is not a key
+  }
+}
+
 TEST_CASE("Block scanner: nesting past the limit is left to libyaml", "[io][yaml]") {
   std::string deep;
   for (int i = 0; i < 150; ++i) deep += std::string(static_cast<size_t>(2 * i), ' ') + "k:\n";

@@ -52,7 +52,10 @@ enum class TaskStatus : uint8_t {
 inline constexpr int kTaskStatusCount = 10;
 const char* TaskStatusName(TaskStatus s);
 // Bound, Binding, Running, Allocated.
-bool IsAllocatedStatus(TaskStatus s);
+inline bool IsAllocatedStatus(TaskStatus s) {
+  return s == TaskStatus::kBound || s == TaskStatus::kBinding || s == TaskStatus::kRunning ||
+         s == TaskStatus::kAllocated;
+}
 
 // What a task's pod says about its placement, as bits (Session::task_flags), worked out
 // once per snapshot so that hot paths do not read the pod spec.

@@ -48,6 +48,18 @@ bool SameCondition(const PodGroupConditionSpec& a, const PodGroupConditionSpec& 
 // when it says something new, transitions aside, so a session that repeats itself
 // changes nothing. Returns whether it wrote.
 bool WriteStatus(const PodGroupStatus& from, int64_t now_seconds, PodGroupSpec& to) {
+  // Most sessions repeat most statuses: that is found without copying the conditions
+  // (each session condition says what the first kept one of its type says).
+  if ((from.phase.empty() || absl::string_view(from.phase) == to.phase) && from.running == to.running &&
+      from.succeeded == to.succeeded && from.failed == to.failed &&
+      std::all_of(from.conditions.begin(), from.conditions.end(), [&](const PodGroupCondition& c) {
+        auto kept = std::find_if(to.conditions.begin(), to.conditions.end(),
+                                 [&](const PodGroupConditionSpec& old) { return old.type == c.type; });
+        return kept != to.conditions.end() && kept->status == c.status && kept->reason == c.reason &&
+               kept->message == c.message;
+      })) {
+    return false;
+  }
   std::vector<PodGroupConditionSpec> conditions = to.conditions;
   for (const PodGroupCondition& c : from.conditions) {
     PodGroupConditionSpec spec{std::string(c.type),   std::string(c.status),  std::string(c.transition_id),

@@ -1,6 +1,7 @@
 #include "vcsched/session.h"
 
 #include <algorithm>
+#include <array>
 
 #include "absl/status/status.h"
 #include "absl/container/inlined_vector.h"
@@ -292,33 +293,47 @@ enum class RoleCheck { kValid, kReady, kPipelined };
 bool CheckRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
   if (!s.job_checks_roles[static_cast<size_t>(j)]) return true;
   const JobInfo& job = s.job(j);
-  // The roles with a minimum, and how many of their tasks count: only these matter.
-  absl::InlinedVector<std::pair<absl::string_view, int32_t>, 4> counts;
-  for (const auto& [role, min] : job.pod_group.min_task_member) counts.emplace_back(role, 0);
-  for (TaskIndex t : job.tasks) {
-    const TaskStatus st = s.status[static_cast<size_t>(t)];
-    bool counted = IsAllocatedStatus(st) || st == TaskStatus::kSucceeded;
-    switch (kind) {
-      case RoleCheck::kValid:
-        counted = counted || st == TaskStatus::kPipelined || st == TaskStatus::kPending;
-        break;
-      case RoleCheck::kReady:
-        counted = counted || (st == TaskStatus::kPending && s.task(t).best_effort);
-        break;
-      case RoleCheck::kPipelined:
-        counted = counted || (st == TaskStatus::kPending && s.task(t).best_effort) ||
-                  st == TaskStatus::kPipelined;
-        break;
-    }
-    if (!counted) continue;
-    const std::string& role = s.task(t).role;
-    for (auto& [name, count] : counts) {
-      if (name == role) ++count;
+  const std::map<std::string, int32_t>& mins = job.pod_group.min_task_member;
+  // Each task's role is matched against the roles with a minimum once per session, at
+  // its job's first check; the checks then count by position.
+  if (s.role_slot.empty()) s.role_slot.assign(s.status.size(), Session::State::kRoleSlotUnknown);
+  if (!job.tasks.empty() && s.role_slot[static_cast<size_t>(job.tasks.front())] == Session::State::kRoleSlotUnknown) {
+    for (TaskIndex t : job.tasks) {
+      int32_t slot = -1, i = 0;
+      for (const auto& [role, min] : mins) {
+        if (role == s.task(t).role) {
+          slot = i;
+          break;
+        }
+        ++i;
+      }
+      s.role_slot[static_cast<size_t>(t)] = slot;
     }
   }
+  // Per check and status: whether a task counts (2: only when best-effort).
+  static const std::array<std::array<uint8_t, kTaskStatusCount>, 3> kCounts = [] {
+    std::array<std::array<uint8_t, kTaskStatusCount>, 3> table{};
+    for (int i = 0; i < kTaskStatusCount; ++i) {
+      const auto st = static_cast<TaskStatus>(i);
+      const bool held = IsAllocatedStatus(st) || st == TaskStatus::kSucceeded;
+      table[static_cast<size_t>(RoleCheck::kValid)][i] = held || st == TaskStatus::kPipelined || st == TaskStatus::kPending;
+      table[static_cast<size_t>(RoleCheck::kReady)][i] = held ? 1 : st == TaskStatus::kPending ? 2 : 0;
+      table[static_cast<size_t>(RoleCheck::kPipelined)][i] =
+          held || st == TaskStatus::kPipelined ? 1 : st == TaskStatus::kPending ? 2 : 0;
+    }
+    return table;
+  }();
+  const std::array<uint8_t, kTaskStatusCount>& counts_if = kCounts[static_cast<size_t>(kind)];
+  absl::InlinedVector<int32_t, 4> counts(mins.size(), 0);
+  for (TaskIndex t : job.tasks) {
+    const int32_t slot = s.role_slot[static_cast<size_t>(t)];
+    if (slot < 0) continue;
+    const uint8_t c = counts_if[static_cast<size_t>(s.status[static_cast<size_t>(t)])];
+    if (c == 1 || (c == 2 && s.task(t).best_effort)) ++counts[static_cast<size_t>(slot)];
+  }
   size_t i = 0;
-  for (const auto& [role, min] : job.pod_group.min_task_member) {
-    if (min > 0 && counts[i].second < min) return false;
+  for (const auto& [role, min] : mins) {
+    if (min > 0 && counts[i] < min) return false;
     ++i;
   }
   return true;

@@ -19,11 +19,6 @@ const char* TaskStatusName(TaskStatus s) {
   return kNames[static_cast<int>(s)];
 }
 
-bool IsAllocatedStatus(TaskStatus s) {
-  return s == TaskStatus::kBound || s == TaskStatus::kBinding || s == TaskStatus::kRunning ||
-         s == TaskStatus::kAllocated;
-}
-
 Snapshot::Snapshot() : impl_(std::make_shared<Impl>()) {}
 Snapshot::Snapshot(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 const ResourceSpace& Snapshot::space() const { return impl_->space; }

@@ -182,7 +182,8 @@ void EmitValue(YAML::Emitter& out, const Value& v) {
         // ": value").
         if (WrittenLengthBound(k) > 1000) out << YAML::LongKey;
         if (HasUnicodeBreak(k)) out << YAML::EscapeNonAscii;
-        if (NeedsQuotes(k) || PlainCannotHold(k)) out << YAML::DoubleQuoted;
+        // A plain "<<" key is YAML's merge key: a key of that text was written quoted.
+        if (NeedsQuotes(k) || PlainCannotHold(k) || k == "<<") out << YAML::DoubleQuoted;
         out << k << YAML::Value;
         EmitValue(out, child);
       }

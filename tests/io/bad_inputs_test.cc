@@ -170,7 +170,9 @@ spec: {minMember: 1, minResources: {cpu: "1"}}
     const size_t from_corpus = texts.size();
     for (const std::string& text :
          {std::string(R"({"kind":"Pod","metadata":{"name":"p","labels":{"a\Nb":"c\Ld","e":"\Pf","g":"\ufeffh"}}})"),
-          std::string("kind: Pod\nmetadata: {name: \"x\\N\", namespace: \"\\L\"}\n")}) {
+          std::string("kind: Pod\nmetadata: {name: \"x\\N\", namespace: \"\\L\"}\n"),
+          // A quoted "<<" is an ordinary key; printed plain it would be YAML's merge key.
+          std::string("kind: Pod\nmetadata:\n  name: p\n  labels: {\"<<\": x, '<<x': y}\n")}) {
       texts.push_back(text);
     }
     for (size_t t = 0; t < texts.size(); ++t) {

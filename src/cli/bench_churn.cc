@@ -32,10 +32,6 @@ int64_t ResidentBytes() {
 }
 
 
-// N pod changes, a quarter of each kind, chosen by position so runs repeat: a new pod
-// (a copy of a pending one), a deletion, a phase change (running pods succeed, pending
-// ones start), a bind of a pending pod to a node. `round` varies the new pods' names.
-// Worked out before the clock starts: applying them (Apply) is what is measured.
 // Host-loop cycles measured (and scratch builds beside them).
 constexpr int kChurnRounds = 5;
 
@@ -44,6 +40,10 @@ double Median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// N pod changes, a quarter of each kind, chosen by position so runs repeat: a new pod
+// (a copy of a pending one), a deletion, a phase change (running pods succeed, pending
+// ones start), a bind of a pending pod to a node. `round` varies the new pods' names.
+// Worked out before the clock starts: applying them (Apply) is what is measured.
 struct PlannedChange {
   std::optional<PodSpec> put;  // else: delete
   std::string namespace_, name;

@@ -50,6 +50,10 @@ class Scanner {
   bool End(size_t p) const { return p >= t_.size() || t_[p] == '\n'; }  // the line ends at p
   char CharAt(size_t p) const { return p < t_.size() ? t_[p] : '\n'; }
   int32_t Column(size_t p) const { return static_cast<int32_t>(p - line_begin_); }
+  size_t SkipBlanks(size_t p) const {
+    while (CharAt(p) == ' ') ++p;
+    return p;
+  }
 
   // From a line's start, past blank and comment lines, to what comes next; false for
   // a directive or a document end marker ("..."), left to libyaml.
@@ -60,8 +64,7 @@ class Scanner {
         return true;
       }
       line_begin_ = pos_;
-      size_t p = pos_;
-      while (p < t_.size() && t_[p] == ' ') ++p;
+      const size_t p = SkipBlanks(pos_);
       if (!End(p) && t_[p] != '#') {
         if (p == line_begin_) {
           const absl::string_view rest = t_.substr(p, 3);
@@ -88,8 +91,7 @@ class Scanner {
   // The rest of the line from p may hold blanks and a comment after a blank; then on to
   // the next content.
   bool FinishLine(size_t p) {
-    size_t q = p;
-    while (q < t_.size() && t_[q] == ' ') ++q;
+    size_t q = SkipBlanks(p);
     if (!End(q)) {
       if (t_[q] != '#' || q == p) return false;
       q = t_.find('\n', q);
@@ -198,11 +200,6 @@ class Scanner {
     return Unquote(p, colon - 1) && sink_->Scalar(scratch_, false, line_, Column(p));
   }
 
-  size_t SkipBlanks(size_t p) const {
-    while (CharAt(p) == ' ') ++p;
-    return p;
-  }
-
   // A scalar inside a flow collection, starting at p: its event and the position after
   // it (npos: left to libyaml). A key's plain text ends at ": ", a value's at a flow
   // indicator; a colon, "?" or comment anywhere else is left to libyaml.
@@ -302,8 +299,7 @@ class Scanner {
 
   // The value of the key whose colon is at `colon`, in a mapping at column n.
   bool Value(int32_t n, size_t colon) {
-    size_t p = colon + 1;
-    while (CharAt(p) == ' ') ++p;
+    const size_t p = SkipBlanks(colon + 1);
     if (!End(p) && t_[p] != '#') return InlineValue(p) && !(at_ == At::kContent && indent_ > n);
     // Nothing on the line: a nested node, a sequence at the key's own column, or null
     // (placed where libyaml places it: just after the colon).
@@ -319,8 +315,7 @@ class Scanner {
   bool Sequence(int32_t n, bool indentless) {
     if (!sink_->OpenCollection(false, line_, n)) return false;
     for (;;) {
-      size_t p = pos_ + 1;
-      while (CharAt(p) == ' ') ++p;
+      const size_t p = SkipBlanks(pos_ + 1);
       if (End(p) || t_[p] == '#' || SequenceEntry(p)) return false;  // item on the next lines, or "- -"
       size_t colon = 0;
       if (KeyEnd(p, &colon)) {

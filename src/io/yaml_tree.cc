@@ -445,12 +445,16 @@ bool OnlyBlanks(absl::string_view text, bool* marker) {
 
 }  // namespace
 
-YamlTree::Failure YamlTree::Parse(absl::string_view text, int line_offset, int max_depth, std::string* error,
-                                  Reader reader) {
+void YamlTree::Clear() {
   nodes_.clear();
   links_.clear();
   text_.clear();
   documents_.clear();
+}
+
+YamlTree::Failure YamlTree::Parse(absl::string_view text, int line_offset, int max_depth, std::string* error,
+                                  Reader reader) {
+  Clear();
   source_ = text;
   last_parse_fast_ = false;
   // Streams of many empty documents are common in generated manifests (and cheap to
@@ -472,11 +476,8 @@ YamlTree::Failure YamlTree::Parse(absl::string_view text, int line_offset, int m
       last_parse_fast_ = true;
       return Failure::kNone;
     }
+    Clear();  // what the scanner built before it gave up
   }
-  nodes_.clear();
-  links_.clear();
-  text_.clear();
-  documents_.clear();
   return YamlTreeBuilder(this, line_offset, max_depth).Run(text, error);
 }
 

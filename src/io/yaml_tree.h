@@ -75,6 +75,7 @@ class YamlTree {
 
  private:
   friend class YamlTreeBuilder;
+  void Clear();  // the documents, keeping the storage
   struct Scratch;  // the builder's working storage, kept for the next parse
   std::unique_ptr<Scratch> scratch_;
   std::vector<Node> nodes_;

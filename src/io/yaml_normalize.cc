@@ -13,6 +13,12 @@ struct Failure {
   std::string message;
 };
 
+// YAML's merge key is a plain "<<" (yaml-cpp tags an untagged plain scalar "?") or one
+// tagged !!merge; a quoted "<<" is an ordinary key, as in Kubernetes' decoder.
+bool IsMergeKey(const YAML::Node& key) {
+  return key.IsScalar() && key.Scalar() == "<<" && (key.Tag() == "?" || key.Tag() == "tag:yaml.org,2002:merge");
+}
+
 class Normalizer {
  public:
   explicit Normalizer(int line_offset) : line_offset_(line_offset) {}
@@ -33,7 +39,7 @@ class Normalizer {
       bool merges = false;
       for (auto kv : node) {
         Visit(kv.second);
-        if (kv.first.IsScalar() && kv.first.Scalar() == "<<" && kv.first.Tag() != "tag:yaml.org,2002:str") {
+        if (IsMergeKey(kv.first)) {
           merges = true;
         }
       }
@@ -57,7 +63,7 @@ class Normalizer {
                                    kv.first.IsMap() ? "a mapping" : kv.first.IsSequence() ? "a list" : "null")};
       }
       const std::string& key = kv.first.Scalar();
-      if (key == "<<") continue;
+      if (IsMergeKey(kv.first)) continue;
       auto [it, fresh] = seen.emplace(key, kv.first.Mark());
       if (!fresh) {
         throw Failure{absl::StrCat(Where(kv.first.Mark()), ": duplicate key \"", key, "\" (first at ",
@@ -71,7 +77,7 @@ class Normalizer {
     absl::flat_hash_set<std::string> keys;
     std::vector<YAML::Node> sources;
     for (auto kv : map) {
-      if (kv.first.IsScalar() && kv.first.Scalar() == "<<") {
+      if (IsMergeKey(kv.first)) {
         const YAML::Node v = kv.second;
         if (v.IsMap()) {
           sources.push_back(v);

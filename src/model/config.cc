@@ -4,6 +4,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "src/model/yaml_text.h"
 
 namespace vcsched {
 namespace {
@@ -22,23 +23,6 @@ constexpr const char* kSwitchKeys[kSwitchCount] = {
 };
 
 bool DefaultOf(Switch s) { return s != Switch::kHierarchy && s != Switch::kClusterOrder; }
-
-void AppendArgYaml(const Value& v, int indent, std::string* out) {
-  const std::string pad(static_cast<size_t>(indent), ' ');
-  for (const auto& [k, child] : v.entries()) {
-    if (child.is_null()) {
-      absl::StrAppend(out, pad, k, ":\n");
-    } else if (child.is_scalar()) {
-      absl::StrAppend(out, pad, k, ": ", child.quoted() ? absl::StrCat("\"", child.text(), "\"") : child.text(), "\n");
-    } else if (child.is_map()) {
-      absl::StrAppend(out, pad, k, ":\n");
-      AppendArgYaml(child, indent + 2, out);
-    } else {
-      absl::StrAppend(out, pad, k, ":\n");
-      for (const Value& item : child.items()) absl::StrAppend(out, pad, "- ", item.text(), "\n");
-    }
-  }
-}
 
 }  // namespace
 
@@ -85,13 +69,15 @@ const Arguments& SchedulerConfig::ActionArguments(absl::string_view name) const 
 }
 
 std::string SchedulerConfig::ToYaml() const {
-  std::string out = "actions: \"";
-  for (size_t i = 0; i < actions.size(); ++i) absl::StrAppend(&out, i ? ", " : "", actions[i]);
-  out += "\"\ntiers:\n";
+  using model_internal::YamlDoubleQuoted;
+  using model_internal::YamlScalar;
+  std::string joined;
+  for (size_t i = 0; i < actions.size(); ++i) absl::StrAppend(&joined, i ? ", " : "", actions[i]);
+  std::string out = absl::StrCat("actions: ", YamlDoubleQuoted(joined), "\ntiers:\n");
   for (const Tier& tier : tiers) {
     out += "- plugins:\n";
     for (const PluginOption& p : tier.plugins) {
-      absl::StrAppend(&out, "  - name: ", p.name, "\n");
+      absl::StrAppend(&out, "  - name: ", YamlScalar(p.name), "\n");
       for (int i = 0; i < kSwitchCount; ++i) {
         const Switch s = static_cast<Switch>(i);
         if (p.Enabled(s) != DefaultOf(s)) {
@@ -100,17 +86,17 @@ std::string SchedulerConfig::ToYaml() const {
       }
       if (!p.arguments.empty()) {
         out += "    arguments:\n";
-        AppendArgYaml(p.arguments.root(), 6, &out);
+        model_internal::AppendYamlMap(p.arguments.root(), 6, &out);
       }
     }
   }
   if (!configurations.empty()) {
     out += "configurations:\n";
     for (const ActionConfiguration& c : configurations) {
-      absl::StrAppend(&out, "- name: ", c.name, "\n");
+      absl::StrAppend(&out, "- name: ", YamlScalar(c.name), "\n");
       if (!c.arguments.empty()) {
         out += "  arguments:\n";
-        AppendArgYaml(c.arguments.root(), 4, &out);
+        model_internal::AppendYamlMap(c.arguments.root(), 4, &out);
       }
     }
   }

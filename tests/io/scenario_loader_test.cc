@@ -361,6 +361,56 @@ TEST_CASE("Config loader: Volcano's shipped files and the seeds' file load", "[i
   }
 }
 
+TEST_CASE("Config loader: a configuration prints as YAML that loads back to the same configuration",
+          "[io][config]") {
+  // Names and argument texts a reader would take differently if printed plainly (quotes,
+  // colons, comments, indicators, line breaks, a merge key, null words), nested lists and
+  // maps, empty collections, a key past the 1,024-character window of implicit keys.
+  const std::string long_key(1100, 'k');
+  const std::string text = absl::StrCat(R"(actions: "r\", al\\locate, x: y, #z"
+tiers:
+- plugins:
+  - name: "gang # not a comment"
+    enableJobReady: false
+    arguments:
+      "<<": merge
+      "a: b": "- c"
+      "null": "~"
+      plain: -5
+      quoted: "10"
+      multi: "line\none\ttab \u2028 sep"
+      empty_map: {}
+      empty_list: []
+      nothing:
+      nested: [[1, {x: "y"}], {k: [a, "b"]}, null]
+      )",
+                                         "? \"", long_key, "\"\n      : {deep: {deeper: [\"", long_key, "\"]}}\n",
+                                         R"(  - name: "- dash"
+configurations:
+- name: "[alloc]"
+  arguments:
+    "? q": "@at"
+)");
+  absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({"c.conf", text});
+  INFO((c.ok() ? "" : std::string(c.status().message())));
+  REQUIRE(c.ok());
+  CHECK(c->actions == std::vector<std::string>{"r\"", "al\\locate", "x: y", "#z"});
+  const std::string printed = c->ToYaml();
+  INFO(printed);
+  absl::StatusOr<SchedulerConfig> again = LoadSchedulerConfig({"again.conf", printed});
+  INFO((again.ok() ? "" : std::string(again.status().message())));
+  REQUIRE(again.ok());
+  CHECK(again->ToYaml() == printed);
+  CHECK(again->actions == c->actions);
+  REQUIRE(again->tiers.size() == 1);
+  REQUIRE(again->tiers[0].plugins.size() == 2);
+  CHECK(again->tiers[0].plugins[0].name == "gang # not a comment");
+  CHECK(again->tiers[0].plugins[1].name == "- dash");
+  CHECK(again->tiers[0].plugins[0].arguments.root() == c->tiers[0].plugins[0].arguments.root());
+  CHECK(again->configurations.at(0).name == "[alloc]");
+  CHECK(again->configurations.at(0).arguments.root() == c->configurations.at(0).arguments.root());
+}
+
 TEST_CASE("Config loader: misspelt switches and bad shapes are errors", "[io][config]") {
   absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({"c.conf", R"(actions: "allocate"
 tiers:

@@ -53,6 +53,11 @@ struct ApplyReport {
 class Cluster {
  public:
   explicit Cluster(SnapshotOptions options = {});
+  // Moved, never copied: its indexes point into its own maps.
+  Cluster(Cluster&&) = default;
+  Cluster& operator=(Cluster&&) = default;
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
   // The objects a built snapshot was made from (pods of other schedulers that are not
   // placed are not in a snapshot, so not in the cluster either).
   static Cluster FromSnapshot(const vcsched::Snapshot& snapshot);
@@ -134,7 +139,14 @@ class Cluster {
 
   SnapshotOptions options_;
   std::map<std::string, NodeSpec, std::less<>> nodes_;
-  std::map<std::string, PodSpec, std::less<>> pods_;
+  using PodMap = std::map<std::string, PodSpec, std::less<>>;
+  PodMap pods_;
+  // pods_ by key through a hash: a walk of the map costs a cache miss per level.
+  absl::flat_hash_map<absl::string_view, PodMap::iterator> pod_by_key_;
+  PodMap::iterator FindPod(absl::string_view key);  // pods_.end() when absent
+  PodMap::const_iterator FindPod(absl::string_view key) const;
+  void InsertPod(std::string key, PodSpec pod);  // a key not in pods_
+  void ErasePod(PodMap::iterator it);
   std::map<std::string, PodGroupSpec, std::less<>> pod_groups_;
   std::map<std::string, QueueSpec, std::less<>> queues_;
   std::map<std::string, PriorityClassSpec, std::less<>> priority_classes_;

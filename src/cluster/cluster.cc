@@ -108,7 +108,7 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
     if (group != pod.annotations.end() && group->second == ImplicitPodGroupFor(pod).name) {
       c.implicit_groups_.insert(Key(pod.namespace_, group->second));
     }
-    c.pods_.emplace(t.key, std::move(pod));
+    if (c.FindPod(t.key) == c.pods_.end()) c.InsertPod(t.key, std::move(pod));
   }
   c.cached_ = snapshot;
   return c;
@@ -165,11 +165,11 @@ absl::Status Cluster::PutPod(PodSpec pod) {
     PodGroupChanged(std::move(group_key));
   }
   std::string key = Key(pod.namespace_, pod.name);
-  if (auto it = pods_.lower_bound(key); it != pods_.end() && it->first == key) {  // one walk of the map
+  if (auto it = FindPod(key); it != pods_.end()) {
     shared_pods_.erase(&it->second);  // about to change
     it->second = std::move(pod);
   } else {
-    pods_.emplace_hint(it, key, std::move(pod));
+    InsertPod(key, std::move(pod));
   }
   PodChanged(std::move(key));
   return absl::OkStatus();
@@ -250,10 +250,12 @@ absl::Status Cluster::DeleteNode(absl::string_view name) {
 
 absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view name) {
   std::string key = Key(namespace_, name);
-  Unshare(key);
-  absl::Status s = Erase(pods_, "Pod", key);
-  if (s.ok()) PodChanged(std::move(key));
-  return s;
+  const auto it = FindPod(key);
+  if (it == pods_.end()) return absl::NotFoundError(absl::StrCat("Pod \"", key, "\": not found"));
+  shared_pods_.erase(&it->second);
+  ErasePod(it);
+  PodChanged(std::move(key));
+  return absl::OkStatus();
 }
 
 absl::Status Cluster::DeletePodGroup(absl::string_view namespace_, absl::string_view name) {
@@ -359,7 +361,7 @@ std::optional<Snapshot> Cluster::Patched() const {
   SnapshotChanges changes;
   std::vector<const std::pair<const std::string, PodSpec>*> put;  // the cluster's own entries of changes.put_pods
   for (const std::string& key : changed_pods_) {
-    auto it = pods_.find(key);
+    auto it = FindPod(key);
     if (it == pods_.end()) {
       changes.deleted_pods.push_back(key);
       continue;
@@ -386,7 +388,27 @@ std::optional<Snapshot> Cluster::Patched() const {
 }
 
 void Cluster::Unshare(absl::string_view pod_key) const {
-  if (auto it = pods_.find(pod_key); it != pods_.end()) shared_pods_.erase(&it->second);
+  if (auto it = FindPod(pod_key); it != pods_.end()) shared_pods_.erase(&it->second);
+}
+
+Cluster::PodMap::iterator Cluster::FindPod(absl::string_view key) {
+  auto it = pod_by_key_.find(key);
+  return it == pod_by_key_.end() ? pods_.end() : it->second;
+}
+
+Cluster::PodMap::const_iterator Cluster::FindPod(absl::string_view key) const {
+  auto it = pod_by_key_.find(key);
+  return it == pod_by_key_.end() ? pods_.cend() : PodMap::const_iterator(it->second);
+}
+
+void Cluster::InsertPod(std::string key, PodSpec pod) {
+  auto it = pods_.emplace(std::move(key), std::move(pod)).first;
+  pod_by_key_.emplace(it->first, it);
+}
+
+void Cluster::ErasePod(PodMap::iterator it) {
+  pod_by_key_.erase(it->first);
+  pods_.erase(it);
 }
 
 absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {
@@ -401,7 +423,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
   ApplyReport report;
   int64_t changed = 0;
   const auto pod_of = [&](absl::string_view what, absl::string_view key) -> PodSpec* {
-    auto it = pods_.find(key);
+    auto it = FindPod(key);
     if (it != pods_.end()) {
       Unshare(key);  // about to change
       changed_pods_.insert(std::string(key));

@@ -1,11 +1,38 @@
 #include "src/snapshot/dense_facts.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 #include "src/model/pod_facts.h"
 
 namespace vcsched {
 namespace {
+
+// Moves each run's `width`-wide elements to its new place: the runs moving left in
+// ascending order, those moving right in descending order, so that none overwrites
+// another's elements before they move (the new places keep the runs' order).
+template <typename T>
+void MoveRuns(T* data, size_t width, absl::Span<const TaskRun> runs) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const auto move = [&](const TaskRun& r) {
+    std::memmove(data + static_cast<size_t>(r.new_begin) * width, data + static_cast<size_t>(r.old_begin) * width,
+                 static_cast<size_t>(r.old_end - r.old_begin) * width * sizeof(T));
+  };
+  for (const TaskRun& r : runs) {
+    if (r.new_begin < r.old_begin) move(r);
+  }
+  for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
+    if (r->new_begin > r->old_begin) move(*r);
+  }
+}
+
+template <typename T>
+void ShiftRuns(std::vector<T>& v, absl::Span<const TaskRun> runs, size_t n) {
+  if (n > v.size()) v.resize(n);
+  MoveRuns(v.data(), 1, runs);
+  v.resize(n);
+}
 
 bool Ascending(const PackedStrings& keys) {
   for (size_t i = 1; i < keys.size(); ++i) {
@@ -62,7 +89,7 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
   return f;
 }
 
-DenseFacts DenseFacts::Patched(const DenseFacts& was, absl::Span<const TaskIndex> moved,
+DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Span<const TaskRun> runs, absl::Span<const TaskIndex> moved,
                                absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
                                absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs, int dims,
                                std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
@@ -72,25 +99,34 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, absl::Span<const TaskIndex
   f.task_flags = std::move(task_flags);
   f.task_shape = std::move(task_shape);
   f.latest_creation_time = latest_pod_creation_time;
-  f.task_req.resize(static_cast<Eigen::Index>(n), dims);
-  f.task_job.resize(n);
-  f.task_nonzero_cpu.resize(n);
-  f.task_nonzero_memory.resize(n);
-  std::vector<TaskIndex> from(n, kNone);  // the earlier index of each carried task
-  std::vector<uint8_t> placed(n, 0);
-  for (TaskIndex i : was.placed_tasks) {
-    if (moved[static_cast<size_t>(i)] != kNone) placed[static_cast<size_t>(moved[static_cast<size_t>(i)])] = 1;
+  if (own != nullptr) {  // own == &was: only these columns are moved out, the rest is read
+    f.task_job = std::move(own->task_job);
+    f.task_nonzero_cpu = std::move(own->task_nonzero_cpu);
+    f.task_nonzero_memory = std::move(own->task_nonzero_memory);
+    f.task_req = std::move(own->task_req);
+  } else {
+    f.task_job = was.task_job;
+    f.task_nonzero_cpu = was.task_nonzero_cpu;
+    f.task_nonzero_memory = was.task_nonzero_memory;
+    f.task_req = was.task_req;
   }
-  for (size_t i = 0; i < moved.size(); ++i) {
-    const TaskIndex j = moved[i];
-    if (j == kNone) continue;
-    from[static_cast<size_t>(j)] = static_cast<TaskIndex>(i);
-    const JobIndex job = was.task_job[i];
-    f.task_job[static_cast<size_t>(j)] = job == kNone || job_moved.empty() ? job : job_moved[static_cast<size_t>(job)];
-    f.task_nonzero_cpu[static_cast<size_t>(j)] = was.task_nonzero_cpu[i];
-    f.task_nonzero_memory[static_cast<size_t>(j)] = was.task_nonzero_memory[i];
-    std::copy_n(was.task_req.data() + static_cast<ptrdiff_t>(i) * dims, dims,
-                f.task_req.data() + static_cast<ptrdiff_t>(j) * dims);
+  ShiftRuns(f.task_job, runs, n);
+  for (const TaskRun& r : job_moved.empty() ? absl::Span<const TaskRun>() : runs) {
+    for (TaskIndex t = r.new_begin; t < r.new_begin + (r.old_end - r.old_begin); ++t) {
+      JobIndex& j = f.task_job[static_cast<size_t>(t)];
+      if (j != kNone) j = job_moved[static_cast<size_t>(j)];
+    }
+  }
+  ShiftRuns(f.task_nonzero_cpu, runs, n);
+  ShiftRuns(f.task_nonzero_memory, runs, n);
+  if (f.task_req.cols() == dims) {
+    const Eigen::Index rows = f.task_req.rows();
+    if (static_cast<Eigen::Index>(n) > rows) f.task_req.conservativeResize(static_cast<Eigen::Index>(n), dims);
+    MoveRuns(f.task_req.data(), static_cast<size_t>(dims), runs);
+    if (static_cast<Eigen::Index>(n) < rows) f.task_req.conservativeResize(static_cast<Eigen::Index>(n), dims);
+  } else {  // a resource space of another width: every row from its task
+    f.task_req.resize(static_cast<Eigen::Index>(n), dims);
+    for (const TaskInfo& t : tasks) std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
   }
   for (TaskIndex j : fresh) {
     const TaskInfo& t = tasks[static_cast<size_t>(j)];
@@ -98,28 +134,39 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, absl::Span<const TaskIndex
     f.task_nonzero_cpu[static_cast<size_t>(j)] = t.nonzero_cpu;
     f.task_nonzero_memory[static_cast<size_t>(j)] = t.nonzero_memory;
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(j) * dims);
-    placed[static_cast<size_t>(j)] = t.status != TaskStatus::kPending;
   }
-  f.task_key.reserve(n);
-  for (size_t j = 0; j < n;) {
-    if (from[j] == kNone) {
-      f.task_key.push_back(tasks[j].key);
-      ++j;
-      continue;
+  // Placed tasks: the carried ones where they went, the new ones merged in order.
+  f.placed_tasks.reserve(was.placed_tasks.size() + fresh.size());
+  auto next = fresh.begin();
+  const auto add_fresh_before = [&](TaskIndex limit) {
+    for (; next != fresh.end() && *next < limit; ++next) {
+      if (tasks[static_cast<size_t>(*next)].status != TaskStatus::kPending) f.placed_tasks.push_back(*next);
     }
-    size_t end = j + 1;  // a run of carried tasks, consecutive in the earlier table too
-    while (end < n && from[end] != kNone && from[end] == from[end - 1] + 1) ++end;
-    f.task_key.append_range(was.task_key, static_cast<size_t>(from[j]), static_cast<size_t>(from[end - 1]) + 1);
-    j = end;
+  };
+  for (TaskIndex i : was.placed_tasks) {
+    const TaskIndex j = moved[static_cast<size_t>(i)];
+    if (j == kNone) continue;
+    add_fresh_before(j);
+    f.placed_tasks.push_back(j);
   }
-  for (size_t j = 0; j < n; ++j) {
-    if (placed[j]) f.placed_tasks.push_back(static_cast<TaskIndex>(j));
+  add_fresh_before(static_cast<TaskIndex>(n));
+  // Keys: each run's in one copy, the new tasks' between them.
+  f.task_key.reserve(n);
+  size_t text = was.task_key.text_size();
+  for (TaskIndex t : fresh) text += tasks[static_cast<size_t>(t)].key.size();
+  f.task_key.reserve_text(text);
+  size_t j = 0;
+  for (const TaskRun& r : runs) {
+    for (; j < static_cast<size_t>(r.new_begin); ++j) f.task_key.push_back(tasks[j].key);
+    f.task_key.append_range(was.task_key, static_cast<size_t>(r.old_begin), static_cast<size_t>(r.old_end));
+    j = static_cast<size_t>(r.new_begin + (r.old_end - r.old_begin));
   }
+  for (; j < n; ++j) f.task_key.push_back(tasks[j].key);
   f.FillJobFacts(jobs, dims);
   // Removing keys keeps them in order; a new key must sort between its neighbours.
   f.task_keys_sorted = was.task_keys_sorted;
-  for (TaskIndex j : fresh) {
-    const size_t k = static_cast<size_t>(j);
+  for (TaskIndex t : fresh) {
+    const size_t k = static_cast<size_t>(t);
     if (!f.task_keys_sorted) break;
     if ((k > 0 && !(f.task_key[k - 1] < f.task_key[k])) || (k + 1 < n && !(f.task_key[k] < f.task_key[k + 1]))) {
       f.task_keys_sorted = false;

@@ -13,6 +13,11 @@
 
 namespace vcsched {
 
+// Consecutive tasks carried over by a patch: the earlier tasks [old_begin, old_end) are
+// now [new_begin, new_begin + (old_end - old_begin)).
+struct TaskRun {
+  TaskIndex old_begin = 0, old_end = 0, new_begin = 0;
+};
 
 // What every session reads for every task and job, laid out densely once at build, so
 // that opening a session and its per-job passes do not walk the large TaskInfo and
@@ -25,11 +30,13 @@ struct DenseFacts {
   // creation time of their pods.
   static DenseFacts Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims,
                        std::vector<uint8_t> task_flags, int64_t latest_pod_creation_time);
-  // The facts of a task table made from an earlier one's (PatchSnapshot): the earlier
-  // task i is now task moved[i] (kNone: gone), its job job_moved[j] (empty: the same),
-  // the tasks listed in `fresh` are new, and `task_flags` and `task_shape` are every
-  // task's. Only the new tasks' records are read.
-  static DenseFacts Patched(const DenseFacts& was, absl::Span<const TaskIndex> moved,
+  // The facts of a task table made from an earlier one's (PatchSnapshot), its per-task
+  // columns shifted where they lie (`own`: `was` itself when they may be taken over, else
+  // null and they are copied first): the earlier tasks of each run are now the run's new places
+  // (the rest are gone), the earlier task i is now moved[i] (kNone: gone), its job
+  // job_moved[j] (empty: the same), the tasks listed in `fresh` are new, and `task_flags`
+  // and `task_shape` are every task's. Only the new tasks' records are read.
+  static DenseFacts Patched(const DenseFacts& was, DenseFacts* own, absl::Span<const TaskRun> runs, absl::Span<const TaskIndex> moved,
                             absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
                             absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs, int dims,
                             std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,

@@ -14,6 +14,8 @@ namespace vcsched {
 class PackedStrings {
  public:
   void reserve(size_t count) { ends_.reserve(count); }
+  void reserve_text(size_t bytes) { text_.reserve(bytes); }
+  size_t text_size() const { return text_.size(); }
   void push_back(absl::string_view s) {
     text_.append(s.data(), s.size());
     ends_.push_back(text_.size());

@@ -54,6 +54,7 @@ bool SnapshotPatch::Admit(const SnapshotChanges& changes) {
     if (slash == std::string::npos) continue;  // no pod has such a key
     changes_.push_back({key, slash, kNone, nullptr, nullptr});
   }
+  const size_t deletions = changes_.size();
   for (const std::shared_ptr<PodSpec>& pod : changes.put_pods) {
     if (pod == nullptr) return false;
     PodSpec& p = *pod;
@@ -68,7 +69,13 @@ bool SnapshotPatch::Admit(const SnapshotChanges& changes) {
     changes_.push_back({absl::StrCat(p.namespace_, "/", p.name), p.namespace_.size(), kNone, nullptr, pod});
   }
   const auto by_key = [](const Change& a, const Change& b) { return KeyBefore(a.ns(), a.name(), b.ns(), b.name()); };
-  std::sort(changes_.begin(), changes_.end(), by_key);
+  // The deletions and the puts each come in key order from a host's Cluster: merged then.
+  const auto puts = changes_.begin() + static_cast<ptrdiff_t>(deletions);
+  if (std::is_sorted(changes_.begin(), puts, by_key) && std::is_sorted(puts, changes_.end(), by_key)) {
+    std::inplace_merge(changes_.begin(), puts, changes_.end(), by_key);
+  } else {
+    std::sort(changes_.begin(), changes_.end(), by_key);
+  }
   for (size_t i = 1; i < changes_.size(); ++i) {
     if (changes_[i].key == changes_[i - 1].key) return false;
   }
@@ -78,7 +85,7 @@ bool SnapshotPatch::Admit(const SnapshotChanges& changes) {
   for (Change& c : regrouped) {
     if (!std::binary_search(changes_.begin(), changes_.end(), c, by_key)) changes_.push_back(std::move(c));
   }
-  std::sort(changes_.begin(), changes_.end(), by_key);
+  if (!regrouped.empty()) std::sort(changes_.begin(), changes_.end(), by_key);
   int64_t pods = static_cast<int64_t>(was_.tasks.size() + was_.hidden_pods.size());
   for (Change& c : changes_) {
     if (!AdmitPod(c, pods)) return false;
@@ -237,15 +244,16 @@ bool SnapshotPatch::WorkOut(const Change& c, TaskInfo& t) {
 void SnapshotPatch::MakeTasks() {
   const std::vector<TaskInfo>& old = *old_tasks_;
   const DenseFacts& was = *old_dense_;
-  std::vector<bool> gone(old.size(), false);
+  std::vector<TaskIndex> gone;  // the base's tasks of changed pods, ascending
   bool newest_gone = false;  // one of the base's newest pods went: the latest time is found again
   for (const Change& c : changes_) {
     if (c.old_task == kNone) continue;
-    gone[static_cast<size_t>(c.old_task)] = true;
+    gone.push_back(c.old_task);
     const JobIndex j = was.task_job[static_cast<size_t>(c.old_task)];
     if (j != kNone) affected_jobs_.push_back(NewJobOf(j));
     if (c.old_pod->creation_time >= was_.latest_pod_creation_time) newest_gone = true;
   }
+  std::sort(gone.begin(), gone.end());  // key order is task order: sorted already, unless keys are not
   // The new tasks, each with where its key goes among the base's tasks (a replaced pod's
   // old task is there).
   std::vector<std::pair<size_t, TaskInfo>> arriving;
@@ -260,18 +268,34 @@ void SnapshotPatch::MakeTasks() {
     affected_jobs_.push_back(t.job);
     arriving.emplace_back(PlaceOf(c), std::move(t));
   }
-  // The layout, in numbers alone.
-  moved_.assign(old.size(), kNone);
-  from_.reserve(old.size() + arriving.size());
+  // The layout, in numbers alone: per task, and as runs of tasks that move together (at
+  // a place, the arriving tasks go before the base's task there).
+  moved_.resize(old.size());
+  from_.resize(old.size() - gone.size() + arriving.size());
+  size_t i = 0, j = 0;
   auto next = arriving.begin();
-  for (size_t i = 0; i <= old.size(); ++i) {
-    for (; next != arriving.end() && next->first == i; ++next) {
-      fresh_.push_back(static_cast<TaskIndex>(from_.size()));
-      from_.push_back(kNone);
+  auto g = gone.begin();
+  while (true) {
+    size_t stop = old.size();
+    if (next != arriving.end()) stop = std::min(stop, next->first);
+    if (g != gone.end()) stop = std::min(stop, static_cast<size_t>(*g));
+    if (stop > i) {
+      runs_.push_back({static_cast<TaskIndex>(i), static_cast<TaskIndex>(stop), static_cast<TaskIndex>(j)});
+      for (; i < stop; ++i, ++j) {
+        moved_[i] = static_cast<TaskIndex>(j);
+        from_[j] = static_cast<TaskIndex>(i);
+      }
     }
-    if (i == old.size() || gone[i]) continue;
-    moved_[i] = static_cast<TaskIndex>(from_.size());
-    from_.push_back(static_cast<TaskIndex>(i));
+    if (next != arriving.end() && next->first == i) {
+      fresh_.push_back(static_cast<TaskIndex>(j));
+      from_[j++] = kNone;
+      ++next;
+    } else if (i < old.size()) {
+      moved_[i++] = kNone;  // *g == i
+      ++g;
+    } else {
+      break;
+    }
   }
   if (in_place_) {
     Rearrange(arriving);
@@ -308,26 +332,21 @@ size_t SnapshotPatch::PlaceOf(const Change& c) const {
   return lo;
 }
 
-// The layout applied to the base's own table: moved_ is increasing, so tasks moving left
-// go in ascending order and tasks moving right in descending order, each into a slot
-// already vacated (or a removed task's); the new tasks then fill their slots.
+// The layout applied to the base's own table: the runs moving left go in ascending
+// order and those moving right in descending order, each task into a slot already
+// vacated (or a removed task's); the new tasks then fill their slots.
 void SnapshotPatch::Rearrange(std::vector<std::pair<size_t, TaskInfo>>& arriving) {
   std::vector<TaskInfo>& v = own_tasks_;
-  const size_t old_size = v.size();
-  if (from_.size() > old_size) v.resize(from_.size());
-  for (size_t i = 0; i < old_size; ++i) {
-    const TaskIndex j = moved_[i];
-    if (j != kNone && static_cast<size_t>(j) < i) {
-      v[static_cast<size_t>(j)] = std::move(v[i]);
-      v[static_cast<size_t>(j)].index = j;
-    }
+  if (from_.size() > v.size()) v.resize(from_.size());
+  const auto move = [&v](TaskIndex from, TaskIndex to) {
+    v[static_cast<size_t>(to)] = std::move(v[static_cast<size_t>(from)]);
+    v[static_cast<size_t>(to)].index = to;
+  };
+  for (const TaskRun& r : runs_) {
+    for (TaskIndex i = r.old_begin; r.new_begin < r.old_begin && i < r.old_end; ++i) move(i, r.new_begin + (i - r.old_begin));
   }
-  for (size_t i = old_size; i-- > 0;) {
-    const TaskIndex j = moved_[i];
-    if (j != kNone && static_cast<size_t>(j) > i) {
-      v[static_cast<size_t>(j)] = std::move(v[i]);
-      v[static_cast<size_t>(j)].index = j;
-    }
+  for (auto r = runs_.rbegin(); r != runs_.rend(); ++r) {
+    for (TaskIndex i = r->old_end; r->new_begin > r->old_begin && i-- > r->old_begin;) move(i, r->new_begin + (i - r->old_begin));
   }
   auto fresh = arriving.begin();
   for (TaskIndex j : fresh_) {
@@ -463,7 +482,8 @@ void SnapshotPatch::Finish() {
   n.shape_keys = std::move(shape_keys_);
   n.latest_pod_creation_time = latest_;
   n.resource_refs = std::move(refs_);
-  n.dense = DenseFacts::Patched(*old_dense_, moved_, job_moved_, n.tasks, fresh_, n.jobs, n.space.size(),
+  // In place the base's per-task columns are taken over (nothing reads them after this).
+  n.dense = DenseFacts::Patched(*old_dense_, in_place_ ? &own_dense_ : nullptr, runs_, moved_, job_moved_, n.tasks, fresh_, n.jobs, n.space.size(),
                                 std::move(flags_), std::move(shapes_), latest_);
   if (!n.dense.task_keys_sorted) {
     n.task_by_key.clear();

@@ -14,6 +14,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "src/snapshot/dense_facts.h"
 #include "src/snapshot/snapshot_impl.h"
 #include "vcsched/snapshot.h"
 
@@ -74,7 +75,7 @@ class SnapshotPatch {
   // snapshot_patch_jobs.cc
   bool AdmitGroups(const SnapshotChanges& changes, std::vector<Change>& regrouped);
   void MakeJobTable();
-  JobIndex NewJobOf(JobIndex old) const;
+  JobIndex NewJobOf(JobIndex old) const { return job_moved_.empty() ? old : job_moved_[static_cast<size_t>(old)]; }
   void MakeJobs();
 
   const Snapshot& base_;
@@ -102,6 +103,7 @@ class SnapshotPatch {
   std::vector<TaskInfo> tasks_;         // the new task table, until the jobs take it
   std::vector<TaskIndex> moved_, from_;  // base task -> new index, new index -> base task
   std::vector<TaskIndex> fresh_;        // the new tasks, ascending
+  std::vector<TaskRun> runs_;           // the carried tasks, as runs that move together
   std::vector<JobIndex> job_moved_;     // base job -> new index; empty: the same
   std::vector<bool> job_redone_;        // per new job: its record was worked out again
   std::vector<uint8_t> flags_;

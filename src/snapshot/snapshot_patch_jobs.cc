@@ -111,10 +111,6 @@ void SnapshotPatch::MakeJobTable() {
   for (const JobInfo& j : out) next_->job_by_key.emplace(j.key, j.index);
 }
 
-JobIndex SnapshotPatch::NewJobOf(JobIndex old) const {
-  return job_moved_.empty() ? old : job_moved_[static_cast<size_t>(old)];
-}
-
 // Each job's tasks listed again (from the layout, not the records); the sub-groups of
 // jobs that lost or gained a task, or were worked out again, are made anew, the others'
 // renumbered.

@@ -96,7 +96,9 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
   for (const HyperNodeInfo& h : snapshot.hyper_nodes()) {
     if (h.index != snapshot.hyper_node_root()) c.hyper_nodes_.emplace(h.name, h.spec);
   }
-  for (const JobInfo& j : snapshot.jobs()) c.pod_groups_.emplace(j.key, j.pod_group);
+  for (const JobInfo& j : snapshot.jobs()) {
+    if (!c.pod_groups_.contains(j.key)) c.pod_groups_.put(j.key, j.pod_group);
+  }
   for (const TaskInfo& t : snapshot.tasks()) {
     PodSpec pod = *t.pod;
     if (pod.namespace_labels != nullptr && !c.namespaces_.count(pod.namespace_)) {
@@ -108,7 +110,7 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
     if (group != pod.annotations.end() && group->second == ImplicitPodGroupFor(pod).name) {
       c.implicit_groups_.insert(Key(pod.namespace_, group->second));
     }
-    if (c.FindPod(t.key) == c.pods_.end()) c.InsertPod(t.key, std::move(pod));
+    if (!c.pods_.contains(t.key)) c.pods_.put(t.key, std::move(pod));
   }
   c.cached_ = snapshot;
   return c;
@@ -149,27 +151,27 @@ absl::Status Cluster::PutPod(PodSpec pod) {
   if (options_.implicit_pod_groups && SchedulesPod(options_, pod) && !pod.annotations.count(kPodGroupAnnotation)) {
     PodGroupSpec group = ImplicitPodGroupFor(pod);
     const std::string group_key = Key(group.namespace_, group.name);
-    if (pod_groups_.count(group_key) && !implicit_groups_.count(group_key)) {
+    if (pod_groups_.contains(group_key) && !implicit_groups_.count(group_key)) {
       return absl::InvalidArgumentError(
           absl::StrCat("Pod \"", Key(pod.namespace_, pod.name), "\": metadata.annotations: the pod names no PodGroup (",
                        kPodGroupAnnotation, "), and the PodGroup Volcano's controller would create for it, \"",
                        group.name, "\", is already a PodGroup of the input"));
     }
     pod.annotations[std::string(kPodGroupAnnotation)] = group.name;
-    if (!pod_groups_.count(group_key)) made = std::move(group);
+    if (!pod_groups_.contains(group_key)) made = std::move(group);
   }
   if (made) {
     std::string group_key = Key(made->namespace_, made->name);
     implicit_groups_.insert(group_key);
-    pod_groups_.emplace(group_key, *std::move(made));
+    pod_groups_.put(group_key, *std::move(made));
     PodGroupChanged(std::move(group_key));
   }
   std::string key = Key(pod.namespace_, pod.name);
-  if (auto it = FindPod(key); it != pods_.end()) {
+  if (auto it = pods_.find(key); it != pods_.end()) {
     shared_pods_.erase(&it->second);  // about to change
     it->second = std::move(pod);
   } else {
-    InsertPod(key, std::move(pod));
+    pods_.put(key, std::move(pod));
   }
   PodChanged(std::move(key));
   return absl::OkStatus();
@@ -178,7 +180,7 @@ absl::Status Cluster::PutPod(PodSpec pod) {
 absl::Status Cluster::PutPodGroup(PodGroupSpec pod_group) {
   if (absl::Status s = Check(pod_group); !s.ok()) return s;
   std::string key = Key(pod_group.namespace_, pod_group.name);
-  pod_groups_.insert_or_assign(key, std::move(pod_group));
+  pod_groups_.put(key, std::move(pod_group));
   PodGroupChanged(std::move(key));
   return absl::OkStatus();
 }
@@ -250,10 +252,10 @@ absl::Status Cluster::DeleteNode(absl::string_view name) {
 
 absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view name) {
   std::string key = Key(namespace_, name);
-  const auto it = FindPod(key);
+  const auto it = pods_.find(key);
   if (it == pods_.end()) return absl::NotFoundError(absl::StrCat("Pod \"", key, "\": not found"));
   shared_pods_.erase(&it->second);
-  ErasePod(it);
+  pods_.erase(it);
   PodChanged(std::move(key));
   return absl::OkStatus();
 }
@@ -311,7 +313,7 @@ SnapshotBuilder Cluster::BuilderOfAllButPods() const {
   for (const auto& [_, pc] : priority_classes_) b.AddPriorityClass(pc);
   for (const auto& [_, ns] : namespaces_) b.AddNamespace(ns);
   for (const auto& [_, h] : hyper_nodes_) b.AddHyperNode(h);
-  for (const auto& [_, g] : pod_groups_) b.AddPodGroup(g);
+  for (const auto& [_, g] : pod_groups_.map()) b.AddPodGroup(g);
   return b;
 }
 
@@ -330,7 +332,7 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   // Unchanged pods go in shared; a changed one is copied, handed over and prepared by
   // the build, and that very copy is shared with later builds.
   std::vector<const PodSpec*> changed;
-  for (const auto& [key, p] : pods_) {
+  for (const auto& [key, p] : pods_.map()) {
     if (auto shared = shared_pods_.find(&p); shared != shared_pods_.end()) {
       b.AddSharedPod(shared->second);
     } else {
@@ -361,7 +363,7 @@ std::optional<Snapshot> Cluster::Patched() const {
   SnapshotChanges changes;
   std::vector<const std::pair<const std::string, PodSpec>*> put;  // the cluster's own entries of changes.put_pods
   for (const std::string& key : changed_pods_) {
-    auto it = FindPod(key);
+    auto it = pods_.find(key);
     if (it == pods_.end()) {
       changes.deleted_pods.push_back(key);
       continue;
@@ -388,33 +390,13 @@ std::optional<Snapshot> Cluster::Patched() const {
 }
 
 void Cluster::Unshare(absl::string_view pod_key) const {
-  if (auto it = FindPod(pod_key); it != pods_.end()) shared_pods_.erase(&it->second);
-}
-
-Cluster::PodMap::iterator Cluster::FindPod(absl::string_view key) {
-  auto it = pod_by_key_.find(key);
-  return it == pod_by_key_.end() ? pods_.end() : it->second;
-}
-
-Cluster::PodMap::const_iterator Cluster::FindPod(absl::string_view key) const {
-  auto it = pod_by_key_.find(key);
-  return it == pod_by_key_.end() ? pods_.cend() : PodMap::const_iterator(it->second);
-}
-
-void Cluster::InsertPod(std::string key, PodSpec pod) {
-  auto it = pods_.emplace(std::move(key), std::move(pod)).first;
-  pod_by_key_.emplace(it->first, it);
-}
-
-void Cluster::ErasePod(PodMap::iterator it) {
-  pod_by_key_.erase(it->first);
-  pods_.erase(it);
+  if (auto it = pods_.find(pod_key); it != pods_.end()) shared_pods_.erase(&it->second);
 }
 
 absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {
   SnapshotBuilder b = BuilderOfAllButPods();
   std::deque<PodSpec> pods;
-  for (const auto& [_, p] : pods_) pods.push_back(p);
+  for (const auto& [_, p] : pods_.map()) pods.push_back(p);
   b.AddPods(std::move(pods));
   return std::move(b).Build();
 }
@@ -423,9 +405,9 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
   ApplyReport report;
   int64_t changed = 0;
   const auto pod_of = [&](absl::string_view what, absl::string_view key) -> PodSpec* {
-    auto it = FindPod(key);
+    auto it = pods_.find(key);
     if (it != pods_.end()) {
-      Unshare(key);  // about to change
+      shared_pods_.erase(&it->second);  // about to change  // about to change
       changed_pods_.insert(std::string(key));
       return &it->second;
     }

@@ -43,10 +43,11 @@ class Assembler {
  public:
   explicit Assembler(const Session& ssn) : ssn_(ssn), s_(SessionInternals::Of(ssn)), log_(*s_.explain) {}
 
-  Explanation Run() {
+  Explanation Run(const std::function<bool(absl::string_view)>& explain_job) {
     Explanation out;
     for (JobIndex j = 0; j < ssn_.num_jobs(); ++j) {
       const JobInfo& job = ssn_.job(j);
+      if (explain_job && !explain_job(job.key)) continue;
       if (ssn_.queue_of(j) == kNone) {
         if (!job.pod_group.queue.empty() && !ssn_.snapshot().FindQueue(job.pod_group.queue)) {
           out.jobs.push_back(MissingQueue(job));
@@ -254,6 +255,8 @@ class Assembler {
 
 }  // namespace
 
-Explanation AssembleExplanation(const Session& ssn) { return Assembler(ssn).Run(); }
+Explanation AssembleExplanation(const Session& ssn, const std::function<bool(absl::string_view)>& explain_job) {
+  return Assembler(ssn).Run(explain_job);
+}
 
 }  // namespace vcsched::internal

@@ -13,10 +13,11 @@ namespace vcsched {
 namespace {
 
 absl::StatusOr<ExplainResult> RunExplaining(const Snapshot& snapshot, const SchedulerConfig& config,
-                                            const RunOptions& options) {
+                                            const RunOptions& options,
+                                            const std::function<bool(absl::string_view)>& explain_job = nullptr) {
   ExplainResult r;
   internal::SessionHooks hooks;
-  hooks.on_close = [&r](Session& ssn) { r.explanation = internal::AssembleExplanation(ssn); };
+  hooks.on_close = [&r, &explain_job](Session& ssn) { r.explanation = internal::AssembleExplanation(ssn, explain_job); };
   VCSCHED_ASSIGN_OR_RETURN(r.decisions,
                            internal::RunSessionWith(internal::RegistryFor(options), snapshot, config, options, &hooks));
   return r;
@@ -58,12 +59,10 @@ absl::StatusOr<ExplainResult> Explain(const Snapshot& snapshot, const SchedulerC
   if (!options.job.empty()) {
     VCSCHED_ASSIGN_OR_RETURN(only, ResolveJob(snapshot, options.job));
   }
-  VCSCHED_ASSIGN_OR_RETURN(ExplainResult r, RunExplaining(snapshot, config, options.run));
-  if (!only.empty()) {
-    std::vector<JobExplanation>& jobs = r.explanation.jobs;
-    jobs.erase(std::remove_if(jobs.begin(), jobs.end(), [&](const JobExplanation& e) { return e.job != only; }),
-               jobs.end());
-  }
+  const auto explain_job = [&](absl::string_view key) {
+    return (only.empty() || key == only) && (!options.explain_job || options.explain_job(key));
+  };
+  VCSCHED_ASSIGN_OR_RETURN(ExplainResult r, RunExplaining(snapshot, config, options.run, explain_job));
   // One budget of re-runs for the call, spent on the jobs in order: a large file
   // explained whole stays as fast as a few sessions.
   int32_t budget = std::max(options.max_reruns, 0);

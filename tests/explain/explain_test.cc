@@ -130,6 +130,38 @@ size_t BoundPods(const Snapshot& snapshot, const SchedulerConfig& config, const 
   return n;
 }
 
+TEST_CASE("Explain: explain_job limits the jobs explained, never the decisions or the queues", "[explain]") {
+  const Scenario sc = Load(absl::StrCat(kProportion, Node("n1", "4"), Queue("a", 1), Queue("b", 1),
+                                        Job("fits", "a", 2, "1", 2), Job("waits", "b", 2, "8", 2),
+                                        Job("other", "b", 1, "1", 1)));
+  const SchedulerConfig config = sc.config.value_or(DefaultSchedulerConfig());
+  ExplainOptions all;
+  all.max_reruns = 0;
+  absl::StatusOr<ExplainResult> every = Explain(sc.snapshot, config, all);
+  REQUIRE(every.ok());
+  REQUIRE(every->explanation.jobs.size() == 3);
+  ExplainOptions some = all;
+  some.explain_job = [](absl::string_view key) { return key != "ns/fits"; };
+  absl::StatusOr<ExplainResult> chosen = Explain(sc.snapshot, config, some);
+  REQUIRE(chosen.ok());
+  std::vector<std::string> jobs;
+  for (const JobExplanation& e : chosen->explanation.jobs) jobs.push_back(e.job);
+  CHECK(jobs == std::vector<std::string>{"ns/other", "ns/waits"});
+  CHECK(Find(*chosen, "ns/waits").reason == Find(*every, "ns/waits").reason);
+  CHECK(Find(*chosen, "ns/waits").message == Find(*every, "ns/waits").message);
+  CHECK(chosen->decisions.binds.size() == every->decisions.binds.size());
+  REQUIRE(chosen->explanation.queues.size() == every->explanation.queues.size());
+  for (size_t i = 0; i < chosen->explanation.queues.size(); ++i) {
+    CHECK(chosen->explanation.queues[i].name == every->explanation.queues[i].name);
+    CHECK(chosen->explanation.queues[i].allocated == every->explanation.queues[i].allocated);
+  }
+  // With `job` too, only a job both name is explained.
+  some.job = "ns/fits";
+  absl::StatusOr<ExplainResult> none = Explain(sc.snapshot, config, some);
+  REQUIRE(none.ok());
+  CHECK(none->explanation.jobs.empty());
+}
+
 TEST_CASE("Explain: a PodGroup whose queue does not exist is QueueNotFound", "[explain]") {
   const ExplainResult r = Run(absl::StrCat(kProportion, Node("n1", "8"), Job("j", "ghost", 1, "1", 1, "Pending")));
   const JobExplanation& e = Find(r, "ns/j");

@@ -11,7 +11,7 @@
 #define VCSCHED_EXPLAIN_H_
 
 #include <cstdint>
-#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,10 +66,11 @@ struct ExplainOptions {
   // Hint search: at most this many session re-runs for the whole call, spent on the
   // jobs not scheduled in job order (0: no hints). With `job`, all go to that job.
   int32_t max_reruns = 32;
-  // Which jobs (by PodGroup key) are explained: unset, every one (or `job`); the queues
-  // are described all the same. A host that follows many jobs asks only for those it
-  // still waits on (the simulator: jobs not started yet).
-  std::function<bool(absl::string_view job_key)> explain_job;
+  // When set, only these jobs (PodGroup keys; absent ones are passed over) are explained,
+  // at a cost that follows their number; the queues are described all the same. A host
+  // that follows many jobs asks for those it still waits on (the simulator: the jobs not
+  // started yet).
+  std::optional<std::vector<std::string>> jobs;
 };
 
 struct ExplainResult {

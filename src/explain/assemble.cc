@@ -43,11 +43,20 @@ class Assembler {
  public:
   explicit Assembler(const Session& ssn) : ssn_(ssn), s_(SessionInternals::Of(ssn)), log_(*s_.explain) {}
 
-  Explanation Run(const std::function<bool(absl::string_view)>& explain_job) {
+  Explanation Run(const std::vector<std::string>* only) {
     Explanation out;
-    for (JobIndex j = 0; j < ssn_.num_jobs(); ++j) {
+    std::vector<JobIndex> chosen;
+    if (only != nullptr) {
+      for (const std::string& key : *only) {
+        if (std::optional<JobIndex> j = ssn_.snapshot().FindJob(key)) chosen.push_back(*j);
+      }
+      std::sort(chosen.begin(), chosen.end());
+      chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+    }
+    const JobIndex count = only != nullptr ? static_cast<JobIndex>(chosen.size()) : ssn_.num_jobs();
+    for (JobIndex i = 0; i < count; ++i) {
+      const JobIndex j = only != nullptr ? chosen[static_cast<size_t>(i)] : i;
       const JobInfo& job = ssn_.job(j);
-      if (explain_job && !explain_job(job.key)) continue;
       if (ssn_.queue_of(j) == kNone) {
         if (!job.pod_group.queue.empty() && !ssn_.snapshot().FindQueue(job.pod_group.queue)) {
           out.jobs.push_back(MissingQueue(job));
@@ -255,8 +264,8 @@ class Assembler {
 
 }  // namespace
 
-Explanation AssembleExplanation(const Session& ssn, const std::function<bool(absl::string_view)>& explain_job) {
-  return Assembler(ssn).Run(explain_job);
+Explanation AssembleExplanation(const Session& ssn, const std::vector<std::string>* jobs) {
+  return Assembler(ssn).Run(jobs);
 }
 
 }  // namespace vcsched::internal

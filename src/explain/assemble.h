@@ -2,18 +2,17 @@
 #ifndef VCSCHED_SRC_EXPLAIN_ASSEMBLE_H_
 #define VCSCHED_SRC_EXPLAIN_ASSEMBLE_H_
 
-#include <functional>
+#include <string>
+#include <vector>
 
-#include "absl/strings/string_view.h"
 #include "vcsched/explain.h"
 #include "vcsched/session.h"
 
 namespace vcsched::internal {
 
-// Every job's explanation (those `explain_job` says yes to, when set) and every queue's
-// view, from an explaining session at close.
-Explanation AssembleExplanation(const Session& ssn,
-                                const std::function<bool(absl::string_view job_key)>& explain_job = nullptr);
+// Every job's explanation (or only those of `jobs`, when given) and every queue's view,
+// from an explaining session at close.
+Explanation AssembleExplanation(const Session& ssn, const std::vector<std::string>* jobs = nullptr);
 
 }  // namespace vcsched::internal
 

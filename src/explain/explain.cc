@@ -13,11 +13,10 @@ namespace vcsched {
 namespace {
 
 absl::StatusOr<ExplainResult> RunExplaining(const Snapshot& snapshot, const SchedulerConfig& config,
-                                            const RunOptions& options,
-                                            const std::function<bool(absl::string_view)>& explain_job = nullptr) {
+                                            const RunOptions& options, const std::vector<std::string>* jobs = nullptr) {
   ExplainResult r;
   internal::SessionHooks hooks;
-  hooks.on_close = [&r, &explain_job](Session& ssn) { r.explanation = internal::AssembleExplanation(ssn, explain_job); };
+  hooks.on_close = [&r, jobs](Session& ssn) { r.explanation = internal::AssembleExplanation(ssn, jobs); };
   VCSCHED_ASSIGN_OR_RETURN(r.decisions,
                            internal::RunSessionWith(internal::RegistryFor(options), snapshot, config, options, &hooks));
   return r;
@@ -59,10 +58,12 @@ absl::StatusOr<ExplainResult> Explain(const Snapshot& snapshot, const SchedulerC
   if (!options.job.empty()) {
     VCSCHED_ASSIGN_OR_RETURN(only, ResolveJob(snapshot, options.job));
   }
-  const auto explain_job = [&](absl::string_view key) {
-    return (only.empty() || key == only) && (!options.explain_job || options.explain_job(key));
-  };
-  VCSCHED_ASSIGN_OR_RETURN(ExplainResult r, RunExplaining(snapshot, config, options.run, explain_job));
+  std::optional<std::vector<std::string>> jobs = options.jobs;
+  if (!only.empty()) {
+    const bool listed = !jobs || std::find(jobs->begin(), jobs->end(), only) != jobs->end();
+    jobs = listed ? std::vector<std::string>{only} : std::vector<std::string>{};
+  }
+  VCSCHED_ASSIGN_OR_RETURN(ExplainResult r, RunExplaining(snapshot, config, options.run, jobs ? &*jobs : nullptr));
   // One budget of re-runs for the call, spent on the jobs in order: a large file
   // explained whole stays as fast as a few sessions.
   int32_t budget = std::max(options.max_reruns, 0);

@@ -143,7 +143,10 @@ absl::StatusOr<int> Simulator::CreateJob(const Value& manifest, const std::strin
   s.controller.emplace(*std::move(controller));
   s.job = std::move(job);
   job_of_.emplace(key, index);
-  if (!s.pod_group_key.empty()) job_of_group_.emplace(s.pod_group_key, index);
+  if (!s.pod_group_key.empty()) {
+    job_of_group_.emplace(s.pod_group_key, index);
+    unstarted_groups_.insert(s.pod_group_key);
+  }
   jobs_.push_back(std::move(s));
   VCSCHED_RETURN_IF_ERROR(Deliver(index, jobs_.back().controller->Sync()));
   return index;
@@ -310,7 +313,10 @@ void Simulator::UpdateProgress(int j) {
     ++job.progress_epoch;
   }
   if (!at_barrier) return;
-  if (job.running_ms < 0) job.running_ms = now_ms_;
+  if (job.running_ms < 0) {
+    job.running_ms = now_ms_;
+    unstarted_groups_.erase(job.pod_group_key);
+  }
   job.at_barrier_since = now_ms_;
   ++job.progress_epoch;
   Push(now_ms_ + std::max<int64_t>(0, job.duration_ms - job.progress_ms), EventKind::kWorkDone, j, 0,
@@ -476,7 +482,10 @@ void Simulator::Retire(int j) {
   job.final_transition = TransitionOf(job);
   job.retired = true;
   for (const PodSlot& slot : job.pods) slot_of_pod_.erase(slot.key);
-  if (!job.pod_group_key.empty()) job_of_group_.erase(job.pod_group_key);
+  if (!job.pod_group_key.empty()) {
+    job_of_group_.erase(job.pod_group_key);
+    unstarted_groups_.erase(job.pod_group_key);
+  }
   job.controller.reset();
   std::vector<PodSlot>().swap(job.pods);
   job.slot_of = {};

@@ -139,10 +139,7 @@ absl::Status Simulator::RunSession() {
   eo.run.now_seconds = NowSeconds();
   eo.max_reruns = 0;
   // Reasons are kept for jobs never started (TakeResult): only they are explained.
-  eo.explain_job = [this](absl::string_view key) {
-    auto it = job_of_group_.find(key);
-    return it != job_of_group_.end() && jobs_[static_cast<size_t>(it->second)].running_ms < 0;
-  };
+  eo.jobs.emplace(unstarted_groups_.begin(), unstarted_groups_.end());
   absl::StatusOr<ExplainResult> r = Explain(*snapshot, config_, eo);
   if (!r.ok()) return r.status();
   const Decisions& d = r->decisions;

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <queue>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,7 @@ class Simulator {
   std::deque<SimJob> jobs_;  // a deque: a job made while another is being handled moves none
   absl::flat_hash_map<std::string, int> job_of_;        // job key -> index
   absl::flat_hash_map<std::string, int> job_of_group_;  // PodGroup key -> index
+  std::set<std::string> unstarted_groups_;  // PodGroup keys of the jobs not started yet
   absl::flat_hash_map<std::string, std::pair<int, int>> slot_of_pod_;  // pod key -> (job, slot)
 
   // CronJobs.

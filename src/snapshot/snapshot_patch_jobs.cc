@@ -71,13 +71,43 @@ void SnapshotPatch::MakeJobTable() {
     }
     return;
   }
-  job_moved_.assign(old.size(), kNone);
-  out.reserve(old.size() + groups_.size());
   const std::optional<int32_t> global_default = GlobalDefaultPriority(next_->priority_classes);
-  const auto work_out = [&](const GroupChange& g) {
-    JobInfo& job = out.emplace_back(WorkOutJobFacts(*g.now, *next_, global_default.value_or(0), new_warnings_));
+  const auto facts_of = [&](const GroupChange& g) {
+    JobInfo job = WorkOutJobFacts(*g.now, *next_, global_default.value_or(0), new_warnings_);
     LintPodGroupAlone(*g.now, next_->pc_by_name.count(g.now->priority_class_name) > 0, global_default.has_value(),
                       new_warnings_);
+    return job;
+  };
+  for (const GroupChange& change : groups_) {
+    if (change.old_job != kNone) dropped_prefixes_.push_back(absl::StrCat("PodGroup \"", change.key, "\": "));
+  }
+  // PodGroups that only changed (a status written back, say): every job keeps its index,
+  // and only the changed records are worked out again.
+  const bool updates_only = std::all_of(groups_.begin(), groups_.end(),
+                                        [](const GroupChange& g) { return g.old_job != kNone && g.now != nullptr; });
+  if (updates_only) {
+    job_redone_.assign(old.size(), false);
+    if (in_place_) {
+      out = std::move(own_jobs_);
+    } else {
+      out = old;
+      for (const JobInfo& j : out) next_->job_by_key.emplace(j.key, j.index);
+    }
+    for (const GroupChange& g : groups_) {
+      const auto j = static_cast<size_t>(g.old_job);
+      next_->job_by_key.erase(out[j].key);  // its key's text is about to be replaced
+      out[j] = facts_of(g);
+      out[j].index = g.old_job;
+      next_->job_by_key.emplace(out[j].key, g.old_job);
+      job_redone_[j] = true;
+      affected_jobs_.push_back(g.old_job);  // its sub-groups are made anew
+    }
+    return;
+  }
+  job_moved_.assign(old.size(), kNone);
+  out.reserve(old.size() + groups_.size());
+  const auto work_out = [&](const GroupChange& g) {
+    JobInfo& job = out.emplace_back(facts_of(g));
     job.index = static_cast<JobIndex>(out.size() - 1);
     job_redone_.push_back(true);
     affected_jobs_.push_back(job.index);  // its sub-groups are made anew
@@ -102,9 +132,6 @@ void SnapshotPatch::MakeJobTable() {
   }
   for (; g != groups_.end(); ++g) {
     if (g->now != nullptr) work_out(*g);
-  }
-  for (const GroupChange& change : groups_) {
-    if (change.old_job != kNone) dropped_prefixes_.push_back(absl::StrCat("PodGroup \"", change.key, "\": "));
   }
   next_->job_by_key.clear();
   next_->job_by_key.reserve(out.size());

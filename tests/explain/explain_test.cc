@@ -130,7 +130,7 @@ size_t BoundPods(const Snapshot& snapshot, const SchedulerConfig& config, const 
   return n;
 }
 
-TEST_CASE("Explain: explain_job limits the jobs explained, never the decisions or the queues", "[explain]") {
+TEST_CASE("Explain: a list of jobs limits the jobs explained, never the decisions or the queues", "[explain]") {
   const Scenario sc = Load(absl::StrCat(kProportion, Node("n1", "4"), Queue("a", 1), Queue("b", 1),
                                         Job("fits", "a", 2, "1", 2), Job("waits", "b", 2, "8", 2),
                                         Job("other", "b", 1, "1", 1)));
@@ -141,7 +141,7 @@ TEST_CASE("Explain: explain_job limits the jobs explained, never the decisions o
   REQUIRE(every.ok());
   REQUIRE(every->explanation.jobs.size() == 3);
   ExplainOptions some = all;
-  some.explain_job = [](absl::string_view key) { return key != "ns/fits"; };
+  some.jobs = std::vector<std::string>{"ns/waits", "ns/absent", "ns/other", "ns/waits"};
   absl::StatusOr<ExplainResult> chosen = Explain(sc.snapshot, config, some);
   REQUIRE(chosen.ok());
   std::vector<std::string> jobs;

@@ -294,22 +294,7 @@ bool CheckRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
   if (!s.job_checks_roles[static_cast<size_t>(j)]) return true;
   const JobInfo& job = s.job(j);
   const std::map<std::string, int32_t>& mins = job.pod_group.min_task_member;
-  // Each task's role is matched against the roles with a minimum once per session, at
-  // its job's first check; the checks then count by position.
-  if (s.role_slot.empty()) s.role_slot.assign(s.status.size(), Session::State::kRoleSlotUnknown);
-  if (!job.tasks.empty() && s.role_slot[static_cast<size_t>(job.tasks.front())] == Session::State::kRoleSlotUnknown) {
-    for (TaskIndex t : job.tasks) {
-      int32_t slot = -1, i = 0;
-      for (const auto& [role, min] : mins) {
-        if (role == s.task(t).role) {
-          slot = i;
-          break;
-        }
-        ++i;
-      }
-      s.role_slot[static_cast<size_t>(t)] = slot;
-    }
-  }
+  const std::vector<int32_t>& role_slot = s.facts->task_role_slot;  // worked out with the snapshot
   // Per check and status: whether a task counts (2: only when best-effort).
   static const std::array<std::array<uint8_t, kTaskStatusCount>, 3> kCounts = [] {
     std::array<std::array<uint8_t, kTaskStatusCount>, 3> table{};
@@ -326,7 +311,7 @@ bool CheckRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
   const std::array<uint8_t, kTaskStatusCount>& counts_if = kCounts[static_cast<size_t>(kind)];
   absl::InlinedVector<int32_t, 4> counts(mins.size(), 0);
   for (TaskIndex t : job.tasks) {
-    const int32_t slot = s.role_slot[static_cast<size_t>(t)];
+    const int32_t slot = role_slot[static_cast<size_t>(t)];
     if (slot < 0) continue;
     const uint8_t c = counts_if[static_cast<size_t>(s.status[static_cast<size_t>(t)])];
     if (c == 1 || (c == 2 && s.task(t).best_effort)) ++counts[static_cast<size_t>(slot)];

@@ -97,10 +97,6 @@ struct Session::State {
   absl::Span<const QueueIndex> job_queue;
   absl::Span<const int32_t> job_min_member;
   absl::Span<const uint8_t> job_checks_roles;  // minTaskMember applies (JobCheckTask*)
-  // Per task of a job whose minTaskMember applies: the position of its role among the
-  // job's roles with a minimum (-1: none), filled at the job's first check.
-  static constexpr int32_t kRoleSlotUnknown = -2;
-  mutable std::vector<int32_t> role_slot;
   absl::Span<const int32_t> job_priority;
   absl::Span<const int64_t> job_creation_time;
   ResourceMatrix job_allocated;

@@ -34,6 +34,17 @@ void ShiftRuns(std::vector<T>& v, absl::Span<const TaskRun> runs, size_t n) {
   v.resize(n);
 }
 
+// Task `t`'s role position among its job's roles with a minimum (-1: none).
+int32_t RoleSlotOf(const TaskInfo& t, absl::Span<const JobInfo> jobs) {
+  if (t.job == kNone) return -1;
+  int32_t i = 0;
+  for (const auto& [role, min] : jobs[static_cast<size_t>(t.job)].pod_group.min_task_member) {
+    if (role == t.role) return i;
+    ++i;
+  }
+  return -1;
+}
+
 bool Ascending(const PackedStrings& keys) {
   for (size_t i = 1; i < keys.size(); ++i) {
     if (!(keys[i - 1] < keys[i])) return false;
@@ -81,6 +92,7 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
     f.task_nonzero_cpu.push_back(t.nonzero_cpu);
     f.task_nonzero_memory.push_back(t.nonzero_memory);
     f.task_key.push_back(t.key);
+    f.task_role_slot.push_back(RoleSlotOf(t, jobs));
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
     if (t.status != TaskStatus::kPending) f.placed_tasks.push_back(t.index);
   }
@@ -91,7 +103,8 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
 
 DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Span<const TaskRun> runs, absl::Span<const TaskIndex> moved,
                                absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
-                               absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs, int dims,
+                               absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs,
+                               const std::vector<bool>& job_redone, int dims,
                                std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
                                int64_t latest_pod_creation_time) {
   DenseFacts f;
@@ -104,11 +117,13 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
     f.task_nonzero_cpu = std::move(own->task_nonzero_cpu);
     f.task_nonzero_memory = std::move(own->task_nonzero_memory);
     f.task_req = std::move(own->task_req);
+    f.task_role_slot = std::move(own->task_role_slot);
   } else {
     f.task_job = was.task_job;
     f.task_nonzero_cpu = was.task_nonzero_cpu;
     f.task_nonzero_memory = was.task_nonzero_memory;
     f.task_req = was.task_req;
+    f.task_role_slot = was.task_role_slot;
   }
   ShiftRuns(f.task_job, runs, n);
   for (const TaskRun& r : job_moved.empty() ? absl::Span<const TaskRun>() : runs) {
@@ -116,6 +131,11 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
       JobIndex& j = f.task_job[static_cast<size_t>(t)];
       if (j != kNone) j = job_moved[static_cast<size_t>(j)];
     }
+  }
+  ShiftRuns(f.task_role_slot, runs, n);
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    if (!job_redone[j]) continue;
+    for (TaskIndex t : jobs[j].tasks) f.task_role_slot[static_cast<size_t>(t)] = RoleSlotOf(tasks[static_cast<size_t>(t)], jobs);
   }
   ShiftRuns(f.task_nonzero_cpu, runs, n);
   ShiftRuns(f.task_nonzero_memory, runs, n);
@@ -133,6 +153,7 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
     f.task_job[static_cast<size_t>(j)] = t.job;
     f.task_nonzero_cpu[static_cast<size_t>(j)] = t.nonzero_cpu;
     f.task_nonzero_memory[static_cast<size_t>(j)] = t.nonzero_memory;
+    f.task_role_slot[static_cast<size_t>(j)] = RoleSlotOf(t, jobs);
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(j) * dims);
   }
   // Placed tasks: the carried ones where they went, the new ones merged in order.

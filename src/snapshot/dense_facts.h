@@ -35,10 +35,13 @@ struct DenseFacts {
   // null and they are copied first): the earlier tasks of each run are now the run's new places
   // (the rest are gone), the earlier task i is now moved[i] (kNone: gone), its job
   // job_moved[j] (empty: the same), the tasks listed in `fresh` are new, and `task_flags`
-  // and `task_shape` are every task's. Only the new tasks' records are read.
+  // and `task_shape` are every task's, `job_redone` says per new job whether its record
+  // was worked out again. Only the records of new tasks (and of redone jobs' tasks, for
+  // their role positions) are read.
   static DenseFacts Patched(const DenseFacts& was, DenseFacts* own, absl::Span<const TaskRun> runs, absl::Span<const TaskIndex> moved,
                             absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
-                            absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs, int dims,
+                            absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs,
+                            const std::vector<bool>& job_redone, int dims,
                             std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
                             int64_t latest_pod_creation_time);
   // A task's TaskFlag bits, from its record and its pod's spec.
@@ -55,6 +58,9 @@ struct DenseFacts {
   std::vector<QueueIndex> job_queue;
   std::vector<int32_t> job_min_member;
   std::vector<uint8_t> job_checks_roles;  // minTaskMember applies
+  // Per task: the position of its role among its job's roles with a minimum
+  // (minTaskMember, in key order); -1 for none, and for tasks of jobs without minimums.
+  std::vector<int32_t> task_role_slot;
   std::vector<int32_t> job_priority;
   std::vector<int64_t> job_creation_time;
   ResourceMatrix job_min_resources;  // JobInfo::min_resources, one row per job

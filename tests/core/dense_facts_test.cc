@@ -113,7 +113,8 @@ TEST_CASE("PackedStrings: a run appended from another list reads back alike", "[
 std::string FactsText(const DenseFacts& f) {
   std::string out = absl::StrCat("latest=", f.latest_creation_time, " sorted=", f.task_keys_sorted, f.job_keys_sorted, "\n");
   for (size_t t = 0; t < f.task_flags.size(); ++t) {
-    absl::StrAppend(&out, f.task_key[t], " flags=", f.task_flags[t], " job=", f.task_job[t], " shape=", f.task_shape[t],
+    absl::StrAppend(&out, f.task_key[t], " flags=", f.task_flags[t], " job=", f.task_job[t], " role=", f.task_role_slot[t],
+                    " shape=", f.task_shape[t],
                     " nz=", f.task_nonzero_cpu[t], "/", f.task_nonzero_memory[t], " req=");
     for (Eigen::Index d = 0; d < f.task_req.cols(); ++d) absl::StrAppend(&out, f.task_req(static_cast<Eigen::Index>(t), d), ",");
     out += "\n";
@@ -132,8 +133,14 @@ TEST_CASE("DenseFacts: a patched snapshot's facts are a build's", "[core][dense]
   changes.deleted_pods = {"a/g-0"};
   changes.put_pods.push_back(std::make_shared<PodSpec>(MakePod("a-b/h-2", "h", "cpu=3", "n1", "Running")));
   changes.put_pods.push_back(std::make_shared<PodSpec>(MakePod("a/g-2", "g", "")));
+  PodSpec worker = MakePod("a/g-3", "g", "cpu=1");
+  worker.annotations["volcano.sh/task-spec"] = "worker";
+  changes.put_pods.push_back(std::make_shared<PodSpec>(worker));
+  // g's PodGroup now has per-role minimums (its carried tasks' roles are found again);
+  // h's keeps its own.
   PodGroupSpec phase = MakePodGroup("a/g", 2);
   phase.phase = "Inqueue";
+  phase.min_task_member = {{"", 1}, {"worker", 1}};
   changes.put_pod_groups.push_back(phase);
   std::optional<Snapshot> patched = PatchSnapshot(base, changes);
   REQUIRE(patched.has_value());
@@ -144,12 +151,16 @@ TEST_CASE("DenseFacts: a patched snapshot's facts are a build's", "[core][dense]
   for (const TaskInfo& t : patched->tasks()) b.AddPod(*t.pod);
   const Snapshot built = *std::move(b).Build();
   CHECK(FactsText(SnapshotInternals::Of(*patched).dense) == FactsText(SnapshotInternals::Of(built).dense));
+  const std::vector<int32_t>& roles = SnapshotInternals::Of(*patched).dense.task_role_slot;
+  CHECK(roles[static_cast<size_t>(*patched->FindTask("a/g-3"))] == 1);  // "worker", after ""
+  CHECK(roles[static_cast<size_t>(*patched->FindTask("a/g-1"))] == 0);  // no role: the "" minimum
   CHECK_FALSE(SnapshotInternals::Of(*patched).dense.task_keys_sorted);
   CHECK(patched->FindTask("a/g-2") == built.FindTask("a/g-2"));
   CHECK_FALSE(patched->FindTask("a/g-0").has_value());
   // The base is as it was.
   CHECK(base.FindTask("a/g-0").has_value());
   CHECK(base.tasks().size() == 4);
+  CHECK(SnapshotInternals::Of(base).dense.task_role_slot == std::vector<int32_t>(4, -1));
 }
 
 }  // namespace

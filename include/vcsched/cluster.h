@@ -110,7 +110,7 @@ class Cluster {
 
   // The objects, by key: "namespace/name" for pods and PodGroups, the name otherwise.
   const SnapshotOptions& options() const { return options_; }
-  const std::map<std::string, NodeSpec, std::less<>>& nodes() const { return nodes_; }
+  const std::map<std::string, NodeSpec, std::less<>>& nodes() const { return nodes_.map(); }
   const std::map<std::string, PodSpec, std::less<>>& pods() const { return pods_.map(); }
   const std::map<std::string, PodGroupSpec, std::less<>>& pod_groups() const { return pod_groups_.map(); }
   const std::map<std::string, QueueSpec, std::less<>>& queues() const { return queues_; }
@@ -138,7 +138,6 @@ class Cluster {
   void PodGroupChanged(std::string key);
 
   SnapshotOptions options_;
-  std::map<std::string, NodeSpec, std::less<>> nodes_;
   // Objects in key order, found through a hash too: at 100,000 pods a walk of the map
   // misses the cache at each level. Entries stay where they are while they exist.
   template <typename Spec>
@@ -182,6 +181,7 @@ class Cluster {
     absl::flat_hash_map<absl::string_view, typename Map::iterator> index_;
   };
 
+  KeyedMap<NodeSpec> nodes_;
   KeyedMap<PodSpec> pods_;
   KeyedMap<PodGroupSpec> pod_groups_;
   std::map<std::string, QueueSpec, std::less<>> queues_;

@@ -88,7 +88,9 @@ Cluster::Cluster(SnapshotOptions options) : options_(std::move(options)) {}
 
 Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
   Cluster c(snapshot.options());
-  for (const NodeInfo& n : snapshot.nodes()) c.nodes_.emplace(n.spec.name, n.spec);
+  for (const NodeInfo& n : snapshot.nodes()) {
+    if (!c.nodes_.contains(n.spec.name)) c.nodes_.put(n.spec.name, n.spec);
+  }
   for (const QueueInfo& q : snapshot.queues()) {
     if (!q.synthesized) c.queues_.emplace(q.spec.name, q.spec);
   }
@@ -139,7 +141,7 @@ void Cluster::PodGroupChanged(std::string key) {
 absl::Status Cluster::PutNode(NodeSpec node) {
   if (absl::Status s = Check(node); !s.ok()) return s;
   std::string key = node.name;
-  nodes_.insert_or_assign(std::move(key), std::move(node));
+  nodes_.put(std::move(key), std::move(node));
   Changed();
   return absl::OkStatus();
 }
@@ -308,7 +310,7 @@ absl::Status Cluster::DeleteHyperNode(absl::string_view name) {
 
 SnapshotBuilder Cluster::BuilderOfAllButPods() const {
   SnapshotBuilder b(options_);
-  for (const auto& [_, n] : nodes_) b.AddNode(n);
+  for (const auto& [_, n] : nodes_.map()) b.AddNode(n);
   for (const auto& [_, q] : queues_) b.AddQueue(q);
   for (const auto& [_, pc] : priority_classes_) b.AddPriorityClass(pc);
   for (const auto& [_, ns] : namespaces_) b.AddNamespace(ns);
@@ -417,7 +419,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
   for (const Bind& b : decisions.binds) {
     PodSpec* pod = pod_of("bind", b.task);
     if (pod == nullptr) continue;
-    if (!nodes_.count(b.node)) {
+    if (!nodes_.contains(b.node)) {
       report.conflicts.push_back(absl::StrCat("bind ", b.task, " to ", b.node, ": node not found"));
     } else if (!pod->node_name.empty() && pod->node_name != b.node) {
       report.conflicts.push_back(absl::StrCat("bind ", b.task, " to ", b.node, ": the pod is on ", pod->node_name));
@@ -439,7 +441,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
     if (!p.eviction_occurred) continue;
     PodSpec* pod = pod_of("pipeline", p.task);
     if (pod == nullptr) continue;
-    if (!nodes_.count(p.node)) {
+    if (!nodes_.contains(p.node)) {
       report.conflicts.push_back(absl::StrCat("pipeline ", p.task, " on ", p.node, ": node not found"));
     } else {
       if (pod->nominated_node_name != p.node) ++changed;

@@ -310,11 +310,14 @@ bool CheckRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
   }();
   const std::array<uint8_t, kTaskStatusCount>& counts_if = kCounts[static_cast<size_t>(kind)];
   absl::InlinedVector<int32_t, 4> counts(mins.size(), 0);
-  for (TaskIndex t : job.tasks) {
-    const int32_t slot = role_slot[static_cast<size_t>(t)];
+  // The job's tasks and their best-effort bits from the dense facts, not the records.
+  const DenseFacts& f = *s.facts;
+  for (int32_t k = f.job_task_begin[static_cast<size_t>(j)]; k < f.job_task_begin[static_cast<size_t>(j) + 1]; ++k) {
+    const auto t = static_cast<size_t>(f.job_task_list[static_cast<size_t>(k)]);
+    const int32_t slot = role_slot[t];
     if (slot < 0) continue;
-    const uint8_t c = counts_if[static_cast<size_t>(s.status[static_cast<size_t>(t)])];
-    if (c == 1 || (c == 2 && s.task(t).best_effort)) ++counts[static_cast<size_t>(slot)];
+    const uint8_t c = counts_if[static_cast<size_t>(s.status[t])];
+    if (c == 1 || (c == 2 && (f.task_flags[t] & kTaskBestEffort))) ++counts[static_cast<size_t>(slot)];
   }
   size_t i = 0;
   for (const auto& [role, min] : mins) {

@@ -320,6 +320,7 @@ void SnapshotPatch::MakeTasks() {
 // Where the change's key goes among the base's tasks, searched in the packed keys
 // ("namespace/name": a namespace has no '/').
 size_t SnapshotPatch::PlaceOf(const Change& c) const {
+  if (c.old_task != kNone) return static_cast<size_t>(c.old_task);  // where its own task was
   const PackedStrings& keys = old_dense_->task_key;
   size_t lo = 0, hi = keys.size();
   while (lo < hi) {
@@ -365,29 +366,43 @@ void SnapshotPatch::NumberShapes() {
   renumbered_.assign(old_shape_keys_->size(), kNone);
   flags_.resize(from_.size());
   shapes_.resize(from_.size());
-  std::string key;  // a new task's shape key
-  for (size_t j = 0; j < from_.size(); ++j) {
-    const TaskIndex i = from_[j];
-    int32_t shape = 0;
-    if (i != kNone) {
-      flags_[j] = was.task_flags[static_cast<size_t>(i)];
-      const int32_t before = was.task_shape[static_cast<size_t>(i)];
-      shape = (flags_[j] & kTaskPlacementTerms) ? OwnShape() : OldShape(before);
-      if (shape != before) tasks_[j].shape = shape;
-      const JobIndex job = was.task_job[static_cast<size_t>(i)];
-      if (job != kNone && NewJobOf(job) != job) tasks_[j].job = NewJobOf(job);
-    } else {
-      TaskInfo& t = tasks_[j];
-      flags_[j] = DenseFacts::FlagsOf(t);
-      if (flags_[j] & kTaskPlacementTerms) {
-        shape = OwnShape();
-      } else {
-        ShapeKeyOf(t, *t.pod, key);
-        shape = ShapeOfKey(key);
-      }
-      t.shape = shape;
+  // A run of carried tasks: flags copied at once, shapes renumbered, jobs moved.
+  const auto carry = [&](const TaskRun& r) {
+    const auto len = static_cast<size_t>(r.old_end - r.old_begin);
+    const auto from = static_cast<size_t>(r.old_begin), to = static_cast<size_t>(r.new_begin);
+    std::copy_n(was.task_flags.begin() + static_cast<ptrdiff_t>(from), len, flags_.begin() + static_cast<ptrdiff_t>(to));
+    for (size_t k = 0; k < len; ++k) {
+      const int32_t before = was.task_shape[from + k];
+      const int32_t shape = (flags_[to + k] & kTaskPlacementTerms) ? OwnShape() : OldShape(before);
+      shapes_[to + k] = shape;
+      if (shape != before) tasks_[to + k].shape = shape;
     }
-    shapes_[j] = shape;
+    for (size_t k = 0; !job_moved_.empty() && k < len; ++k) {
+      const JobIndex job = was.task_job[from + k];
+      if (job != kNone && NewJobOf(job) != job) tasks_[to + k].job = NewJobOf(job);
+    }
+  };
+  std::string key;  // a new task's shape key
+  const auto fresh = [&](TaskIndex j) {
+    TaskInfo& t = tasks_[static_cast<size_t>(j)];
+    flags_[static_cast<size_t>(j)] = DenseFacts::FlagsOf(t);
+    if (flags_[static_cast<size_t>(j)] & kTaskPlacementTerms) {
+      t.shape = OwnShape();
+    } else {
+      ShapeKeyOf(t, *t.pod, key);
+      t.shape = ShapeOfKey(key);
+    }
+    shapes_[static_cast<size_t>(j)] = t.shape;
+  };
+  // In task order: shapes are numbered by first appearance.
+  auto r = runs_.begin();
+  auto f = fresh_.begin();
+  while (r != runs_.end() || f != fresh_.end()) {
+    if (f == fresh_.end() || (r != runs_.end() && r->new_begin < *f)) {
+      carry(*r++);
+    } else {
+      fresh(*f++);
+    }
   }
 }
 

@@ -15,6 +15,7 @@ namespace {
 template <typename T>
 void MoveRuns(T* data, size_t width, absl::Span<const TaskRun> runs) {
   static_assert(std::is_trivially_copyable_v<T>);
+  if (width == 0) return;  // nothing to move (and no buffer to pass to memmove)
   const auto move = [&](const TaskRun& r) {
     std::memmove(data + static_cast<size_t>(r.new_begin) * width, data + static_cast<size_t>(r.old_begin) * width,
                  static_cast<size_t>(r.old_end - r.old_begin) * width * sizeof(T));

@@ -145,40 +145,16 @@ void SnapshotPatch::MakeJobs() {
   next_->tasks = std::move(tasks_);  // sub-groups read them
   std::vector<TaskInfo>& tasks = next_->tasks;
   std::vector<JobInfo>& jobs = next_->jobs;
-  // Each job's carried tasks: its base job's list (from the base's dense facts) moved to
-  // the new indices, the tasks that went left out (moved_ keeps the order); then the new
-  // tasks, merged in where they go.
-  std::vector<JobIndex> base_job(jobs.size(), kNone);
-  for (size_t o = 0; o < old_dense_->job_key.size(); ++o) {
-    const JobIndex j = NewJobOf(static_cast<JobIndex>(o));
-    if (j != kNone) base_job[static_cast<size_t>(j)] = static_cast<JobIndex>(o);
-  }
-  const DenseFacts& was = *old_dense_;
-  for (JobInfo& j : jobs) {
-    j.tasks.clear();
-    const JobIndex o = base_job[static_cast<size_t>(j.index)];
-    if (o == kNone) continue;
-    const auto begin = static_cast<size_t>(was.job_task_begin[static_cast<size_t>(o)]);
-    const auto end = static_cast<size_t>(was.job_task_begin[static_cast<size_t>(o) + 1]);
-    j.tasks.reserve(end - begin);
-    for (size_t k = begin; k < end; ++k) {
-      const TaskIndex now = moved_[static_cast<size_t>(was.job_task_list[k])];
-      if (now != kNone) j.tasks.push_back(now);
+  for (JobInfo& j : jobs) j.tasks.clear();
+  for (size_t t = 0; t < from_.size(); ++t) {
+    const TaskIndex i = from_[t];
+    JobIndex j = kNone;
+    if (i == kNone) {
+      j = tasks[t].job;
+    } else if (const JobIndex was = old_dense_->task_job[static_cast<size_t>(i)]; was != kNone) {
+      j = NewJobOf(was);
     }
-  }
-  std::vector<JobIndex> grown;  // jobs that got new tasks
-  for (TaskIndex f : fresh_) {
-    const JobIndex j = tasks[static_cast<size_t>(f)].job;
-    if (j == kNone) continue;
-    std::vector<TaskIndex>& list = jobs[static_cast<size_t>(j)].tasks;
-    if (!list.empty() && list.back() > f) grown.push_back(j);
-    list.push_back(f);
-  }
-  std::sort(grown.begin(), grown.end());
-  grown.erase(std::unique(grown.begin(), grown.end()), grown.end());
-  for (JobIndex j : grown) {
-    std::vector<TaskIndex>& list = jobs[static_cast<size_t>(j)].tasks;
-    std::sort(list.begin(), list.end());
+    if (j != kNone) jobs[static_cast<size_t>(j)].tasks.push_back(static_cast<TaskIndex>(t));
   }
   std::vector<bool> affected(jobs.size(), false);
   for (JobIndex j : affected_jobs_) {

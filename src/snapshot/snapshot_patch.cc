@@ -82,10 +82,20 @@ bool SnapshotPatch::Admit(const SnapshotChanges& changes) {
   refs_ = was_.resource_refs;
   std::vector<Change> regrouped;  // pods whose PodGroup comes or goes
   if (!AdmitGroups(changes, regrouped)) return false;
+  // Searched among the host's changes only (sorted): the ones appended are not, and a pod
+  // the host changed or deleted stays as the host left it.
+  const size_t own = changes_.size();
   for (Change& c : regrouped) {
-    if (!std::binary_search(changes_.begin(), changes_.end(), c, by_key)) changes_.push_back(std::move(c));
+    if (!std::binary_search(changes_.begin(), changes_.begin() + static_cast<ptrdiff_t>(own), c, by_key)) {
+      changes_.push_back(std::move(c));
+    }
   }
-  if (!regrouped.empty()) std::sort(changes_.begin(), changes_.end(), by_key);
+  if (!regrouped.empty()) {
+    std::sort(changes_.begin(), changes_.end(), by_key);
+    for (size_t i = 1; i < changes_.size(); ++i) {
+      if (changes_[i].key == changes_[i - 1].key) return false;  // a pod regrouped twice: built instead
+    }
+  }
   int64_t pods = static_cast<int64_t>(was_.tasks.size() + was_.hidden_pods.size());
   for (Change& c : changes_) {
     if (!AdmitPod(c, pods)) return false;

@@ -163,5 +163,31 @@ TEST_CASE("DenseFacts: a patched snapshot's facts are a build's", "[core][dense]
   CHECK(SnapshotInternals::Of(base).dense.task_role_slot == std::vector<int32_t>(4, -1));
 }
 
+TEST_CASE("PatchSnapshot: a pod deleted with its PodGroup stays deleted", "[core][dense]") {
+  // The PodGroup's other pods are worked out again (they lose their job) and are listed
+  // after the host's changes; the deleted pod must not come back with them.
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=8,memory=8Gi,pods=20"));
+  b.AddPodGroup(MakePodGroup("a/g", 1));
+  b.AddPodGroup(MakePodGroup("a/h", 1));
+  for (const char* key : {"a/g-0", "a/g-1", "a/g-2"}) b.AddPod(MakePod(key, "g", "cpu=1"));
+  b.AddPod(MakePod("a/h-0", "h", "cpu=1"));
+  const Snapshot base = *std::move(b).Build();
+  SnapshotChanges changes;
+  changes.deleted_pod_groups = {"a/g"};
+  changes.deleted_pods = {"a/g-2"};
+  std::optional<Snapshot> patched = PatchSnapshot(base, changes);
+  REQUIRE(patched.has_value());
+  CHECK_FALSE(patched->FindTask("a/g-2").has_value());
+  SnapshotBuilder again;
+  again.AddNode(MakeNode("n1", "cpu=8,memory=8Gi,pods=20"));
+  again.AddPodGroup(MakePodGroup("a/h", 1));
+  for (const char* key : {"a/g-0", "a/g-1"}) again.AddPod(MakePod(key, "g", "cpu=1"));
+  again.AddPod(MakePod("a/h-0", "h", "cpu=1"));
+  const Snapshot built = *std::move(again).Build();
+  CHECK(FactsText(SnapshotInternals::Of(*patched).dense) == FactsText(SnapshotInternals::Of(built).dense));
+  CHECK(patched->warnings() == built.warnings());
+}
+
 }  // namespace
 }  // namespace vcsched

@@ -5,6 +5,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "src/io/yaml_reader.h"
 
 namespace vcsched::io_internal {
 namespace {
@@ -19,6 +20,26 @@ bool IsMergeKey(const YAML::Node& key) {
   return key.IsScalar() && key.Scalar() == "<<" && (key.Tag() == "?" || key.Tag() == "tag:yaml.org,2002:merge");
 }
 
+// yaml-cpp decodes the escapes \N and \_ to the single bytes 0x85 and 0xA0, not to
+// U+0085 and U+00A0 in UTF-8. The text it read was valid UTF-8, so a lone such byte in a
+// scalar is one of them: it is written as the character it stands for.
+void RepairLoneEscapeBytes(YAML::Node node) {
+  const std::string& text = node.Scalar();
+  if (text.find_first_of("\x85\xa0") == std::string::npos) return;
+  std::string out;
+  absl::string_view rest = text;
+  for (int64_t bad; (bad = FirstInvalidUtf8(rest)) >= 0;) {
+    const auto at = static_cast<size_t>(bad);
+    out.append(rest.data(), at);
+    const char byte = rest[at];
+    if (byte == '\x85' || byte == '\xa0') out += '\xc2';
+    out += byte;
+    rest.remove_prefix(at + 1);
+  }
+  out.append(rest.data(), rest.size());
+  if (out != text) node = out;
+}
+
 class Normalizer {
  public:
   explicit Normalizer(int line_offset) : line_offset_(line_offset) {}
@@ -28,6 +49,7 @@ class Normalizer {
       throw Failure{absl::StrCat("the document holds more than ", kMaxDocumentNodes,
                                  " values once its aliases are expanded")};
     }
+    if (node.IsScalar()) RepairLoneEscapeBytes(node);
     if (!node.IsSequence() && !node.IsMap()) return;
     // A collection reached again through an alias was done the first time (two
     // collections never start at the same place of the text).
@@ -38,6 +60,7 @@ class Normalizer {
     } else if (node.IsMap()) {
       bool merges = false;
       for (auto kv : node) {
+        if (kv.first.IsScalar()) RepairLoneEscapeBytes(kv.first);
         Visit(kv.second);
         if (IsMergeKey(kv.first)) {
           merges = true;

@@ -379,6 +379,7 @@ tiers:
       plain: -5
       quoted: "10"
       multi: "line\none\ttab \u2028 sep"
+      "next \N line": "no-break \_ space \x85 \xa0"
       empty_map: {}
       empty_list: []
       nothing:
@@ -409,6 +410,10 @@ configurations:
   CHECK(again->tiers[0].plugins[0].arguments.root() == c->tiers[0].plugins[0].arguments.root());
   CHECK(again->configurations.at(0).name == "[alloc]");
   CHECK(again->configurations.at(0).arguments.root() == c->configurations.at(0).arguments.root());
+  // YAML's \N and \_ are U+0085 and U+00A0 (yaml-cpp alone gives the single bytes 0x85, 0xA0).
+  const Value* escaped = c->tiers[0].plugins[0].arguments.root().Find("next \xc2\x85 line");
+  REQUIRE(escaped != nullptr);
+  CHECK(escaped->text() == "no-break \xc2\xa0 space \xc2\x85 \xc2\xa0");
 }
 
 TEST_CASE("Config loader: misspelt switches and bad shapes are errors", "[io][config]") {

@@ -264,6 +264,7 @@ void SnapshotPatch::MakeTasks() {
     if (c.old_pod->creation_time >= was_.latest_pod_creation_time) newest_gone = true;
   }
   std::sort(gone.begin(), gone.end());  // key order is task order: sorted already, unless keys are not
+  gone.erase(std::unique(gone.begin(), gone.end()), gone.end());
   // The new tasks, each with where its key goes among the base's tasks (a replaced pod's
   // old task is there).
   std::vector<std::pair<size_t, TaskInfo>> arriving;
@@ -296,7 +297,7 @@ void SnapshotPatch::MakeTasks() {
         from_[j] = static_cast<TaskIndex>(i);
       }
     }
-    if (next != arriving.end() && next->first == i) {
+    if (next != arriving.end() && next->first <= i) {  // (places never go back: <= for safety)
       fresh_.push_back(static_cast<TaskIndex>(j));
       from_[j++] = kNone;
       ++next;
@@ -312,10 +313,10 @@ void SnapshotPatch::MakeTasks() {
   } else {
     tasks_.reserve(from_.size());
     auto fresh = arriving.begin();
-    for (size_t j = 0; j < from_.size(); ++j) {
-      if (from_[j] != kNone) tasks_.push_back(old[static_cast<size_t>(from_[j])]);
+    for (size_t to = 0; to < from_.size(); ++to) {
+      if (from_[to] != kNone) tasks_.push_back(old[static_cast<size_t>(from_[to])]);
       else tasks_.push_back(std::move((fresh++)->second));
-      tasks_.back().index = static_cast<TaskIndex>(j);
+      tasks_.back().index = static_cast<TaskIndex>(to);
     }
   }
   NumberShapes();

@@ -203,8 +203,6 @@ class Cluster {
   // cluster's own spec in pods_ (a map node: it stays put while the pod exists). A change
   // drops the pod's entry (it is copied into the next snapshot, then kept here again).
   mutable absl::flat_hash_map<const PodSpec*, std::shared_ptr<const PodSpec>> shared_pods_;
-  // Drops the shared copy of the pod with this key; called before the pod changes.
-  void Unshare(absl::string_view pod_key) const;
   SnapshotBuilder BuilderOfAllButPods() const;
   // The next snapshot patched from last_built_, or nullopt when it must be built.
   std::optional<vcsched::Snapshot> Patched() const;

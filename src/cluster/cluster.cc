@@ -391,10 +391,6 @@ std::optional<Snapshot> Cluster::Patched() const {
   return patched;
 }
 
-void Cluster::Unshare(absl::string_view pod_key) const {
-  if (auto it = pods_.find(pod_key); it != pods_.end()) shared_pods_.erase(&it->second);
-}
-
 absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {
   SnapshotBuilder b = BuilderOfAllButPods();
   std::deque<PodSpec> pods;
@@ -409,7 +405,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
   const auto pod_of = [&](absl::string_view what, absl::string_view key) -> PodSpec* {
     auto it = pods_.find(key);
     if (it != pods_.end()) {
-      shared_pods_.erase(&it->second);  // about to change  // about to change
+      shared_pods_.erase(&it->second);  // about to change
       changed_pods_.insert(std::string(key));
       return &it->second;
     }

@@ -52,6 +52,13 @@ using QueueFn = std::function<bool(QueueIndex)>;
 using PreemptiveFn = std::function<bool(QueueIndex, absl::Span<const TaskIndex>)>;
 using PrePredicateFn = std::function<FitResult(TaskIndex)>;
 using PredicateFn = std::function<FitResult(TaskIndex, NodeIndex)>;
+// Keeps, in order, the nodes of `nodes` where a predicate's placement part is ok.
+using PlacementFilterFn = std::function<void(TaskIndex, std::vector<NodeIndex>& nodes)>;
+// Bounds where a placement part's answers for a task can differ: appends to `nodes` the
+// nodes whose answers may differ from the others', every other node being answered
+// alike (for a scorer: the scores of a node set depend only on its appended members and
+// on whether it holds another node); false when it cannot bound them so.
+using PlacementBoundFn = std::function<bool(TaskIndex, std::vector<NodeIndex>& nodes)>;
 using NodeOrderFn = std::function<double(TaskIndex, NodeIndex)>;
 // Adds a score for each of `nodes` into `scores` (same length).
 using BatchNodeOrderFn = std::function<void(TaskIndex, absl::Span<const NodeIndex> nodes,
@@ -257,6 +264,16 @@ class Session {
   void AddPreemptiveFn(PreemptiveFn fn);
   void AddPrePredicateFn(PrePredicateFn fn);
   void AddPredicateFn(PredicateFn fn);
+  // A predicate whose answer may depend on where other pods are (pod affinity, spread),
+  // given whole and in parts: `whole` is what Predicate asks (its reasons); for the
+  // tasks `applies` names it must be ok on a node exactly when `node_local` is and
+  // `placement` keeps the node, and for other tasks exactly when `node_local` is.
+  // `node_local` may depend only on the task's shape and the node's own state.
+  // Node-choice caches then keep node_local per shape and node and ask `placement` per
+  // task over the nodes left. Gated by enablePredicate, as AddPredicateFn.
+  // `bound`, when given, says where `placement` may answer differently (PlacementBoundFn).
+  void AddSplitPredicateFn(PredicateFn whole, PredicateFn node_local, std::function<bool(TaskIndex)> applies,
+                           PlacementFilterFn placement, PlacementBoundFn bound = nullptr);
   void AddNodeOrderFn(NodeOrderFn fn);
   void AddBatchNodeOrderFn(BatchNodeOrderFn fn);
   // Node scores by group: `group_of[n]` (0 <= id < num_groups) is node n's group, and
@@ -268,7 +285,9 @@ class Session {
   // scorers, before the group scorers. Those tasks' whole node choice is never reused
   // (NodeChoiceReusable), their other scores may be (NodeLocalScoresReusable). Gated by
   // enableNodeOrder.
-  void AddPlacementNodeOrderFn(std::function<bool(TaskIndex)> applies, BatchNodeOrderFn fn);
+  // `bound`, when given, says where `fn` may score differently (PlacementBoundFn).
+  void AddPlacementNodeOrderFn(std::function<bool(TaskIndex)> applies, BatchNodeOrderFn fn,
+                               PlacementBoundFn bound = nullptr);
   void AddPreemptableFn(EvictableFn fn);
   void AddReclaimableFn(EvictableFn fn);
   void AddVictimTasksFn(VictimTasksFn fn);
@@ -328,16 +347,28 @@ class Session {
   bool Preemptive(QueueIndex q, absl::Span<const TaskIndex> tasks) const;  // AND
   FitResult PrePredicate(TaskIndex t) const;       // first failure
   FitResult Predicate(TaskIndex t, NodeIndex n) const;  // first failure
+  // Predicate's two parts (AddSplitPredicateFn): its answer on a node is ok exactly
+  // when the node-local part is and the placement part keeps the node. The node-local
+  // part asks every whole predicate and each split one's node_local; the placement part
+  // each split predicate's `placement` for the tasks it applies to.
+  bool PredicateNodeLocalOk(TaskIndex t, NodeIndex n) const;
+  void KeepPlacementFeasible(TaskIndex t, std::vector<NodeIndex>& nodes) const;
+  bool PlacementPredicatesApply(TaskIndex t) const;  // whether any placement part is asked for t
+  // The nodes where the placement parts that apply to `t` (split predicates' and
+  // placement scorers') may answer differently from every other node, ascending and
+  // unique, into `nodes`; false when one of them cannot bound them.
+  bool PlacementBoundNodes(TaskIndex t, std::vector<NodeIndex>& nodes) const;
   bool SimulateAllocatable(QueueIndex q, TaskIndex t, absl::Span<const TaskIndex> removed) const;  // AND
   FitResult SimulatePredicate(TaskIndex t, NodeIndex n, absl::Span<const TaskIndex> removed) const;
   bool HasNodeOrderFns() const;
   // Whether `t`'s node answers depend only on its shape and each node's own state, so
-  // that one node choice serves every task of its shape: a shape-only task
-  // (kTaskShapeOnly), every plugin with node answers declared node-local
-  // (PluginTraits), no veto for `t`, and RunOptions::node_choice_cache on.
+  // that one node choice serves every task of its shape: NodeLocalScoresReusable, and
+  // no placement scorer or split predicate's placement part applies to `t`.
   bool NodeChoiceReusable(TaskIndex t) const;
-  // The same with the placement scorers (AddPlacementNodeOrderFn) left aside: `t`'s
-  // feasibility and other scores depend only on its shape and each node's own state.
+  // Whether `t`'s node-local answers (PredicateNodeLocalOk, ScoreNodesNodeLocal) depend
+  // only on its shape and each node's own state: a task whose shape is shared
+  // (kTaskShapeOnly or kTaskPodTermsOnly), every plugin with node answers declared
+  // node-local (PluginTraits), no veto for `t`, and RunOptions::node_choice_cache on.
   bool NodeLocalScoresReusable(TaskIndex t) const;
   // Sum of every registered scorer for each node of `nodes`, written to `scores`: the
   // per-node scorers, then the batch scorers, then the placement scorers, then the group

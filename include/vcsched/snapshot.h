@@ -71,6 +71,10 @@ enum TaskFlag : uint8_t {
   kTaskPlacementTerms = 16,    // node affinity terms, pod (anti-)affinity or spread constraints
   kTaskPodAffinityTerms = 32,  // pod affinity or anti-affinity terms
   kTaskNodeSelection = 64,     // a node selector or required node affinity
+  // Placement terms, all of them pod (anti-)affinity or spread constraints (no node
+  // affinity terms, no nominated node): the task's node-local checks and scores see
+  // only its shape, which it shares with tasks of the same requests and constraints.
+  kTaskPodTermsOnly = 128,
 };
 
 struct NodeInfo {
@@ -101,9 +105,10 @@ struct TaskInfo {
   bool best_effort = false;
   bool preemptable = true;
   // Tasks with the same shape have the same requests and the same node constraints
-  // (selector, tolerations) and no affinity or spread constraints, so built-in
-  // predicates and scores treat them alike on every node while no placed pod carries
-  // pod-affinity terms. A task with affinity or spread constraints has a shape of its own.
+  // (selector, tolerations) and no node affinity terms, so built-in predicates and
+  // scores answer alike for them on every node, apart from what depends on other pods'
+  // placement (pod affinity and spread, asked per task). A task with node affinity terms
+  // has a shape of its own.
   int32_t shape = 0;
   std::string key;       // "namespace/name"
   Resource resreq;            // request used for accounting and fit (pods: 1 included)

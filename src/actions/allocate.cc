@@ -2,6 +2,7 @@
 // a gang's placements are committed only once it is ready (docs/reference/scheduler.md §9.2).
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,7 @@
 #include "src/actions/helpers.h"
 #include "src/actions/job_task_heaps.h"
 #include "src/actions/node_choice_cache.h"
+#include "src/actions/placement_node_choice.h"
 #include "src/actions/waiting_job_heap.h"
 #include "src/util/status_macros.h"
 
@@ -62,6 +64,7 @@ class AllocateAction : public Action {
       it->second.Push(j);
     }
     const std::vector<NodeIndex> all_nodes = AllNodes(ssn);
+    placement_choice_ = std::make_unique<PlacementNodeChoice>(ssn);
     while (!queues.empty()) {
       const QueueIndex q = queues.Pop();
       if (ssn.Overused(q)) continue;
@@ -149,6 +152,11 @@ class AllocateAction : public Action {
           continue;
         }
         // No node: the full pass below records why.
+      } else if (s.NodeLocalScoresReusable(t) && placement_choice_->RankAll(s, t)) {
+        // Pod affinity or spread: node-local answers cached by shape, placement asked now.
+        VCSCHED_RETURN_IF_ERROR(AllocateOrPipeline(stmt, ssn, t, placement_choice_->Best(s, t)));
+        if (ssn.JobReady(j)) break;
+        continue;
       }
       const std::vector<NodeIndex> nodes = FeasibleNodesNominatedFirst(ssn, t, all_nodes, reasons, &errors);
       if (nodes.empty()) {
@@ -178,6 +186,7 @@ class AllocateAction : public Action {
   bool error_cache_;
   std::map<JobIndex, std::set<std::string>> failed_roles_;
   NodeChoiceCache cache_;
+  std::unique_ptr<PlacementNodeChoice> placement_choice_;  // made per Execute: sized by the session's nodes
 };
 
 }  // namespace

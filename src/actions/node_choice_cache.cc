@@ -33,7 +33,7 @@ void NodeChoiceCache::UpdateTree(Entry& e, NodeIndex n) {
 void NodeChoiceCache::Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e) {
   const Session& s = ssn;
   const size_t i = static_cast<size_t>(n);
-  const bool feasible = s.NodeFitsFutureIdle(s.task_resreq(t), n) && ssn.Predicate(t, n).ok();
+  const bool feasible = s.NodeFitsFutureIdle(s.task_resreq(t), n) && s.PredicateNodeLocalOk(t, n);
   e.rank[i] = !feasible ? 0 : s.NodeFitsIdle(s.task_resreq(t), n) ? 2 : 1;
   if (feasible) {
     const NodeIndex one[] = {n};
@@ -234,7 +234,7 @@ void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {
   feasible.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const NodeIndex node = static_cast<NodeIndex>(i);
-    if (!s.NodeFitsFutureIdle(s.task_resreq(t), node) || !ssn.Predicate(t, node).ok()) continue;
+    if (!s.NodeFitsFutureIdle(s.task_resreq(t), node) || !s.PredicateNodeLocalOk(t, node)) continue;
     e.rank[i] = s.NodeFitsIdle(s.task_resreq(t), node) ? 2 : 1;
     feasible.push_back(node);
   }

@@ -1,11 +1,13 @@
-// Node choice inside one HyperNode for tasks that a placement scorer scores (network
-// topology: a pod's score is the tier it would share with its sub-group's placed pods).
+// Node choice for tasks whose answers depend on where other pods are: a placement
+// scorer's (network topology: the tier a pod would share with its sub-group's placed
+// pods; pod affinity and spread scores) or a split predicate's placement part (pod
+// affinity and spread filters).
 //
-// Such a task's whole score changes with every pod its sub-group places, but its
-// feasibility and its other scores depend only on its shape and each node's own state
+// Such a task's answers change with other pods' placements, but its node-local
+// feasibility and scores depend only on its shape and each node's own state
 // (Session::NodeLocalScoresReusable). Those are kept per shape and node, and refreshed
-// from the session's node-change log, so a try in a HyperNode of N nodes costs one
-// look at the nodes that changed plus O(N) additions per task, instead of N
+// from the session's node-change log, so a try over N nodes costs one look at the nodes
+// that changed plus O(N) placement checks and additions per task, instead of N
 // predicate and scoring passes. The placement and group scores are added anew, in the
 // session's order (ScoreNodes), so the choice is exactly SelectBestNodeByGradient's
 // over the feasible nodes.
@@ -27,6 +29,10 @@ class PlacementNodeChoice {
   // Looks at `nodes` (ascending) for `t`; false when none is feasible (the caller's full
   // pass then records why). REQUIRES: ssn.NodeLocalScoresReusable(t).
   bool Rank(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes);
+  // Rank over every node of the cluster, its node-local ranks kept as lists per shape
+  // and updated from the node-change log: a try costs the nodes that changed and the
+  // placement checks, not a look at every node's cache.
+  bool RankAll(const Session& ssn, TaskIndex t);
   // After a true Rank for `t`: Volcano's gradient (nodes whose idle resources fit, else
   // those whose future idle fits), then the highest score, then the lower index.
   NodeIndex Best(const Session& ssn, TaskIndex t);
@@ -37,12 +43,35 @@ class PlacementNodeChoice {
     std::vector<uint8_t> rank;   // 2 fits idle, 1 fits only future idle, 0 infeasible
     std::vector<double> local;   // ScoreNodesNodeLocal
     size_t log_pos = 0;          // position in the session's node-change log when synced
+    // RankAll's entries only: the nodes of rank 2 and of rank 1, ascending, and whether
+    // they were made; a tournament tree over every node by (rank, local, lower index),
+    // leaves at [leaves, 2 * leaves), and `masked` nodes that lose every match.
+    std::vector<NodeIndex> idle, future;
+    bool listed = false;
+    std::vector<NodeIndex> tree;
+    size_t leaves = 0;
+    std::vector<uint8_t> masked;
   };
   void Sync(const Session& ssn, Entry& e) const;
+  // Works out node n's rank and node-local score for the shape of `t`.
+  static void Look(const Session& ssn, TaskIndex t, NodeIndex n, Entry& e);
+  // The best gradient's nodes of `idle` (else `future`) that the placement checks keep,
+  // into pool_; false when there are none.
+  bool Pool(const Session& ssn, TaskIndex t, const Entry& e, const std::vector<NodeIndex>& idle,
+            const std::vector<NodeIndex>& future);
+  // RankAll when the placement parts bound where they answer differently (bound_): those
+  // nodes and the best of the others (all answered alike) stand for the whole cluster.
+  bool RankBounded(const Session& ssn, TaskIndex t, Entry& e);
+  static NodeIndex Better(const Entry& e, NodeIndex a, NodeIndex b);
+  static void BuildTree(Entry& e);
+  static void UpdateTree(Entry& e, NodeIndex n);
 
   size_t num_nodes_;
-  ShapeEntries<Entry> entries_;
+  ShapeEntries<Entry> entries_;      // Rank's, filled lazily over the nodes asked
+  ShapeEntries<Entry> all_entries_;  // RankAll's, with their lists
   std::vector<NodeIndex> pool_;  // Rank's nodes of the best gradient, ascending
+  std::vector<NodeIndex> idle_, future_;  // scratch: Rank's nodes of rank 2 and 1
+  std::vector<NodeIndex> bound_;          // scratch: Session::PlacementBoundNodes
   std::vector<double> scores_;   // scratch for Best
 };
 

@@ -385,12 +385,23 @@ void Session::AddAllocatableFn(QueueTaskFn fn) { AddIf(*s_, Switch::kAllocatable
 void Session::AddOverusedFn(QueueFn fn) { AddIf(*s_, Switch::kOverused, s_->overused, std::move(fn)); }
 void Session::AddPreemptiveFn(PreemptiveFn fn) { AddIf(*s_, Switch::kPreemptive, s_->preemptive, std::move(fn)); }
 void Session::AddPrePredicateFn(PrePredicateFn fn) { AddIf(*s_, Switch::kPredicate, s_->pre_predicate, std::move(fn)); }
-void Session::AddPredicateFn(PredicateFn fn) { AddIf(*s_, Switch::kPredicate, s_->predicate, std::move(fn)); }
+void Session::AddPredicateFn(PredicateFn fn) {
+  AddIf(*s_, Switch::kPredicate, s_->predicate, std::move(fn));
+  s_->predicate_parts.resize(s_->predicate.size());
+}
+void Session::AddSplitPredicateFn(PredicateFn whole, PredicateFn node_local, std::function<bool(TaskIndex)> applies,
+                                  PlacementFilterFn placement, PlacementBoundFn bound) {
+  const size_t before = s_->predicate.size();
+  AddIf(*s_, Switch::kPredicate, s_->predicate, std::move(whole));
+  if (s_->predicate.size() == before) return;
+  s_->predicate_parts.push_back({std::move(node_local), std::move(applies), std::move(placement), std::move(bound)});
+}
 void Session::AddNodeOrderFn(NodeOrderFn fn) { AddIf(*s_, Switch::kNodeOrder, s_->node_order, std::move(fn)); }
 void Session::AddBatchNodeOrderFn(BatchNodeOrderFn fn) { AddIf(*s_, Switch::kNodeOrder, s_->batch_node_order, std::move(fn)); }
-void Session::AddPlacementNodeOrderFn(std::function<bool(TaskIndex)> applies, BatchNodeOrderFn fn) {
+void Session::AddPlacementNodeOrderFn(std::function<bool(TaskIndex)> applies, BatchNodeOrderFn fn,
+                                      PlacementBoundFn bound) {
   if (s_->current_plugin != nullptr && !s_->current_plugin->Enabled(Switch::kNodeOrder)) return;
-  s_->placement_node_order.push_back({std::move(applies), std::move(fn), PluginName(*s_)});
+  s_->placement_node_order.push_back({std::move(applies), std::move(fn), PluginName(*s_), std::move(bound)});
 }
 void Session::AddGroupNodeOrderFn(std::vector<int32_t> group_of, int32_t num_groups, GroupNodeOrderFn fn) {
   if (s_->current_plugin != nullptr && !s_->current_plugin->Enabled(Switch::kNodeOrder)) return;
@@ -464,11 +475,11 @@ bool Session::NodeChoiceReusable(TaskIndex t) const {
   for (const auto& reg : s_->placement_node_order) {
     if (reg.applies(t)) return false;
   }
-  return true;
+  return !PlacementPredicatesApply(t);
 }
 
 bool Session::NodeLocalScoresReusable(TaskIndex t) const {
-  if (!s_->node_choice_cache || !(task_flags(t) & kTaskShapeOnly)) return false;
+  if (!s_->node_choice_cache || !(task_flags(t) & (kTaskShapeOnly | kTaskPodTermsOnly))) return false;
   for (const auto& veto : s_->node_choice_vetoes) {
     if (veto(t)) return false;
   }
@@ -632,6 +643,43 @@ FitResult Session::Predicate(TaskIndex t, NodeIndex n) const {
     if (!r.ok()) return r;
   }
   return FitResult::Success();
+}
+
+bool Session::PredicateNodeLocalOk(TaskIndex t, NodeIndex n) const {
+  for (size_t i = 0; i < s_->predicate.size(); ++i) {
+    const State::PredicateParts& parts = s_->predicate_parts[i];
+    if (!(parts.node_local ? parts.node_local(t, n) : s_->predicate[i].fn(t, n)).ok()) return false;
+  }
+  return true;
+}
+
+void Session::KeepPlacementFeasible(TaskIndex t, std::vector<NodeIndex>& nodes) const {
+  for (const State::PredicateParts& parts : s_->predicate_parts) {
+    if (nodes.empty()) return;
+    if (parts.applies && parts.applies(t)) parts.placement(t, nodes);
+  }
+}
+
+bool Session::PlacementPredicatesApply(TaskIndex t) const {
+  for (const State::PredicateParts& parts : s_->predicate_parts) {
+    if (parts.applies && parts.applies(t)) return true;
+  }
+  return false;
+}
+
+bool Session::PlacementBoundNodes(TaskIndex t, std::vector<NodeIndex>& nodes) const {
+  nodes.clear();
+  for (const State::PredicateParts& parts : s_->predicate_parts) {
+    if (!parts.applies || !parts.applies(t)) continue;
+    if (!parts.bound || !parts.bound(t, nodes)) return false;
+  }
+  for (const auto& reg : s_->placement_node_order) {
+    if (!reg.applies(t)) continue;
+    if (!reg.bound || !reg.bound(t, nodes)) return false;
+  }
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return true;
 }
 
 bool Session::HasNodeOrderFns() const {

@@ -127,12 +127,22 @@ struct Session::State {
   std::vector<Registered<PreemptiveFn>> preemptive;
   std::vector<Registered<PrePredicateFn>> pre_predicate;
   std::vector<Registered<PredicateFn>> predicate;
+  // Parallel to `predicate`: the parts of a split predicate (AddSplitPredicateFn), empty
+  // functions for a whole one.
+  struct PredicateParts {
+    PredicateFn node_local;
+    std::function<bool(TaskIndex)> applies;
+    PlacementFilterFn placement;
+    PlacementBoundFn bound;
+  };
+  std::vector<PredicateParts> predicate_parts;
   std::vector<Registered<NodeOrderFn>> node_order;
   std::vector<Registered<BatchNodeOrderFn>> batch_node_order;
   struct PlacementScorer {
     std::function<bool(TaskIndex)> applies;
     BatchNodeOrderFn fn;
     std::string plugin;
+    PlacementBoundFn bound;
   };
   std::vector<PlacementScorer> placement_node_order;
   struct GroupScorer {

@@ -183,6 +183,17 @@ const NodeView::Domains& NodeView::DomainsOf(const std::string& key) const {
     if (added) d.value.push_back(&v->second);
     d.of_node[static_cast<size_t>(node.index)] = it->second;
   }
+  d.start.assign(d.value.size() + 1, 0);
+  for (int32_t id : d.of_node) {
+    if (id >= 0) ++d.start[static_cast<size_t>(id) + 1];
+  }
+  for (size_t i = 1; i < d.start.size(); ++i) d.start[i] += d.start[i - 1];
+  d.nodes.resize(static_cast<size_t>(d.start.back()));
+  std::vector<int32_t> next(d.start.begin(), d.start.end() - 1);
+  for (size_t n = 0; n < d.of_node.size(); ++n) {
+    const int32_t id = d.of_node[n];
+    if (id >= 0) d.nodes[static_cast<size_t>(next[static_cast<size_t>(id)]++)] = static_cast<NodeIndex>(n);
+  }
   return d;
 }
 

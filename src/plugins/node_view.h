@@ -13,6 +13,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 #include "vcsched/session.h"
 
@@ -80,6 +81,13 @@ class NodeView {
   struct Domains {
     std::vector<int32_t> of_node;
     std::vector<const std::string*> value;  // by domain id; points into the snapshot
+    // The nodes of each domain, ascending: those of domain d at [start[d], start[d + 1]).
+    std::vector<NodeIndex> nodes;
+    std::vector<int32_t> start;
+    absl::Span<const NodeIndex> NodesOf(int32_t d) const {
+      const auto b = static_cast<size_t>(start[static_cast<size_t>(d)]);
+      return absl::MakeConstSpan(nodes).subspan(b, static_cast<size_t>(start[static_cast<size_t>(d) + 1]) - b);
+    }
   };
   const Domains& DomainsOf(const std::string& key) const;
 

@@ -65,16 +65,20 @@ class NodeOrderPlugin : public Plugin {
       for (const Taint& taint : node.spec.taints) any_prefer_no_schedule_ |= taint.effect == "PreferNoSchedule";
     }
     // Scores that depend on more than the task's shape and the node: taint counts are
-    // normalised over the candidates, and placed pods' terms may select the task.
+    // normalised over the candidates.
     if (w_.taint_toleration != 0 && any_prefer_no_schedule_) {
       ssn.AddNodeChoiceVetoFn([](TaskIndex) { return true; });
-    }
-    if (w_.pod_affinity != 0) {
-      ssn.AddNodeChoiceVetoFn([this](TaskIndex t) { return view_->AnyPlacedTermSelects(t); });
     }
     ssn.AddBatchNodeOrderFn([this](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
       Score(t, nodes, scores);
     });
+    // Pod affinity and spread read where other pods are: asked per task, after the rest.
+    ssn.AddPlacementNodeOrderFn(
+        [this](TaskIndex t) { return PlacementScored(t); },
+        [this](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
+          ScorePlacement(t, nodes, scores);
+        },
+        [this](TaskIndex t, std::vector<NodeIndex>& nodes) { return BoundPlacement(t, nodes); });
     return absl::OkStatus();
   }
 
@@ -138,6 +142,28 @@ class NodeOrderPlugin : public Plugin {
       }
       NormalizeAndAdd(raw, true, w_.taint_toleration, scores);
     }
+  }
+
+  // Whether ScorePlacement may add anything but zeros for `t`: its own preferred pod
+  // terms or ScheduleAnyway spread constraints, or a placed pod's term selecting it.
+  bool PlacementScored(TaskIndex t) const {
+    const Session& s = *ssn_;
+    const bool placement_terms = s.task_flags(t) & kTaskPlacementTerms;
+    const PodSpec& pod = *s.task(t).pod;
+    if (w_.topology_spread != 0 && placement_terms) {
+      for (const auto& c : pod.topology_spread_constraints) {
+        if (!c.do_not_schedule) return true;
+      }
+    }
+    if (w_.pod_affinity == 0) return false;
+    if (placement_terms && (!pod.affinity.preferred_pod_affinity.empty() || !pod.affinity.preferred_pod_anti_affinity.empty())) {
+      return true;
+    }
+    return !view_->pods_with_affinity().empty() && view_->AnyPlacedTermSelects(t);
+  }
+
+  void ScorePlacement(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
+    const bool placement_terms = ssn_->task_flags(t) & kTaskPlacementTerms;
     if (w_.pod_affinity != 0 && (placement_terms || !view_->pods_with_affinity().empty())) {
       PodAffinityScore(t, nodes, scores);
     }
@@ -203,32 +229,103 @@ class NodeOrderPlugin : public Plugin {
     }
   }
 
+  // PodAffinityScore's weights of one topology key, by the view's domain ids.
+  struct KeyWeights {
+    const std::string* key = nullptr;
+    const NodeView::Domains* domains = nullptr;
+    std::vector<int64_t> weight;   // by domain id; zero between calls
+    std::vector<int32_t> touched;  // domains written this call (repeats allowed)
+  };
   // InterPodAffinity: preferred terms of the pod against placed pods, and placed pods'
   // terms against the pod, summed per topology domain, then min-max normalised.
   void PodAffinityScore(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
+    const absl::Span<const KeyWeights> keys = WeightsFor(t);
+    // No weight anywhere: every node's sum is 0, which normalises to 0 (nothing to add).
+    const auto zero = [](const KeyWeights& k) {
+      return std::all_of(k.touched.begin(), k.touched.end(),
+                         [&](int32_t d) { return k.weight[static_cast<size_t>(d)] == 0; });
+    };
+    if (std::all_of(keys.begin(), keys.end(), zero) || nodes.empty()) return;  // preemption may score no node
+    std::vector<int64_t>& raw = raw_;
+    raw.assign(nodes.size(), 0);
+    for (const KeyWeights& k : keys) {
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        const int32_t domain = k.domains->of_node[static_cast<size_t>(nodes[i])];
+        if (domain >= 0) raw[i] = SaturatingAdd(raw[i], k.weight[static_cast<size_t>(domain)]);
+      }
+    }
+    int64_t max = INT64_MIN, min = INT64_MAX;
+    for (int64_t v : raw) {
+      max = std::max(max, v);
+      min = std::min(min, v);
+    }
+    const int64_t diff = SaturatingSub(max, min);  // sums saturate, so may their spread
+    if (diff <= 0) return;  // every node normalises to 0
+    for (size_t i = 0; i < raw.size(); ++i) {
+      const int64_t v = static_cast<int64_t>(static_cast<double>(kMaxNodeScore) *
+                                             (static_cast<double>(SaturatingSub(raw[i], min)) / static_cast<double>(diff)));
+      scores[i] += Weighted(w_.pod_affinity, v);
+    }
+  }
+
+  // Where PodAffinityScore may score differently (PlacementBoundFn): the nodes of the
+  // domains with a weight; every other node's sum is 0. ScheduleAnyway spread
+  // constraints weigh the nodes scored, so they are not bounded.
+  bool BoundPlacement(TaskIndex t, std::vector<NodeIndex>& nodes) {
+    const Session& s = *ssn_;
+    if (w_.topology_spread != 0 && (s.task_flags(t) & kTaskPlacementTerms)) {
+      for (const auto& c : s.task(t).pod->topology_spread_constraints) {
+        if (!c.do_not_schedule) return false;
+      }
+    }
+    if (w_.pod_affinity == 0) return true;
+    for (const KeyWeights& k : WeightsFor(t)) {
+      for (int32_t d : k.touched) {
+        if (k.weight[static_cast<size_t>(d)] == 0) continue;
+        const absl::Span<const NodeIndex> in = k.domains->NodesOf(d);
+        nodes.insert(nodes.end(), in.begin(), in.end());
+      }
+    }
+    return true;
+  }
+
+  // PodAffinityScore's weights for `t` with the pods placed now: collected once for the
+  // bound and the score that follows it.
+  absl::Span<const KeyWeights> WeightsFor(TaskIndex t) {
+    if (weights_task_ != t || weights_seq_ != view_->seq()) {
+      ClearWeights(absl::MakeSpan(keys_.data(), weights_used_));
+      weights_used_ = CollectWeights(t);
+      weights_task_ = t;
+      weights_seq_ = view_->seq();
+    }
+    return absl::MakeConstSpan(keys_.data(), weights_used_);
+  }
+
+  // PodAffinityScore's weights: per topology key (by the view's domain ids), the sum of
+  // the terms' weights of the placed pods in each domain, in keys_[0, returned). The
+  // arrays are kept across calls and cleared where written (ClearWeights), so a call
+  // costs the pods it counts, not the domains.
+  size_t CollectWeights(TaskIndex t) {
     const Session& s = *ssn_;
     const PodSpec& pod = *s.task(t).pod;
     const Affinity& a = pod.affinity;
     const bool own_terms = !a.preferred_pod_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
-    if (!own_terms && view_->pods_with_affinity().empty()) return;
-    // Weights are summed per topology domain (by the view's domain ids, one array per
-    // topology key), then each node reads its domains: a matching pod costs an array
-    // write, a node an array read per key.
-    struct KeyWeights {
-      const std::string* key;
-      const NodeView::Domains* domains;
-      std::vector<int64_t> weight;  // by domain id
-    };
-    std::vector<KeyWeights> by_key;  // a few keys
+    if (!own_terms && view_->pods_with_affinity().empty()) return 0;
+    size_t used = 0;  // keys_[0, used) are this call's
     auto apply = [&](const PodAffinityTerm& term, NodeIndex where, int64_t w) {
-      auto it = std::find_if(by_key.begin(), by_key.end(),
-                             [&](const KeyWeights& k) { return *k.key == term.topology_key; });
-      if (it == by_key.end()) {
-        const NodeView::Domains& d = view_->DomainsOf(term.topology_key);
-        it = by_key.insert(by_key.end(), {&term.topology_key, &d, std::vector<int64_t>(d.value.size(), 0)});
+      auto end = keys_.begin() + static_cast<ptrdiff_t>(used);
+      auto it = std::find_if(keys_.begin(), end, [&](const KeyWeights& k) { return *k.key == term.topology_key; });
+      if (it == end) {
+        if (used == keys_.size()) keys_.emplace_back();
+        it = keys_.begin() + static_cast<ptrdiff_t>(used++);
+        it->key = &term.topology_key;
+        it->domains = &view_->DomainsOf(term.topology_key);
+        it->weight.resize(it->domains->value.size(), 0);  // all zero past the last call
       }
       const int32_t domain = it->domains->of_node[static_cast<size_t>(where)];
-      if (domain >= 0) it->weight[static_cast<size_t>(domain)] += w;
+      if (domain < 0) return;
+      it->weight[static_cast<size_t>(domain)] += w;
+      it->touched.push_back(domain);
     };
     NodeView& view = *view_;
     if (own_terms) {
@@ -263,27 +360,13 @@ class NodeOrderPlugin : public Plugin {
       }
       return false;
     });
-    std::vector<int64_t> raw(nodes.size(), 0);
-    for (const KeyWeights& k : by_key) {
-      for (size_t i = 0; i < nodes.size(); ++i) {
-        const int32_t domain = k.domains->of_node[static_cast<size_t>(nodes[i])];
-        if (domain >= 0) raw[i] = SaturatingAdd(raw[i], k.weight[static_cast<size_t>(domain)]);
-      }
-    }
-    if (raw.empty()) return;  // preemption may score no node
-    int64_t max = INT64_MIN, min = INT64_MAX;
-    for (int64_t v : raw) {
-      max = std::max(max, v);
-      min = std::min(min, v);
-    }
-    const int64_t diff = SaturatingSub(max, min);  // sums saturate, so may their spread
-    for (size_t i = 0; i < raw.size(); ++i) {
-      int64_t v = 0;
-      if (diff > 0) {
-        v = static_cast<int64_t>(static_cast<double>(kMaxNodeScore) *
-                                 (static_cast<double>(SaturatingSub(raw[i], min)) / static_cast<double>(diff)));
-      }
-      scores[i] += Weighted(w_.pod_affinity, v);
+    return used;
+  }
+
+  static void ClearWeights(absl::Span<KeyWeights> keys) {
+    for (KeyWeights& k : keys) {
+      for (int32_t d : k.touched) k.weight[static_cast<size_t>(d)] = 0;
+      k.touched.clear();
     }
   }
 
@@ -358,6 +441,11 @@ class NodeOrderPlugin : public Plugin {
   }
 
   Weights w_;
+  std::vector<KeyWeights> keys_;  // PodAffinityScore's weights, of weights_task_ at weights_seq_
+  size_t weights_used_ = 0;
+  TaskIndex weights_task_ = kNone;
+  int64_t weights_seq_ = -1;
+  std::vector<int64_t> raw_;      // PodAffinityScore's scratch
   Session* ssn_ = nullptr;
   NodeView* view_ = nullptr;
   bool any_prefer_no_schedule_ = false;

@@ -31,7 +31,7 @@ PodAffinityState::KeyCounts* PodAffinityState::Slot(std::vector<KeyCounts>& coun
     if (*c.key == key) return &c;
   }
   const NodeView::Domains& domains = view_->DomainsOf(key);
-  counts.push_back({&key, &domains, std::vector<int64_t>(domains.value.size(), 0)});
+  counts.push_back({&key, &domains, std::vector<int64_t>(domains.value.size(), 0), {}});
   return &counts.back();
 }
 
@@ -39,7 +39,20 @@ bool PodAffinityState::Count(std::vector<KeyCounts>& counts, const std::string& 
   KeyCounts& c = *Slot(counts, key);
   const int32_t d = c.domains->of_node[static_cast<size_t>(n)];
   if (d < 0) return false;
-  ++c.count[static_cast<size_t>(d)];
+  if (c.count[static_cast<size_t>(d)]++ == 0) c.counted.push_back(d);
+  return true;
+}
+
+bool PodAffinityState::AppendFailableNodes(std::vector<NodeIndex>& out) const {
+  if (!affinity_slot_.empty()) return false;
+  for (const std::vector<KeyCounts>* list : {&existing_anti_, &anti_}) {
+    for (const KeyCounts& c : *list) {
+      for (int32_t d : c.counted) {
+        const absl::Span<const NodeIndex> nodes = c.domains->NodesOf(d);
+        out.insert(out.end(), nodes.begin(), nodes.end());
+      }
+    }
+  }
   return true;
 }
 
@@ -117,22 +130,6 @@ PodAffinityState PodAffinityState::FromView(const Snapshot& snap, TaskIndex t, N
     if (n != kNone) st.AddIncoming(o, n);
   }
   return st;
-}
-
-bool PodAffinityState::ExistingAntiAffinityOk(NodeIndex n) const {
-  for (const KeyCounts& c : existing_anti_) {
-    if (c.At(n) > 0) return false;
-  }
-  return true;
-}
-
-bool PodAffinityState::AntiAffinityOk(NodeIndex n) const {
-  // Every key's counts hold the pods of all the terms with that key, as Kubernetes'
-  // topology pairs do; the node's domain for each key is checked.
-  for (const KeyCounts& c : anti_) {
-    if (c.At(n) > 0) return false;
-  }
-  return true;
 }
 
 bool PodAffinityState::AffinityOk(NodeIndex n) const {

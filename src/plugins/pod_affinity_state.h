@@ -25,14 +25,31 @@ class PodAffinityState {
 
   // satisfyExistingPodsAntiAffinity: no placed pod's required anti-affinity term that
   // selects the incoming pod has a pod in a domain of this node.
-  bool ExistingAntiAffinityOk(NodeIndex n) const;
+  bool ExistingAntiAffinityOk(NodeIndex n) const {
+    for (const KeyCounts& c : existing_anti_) {
+      if (c.At(n) > 0) return false;
+    }
+    return true;
+  }
   // satisfyPodAntiAffinity: no pod selected by an incoming anti-affinity term in the
-  // term's domain of this node.
-  bool AntiAffinityOk(NodeIndex n) const;
+  // term's domain of this node. Every key's counts hold the pods of all the terms with
+  // that key, as Kubernetes' topology pairs do.
+  bool AntiAffinityOk(NodeIndex n) const {
+    for (const KeyCounts& c : anti_) {
+      if (c.At(n) > 0) return false;
+    }
+    return true;
+  }
   // satisfyPodAffinity: the node has every term's topology key, and each domain holds a
   // pod matching all the terms, or no such pod exists anywhere and the incoming pod
   // matches its own terms (the first pod of a group).
   bool AffinityOk(NodeIndex n) const;
+  // Whether every node passes the three checks: no counts to look at, no affinity term.
+  bool PassesEverywhere() const { return existing_anti_.empty() && anti_.empty() && affinity_slot_.empty(); }
+  // Appends the nodes that may fail the checks, every other node passing them all (the
+  // nodes of the domains holding a counted pod); false when that cannot be bounded so
+  // (with affinity terms a node without a counted pod fails, or passes as the first).
+  bool AppendFailableNodes(std::vector<NodeIndex>& out) const;
 
  private:
   // Matching pods per domain of one topology key (Kubernetes' topology pairs with that
@@ -41,6 +58,7 @@ class PodAffinityState {
     const std::string* key;
     const NodeView::Domains* domains;
     std::vector<int64_t> count;  // by domain id
+    std::vector<int32_t> counted;  // the domains with a count, each once
     int64_t At(NodeIndex n) const {
       const int32_t d = domains->of_node[static_cast<size_t>(n)];
       return d < 0 ? 0 : count[static_cast<size_t>(d)];

@@ -49,7 +49,12 @@ class PredicatesPlugin : public Plugin {
       }
       return FitResult::Success();
     });
-    ssn.AddPredicateFn([this](TaskIndex t, NodeIndex n) { return Filter(t, n); });
+    // Steps 1 and 2 of the filter see the node's own state, step 3 other pods' places.
+    ssn.AddSplitPredicateFn([this](TaskIndex t, NodeIndex n) { return Filter(t, n, true); },
+                            [this](TaskIndex t, NodeIndex n) { return Filter(t, n, false); },
+                            [this](TaskIndex t) { return PlacementMatters(t); },
+                            [this](TaskIndex t, std::vector<NodeIndex>& nodes) { KeepPlacementFeasible(t, nodes); },
+                            [this](TaskIndex t, std::vector<NodeIndex>& nodes) { return BoundPlacement(t, nodes); });
     // Topology-aware preemption's dry run: only inter-pod affinity is re-checked, on the
     // PreFilter-time view without the simulated victims.
     ssn.AddSimulatePredicateFn([this](TaskIndex t, NodeIndex n, absl::Span<const TaskIndex> removed) {
@@ -71,15 +76,29 @@ class PredicatesPlugin : public Plugin {
       PodAffinityFilter(PodAffinityState::FromPlacements(st.snapshot(), t, *view_, placed), n, fail);
       return result;
     });
-    // Placed pods' terms that select a task make its answers depend on other nodes.
-    ssn.AddNodeChoiceVetoFn([this](TaskIndex t) { return view_->AnyPlacedTermSelects(t); });
     ssn.AddEventHandler({[this](TaskIndex t) { view_->Add(t, ssn_->task_node(t)); },
                          [this](TaskIndex t) { view_->Remove(t); }});
     return absl::OkStatus();
   }
 
  private:
-  FitResult Filter(TaskIndex t, NodeIndex n) const {
+  // Whether step 3 can fail for `t`: it has affinity or DoNotSchedule spread terms, or a
+  // placed pod's term selects it (or the pods changed since its PreFilter: its state
+  // may then hold terms the view no longer has).
+  bool PlacementMatters(TaskIndex t) const {
+    const Session& s = *ssn_;
+    if (flags_.topology_spread && (s.task_flags(t) & kTaskPlacementTerms)) {
+      for (const auto& c : s.task(t).pod->topology_spread_constraints) {
+        if (c.do_not_schedule) return true;
+      }
+    }
+    if (!flags_.pod_affinity || !NeedsAffinityState(t)) return false;
+    return (s.task_flags(t) & kTaskPodAffinityTerms) || prefilter_seq_[static_cast<size_t>(t)] != view_->seq() ||
+           view_->AnyPlacedTermSelects(t);
+  }
+
+  // Steps 1 and 2, and step 3 when `placement` (the whole filter).
+  FitResult Filter(TaskIndex t, NodeIndex n, bool placement) const {
     const Session& s = *ssn_;
     const TaskInfo& task = s.task(t);
     const uint8_t task_flags = s.task_flags(t);
@@ -116,12 +135,72 @@ class PredicatesPlugin : public Plugin {
         }
       }
     }
-    // 3. Other filters.
-    if (flags_.pod_affinity && NeedsAffinityState(t) && !PodAffinityFilter(AffinityStateOf(t), n, fail)) {
-      return result;
-    }
-    if (flags_.topology_spread && (task_flags & kTaskPlacementTerms)) TopologySpreadFilter(t, n, fail);
+    if (placement) PlacementFilter(t, n, fail);
     return result;
+  }
+
+  // 3. Filters that read other pods' places.
+  template <typename Fail>
+  void PlacementFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
+    if (flags_.pod_affinity && NeedsAffinityState(t) && !PodAffinityFilter(AffinityStateOf(t), n, fail)) return;
+    if (flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms)) TopologySpreadFilter(t, n, fail);
+  }
+
+  // Where step 3 may fail for `t` (PlacementBoundFn): the nodes of the domains holding a
+  // pod that its affinity state counts. Spread constraints are not bounded.
+  bool BoundPlacement(TaskIndex t, std::vector<NodeIndex>& nodes) const {
+    const PodSpec& pod = *ssn_->task(t).pod;
+    if (flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms) &&
+        std::any_of(pod.topology_spread_constraints.begin(), pod.topology_spread_constraints.end(),
+                    [](const TopologySpreadConstraint& c) { return c.do_not_schedule; })) {
+      return false;
+    }
+    if (!flags_.pod_affinity || !NeedsAffinityState(t)) return true;
+    return AffinityStateOf(t).AppendFailableNodes(nodes);
+  }
+
+  // Step 3 over many nodes, its per-task state looked up once: keeps the nodes it passes.
+  void KeepPlacementFeasible(TaskIndex t, std::vector<NodeIndex>& nodes) const {
+    const PodSpec& pod = *ssn_->task(t).pod;
+    const PodAffinityState* affinity =
+        flags_.pod_affinity && NeedsAffinityState(t) ? &AffinityStateOf(t) : nullptr;
+    if (affinity != nullptr && affinity->PassesEverywhere()) affinity = nullptr;
+    const bool spread = flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms) &&
+                        std::any_of(pod.topology_spread_constraints.begin(), pod.topology_spread_constraints.end(),
+                                    [](const TopologySpreadConstraint& c) { return c.do_not_schedule; });
+    if (affinity == nullptr && !spread) return;
+    // TopologySpreadFilter's answer per domain of each DoNotSchedule constraint: a node
+    // passes when it has a domain of each and every one passes.
+    std::vector<DomainPass>& passes = domain_passes_;
+    passes.clear();
+    if (spread) {
+      const std::vector<SpreadCounts>& all = SpreadCountsOf(t);
+      for (size_t i = 0; i < pod.topology_spread_constraints.size(); ++i) {
+        const TopologySpreadConstraint& c = pod.topology_spread_constraints[i];
+        if (!c.do_not_schedule) continue;
+        DomainPass& p = passes.emplace_back();
+        p.of_node = &all[i].counts.domains->of_node;
+        p.pass.resize(all[i].counts.count.size());
+        for (size_t d = 0; d < p.pass.size(); ++d) {
+          p.pass[d] = all[i].counts.count[d] + (all[i].self_matches ? 1 : 0) - all[i].min_count <= c.max_skew;
+        }
+      }
+    }
+    bool failed = false;
+    auto fail = [&](FitCode, ReasonId) { failed = true; };
+    nodes.erase(std::remove_if(nodes.begin(), nodes.end(),
+                               [&](NodeIndex n) {
+                                 failed = false;
+                                 if (affinity != nullptr && (!PodAffinityFilter(*affinity, n, fail) || failed)) {
+                                   return true;
+                                 }
+                                 for (const DomainPass& p : passes) {
+                                   const int32_t d = (*p.of_node)[static_cast<size_t>(n)];
+                                   if (d < 0 || !p.pass[static_cast<size_t>(d)]) return true;
+                                 }
+                                 return false;
+                               }),
+                nodes.end());
   }
 
   // The task's tolerations, indexed once for all the nodes it is tried on.
@@ -192,11 +271,20 @@ class PredicatesPlugin : public Plugin {
     return true;
   }
 
+  // Matching pods per domain of each constraint, and the smallest count that applies,
+  // worked out once per task as of its PreFilter (PodTopologySpread's PreFilter state).
+  struct SpreadCounts {
+    DomainCounts counts;
+    int64_t min_count = 0;
+    bool self_matches = false;  // the pod counts for its own constraint
+  };
   template <typename Fail>
   void TopologySpreadFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
-    const Session& s = *ssn_;
-    const PodSpec& pod = *s.task(t).pod;
-    const std::vector<SpreadCounts>& all = SpreadCountsOf(t);
+    TopologySpreadFilter(*ssn_->task(t).pod, SpreadCountsOf(t), n, fail);
+  }
+  template <typename Fail>
+  void TopologySpreadFilter(const PodSpec& pod, const std::vector<SpreadCounts>& all, NodeIndex n,
+                            Fail& fail) const {
     for (size_t i = 0; i < pod.topology_spread_constraints.size(); ++i) {
       const TopologySpreadConstraint& c = pod.topology_spread_constraints[i];
       if (!c.do_not_schedule) continue;
@@ -213,13 +301,6 @@ class PredicatesPlugin : public Plugin {
     }
   }
 
-  // Matching pods per domain of each constraint, and the smallest count that applies,
-  // worked out once per task as of its PreFilter (PodTopologySpread's PreFilter state).
-  struct SpreadCounts {
-    DomainCounts counts;
-    int64_t min_count = 0;
-    bool self_matches = false;  // the pod counts for its own constraint
-  };
   const std::vector<SpreadCounts>& SpreadCountsOf(TaskIndex t) const {
     const int64_t seq = prefilter_seq_[static_cast<size_t>(t)];
     const int64_t at = seq >= 0 ? seq : view_->seq();
@@ -242,6 +323,12 @@ class PredicatesPlugin : public Plugin {
     spread_at_ = at;
     return spread_counts_;
   }
+
+  struct DomainPass {
+    const std::vector<int32_t>* of_node;  // the constraint's domain of each node
+    std::vector<uint8_t> pass;            // by domain id
+  };
+  mutable std::vector<DomainPass> domain_passes_;  // KeepPlacementFeasible's scratch
 
   Flags flags_;
   Session* ssn_ = nullptr;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+
 #include "src/model/k8s_match.h"
 
 namespace vcsched::internal {
@@ -65,26 +68,69 @@ namespace {
 
 // The domains of the nodes that count, each present with 0 pods, and for each node its
 // domain id when it counts (-1 otherwise).
-DomainCounts Domains(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c,
-                     std::vector<int32_t>& counting_domain) {
+struct CountingDomains {
+  DomainCounts zero;
+  std::vector<int32_t> of_node;
+};
+
+void WorkOutCountingDomains(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c, CountingDomains& out) {
   const Session& s = ssn;
   const PodSpec& pod = *s.task(t).pod;
   const std::vector<const NodeView::Domains*> keys = SameKindDomains(ssn, t, c);
-  DomainCounts out;
-  out.domains = &s.Shared<NodeView>().DomainsOf(c.topology_key);
-  out.count.assign(out.domains->value.size(), 0);
-  out.present.assign(out.domains->value.size(), 0);
-  counting_domain.assign(s.snapshot().nodes().size(), -1);
+  DomainCounts& zero = out.zero;
+  zero = DomainCounts();
+  zero.domains = &s.Shared<NodeView>().DomainsOf(c.topology_key);
+  zero.count.assign(zero.domains->value.size(), 0);
+  zero.present.assign(zero.domains->value.size(), 0);
+  out.of_node.assign(s.snapshot().nodes().size(), -1);
   for (const NodeInfo& node : s.snapshot().nodes()) {
     if (!HasEveryKey(keys, node.index) || !PassesInclusionPolicies(pod, c, node.spec)) continue;
-    const int32_t d = out.domains->of_node[static_cast<size_t>(node.index)];
-    if (!out.present[static_cast<size_t>(d)]) {
-      out.present[static_cast<size_t>(d)] = 1;
-      ++out.present_domains;
+    const int32_t d = zero.domains->of_node[static_cast<size_t>(node.index)];
+    if (!zero.present[static_cast<size_t>(d)]) {
+      zero.present[static_cast<size_t>(d)] = 1;
+      ++zero.present_domains;
     }
-    counting_domain[static_cast<size_t>(node.index)] = d;
+    out.of_node[static_cast<size_t>(node.index)] = d;
   }
-  return out;
+}
+
+// CountingDomains depend on the task only through its node selector and tolerations
+// (its shape, when shared: kTaskPodTermsOnly) and the constraint's keys and policies,
+// so the tasks of a job share them: kept per session, within a budget of node slots
+// (a hostile input may have a shape per pod).
+class CountingDomainsCache {
+ public:
+  explicit CountingDomainsCache(const Session&) {}
+
+  const CountingDomains& Get(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c) {
+    if (!(ssn.task_flags(t) & kTaskPodTermsOnly)) {
+      WorkOutCountingDomains(ssn, t, c, scratch_);
+      return scratch_;
+    }
+    key_.clear();
+    absl::StrAppend(&key_, ssn.task_shape(t), c.honor_node_affinity ? "|a" : "|-", c.honor_node_taints ? "t|" : "-|",
+                    c.topology_key.size(), ":", c.topology_key);
+    for (const TopologySpreadConstraint& other : ssn.task(t).pod->topology_spread_constraints) {
+      if (other.do_not_schedule == c.do_not_schedule) absl::StrAppend(&key_, "|", other.topology_key.size(), ":", other.topology_key);
+    }
+    auto it = entries_.find(key_);
+    if (it != entries_.end()) return it->second;
+    const size_t nodes = static_cast<size_t>(ssn.num_nodes());
+    if ((entries_.size() + 1) * std::max<size_t>(nodes, 1) > kNodeSlots) entries_.clear();
+    CountingDomains& made = entries_[key_];
+    WorkOutCountingDomains(ssn, t, c, made);
+    return made;
+  }
+
+ private:
+  static constexpr size_t kNodeSlots = size_t{1} << 22;
+  std::string key_;
+  CountingDomains scratch_;
+  absl::flat_hash_map<std::string, CountingDomains> entries_;
+};
+
+const CountingDomains& CountingDomainsOf(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c) {
+  return ssn.Shared<CountingDomainsCache>().Get(ssn, t, c);
 }
 
 }  // namespace
@@ -92,8 +138,9 @@ DomainCounts Domains(const Session& ssn, TaskIndex t, const TopologySpreadConstr
 DomainCounts CountPodsPerDomain(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c,
                                 const std::vector<NodeView::Placement>& placements) {
   const Session& s = ssn;
-  std::vector<int32_t> domain;
-  DomainCounts counts = Domains(ssn, t, c, domain);
+  const CountingDomains& counting = CountingDomainsOf(ssn, t, c);
+  const std::vector<int32_t>& domain = counting.of_node;
+  DomainCounts counts = counting.zero;
   if (!c.has_label_selector) return counts;  // selects no pod
   for (const NodeView::Placement& p : placements) {
     const int32_t d = domain[static_cast<size_t>(p.node)];
@@ -106,8 +153,9 @@ DomainCounts CountPodsPerDomain(const Session& ssn, TaskIndex t, const TopologyS
 DomainCounts CountPodsPerDomainNow(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& c,
                                    NodeView& view) {
   const Session& s = ssn;
-  std::vector<int32_t> domain;
-  DomainCounts counts = Domains(ssn, t, c, domain);
+  const CountingDomains& counting = CountingDomainsOf(ssn, t, c);
+  const std::vector<int32_t>& domain = counting.of_node;
+  DomainCounts counts = counting.zero;
   if (!c.has_label_selector) return counts;  // selects no pod
   std::string key, value;
   const std::vector<TaskIndex>* candidates = SelectorRequiredLabel(c.label_selector, &key, &value)

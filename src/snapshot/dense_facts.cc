@@ -60,11 +60,13 @@ uint8_t DenseFacts::FlagsOf(const TaskInfo& t) {
   const bool placement_terms = internal::HasPlacementTerms(pod);
   const bool shape_only = pod.nominated_node_name.empty() && !placement_terms;
   const bool node_selection = !pod.node_selector.empty() || pod.affinity.has_required_node_terms;
+  const bool pod_terms_only = placement_terms && pod.nominated_node_name.empty() &&
+                              !pod.affinity.has_required_node_terms && pod.affinity.preferred_node_terms.empty();
   return static_cast<uint8_t>((pod.scheduling_gated ? kTaskGated : 0) | (t.best_effort ? kTaskBestEffort : 0) |
                               (t.role.empty() ? 0 : kTaskHasRole) | (shape_only ? kTaskShapeOnly : 0) |
                               (placement_terms ? kTaskPlacementTerms : 0) |
                               (internal::HasPodAffinityTerms(pod) ? kTaskPodAffinityTerms : 0) |
-                              (node_selection ? kTaskNodeSelection : 0));
+                              (node_selection ? kTaskNodeSelection : 0) | (pod_terms_only ? kTaskPodTermsOnly : 0));
 }
 
 DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims) {

@@ -209,16 +209,16 @@ class SnapshotAssembly {
 
   void AddTasks() {
     // Shapes: equivalence classes of tasks for node-choice caching, numbered in task
-    // order. A pod's labels and namespace matter only to other pods' affinity and spread
-    // terms, and the cache is not used while any placed pod has such terms, so they are
-    // not part of the shape. Worked out while each spec is at hand in the task loop.
+    // order. A pod's labels, namespace, pod affinity and spread terms matter only to
+    // answers that depend on other pods' placement, which are asked per task, so they
+    // are not part of the shape. Worked out while each spec is at hand in the task loop.
     absl::flat_hash_map<std::string, int32_t> shapes;
     std::string shape_key;  // reused: a task of a known shape allocates nothing
     // `flags` are the task's TaskFlag bits (DenseFacts::FlagsOf); `known` the key of a
     // shape-only task when an earlier build worked it out.
     const auto shape_of = [&](const TaskInfo& t, const PodSpec& p, uint8_t flags, const std::string* known) {
       shape_key.clear();
-      if (flags & kTaskPlacementTerms) {
+      if (internal::HasOwnShape(flags)) {
         absl::StrAppend(&shape_key, "#", t.index);
       } else if (known != nullptr) {
         shape_key = *known;
@@ -226,7 +226,7 @@ class SnapshotAssembly {
         internal::ShapeKeyOf(t, p, shape_key);
       }
       const auto [it, added] = shapes.try_emplace(shape_key, static_cast<int32_t>(shapes.size()));
-      if (added) impl_->shape_keys.push_back((flags & kTaskPlacementTerms) ? std::string() : shape_key);
+      if (added) impl_->shape_keys.push_back(internal::HasOwnShape(flags) ? std::string() : shape_key);
       return it->second;
     };
     // The tasks of an earlier snapshot whose pods this one shares (ReuseFrom), when what
@@ -254,7 +254,7 @@ class SnapshotAssembly {
         t.node = NodeOf(t, p, was.node == kNone ? nullptr : &before->nodes[static_cast<size_t>(was.node)].spec.name, was.node);
         t.job = mine ? JobOf(t, p, was.job == kNone ? nullptr : &before->jobs[static_cast<size_t>(was.job)].key, was.job) : kNone;
         flags = before->dense.task_flags[static_cast<size_t>(was.index)];
-        if (!(flags & kTaskPlacementTerms)) known_shape = &before->shape_keys[static_cast<size_t>(was.shape)];
+        if (!internal::HasOwnShape(flags)) known_shape = &before->shape_keys[static_cast<size_t>(was.shape)];
       } else {
         internal::WorkOutPodFacts(p, *impl_, t);
         t.node = NodeOf(t, p, nullptr, kNone);

@@ -384,7 +384,7 @@ void SnapshotPatch::NumberShapes() {
     std::copy_n(was.task_flags.begin() + static_cast<ptrdiff_t>(from), len, flags_.begin() + static_cast<ptrdiff_t>(to));
     for (size_t k = 0; k < len; ++k) {
       const int32_t before = was.task_shape[from + k];
-      const int32_t shape = (flags_[to + k] & kTaskPlacementTerms) ? OwnShape() : OldShape(before);
+      const int32_t shape = HasOwnShape(flags_[to + k]) ? OwnShape() : OldShape(before);
       shapes_[to + k] = shape;
       if (shape != before) tasks_[to + k].shape = shape;
     }
@@ -397,7 +397,7 @@ void SnapshotPatch::NumberShapes() {
   const auto fresh = [&](TaskIndex j) {
     TaskInfo& t = tasks_[static_cast<size_t>(j)];
     flags_[static_cast<size_t>(j)] = DenseFacts::FlagsOf(t);
-    if (flags_[static_cast<size_t>(j)] & kTaskPlacementTerms) {
+    if (HasOwnShape(flags_[static_cast<size_t>(j)])) {
       t.shape = OwnShape();
     } else {
       ShapeKeyOf(t, *t.pod, key);

@@ -36,7 +36,11 @@ JobInfo WorkOutJobFacts(PodGroupSpec g, const Snapshot::Impl& impl, int32_t defa
 // name), if any; 0 otherwise.
 std::optional<int32_t> GlobalDefaultPriority(const std::vector<PriorityClassSpec>& sorted);
 
-// The shape key of a task whose flags have no kTaskPlacementTerms: requests, non-zero
+// Whether a task with these TaskFlag bits has a shape of its own: node affinity terms
+// (or a nominated node) make its node-local answers its own.
+inline bool HasOwnShape(uint8_t flags) { return (flags & kTaskPlacementTerms) && !(flags & kTaskPodTermsOnly); }
+
+// The shape key of a task without an own shape (HasOwnShape): requests, non-zero
 // requests, node selector and tolerations (tasks with equal keys share a shape).
 void ShapeKeyOf(const TaskInfo& t, const PodSpec& p, std::string& key);
 

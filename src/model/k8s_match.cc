@@ -56,8 +56,10 @@ bool SelectorRequiredLabel(const LabelSelector& sel, std::string* key, std::stri
   return false;
 }
 
-bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod) {
-  if (!term.has_label_selector) return false;
+namespace {
+
+// Whether `pod` is in a namespace `term` of `owner` reaches.
+bool InTermNamespaces(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod) {
   // Kubernetes' namespaces of a term: those listed, together with those its
   // namespaceSelector selects by their labels (an empty selector: every namespace);
   // neither given: the owner's own.
@@ -71,7 +73,21 @@ bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const Pod
   } else if (!listed) {
     return false;
   }
-  return MatchesLabelSelector(term.label_selector, pod.labels);
+  return true;
+}
+
+}  // namespace
+
+bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod) {
+  return term.has_label_selector && InTermNamespaces(term, owner, pod) &&
+         MatchesLabelSelector(term.label_selector, pod.labels);
+}
+
+bool PodWithRequiredLabelMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod) {
+  const LabelSelector& sel = term.label_selector;
+  const bool one_label = sel.match_labels.size() == 1 && sel.match_expressions.empty();
+  return term.has_label_selector && InTermNamespaces(term, owner, pod) &&
+         (one_label || MatchesLabelSelector(sel, pod.labels));
 }
 
 }  // namespace vcsched::internal

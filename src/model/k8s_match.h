@@ -19,6 +19,10 @@ bool ToleratesTaint(const std::vector<Toleration>& tolerations, const Taint& tai
 bool SelectorRequiredLabel(const LabelSelector& sel, std::string* key, std::string* value);
 // Does `pod` (the other pod) match `term` of `owner`?
 bool PodMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod);
+// PodMatchesTerm for a pod known to carry the label SelectorRequiredLabel gives for the
+// term's selector (found through a label index): when that label is all the selector
+// asks, only the namespaces are checked.
+bool PodWithRequiredLabelMatchesTerm(const PodAffinityTerm& term, const PodSpec& owner, const PodSpec& pod);
 
 }  // namespace vcsched::internal
 

@@ -89,9 +89,10 @@ void NodeView::IndexLabels(TaskIndex t) {
 
 const PodSpec& NodeView::PodOf(TaskIndex t) const { return *ssn_->task(t).pod; }
 
-bool NodeView::Selects(const PlacedTerm& pt, TaskIndex t, const PodSpec& pod) const {
-  return pt.owner != t && node_of_[static_cast<size_t>(pt.owner)] != kNone &&
-         internal::PodMatchesTerm(*pt.term, PodOf(pt.owner), pod);
+bool NodeView::Selects(const PlacedTerm& pt, TaskIndex t, const PodSpec& pod, bool via_label) const {
+  if (pt.owner == t || node_of_[static_cast<size_t>(pt.owner)] == kNone) return false;
+  return via_label ? internal::PodWithRequiredLabelMatchesTerm(*pt.term, PodOf(pt.owner), pod)
+                   : internal::PodMatchesTerm(*pt.term, PodOf(pt.owner), pod);
 }
 
 void NodeView::IndexTerms(TaskIndex t) {

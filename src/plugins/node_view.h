@@ -113,7 +113,8 @@ class NodeView {
   std::vector<TaskIndex> ever_placed_;
   void IndexTerms(TaskIndex t);
   void BuildTermIndex();
-  bool Selects(const PlacedTerm& pt, TaskIndex t, const PodSpec& pod) const;
+  // `via_label`: pt was found under a label of `pod` that its selector requires.
+  bool Selects(const PlacedTerm& pt, TaskIndex t, const PodSpec& pod, bool via_label) const;
   const PodSpec& PodOf(TaskIndex t) const;
   bool term_index_built_ = false;
   std::vector<uint8_t> terms_indexed_;                                        // by task
@@ -131,7 +132,7 @@ bool NodeView::ForEachPlacedTermSelecting(TaskIndex t, F&& f) {
   BuildTermIndex();
   const PodSpec& pod = PodOf(t);
   for (const PlacedTerm& pt : terms_any_label_) {
-    if (Selects(pt, t, pod) && f(pt)) return true;
+    if (Selects(pt, t, pod, false) && f(pt)) return true;
   }
   std::string key;
   for (const auto& [k, v] : pod.labels) {
@@ -141,7 +142,7 @@ bool NodeView::ForEachPlacedTermSelecting(TaskIndex t, F&& f) {
     auto it = terms_by_label_.find(key);
     if (it == terms_by_label_.end()) continue;
     for (const PlacedTerm& pt : it->second) {
-      if (Selects(pt, t, pod) && f(pt)) return true;
+      if (Selects(pt, t, pod, true) && f(pt)) return true;
     }
   }
   return false;

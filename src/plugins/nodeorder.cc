@@ -334,14 +334,16 @@ class NodeOrderPlugin : public Plugin {
       std::string key, value;
       const auto own = [&](const PodAffinityTerm& term, int64_t w) {
         if (!term.has_label_selector) return;
-        const std::vector<TaskIndex>* candidates = SelectorRequiredLabel(term.label_selector, &key, &value)
-                                                       ? view.PodsWithLabel(key, value)
-                                                       : &view.PodsEverPlaced();
+        const bool indexed = SelectorRequiredLabel(term.label_selector, &key, &value);
+        const std::vector<TaskIndex>* candidates = indexed ? view.PodsWithLabel(key, value) : &view.PodsEverPlaced();
         if (candidates == nullptr) return;  // no pod has had the label
         for (TaskIndex other : *candidates) {
           const NodeIndex where = view.node_of(other);
           if (other == t || where == kNone) continue;
-          if (PodMatchesTerm(term, pod, *s.task(other).pod)) apply(term, where, w);
+          const PodSpec& op = *s.task(other).pod;
+          if (indexed ? PodWithRequiredLabelMatchesTerm(term, pod, op) : PodMatchesTerm(term, pod, op)) {
+            apply(term, where, w);
+          }
         }
       };
       for (const auto& wt : a.preferred_pod_affinity) own(wt.term, wt.weight);

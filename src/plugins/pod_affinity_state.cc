@@ -31,7 +31,10 @@ PodAffinityState::KeyCounts* PodAffinityState::Slot(std::vector<KeyCounts>& coun
     if (*c.key == key) return &c;
   }
   const NodeView::Domains& domains = view_->DomainsOf(key);
-  counts.push_back({&key, &domains, std::vector<int64_t>(domains.value.size(), 0), {}});
+  KeyCounts& c = counts.emplace_back();
+  c.key = &key;
+  c.domains = &domains;
+  if (domains.value.size() <= kDenseDomains) c.count.assign(domains.value.size(), 0);
   return &counts.back();
 }
 
@@ -39,7 +42,8 @@ bool PodAffinityState::Count(std::vector<KeyCounts>& counts, const std::string& 
   KeyCounts& c = *Slot(counts, key);
   const int32_t d = c.domains->of_node[static_cast<size_t>(n)];
   if (d < 0) return false;
-  if (c.count[static_cast<size_t>(d)]++ == 0) c.counted.push_back(d);
+  int64_t& slot = c.count.empty() ? c.sparse[d] : c.count[static_cast<size_t>(d)];
+  if (slot++ == 0) c.counted.push_back(d);
   return true;
 }
 
@@ -138,7 +142,7 @@ bool PodAffinityState::AffinityOk(NodeIndex n) const {
     const KeyCounts& c = affinity_[static_cast<size_t>(slot)];
     const int32_t d = c.domains->of_node[static_cast<size_t>(n)];
     if (d < 0) return false;  // every topology key must be on the node
-    if (c.count[static_cast<size_t>(d)] <= 0) pods_exist = false;
+    if (c.CountOf(d) <= 0) pods_exist = false;
   }
   if (pods_exist) return true;
   // The first pod of a group that selects itself may go anywhere its keys exist.

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "src/plugins/node_view.h"
 #include "vcsched/snapshot.h"
 
@@ -54,14 +55,23 @@ class PodAffinityState {
  private:
   // Matching pods per domain of one topology key (Kubernetes' topology pairs with that
   // key), by the view's domain ids: a node's check is an array read, not a label lookup.
+  // A key with many domains (the hostname: one per node) keeps its counts in a hash
+  // map, so that a state costs the pods it counts, not the nodes.
+  static constexpr size_t kDenseDomains = 64;
   struct KeyCounts {
     const std::string* key;
     const NodeView::Domains* domains;
-    std::vector<int64_t> count;  // by domain id
+    std::vector<int64_t> count;  // by domain id, with few domains
+    absl::flat_hash_map<int32_t, int64_t> sparse;  // by domain id, with many
     std::vector<int32_t> counted;  // the domains with a count, each once
+    int64_t CountOf(int32_t d) const {
+      if (!count.empty()) return count[static_cast<size_t>(d)];
+      auto it = sparse.find(d);
+      return it == sparse.end() ? 0 : it->second;
+    }
     int64_t At(NodeIndex n) const {
       const int32_t d = domains->of_node[static_cast<size_t>(n)];
-      return d < 0 ? 0 : count[static_cast<size_t>(d)];
+      return d < 0 ? 0 : CountOf(d);
     }
   };
   PodAffinityState(const Snapshot& snap, TaskIndex t, const NodeView& view);

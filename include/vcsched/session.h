@@ -54,11 +54,18 @@ using PrePredicateFn = std::function<FitResult(TaskIndex)>;
 using PredicateFn = std::function<FitResult(TaskIndex, NodeIndex)>;
 // Keeps, in order, the nodes of `nodes` where a predicate's placement part is ok.
 using PlacementFilterFn = std::function<void(TaskIndex, std::vector<NodeIndex>& nodes)>;
-// Bounds where a placement part's answers for a task can differ: appends to `nodes` the
-// nodes whose answers may differ from the others', every other node being answered
-// alike (for a scorer: the scores of a node set depend only on its appended members and
-// on whether it holds another node); false when it cannot bound them so.
-using PlacementBoundFn = std::function<bool(TaskIndex, std::vector<NodeIndex>& nodes)>;
+// Where a placement part's answers for a task can differ (PlacementBoundFn): on the
+// nodes listed, and else only between the domains of `domain_key` (a node label; the
+// nodes without it are one more domain), the nodes of a domain being answered alike.
+// Without a key every other node is answered alike. For a scorer, the scores of a node
+// set depend only on its listed members and on whether it holds another node.
+struct PlacementBound {
+  std::vector<NodeIndex> nodes;
+  std::string domain_key;  // empty: none
+};
+// Adds to `bound` where a placement part may answer differently for a task; false when
+// it cannot bound that so (a bound may name one domain key).
+using PlacementBoundFn = std::function<bool(TaskIndex, PlacementBound& bound)>;
 using NodeOrderFn = std::function<double(TaskIndex, NodeIndex)>;
 // Adds a score for each of `nodes` into `scores` (same length).
 using BatchNodeOrderFn = std::function<void(TaskIndex, absl::Span<const NodeIndex> nodes,
@@ -354,10 +361,10 @@ class Session {
   bool PredicateNodeLocalOk(TaskIndex t, NodeIndex n) const;
   void KeepPlacementFeasible(TaskIndex t, std::vector<NodeIndex>& nodes) const;
   bool PlacementPredicatesApply(TaskIndex t) const;  // whether any placement part is asked for t
-  // The nodes where the placement parts that apply to `t` (split predicates' and
-  // placement scorers') may answer differently from every other node, ascending and
-  // unique, into `nodes`; false when one of them cannot bound them.
-  bool PlacementBoundNodes(TaskIndex t, std::vector<NodeIndex>& nodes) const;
+  // Where the placement parts that apply to `t` (split predicates' and placement
+  // scorers') may answer differently, into `bound` (its nodes ascending and unique);
+  // false when one of them cannot bound that, or two name different domain keys.
+  bool PlacementBoundNodes(TaskIndex t, PlacementBound& bound) const;
   bool SimulateAllocatable(QueueIndex q, TaskIndex t, absl::Span<const TaskIndex> removed) const;  // AND
   FitResult SimulatePredicate(TaskIndex t, NodeIndex n, absl::Span<const TaskIndex> removed) const;
   bool HasNodeOrderFns() const;

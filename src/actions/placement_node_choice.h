@@ -15,9 +15,12 @@
 #define VCSCHED_SRC_ACTIONS_PLACEMENT_NODE_CHOICE_H_
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "src/actions/helpers.h"
+#include "src/actions/node_tournament.h"
 #include "src/actions/shape_entries.h"
 
 namespace vcsched::internal {
@@ -38,19 +41,29 @@ class PlacementNodeChoice {
   NodeIndex Best(const Session& ssn, TaskIndex t);
 
  private:
+  // A node label's domains, for bounds that name one (PlacementBound::domain_key): each
+  // node's group (the nodes without the label are the last group), its slot among the
+  // group's members, and each group's members, ascending.
+  struct Domains {
+    std::vector<int32_t> group_of, slot_of;
+    std::vector<std::vector<NodeIndex>> members;
+  };
   struct Entry {
     std::vector<uint8_t> known;  // per node: 1 while rank and local are current
     std::vector<uint8_t> rank;   // 2 fits idle, 1 fits only future idle, 0 infeasible
     std::vector<double> local;   // ScoreNodesNodeLocal
     size_t log_pos = 0;          // position in the session's node-change log when synced
     // RankAll's entries only: the nodes of rank 2 and of rank 1, ascending, and whether
-    // they were made; a tournament tree over every node by (rank, local, lower index),
-    // leaves at [leaves, 2 * leaves), and `masked` nodes that lose every match.
+    // they were made; tournaments by (rank, local, lower index) over every node, and
+    // over each group of the domain keys asked so far.
     std::vector<NodeIndex> idle, future;
     bool listed = false;
-    std::vector<NodeIndex> tree;
-    size_t leaves = 0;
-    std::vector<uint8_t> masked;
+    NodeTournament all;
+    struct KeyGroups {
+      const Domains* domains;
+      std::vector<NodeTournament> groups;
+    };
+    std::vector<KeyGroups> by_key;
   };
   void Sync(const Session& ssn, Entry& e) const;
   // Works out node n's rank and node-local score for the shape of `t`.
@@ -59,19 +72,25 @@ class PlacementNodeChoice {
   // into pool_; false when there are none.
   bool Pool(const Session& ssn, TaskIndex t, const Entry& e, const std::vector<NodeIndex>& idle,
             const std::vector<NodeIndex>& future);
-  // RankAll when the placement parts bound where they answer differently (bound_): those
-  // nodes and the best of the others (all answered alike) stand for the whole cluster.
+  // RankAll's refresh of e from the node-change log (or from scratch).
+  void SyncAll(const Session& ssn, TaskIndex t, Entry& e);
+  // RankAll when the placement parts bound where they answer differently (bound_): the
+  // nodes listed, and the best of the others in each group they are answered alike in
+  // (all of them, or each domain of the bound's key), stand for the whole cluster.
   bool RankBounded(const Session& ssn, TaskIndex t, Entry& e);
-  static NodeIndex Better(const Entry& e, NodeIndex a, NodeIndex b);
-  static void BuildTree(Entry& e);
-  static void UpdateTree(Entry& e, NodeIndex n);
+  // The groups of `key` in e's tournaments, made on first use.
+  Entry::KeyGroups& GroupsOf(const Session& ssn, Entry& e, const std::string& key);
+  const Domains& DomainsOf(const Session& ssn, const std::string& key);
+  // Replays node n's matches in e's tournaments after its rank or score changed.
+  static void Replay(Entry& e, NodeIndex n);
 
   size_t num_nodes_;
   ShapeEntries<Entry> entries_;      // Rank's, filled lazily over the nodes asked
-  ShapeEntries<Entry> all_entries_;  // RankAll's, with their lists
+  ShapeEntries<Entry> all_entries_;  // RankAll's, with their lists and tournaments
+  std::map<std::string, Domains, std::less<>> domains_;  // by label key, for this session
   std::vector<NodeIndex> pool_;  // Rank's nodes of the best gradient, ascending
   std::vector<NodeIndex> idle_, future_;  // scratch: Rank's nodes of rank 2 and 1
-  std::vector<NodeIndex> bound_;          // scratch: Session::PlacementBoundNodes
+  PlacementBound bound_;                  // scratch: Session::PlacementBoundNodes
   std::vector<double> scores_;   // scratch for Best
 };
 

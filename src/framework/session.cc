@@ -667,18 +667,28 @@ bool Session::PlacementPredicatesApply(TaskIndex t) const {
   return false;
 }
 
-bool Session::PlacementBoundNodes(TaskIndex t, std::vector<NodeIndex>& nodes) const {
-  nodes.clear();
+bool Session::PlacementBoundNodes(TaskIndex t, PlacementBound& bound) const {
+  bound.nodes.clear();
+  bound.domain_key.clear();
+  std::string key;  // the key the parts named so far
+  const auto add = [&](const PlacementBoundFn& fn) {
+    if (!fn) return false;
+    bound.domain_key.clear();
+    if (!fn(t, bound)) return false;
+    if (bound.domain_key.empty()) return true;
+    if (!key.empty() && key != bound.domain_key) return false;
+    key = bound.domain_key;
+    return true;
+  };
   for (const State::PredicateParts& parts : s_->predicate_parts) {
-    if (!parts.applies || !parts.applies(t)) continue;
-    if (!parts.bound || !parts.bound(t, nodes)) return false;
+    if (parts.applies && parts.applies(t) && !add(parts.bound)) return false;
   }
   for (const auto& reg : s_->placement_node_order) {
-    if (!reg.applies(t)) continue;
-    if (!reg.bound || !reg.bound(t, nodes)) return false;
+    if (reg.applies(t) && !add(reg.bound)) return false;
   }
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  bound.domain_key = std::move(key);
+  std::sort(bound.nodes.begin(), bound.nodes.end());
+  bound.nodes.erase(std::unique(bound.nodes.begin(), bound.nodes.end()), bound.nodes.end());
   return true;
 }
 

@@ -78,7 +78,7 @@ class NodeOrderPlugin : public Plugin {
         [this](TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
           ScorePlacement(t, nodes, scores);
         },
-        [this](TaskIndex t, std::vector<NodeIndex>& nodes) { return BoundPlacement(t, nodes); });
+        [this](TaskIndex t, PlacementBound& bound) { return BoundPlacement(t, bound.nodes); });
     return absl::OkStatus();
   }
 

@@ -54,7 +54,7 @@ class PredicatesPlugin : public Plugin {
                             [this](TaskIndex t, NodeIndex n) { return Filter(t, n, false); },
                             [this](TaskIndex t) { return PlacementMatters(t); },
                             [this](TaskIndex t, std::vector<NodeIndex>& nodes) { KeepPlacementFeasible(t, nodes); },
-                            [this](TaskIndex t, std::vector<NodeIndex>& nodes) { return BoundPlacement(t, nodes); });
+                            [this](TaskIndex t, PlacementBound& bound) { return BoundPlacement(t, bound); });
     // Topology-aware preemption's dry run: only inter-pod affinity is re-checked, on the
     // PreFilter-time view without the simulated victims.
     ssn.AddSimulatePredicateFn([this](TaskIndex t, NodeIndex n, absl::Span<const TaskIndex> removed) {
@@ -147,16 +147,19 @@ class PredicatesPlugin : public Plugin {
   }
 
   // Where step 3 may fail for `t` (PlacementBoundFn): the nodes of the domains holding a
-  // pod that its affinity state counts. Spread constraints are not bounded.
-  bool BoundPlacement(TaskIndex t, std::vector<NodeIndex>& nodes) const {
+  // pod that its affinity state counts; and, with DoNotSchedule spread constraints all
+  // on one topology key, between that key's domains (a node's answer is its domain's).
+  bool BoundPlacement(TaskIndex t, PlacementBound& bound) const {
     const PodSpec& pod = *ssn_->task(t).pod;
-    if (flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms) &&
-        std::any_of(pod.topology_spread_constraints.begin(), pod.topology_spread_constraints.end(),
-                    [](const TopologySpreadConstraint& c) { return c.do_not_schedule; })) {
-      return false;
+    if (flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms)) {
+      for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
+        if (!c.do_not_schedule) continue;
+        if (!bound.domain_key.empty() && bound.domain_key != c.topology_key) return false;
+        bound.domain_key = c.topology_key;
+      }
     }
     if (!flags_.pod_affinity || !NeedsAffinityState(t)) return true;
-    return AffinityStateOf(t).AppendFailableNodes(nodes);
+    return AffinityStateOf(t).AppendFailableNodes(bound.nodes);
   }
 
   // Step 3 over many nodes, its per-task state looked up once: keeps the nodes it passes.

@@ -4,6 +4,7 @@
 #ifndef VCSCHED_SRC_ACTIONS_NODE_TOURNAMENT_H_
 #define VCSCHED_SRC_ACTIONS_NODE_TOURNAMENT_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -33,6 +34,40 @@ class NodeTournament {
   }
 
   NodeIndex Best() const { return tree_.size() > 1 ? tree_[1] : kNone; }
+
+  // The best node that `excluded(n)` does not name, or kNone: a best-first walk down
+  // from the root, so each excluded node ranked above the answer costs O(log size).
+  // `heap` is scratch.
+  template <typename Excluded, typename Better>
+  NodeIndex BestExcept(Excluded excluded, Better better, std::vector<size_t>& heap) const {
+    // x goes before y: the better of the two, the lower index keeping ties.
+    const auto before = [&](size_t x, size_t y) {
+      const NodeIndex a = tree_[x], b = tree_[y];
+      return (a < b ? better(a, b) : better(b, a)) == a;
+    };
+    const auto after = [&](size_t x, size_t y) { return before(y, x); };  // a max-heap on `before`
+    heap.clear();
+    if (Best() == kNone) return kNone;
+    heap.push_back(1);
+    while (!heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), after);
+      size_t k = heap.back();
+      heap.pop_back();
+      const NodeIndex w = tree_[k];
+      if (!excluded(w)) return w;
+      // Down w's path: the siblings left behind hold everything else of this subtree.
+      while (k < leaves_) {
+        const size_t left = 2 * k, right = left + 1;
+        const size_t other = tree_[left] == w ? right : left;
+        k = tree_[left] == w ? left : right;
+        if (tree_[other] != kNone) {
+          heap.push_back(other);
+          std::push_heap(heap.begin(), heap.end(), after);
+        }
+      }
+    }
+    return kNone;
+  }
 
  private:
   template <typename Better>

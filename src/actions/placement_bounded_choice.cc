@@ -27,7 +27,6 @@ struct ByRankThenScore {
 
 void PlacementNodeChoice::Replay(Entry& e, NodeIndex n) {
   const ByRankThenScore better{&e.rank, &e.local};
-  e.all.Set(static_cast<size_t>(n), n, better);
   for (Entry::KeyGroups& k : e.by_key) {
     const auto g = static_cast<size_t>(k.domains->group_of[static_cast<size_t>(n)]);
     k.groups[g].Set(static_cast<size_t>(k.domains->slot_of[static_cast<size_t>(n)]), n, better);
@@ -41,16 +40,13 @@ void PlacementNodeChoice::SyncAll(const Session& ssn, TaskIndex t, Entry& e) {
     e.local.assign(num_nodes_, 0.0);
     e.idle.clear();
     e.future.clear();
-    std::vector<NodeIndex> every(num_nodes_);
     for (size_t i = 0; i < num_nodes_; ++i) {
       const NodeIndex n = static_cast<NodeIndex>(i);
-      every[i] = n;
       Look(ssn, t, n, e);
       if (e.rank[i] == 2) e.idle.push_back(n);
       if (e.rank[i] == 1) e.future.push_back(n);
     }
     e.listed = true;
-    e.all.Build(every, ByRankThenScore{&e.rank, &e.local});
     e.by_key.clear();  // made again on use
   } else {
     const auto list_of = [&](uint8_t rank) { return rank == 2 ? &e.idle : rank == 1 ? &e.future : nullptr; };
@@ -79,36 +75,22 @@ bool PlacementNodeChoice::RankAll(const Session& ssn, TaskIndex t) {
 }
 
 bool PlacementNodeChoice::RankBounded(const Session& ssn, TaskIndex t, Entry& e) {
-  // The best node of each group outside bound_.nodes: the tournaments' winners with
-  // those nodes masked. The nodes of a group get the same placement answers, so of
-  // them only this one can win, and it stands for the others where a scorer looks at
-  // the whole set (Best).
-  // Only the tournaments asked are masked, and only at feasible nodes: an infeasible
-  // winner means that every node it stands for is infeasible too.
-  Entry::KeyGroups* by_domain = bound_.domain_key.empty() ? nullptr : &GroupsOf(ssn, e, bound_.domain_key);
+  // The best node of each group outside bound_.nodes (a best-first walk of its
+  // tournament past the listed nodes). The nodes of a group get the same placement
+  // answers, so of them only this one can win, and it stands for the others where a
+  // scorer looks at the whole set (Best).
+  const Entry::KeyGroups& groups = GroupsOf(ssn, e, bound_.domain_key);
+  if (++stamp_now_ == 0) {  // wrapped: every old stamp must stop counting
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    stamp_now_ = 1;
+  }
+  stamp_.resize(num_nodes_, 0);
+  for (NodeIndex n : bound_.nodes) stamp_[static_cast<size_t>(n)] = stamp_now_;
+  const auto listed = [&](NodeIndex n) { return stamp_[static_cast<size_t>(n)] == stamp_now_; };
   const ByRankThenScore better{&e.rank, &e.local};
-  const auto mask = [&](bool masked) {
-    for (NodeIndex n : bound_.nodes) {
-      if (e.rank[static_cast<size_t>(n)] == 0) continue;
-      const NodeIndex who = masked ? kNone : n;
-      if (by_domain == nullptr) {
-        e.all.Set(static_cast<size_t>(n), who, better);
-      } else {
-        const Domains& d = *by_domain->domains;
-        by_domain->groups[static_cast<size_t>(d.group_of[static_cast<size_t>(n)])].Set(
-            static_cast<size_t>(d.slot_of[static_cast<size_t>(n)]), who, better);
-      }
-    }
-  };
-  mask(true);
   std::vector<NodeIndex>& others = future_;  // scratch until the lists are made below
   others.clear();
-  if (by_domain == nullptr) {
-    others.push_back(e.all.Best());
-  } else {
-    for (const NodeTournament& g : by_domain->groups) others.push_back(g.Best());
-  }
-  mask(false);
+  for (const NodeTournament& g : groups.groups) others.push_back(g.BestExcept(listed, better, heap_));
   others.erase(std::remove_if(others.begin(), others.end(),
                               [&](NodeIndex n) { return n == kNone || e.rank[static_cast<size_t>(n)] == 0; }),
                others.end());
@@ -145,13 +127,13 @@ const PlacementNodeChoice::Domains& PlacementNodeChoice::DomainsOf(const Session
   Domains& d = domains_[key];
   std::map<absl::string_view, int32_t> ids;  // label value -> group, in node order
   d.group_of.assign(num_nodes_, -1);
-  for (size_t n = 0; n < num_nodes_; ++n) {
+  for (size_t n = 0; n < num_nodes_ && !key.empty(); ++n) {
     const Labels& labels = ssn.node_info(static_cast<NodeIndex>(n)).spec.labels;
     auto v = labels.find(key);
     if (v == labels.end()) continue;
     d.group_of[n] = ids.try_emplace(v->second, static_cast<int32_t>(ids.size())).first->second;
   }
-  const auto none = static_cast<int32_t>(ids.size());  // the nodes without the label
+  const auto none = static_cast<int32_t>(ids.size());  // the nodes without the label (all: no key)
   d.members.resize(ids.size() + 1);
   d.slot_of.resize(num_nodes_);
   for (size_t n = 0; n < num_nodes_; ++n) {

@@ -42,8 +42,9 @@ class PlacementNodeChoice {
 
  private:
   // A node label's domains, for bounds that name one (PlacementBound::domain_key): each
-  // node's group (the nodes without the label are the last group), its slot among the
-  // group's members, and each group's members, ascending.
+  // node's group (the nodes without the label are the last group; with no key, every
+  // node is in that one), its slot among the group's members, and each group's members,
+  // ascending.
   struct Domains {
     std::vector<int32_t> group_of, slot_of;
     std::vector<std::vector<NodeIndex>> members;
@@ -54,11 +55,10 @@ class PlacementNodeChoice {
     std::vector<double> local;   // ScoreNodesNodeLocal
     size_t log_pos = 0;          // position in the session's node-change log when synced
     // RankAll's entries only: the nodes of rank 2 and of rank 1, ascending, and whether
-    // they were made; tournaments by (rank, local, lower index) over every node, and
-    // over each group of the domain keys asked so far.
+    // they were made; tournaments by (rank, local, lower index) over each group of the
+    // domain keys asked so far (the empty key: one over every node).
     std::vector<NodeIndex> idle, future;
     bool listed = false;
-    NodeTournament all;
     struct KeyGroups {
       const Domains* domains;
       std::vector<NodeTournament> groups;
@@ -91,6 +91,9 @@ class PlacementNodeChoice {
   std::vector<NodeIndex> pool_;  // Rank's nodes of the best gradient, ascending
   std::vector<NodeIndex> idle_, future_;  // scratch: Rank's nodes of rank 2 and 1
   PlacementBound bound_;                  // scratch: Session::PlacementBoundNodes
+  std::vector<uint32_t> stamp_;           // per node: stamp_now_ while in bound_.nodes
+  uint32_t stamp_now_ = 0;
+  std::vector<size_t> heap_;              // scratch: NodeTournament::BestExcept
   std::vector<double> scores_;   // scratch for Best
 };
 

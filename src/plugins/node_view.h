@@ -48,6 +48,15 @@ class NodeView {
   // The pods placed at log position `seq` (all of them, on every node), in no
   // particular order. seq < 0 means now.
   std::vector<Placement> AsOf(int64_t seq) const;
+  // The changes logged from position `seq` on (0 <= seq <= seq()), oldest first.
+  struct Change {
+    TaskIndex task;
+    NodeIndex node;
+    bool added;
+  };
+  absl::Span<const Change> ChangesSince(int64_t seq) const {
+    return absl::MakeConstSpan(log_).subspan(static_cast<size_t>(seq));
+  }
 
   // Pods that may carry the label key=value: every pod placed at some time in this
   // session with that label (test node_of() >= 0 for "placed now"). Built on first use,
@@ -99,11 +108,6 @@ class NodeView {
   std::vector<int32_t> slot_;
   std::vector<int64_t> nonzero_cpu_, nonzero_mem_, requested_;
   std::vector<TaskIndex> with_affinity_;
-  struct Change {
-    TaskIndex task;
-    NodeIndex node;
-    bool added;
-  };
   std::vector<Change> log_;
   bool initialized_ = false;
   void IndexLabels(TaskIndex t);

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 #include "src/model/k8s_match.h"
 #include "src/internal/toleration_index.h"
 #include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
+#include "src/plugins/pod_affinity_weights.h"
 #include "src/plugins/topology.h"
 
 namespace vcsched::internal {
@@ -60,6 +62,7 @@ class NodeOrderPlugin : public Plugin {
   absl::Status OnSessionOpen(Session& ssn) override {
     ssn_ = &ssn;
     view_ = &ssn.Shared<NodeView>();
+    weights_.emplace(ssn, *view_);
     gpu_dim_ = ssn.snapshot().space().Find("nvidia.com/gpu");
     for (const NodeInfo& node : ssn.snapshot().nodes()) {
       for (const Taint& taint : node.spec.taints) any_prefer_no_schedule_ |= taint.effect == "PreferNoSchedule";
@@ -229,26 +232,19 @@ class NodeOrderPlugin : public Plugin {
     }
   }
 
-  // PodAffinityScore's weights of one topology key, by the view's domain ids.
-  struct KeyWeights {
-    const std::string* key = nullptr;
-    const NodeView::Domains* domains = nullptr;
-    std::vector<int64_t> weight;   // by domain id; zero between calls
-    std::vector<int32_t> touched;  // domains written this call (repeats allowed)
-  };
   // InterPodAffinity: preferred terms of the pod against placed pods, and placed pods'
   // terms against the pod, summed per topology domain, then min-max normalised.
   void PodAffinityScore(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
-    const absl::Span<const KeyWeights> keys = WeightsFor(t);
+    const absl::Span<const PodAffinityWeights::KeyWeights> keys = weights_->For(t);
     // No weight anywhere: every node's sum is 0, which normalises to 0 (nothing to add).
-    const auto zero = [](const KeyWeights& k) {
+    const auto zero = [](const PodAffinityWeights::KeyWeights& k) {
       return std::all_of(k.touched.begin(), k.touched.end(),
                          [&](int32_t d) { return k.weight[static_cast<size_t>(d)] == 0; });
     };
     if (std::all_of(keys.begin(), keys.end(), zero) || nodes.empty()) return;  // preemption may score no node
     std::vector<int64_t>& raw = raw_;
     raw.assign(nodes.size(), 0);
-    for (const KeyWeights& k : keys) {
+    for (const PodAffinityWeights::KeyWeights& k : keys) {
       for (size_t i = 0; i < nodes.size(); ++i) {
         const int32_t domain = k.domains->of_node[static_cast<size_t>(nodes[i])];
         if (domain >= 0) raw[i] = SaturatingAdd(raw[i], k.weight[static_cast<size_t>(domain)]);
@@ -279,7 +275,7 @@ class NodeOrderPlugin : public Plugin {
       }
     }
     if (w_.pod_affinity == 0) return true;
-    for (const KeyWeights& k : WeightsFor(t)) {
+    for (const PodAffinityWeights::KeyWeights& k : weights_->For(t)) {
       for (int32_t d : k.touched) {
         if (k.weight[static_cast<size_t>(d)] == 0) continue;
         const absl::Span<const NodeIndex> in = k.domains->NodesOf(d);
@@ -287,89 +283,6 @@ class NodeOrderPlugin : public Plugin {
       }
     }
     return true;
-  }
-
-  // PodAffinityScore's weights for `t` with the pods placed now: collected once for the
-  // bound and the score that follows it.
-  absl::Span<const KeyWeights> WeightsFor(TaskIndex t) {
-    if (weights_task_ != t || weights_seq_ != view_->seq()) {
-      ClearWeights(absl::MakeSpan(keys_.data(), weights_used_));
-      weights_used_ = CollectWeights(t);
-      weights_task_ = t;
-      weights_seq_ = view_->seq();
-    }
-    return absl::MakeConstSpan(keys_.data(), weights_used_);
-  }
-
-  // PodAffinityScore's weights: per topology key (by the view's domain ids), the sum of
-  // the terms' weights of the placed pods in each domain, in keys_[0, returned). The
-  // arrays are kept across calls and cleared where written (ClearWeights), so a call
-  // costs the pods it counts, not the domains.
-  size_t CollectWeights(TaskIndex t) {
-    const Session& s = *ssn_;
-    const PodSpec& pod = *s.task(t).pod;
-    const Affinity& a = pod.affinity;
-    const bool own_terms = !a.preferred_pod_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
-    if (!own_terms && view_->pods_with_affinity().empty()) return 0;
-    size_t used = 0;  // keys_[0, used) are this call's
-    auto apply = [&](const PodAffinityTerm& term, NodeIndex where, int64_t w) {
-      auto end = keys_.begin() + static_cast<ptrdiff_t>(used);
-      auto it = std::find_if(keys_.begin(), end, [&](const KeyWeights& k) { return *k.key == term.topology_key; });
-      if (it == end) {
-        if (used == keys_.size()) keys_.emplace_back();
-        it = keys_.begin() + static_cast<ptrdiff_t>(used++);
-        it->key = &term.topology_key;
-        it->domains = &view_->DomainsOf(term.topology_key);
-        it->weight.resize(it->domains->value.size(), 0);  // all zero past the last call
-      }
-      const int32_t domain = it->domains->of_node[static_cast<size_t>(where)];
-      if (domain < 0) return;
-      it->weight[static_cast<size_t>(domain)] += w;
-      it->touched.push_back(domain);
-    };
-    NodeView& view = *view_;
-    if (own_terms) {
-      // The placed pods a term can select: through the label index when its selector
-      // requires a label, else all of them.
-      std::string key, value;
-      const auto own = [&](const PodAffinityTerm& term, int64_t w) {
-        if (!term.has_label_selector) return;
-        const bool indexed = SelectorRequiredLabel(term.label_selector, &key, &value);
-        const std::vector<TaskIndex>* candidates = indexed ? view.PodsWithLabel(key, value) : &view.PodsEverPlaced();
-        if (candidates == nullptr) return;  // no pod has had the label
-        for (TaskIndex other : *candidates) {
-          const NodeIndex where = view.node_of(other);
-          if (other == t || where == kNone) continue;
-          const PodSpec& op = *s.task(other).pod;
-          if (indexed ? PodWithRequiredLabelMatchesTerm(term, pod, op) : PodMatchesTerm(term, pod, op)) {
-            apply(term, where, w);
-          }
-        }
-      };
-      for (const auto& wt : a.preferred_pod_affinity) own(wt.term, wt.weight);
-      for (const auto& wt : a.preferred_pod_anti_affinity) own(wt.term, -int64_t{wt.weight});
-    }
-    // Placed pods' terms that select this pod, through the view's term index.
-    view.ForEachPlacedTermSelecting(t, [&](const NodeView::PlacedTerm& pt) {
-      const NodeIndex where = view.node_of(pt.owner);
-      switch (pt.kind) {
-        // Volcano builds InterPodAffinity with empty arguments and Kubernetes' constructor
-        // does not default them, so hardPodAffinityWeight is 0: required terms add nothing.
-        case NodeView::TermKind::kRequiredAffinity: break;
-        case NodeView::TermKind::kPreferredAffinity: apply(*pt.term, where, pt.weight); break;
-        case NodeView::TermKind::kPreferredAntiAffinity: apply(*pt.term, where, -int64_t{pt.weight}); break;
-        case NodeView::TermKind::kRequiredAntiAffinity: break;  // a filter, not a score
-      }
-      return false;
-    });
-    return used;
-  }
-
-  static void ClearWeights(absl::Span<KeyWeights> keys) {
-    for (KeyWeights& k : keys) {
-      for (int32_t d : k.touched) k.weight[static_cast<size_t>(d)] = 0;
-      k.touched.clear();
-    }
   }
 
   // PodTopologySpread with ScheduleAnyway constraints (Kubernetes scoring).
@@ -443,10 +356,7 @@ class NodeOrderPlugin : public Plugin {
   }
 
   Weights w_;
-  std::vector<KeyWeights> keys_;  // PodAffinityScore's weights, of weights_task_ at weights_seq_
-  size_t weights_used_ = 0;
-  TaskIndex weights_task_ = kNone;
-  int64_t weights_seq_ = -1;
+  std::optional<PodAffinityWeights> weights_;  // PodAffinityScore's, kept across tasks
   std::vector<int64_t> raw_;      // PodAffinityScore's scratch
   Session* ssn_ = nullptr;
   NodeView* view_ = nullptr;

@@ -69,22 +69,30 @@ Snapshot RandomCluster(uint64_t seed) {
   }
   b.AddQueue(MakeQueue("default"));
   const uint32_t jobs = 4 + c.Below(9);
+  PodSpec tmpl;
   for (uint32_t j = 0; j < jobs; ++j) {
-    const std::string app = absl::StrCat("app", j);
+    const std::string group = absl::StrCat("job", j);
     const uint32_t replicas = 1 + c.Below(12);
-    PodGroupSpec g = MakePodGroup(absl::StrCat("ns/", app), static_cast<int32_t>(c.Below(replicas + 1)));
-    g.creation_time = 1000 + c.Below(50);
+    PodGroupSpec g = MakePodGroup(absl::StrCat("ns/", group), static_cast<int32_t>(c.Below(replicas + 1)));
+    // Some jobs share the last one's pod template (one workload in two gangs), right
+    // after it: their tasks then share pod-affinity weights across a gang that may have
+    // been undone.
+    const bool shared = j > 0 && c.Chance(25);
+    g.creation_time = shared ? tmpl.creation_time : 1000 + 2 * c.Below(50);
     b.AddPodGroup(g);
-    PodSpec tmpl = MakePod(absl::StrCat("ns/", app, "-0"), app,
-                           absl::StrCat("cpu=", c.Below(3), ",memory=", c.Below(4), "Gi"));
-    tmpl.labels["app"] = app;
+    if (!shared) {
+      const std::string app = absl::StrCat("app", j);
+      tmpl = MakePod("ns/template", group, absl::StrCat("cpu=", c.Below(3), ",memory=", c.Below(4), "Gi"));
+      tmpl.labels["app"] = app;
+      AddTerms(c, app, jobs, tmpl);
+      if (c.Chance(15)) tmpl.node_selector["zone"] = absl::StrCat("z", c.Below(zones));
+      if (c.Chance(15)) tmpl.tolerations.push_back({"dedicated", "Exists", "", ""});
+    }
+    tmpl.annotations["scheduling.k8s.io/group-name"] = group;
     tmpl.creation_time = g.creation_time;
-    AddTerms(c, app, jobs, tmpl);
-    if (c.Chance(15)) tmpl.node_selector["zone"] = absl::StrCat("z", c.Below(zones));
-    if (c.Chance(15)) tmpl.tolerations.push_back({"dedicated", "Exists", "", ""});
     for (uint32_t r = 0; r < replicas; ++r) {
       PodSpec p = tmpl;
-      p.name = absl::StrCat(app, "-", r);
+      p.name = absl::StrCat(group, "-", r);
       if (c.Chance(25)) {  // already running somewhere: its terms count for the others
         p.node_name = absl::StrCat("node-", c.Below(nodes));
         p.phase = "Running";

@@ -141,7 +141,10 @@ class AllocateAction : public Action {
         break;
       }
       if (NodeChoiceCache::Usable(ssn, t)) {
-        const NodeIndex best = cache_.Choose(ssn, t);
+        // Without group scorers the placement choice's kept ranks and scores serve, so
+        // that tasks with and without pod terms of one shape share them.
+        const NodeIndex best =
+            s.HasGroupNodeOrderFns() ? cache_.Choose(ssn, t) : placement_choice_->ChooseReusable(s, t);
         if (best != kNone) {
           if (s.NodeFitsIdle(s.task_resreq(t), best)) {
             VCSCHED_RETURN_IF_ERROR(stmt.Allocate(t, best));

@@ -52,6 +52,7 @@ void PlacementNodeChoice::SyncAll(const Session& ssn, TaskIndex t, Entry& e) {
     const auto list_of = [&](uint8_t rank) { return rank == 2 ? &e.idle : rank == 1 ? &e.future : nullptr; };
     for (size_t k = e.log_pos; k < log.size(); ++k) {
       const NodeIndex n = log[k];
+      if (k > e.log_pos && log[k - 1] == n) continue;  // logged twice in a row: one look
       const uint8_t was = e.rank[static_cast<size_t>(n)];
       Look(ssn, t, n, e);
       Replay(e, n);
@@ -72,6 +73,13 @@ bool PlacementNodeChoice::RankAll(const Session& ssn, TaskIndex t) {
     return RankBounded(ssn, t, e);
   }
   return Pool(ssn, t, e, e.idle, e.future);
+}
+
+NodeIndex PlacementNodeChoice::ChooseReusable(const Session& ssn, TaskIndex t) {
+  Entry& e = *all_entries_.Get(ssn.task_shape(t), num_nodes_).first;
+  SyncAll(ssn, t, e);
+  const NodeIndex best = GroupsOf(ssn, e, std::string()).groups.front().Best();
+  return best != kNone && e.rank[static_cast<size_t>(best)] > 0 ? best : kNone;
 }
 
 bool PlacementNodeChoice::RankBounded(const Session& ssn, TaskIndex t, Entry& e) {

@@ -36,6 +36,10 @@ class PlacementNodeChoice {
   // and updated from the node-change log: a try costs the nodes that changed and the
   // placement checks, not a look at every node's cache.
   bool RankAll(const Session& ssn, TaskIndex t);
+  // For a task whose whole node choice is reusable (Session::NodeChoiceReusable) in a
+  // session without group scorers: the best node by the same kept ranks and scores
+  // (idle fit first, then score, then lower index), or kNone when none is feasible.
+  NodeIndex ChooseReusable(const Session& ssn, TaskIndex t);
   // After a true Rank for `t`: Volcano's gradient (nodes whose idle resources fit, else
   // those whose future idle fits), then the highest score, then the lower index.
   NodeIndex Best(const Session& ssn, TaskIndex t);

@@ -9,10 +9,7 @@ bool NodeChoiceCache::Usable(Session& ssn, TaskIndex t) { return ssn.NodeChoiceR
 NodeIndex NodeChoiceCache::Better(const Entry& e, NodeIndex a, NodeIndex b) {
   if (b == kNone) return a;
   if (a == kNone) return b;
-  const uint8_t ra = e.rank[static_cast<size_t>(a)], rb = e.rank[static_cast<size_t>(b)];
-  if (ra != rb) return ra > rb ? a : b;
-  // a always has the lower index here (left subtree), so it keeps ties.
-  return e.score[static_cast<size_t>(b)] > e.score[static_cast<size_t>(a)] ? b : a;
+  return ByRankThenScore{&e.rank, &e.score}(a, b);  // a, from the left subtree, keeps ties
 }
 
 void NodeChoiceCache::BuildTree(Entry& e) {
@@ -24,26 +21,15 @@ void NodeChoiceCache::BuildTree(Entry& e) {
   for (size_t k = e.leaves - 1; k >= 1; --k) e.tree[k] = Better(e, e.tree[2 * k], e.tree[2 * k + 1]);
 }
 
-void NodeChoiceCache::UpdateTree(Entry& e, NodeIndex n) {
-  for (size_t k = (e.leaves + static_cast<size_t>(n)) / 2; k >= 1; k /= 2) {
-    e.tree[k] = Better(e, e.tree[2 * k], e.tree[2 * k + 1]);
-  }
-}
-
 void NodeChoiceCache::Refresh(Session& ssn, TaskIndex t, NodeIndex n, Entry& e) {
   const Session& s = ssn;
   const size_t i = static_cast<size_t>(n);
   const bool feasible = s.NodeFitsFutureIdle(s.task_resreq(t), n) && s.PredicateNodeLocalOk(t, n);
   e.rank[i] = !feasible ? 0 : s.NodeFitsIdle(s.task_resreq(t), n) ? 2 : 1;
-  if (feasible) {
+  if (feasible) {  // Regroup adds the groups' scores and updates the trees
     const NodeIndex one[] = {n};
-    if (s.HasGroupNodeOrderFns()) {
-      ssn.ScoreNodesUngrouped(t, one, absl::MakeSpan(&e.ungrouped[i], 1));
-      return;  // Regroup adds the groups' scores and rebuilds the tree
-    }
-    ssn.ScoreNodes(t, one, absl::MakeSpan(&e.score[i], 1));
+    ssn.ScoreNodesUngrouped(t, one, absl::MakeSpan(&e.ungrouped[i], 1));
   }
-  if (!s.HasGroupNodeOrderFns()) UpdateTree(e, n);
 }
 
 void NodeChoiceCache::Regroup(const Session& ssn, TaskIndex t, Entry& e, const std::vector<NodeIndex>& changed,
@@ -240,18 +226,11 @@ void NodeChoiceCache::Fill(Session& ssn, TaskIndex t, Entry& e) {
   }
   std::vector<double> scores(feasible.size());
   e.by_group = s.num_group_node_order_fns() == 1;
-  if (s.HasGroupNodeOrderFns()) {
-    ssn.ScoreNodesUngrouped(t, feasible, absl::MakeSpan(scores));
-    e.ungrouped.assign(n, 0.0);
-    for (size_t k = 0; k < feasible.size(); ++k) e.ungrouped[static_cast<size_t>(feasible[k])] = scores[k];
-    e.log_pos = s.node_change_log().size();
-    Regroup(s, t, e, {}, /*rebuild=*/true);
-    return;
-  }
-  ssn.ScoreNodes(t, feasible, absl::MakeSpan(scores));
-  for (size_t k = 0; k < feasible.size(); ++k) e.score[static_cast<size_t>(feasible[k])] = scores[k];
-  BuildTree(e);
+  ssn.ScoreNodesUngrouped(t, feasible, absl::MakeSpan(scores));
+  e.ungrouped.assign(n, 0.0);
+  for (size_t k = 0; k < feasible.size(); ++k) e.ungrouped[static_cast<size_t>(feasible[k])] = scores[k];
   e.log_pos = s.node_change_log().size();
+  Regroup(s, t, e, {}, /*rebuild=*/true);
 }
 
 NodeIndex NodeChoiceCache::Choose(Session& ssn, TaskIndex t) {
@@ -270,7 +249,7 @@ NodeIndex NodeChoiceCache::Choose(Session& ssn, TaskIndex t) {
         changed.push_back(log[k]);
       }
     }
-    if (s.HasGroupNodeOrderFns() && e.log_pos != log.size()) Regroup(s, t, e, changed, /*rebuild=*/false);
+    if (e.log_pos != log.size()) Regroup(s, t, e, changed, /*rebuild=*/false);
     e.log_pos = log.size();
   }
   if (e.tree.size() < 2) return kNone;

@@ -1,4 +1,5 @@
-// Allocate's node choice for a run of identical tasks (same shape) in one job visit.
+// Allocate's node choice for a run of identical tasks (same shape) in a session with
+// group scorers (without them, PlacementNodeChoice::ChooseReusable serves).
 //
 // For built-in predicates and scores, a task's feasibility and score on a node depend
 // only on its shape and that node's state, so after a placement on node n only n needs
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "src/actions/helpers.h"
+#include "src/actions/node_tournament.h"
 #include "src/actions/shape_entries.h"
 
 namespace vcsched::internal {
@@ -27,7 +29,7 @@ class NodeChoiceCache {
   static bool Usable(Session& ssn, TaskIndex t);
 
   // The best node for `t` (Volcano's gradients: idle fit first, then future idle), or
-  // kNone when no node is feasible. REQUIRES: Usable(ssn, t).
+  // kNone when no node is feasible. REQUIRES: Usable(ssn, t), ssn.HasGroupNodeOrderFns().
   NodeIndex Choose(Session& ssn, TaskIndex t);
 
  private:
@@ -64,8 +66,7 @@ class NodeChoiceCache {
   // Volcano's order: idle fit before future fit, then higher score, then lower index.
   static NodeIndex Better(const Entry& e, NodeIndex a, NodeIndex b);
   static void BuildTree(Entry& e);
-  static void UpdateTree(Entry& e, NodeIndex n);
-  // UpdateTree for many nodes at once.
+  // Replays the matches above the leaves of `nodes`.
   static void UpdateTreeAt(Entry& e, std::vector<NodeIndex> nodes);
 
   // The one-scorer layout: ranking within groups, then across them.

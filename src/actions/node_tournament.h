@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -79,6 +80,18 @@ class NodeTournament {
 
   std::vector<NodeIndex> tree_;  // leaves at [leaves_, 2 * leaves_)
   size_t leaves_ = 0;
+};
+
+// Volcano's order among nodes for a task, as a `better`: idle fit (rank 2) before future
+// fit (1) before infeasible (0), then the higher score; `a` (the lower index) keeps ties.
+struct ByRankThenScore {
+  const std::vector<uint8_t>* rank;
+  const std::vector<double>* score;
+  NodeIndex operator()(NodeIndex a, NodeIndex b) const {
+    const uint8_t ra = (*rank)[static_cast<size_t>(a)], rb = (*rank)[static_cast<size_t>(b)];
+    if (ra != rb) return ra > rb ? a : b;
+    return (*score)[static_cast<size_t>(b)] > (*score)[static_cast<size_t>(a)] ? b : a;
+  }
 };
 
 }  // namespace vcsched::internal

@@ -9,21 +9,6 @@
 #include "src/actions/placement_node_choice.h"
 
 namespace vcsched::internal {
-namespace {
-
-// Volcano's order among nodes: idle fit before future fit, then the higher node-local
-// score; `a` has the earlier slot (the lower index) and keeps ties.
-struct ByRankThenScore {
-  const std::vector<uint8_t>* rank;
-  const std::vector<double>* local;
-  NodeIndex operator()(NodeIndex a, NodeIndex b) const {
-    const uint8_t ra = (*rank)[static_cast<size_t>(a)], rb = (*rank)[static_cast<size_t>(b)];
-    if (ra != rb) return ra > rb ? a : b;
-    return (*local)[static_cast<size_t>(b)] > (*local)[static_cast<size_t>(a)] ? b : a;
-  }
-};
-
-}  // namespace
 
 void PlacementNodeChoice::Replay(Entry& e, NodeIndex n) {
   const ByRankThenScore better{&e.rank, &e.local};

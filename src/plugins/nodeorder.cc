@@ -153,11 +153,7 @@ class NodeOrderPlugin : public Plugin {
     const Session& s = *ssn_;
     const bool placement_terms = s.task_flags(t) & kTaskPlacementTerms;
     const PodSpec& pod = *s.task(t).pod;
-    if (w_.topology_spread != 0 && placement_terms) {
-      for (const auto& c : pod.topology_spread_constraints) {
-        if (!c.do_not_schedule) return true;
-      }
-    }
+    if (w_.topology_spread != 0 && placement_terms && HasSpreadConstraint(pod, /*do_not_schedule=*/false)) return true;
     if (w_.pod_affinity == 0) return false;
     if (placement_terms && (!pod.affinity.preferred_pod_affinity.empty() || !pod.affinity.preferred_pod_anti_affinity.empty())) {
       return true;
@@ -269,10 +265,9 @@ class NodeOrderPlugin : public Plugin {
   // constraints weigh the nodes scored, so they are not bounded.
   bool BoundPlacement(TaskIndex t, std::vector<NodeIndex>& nodes) {
     const Session& s = *ssn_;
-    if (w_.topology_spread != 0 && (s.task_flags(t) & kTaskPlacementTerms)) {
-      for (const auto& c : s.task(t).pod->topology_spread_constraints) {
-        if (!c.do_not_schedule) return false;
-      }
+    if (w_.topology_spread != 0 && (s.task_flags(t) & kTaskPlacementTerms) &&
+        HasSpreadConstraint(*s.task(t).pod, /*do_not_schedule=*/false)) {
+      return false;
     }
     if (w_.pod_affinity == 0) return true;
     for (const PodAffinityWeights::KeyWeights& k : weights_->For(t)) {

@@ -87,10 +87,9 @@ class PredicatesPlugin : public Plugin {
   // may then hold terms the view no longer has).
   bool PlacementMatters(TaskIndex t) const {
     const Session& s = *ssn_;
-    if (flags_.topology_spread && (s.task_flags(t) & kTaskPlacementTerms)) {
-      for (const auto& c : s.task(t).pod->topology_spread_constraints) {
-        if (c.do_not_schedule) return true;
-      }
+    if (flags_.topology_spread && (s.task_flags(t) & kTaskPlacementTerms) &&
+        HasSpreadConstraint(*s.task(t).pod, /*do_not_schedule=*/true)) {
+      return true;
     }
     if (!flags_.pod_affinity || !NeedsAffinityState(t)) return false;
     return (s.task_flags(t) & kTaskPodAffinityTerms) || prefilter_seq_[static_cast<size_t>(t)] != view_->seq() ||
@@ -169,8 +168,7 @@ class PredicatesPlugin : public Plugin {
         flags_.pod_affinity && NeedsAffinityState(t) ? &AffinityStateOf(t) : nullptr;
     if (affinity != nullptr && affinity->PassesEverywhere()) affinity = nullptr;
     const bool spread = flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms) &&
-                        std::any_of(pod.topology_spread_constraints.begin(), pod.topology_spread_constraints.end(),
-                                    [](const TopologySpreadConstraint& c) { return c.do_not_schedule; });
+                        HasSpreadConstraint(pod, /*do_not_schedule=*/true);
     if (affinity == nullptr && !spread) return;
     // TopologySpreadFilter's answer per domain of each DoNotSchedule constraint: a node
     // passes when it has a domain of each and every one passes.
@@ -185,7 +183,7 @@ class PredicatesPlugin : public Plugin {
         p.of_node = &all[i].counts.domains->of_node;
         p.pass.resize(all[i].counts.count.size());
         for (size_t d = 0; d < p.pass.size(); ++d) {
-          p.pass[d] = all[i].counts.count[d] + (all[i].self_matches ? 1 : 0) - all[i].min_count <= c.max_skew;
+          p.pass[d] = all[i].SkewOk(all[i].counts.count[d], c);
         }
       }
     }
@@ -280,6 +278,10 @@ class PredicatesPlugin : public Plugin {
     DomainCounts counts;
     int64_t min_count = 0;
     bool self_matches = false;  // the pod counts for its own constraint
+    // Whether the pod may go to a domain holding `count` matching pods.
+    bool SkewOk(int64_t count, const TopologySpreadConstraint& c) const {
+      return count + (self_matches ? 1 : 0) - min_count <= c.max_skew;
+    }
   };
   template <typename Fail>
   void TopologySpreadFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
@@ -296,8 +298,7 @@ class PredicatesPlugin : public Plugin {
         fail(FitCode::kUnschedulableAndUnresolvable, spread_label_);
         return;
       }
-      const int64_t skew = counts.OfNode(n) + (all[i].self_matches ? 1 : 0) - all[i].min_count;
-      if (skew > c.max_skew) {
+      if (!all[i].SkewOk(counts.OfNode(n), c)) {
         fail(FitCode::kUnschedulable, spread_);
         return;
       }

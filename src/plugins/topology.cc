@@ -171,6 +171,11 @@ DomainCounts CountPodsPerDomainNow(const Session& ssn, TaskIndex t, const Topolo
   return counts;
 }
 
+bool HasSpreadConstraint(const PodSpec& pod, bool do_not_schedule) {
+  return std::any_of(pod.topology_spread_constraints.begin(), pod.topology_spread_constraints.end(),
+                     [&](const TopologySpreadConstraint& c) { return c.do_not_schedule == do_not_schedule; });
+}
+
 bool SelfMatches(const PodSpec& pod, const TopologySpreadConstraint& c) {
   return c.has_label_selector && MatchesLabelSelector(c.label_selector, pod.labels);
 }

@@ -45,6 +45,9 @@ DomainCounts CountPodsPerDomain(const Session& ssn, TaskIndex t, const TopologyS
 DomainCounts CountPodsPerDomainNow(const Session& ssn, TaskIndex t, const TopologySpreadConstraint& constraint,
                                    NodeView& view);
 
+// Whether the pod has a spread constraint of that kind (DoNotSchedule, else ScheduleAnyway).
+bool HasSpreadConstraint(const PodSpec& pod, bool do_not_schedule);
+
 // True when the pod's own labels match the constraint's selector (never without one).
 bool SelfMatches(const PodSpec& pod, const TopologySpreadConstraint& constraint);
 // A pod that counts for `constraint` of `owner`: same namespace, not terminating, selected.

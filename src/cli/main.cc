@@ -4,11 +4,13 @@
 // --help, and `-` or /dev/stdin for standard input.
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
@@ -44,6 +46,21 @@ bool ExpandInputs(std::vector<std::string>* files, const char* command) {
   return true;
 }
 
+// CLI11 converts an integer past its type's range without a word (99999999999999999999
+// as --now, -1 as an unsigned seed), so integer options are checked as text first.
+CLI::Validator IntegerFrom(int64_t min, int64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        int64_t v = 0;
+        if (absl::SimpleAtoi(text, &v) && v >= min && v <= max) return "";
+        return absl::StrCat("expected an integer from ", min, " to ", max, ", got \"", text, "\"");
+      },
+      absl::StrCat("INT in [", min, ", ", max, "]"));
+}
+constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+
 constexpr const char* kJobSteps[] = {"podgroup", "pod", "all-pods", "evict", "restart-container",
                                      "event", "command", "wait"};
 
@@ -66,7 +83,8 @@ int RunCli(int argc, char** argv) {
   sc->add_option("-o,--output", schedule.output,
                  "text, yaml (Binding objects), json, or kubectl (a shell script applying the decisions)")
       ->check(CLI::IsMember({"text", "yaml", "json", "kubectl"}));
-  sc->add_option("--now", schedule.now, "The session's clock, in seconds since the epoch");
+  sc->add_option("--now", schedule.now, "The session's clock, in seconds since the epoch")
+      ->check(IntegerFrom(kInt64Min, kInt64Max));
   sc->add_option("--hypernode-labels", schedule.hyper_node_labels,
                  "Node label keys, widest network domain first: add the HyperNodes Volcano's label discoverer makes")
       ->delimiter(',');
@@ -78,14 +96,15 @@ int RunCli(int argc, char** argv) {
     cmd->add_option("files", o.files, "Scenario files or directories (- or /dev/stdin: standard input)")->required();
     cmd->add_option("--config", o.config,
                     "A volcano-scheduler.conf (default: the scenario's SchedulerConfiguration, else Volcano's default)");
-    cmd->add_option("--now", o.now, "The session's clock, in seconds since the epoch");
+    cmd->add_option("--now", o.now, "The session's clock, in seconds since the epoch")
+      ->check(IntegerFrom(kInt64Min, kInt64Max));
     cmd->add_option("-o,--output", o.output, "text or json")->check(CLI::IsMember({"text", "json"}));
   };
   CLI::App* xp = app.add_subcommand("explain", "Why each job waits after one session, and what would make it run");
   add_session_flags(xp, explain);
   xp->add_option("--job", explain.job, "Only this job: a PodGroup's or a Volcano Job's NAMESPACE/NAME");
   xp->add_option("--max-reruns", explain.max_reruns, "Sessions re-run in all to find hints, for the waiting jobs in order (0: no hints)")
-      ->check(CLI::Range(0, 1024));
+      ->check(IntegerFrom(0, 1024));
   xp->callback([&] { exit_code = ExpandInputs(&explain.files, "explain") ? Explain(explain) : 1; });
   CLI::App* qu = app.add_subcommand("queues", "Each queue after one session: deserved, allocated, capability, share");
   add_session_flags(qu, queues_opts);
@@ -108,7 +127,8 @@ int RunCli(int argc, char** argv) {
                  "A volcano-scheduler.conf (default: the state's SchedulerConfiguration, else Volcano's default)");
   rp->add_option("-o,--output", replay.output, "text, or json (a list of cycles)")
       ->check(CLI::IsMember({"text", "json"}));
-  rp->add_option("--now", replay.now, "The sessions' clock, in seconds since the epoch");
+  rp->add_option("--now", replay.now, "The sessions' clock, in seconds since the epoch")
+      ->check(IntegerFrom(kInt64Min, kInt64Max));
   rp->callback([&] { exit_code = Replay(replay); });
 
   // simulate
@@ -119,7 +139,7 @@ int RunCli(int argc, char** argv) {
   sim->add_option("--config", simulate.config,
                   "A volcano-scheduler.conf (default: the cluster file's SchedulerConfiguration, else Volcano's default)");
   sim->add_option("--until", simulate.until, "Stop after this much simulated time, e.g. 24h (default: when no work remains)");
-  sim->add_option("--seed", simulate.seed, "Overrides the workload's seed");
+  sim->add_option("--seed", simulate.seed, "Overrides the workload's seed")->check(IntegerFrom(0, kInt64Max));
   sim->add_option("--out", simulate.out,
                   "Write jobs.csv, timeline.csv, queues.csv, summary.json, the SVG plots and report.html here "
                   "(default: print summary.json)");
@@ -135,16 +155,16 @@ int RunCli(int argc, char** argv) {
   BenchOptions bench;
   CLI::App* bn = app.add_subcommand("bench", "Load a scenario once, run the session N times, print timings as JSON");
   bn->add_option("file", bench.file, "The scenario file")->required();
-  bn->add_option("--repeat", bench.repeat, "Sessions to run")->check(CLI::PositiveNumber);
+  bn->add_option("--repeat", bench.repeat, "Sessions to run")->check(IntegerFrom(1, kInt32Max));
   bn->add_flag("--reference", bench.reference,
                "Also time the path that evaluates every node for every task (and check it decides alike)");
   bn->add_option("--churn", bench.churn,
                  "Also time N pod changes and a snapshot on a Cluster, the last snapshot let go of (churn_ms) and "
                  "still held (churn_held_ms), against a build from scratch (build_ms)")
-      ->check(CLI::PositiveNumber);
+      ->check(IntegerFrom(1, kInt32Max));
   bn->add_option("--threads", bench.threads,
                  "Threads that parse the YAML documents while loading (default: every processor, up to 8)")
-      ->check(CLI::Range(1, 256));
+      ->check(IntegerFrom(1, 256));
   bn->callback([&] { exit_code = Bench(bench); });
 
   // validate
@@ -182,7 +202,8 @@ int RunCli(int argc, char** argv) {
   JobOptions job;
   CLI::App* jb = app.add_subcommand("job", "Step a Volcano Job through its lifecycle");
   jb->add_option("file", job.file, "The Job manifest")->required();
-  jb->add_option("--now", job.now, "The clock at the start, in seconds since the epoch");
+  jb->add_option("--now", job.now, "The clock at the start, in seconds since the epoch")
+      ->check(IntegerFrom(kInt64Min, kInt64Max));
   jb->add_flag("--sync", "The controller syncs the job")->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   const std::map<std::string, std::string> step_help = {
       {"podgroup", "PHASE: the scheduler moved the PodGroup (Inqueue, Running, Unknown)"},

@@ -398,8 +398,9 @@ void ReadHyperNode(ObjectReader& r, const DocNode& doc, HyperNodeSpec* out) {
   h.name = r.String(meta, "name", "metadata.name").value_or("");
   h.labels = r.StringMap(meta, "labels", "metadata.labels");
   const DocNode spec = r.Map(doc, "spec", "spec");
+  const size_t errors_before = r.error_count();
   const std::optional<int32_t> tier = r.Int32(spec, "tier", "spec.tier");
-  if (!tier) r.Fail(spec, "spec.tier", "is required");
+  if (!tier && r.error_count() == errors_before) r.Fail(spec, "spec.tier", "is required");
   h.tier = tier.value_or(0);
   if (h.tier < 0) r.Fail(spec.Get("tier"), "spec.tier", "must not be negative");
   h.tier_name = r.String(spec, "tierName", "spec.tierName").value_or("");

@@ -128,7 +128,7 @@ bool NewerOrSame(const std::string& later, const std::string& earlier) {
 // other duplicate; a spec not kept is dropped.
 template <typename T>
 void Put(Table<T>& into, const char* kind, bool namespaced, const DocNode& doc, const Place& where,
-         ObjectReader& r, Diagnostics& diag) {
+         ObjectReader& r, Diagnostics& diag, bool read_cleanly) {
   T& spec = into.specs.back();
   const DocNode meta = doc.Get("metadata");
   const auto [name, uid_value, version] = meta.Fields({"name", "uid", "resourceVersion"});
@@ -153,6 +153,17 @@ void Put(Table<T>& into, const char* kind, bool namespaced, const DocNode& doc, 
     r.Fail(meta.Get("namespace"), "metadata.namespace", kInvalidNamespaceMessage);
     into.specs.pop_back();
     return;
+  }
+  // What Build refuses in the object alone (ObjectProblems) is refused here too, where the
+  // message can name the file and document; not after a read that failed, whose problems
+  // are reported already.
+  if (read_cleanly) {
+    const std::vector<std::string> problems = ObjectProblems(spec);
+    if (!problems.empty()) {
+      for (const std::string& problem : problems) r.FailPlaced(doc, problem);
+      into.specs.pop_back();
+      return;
+    }
   }
   const auto text = [](const DocNode& n) { return n.IsScalar() ? n.Scalar() : std::string(); };
   const auto [it, added] = into.index.try_emplace(KeyOf(spec), into.specs.size() - 1);
@@ -210,8 +221,9 @@ template <typename T>
 void ReadAndPut(Table<T>& into, const char* kind, bool namespaced, void (*read)(ObjectReader&, const DocNode&, T*),
                 const DocNode& doc, const Place& where, ObjectReader& r, Diagnostics& diag) {
   r.set_object(kind, doc, namespaced);
+  const size_t errors_before = r.error_count();
   read(r, doc, &into.specs.emplace_back());  // in place: a pod's spec is large
-  Put(into, kind, namespaced, doc, where, r, diag);
+  Put(into, kind, namespaced, doc, where, r, diag, r.error_count() == errors_before);
 }
 
 Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {

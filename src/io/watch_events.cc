@@ -6,6 +6,7 @@
 
 #include <simdjson.h>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/io/object_document.h"
@@ -69,12 +70,27 @@ absl::StatusOr<WatchEvent> ReadSchedule(simdjson::dom::object obj, WatchEvent e)
   return e;
 }
 
+// Kubernetes' decoders refuse an object that names a field twice; so does the event
+// reader, at the event's own level (the object inside is read by the loader, which checks
+// its own levels).
+absl::Status RefuseDuplicateKeys(simdjson::dom::object obj, absl::string_view where) {
+  absl::flat_hash_set<absl::string_view> seen;
+  for (simdjson::dom::key_value_pair kv : obj) {
+    const absl::string_view key(kv.key.data(), kv.key.size());
+    if (!seen.insert(key).second) {
+      return absl::InvalidArgumentError(absl::StrCat(where, ": duplicate key ", JsonQuote(key)));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // The event's fields, or the problem with them.
 absl::StatusOr<WatchEvent> ReadEvent(simdjson::dom::element value, std::string where) {
   simdjson::dom::object obj;
   if (value.get(obj) != simdjson::SUCCESS) return absl::InvalidArgumentError(absl::StrCat(where, ": expected an object"));
   WatchEvent e;
   e.where = std::move(where);
+  if (absl::Status keys = RefuseDuplicateKeys(obj, e.where); !keys.ok()) return keys;
   std::string_view type_text;
   const bool has_type = obj["type"].get(type_text) == simdjson::SUCCESS;
   const absl::string_view name(type_text.data(), type_text.size());

@@ -134,6 +134,11 @@ void ObjectReader::Fail(const DocNode& at, const FieldPath& path, absl::string_v
                                        object.empty() ? "" : ": ", field, field.empty() ? "" : ": ", message));
 }
 
+void ObjectReader::FailPlaced(const DocNode& at, absl::string_view problem) {
+  const std::string pos = at.Position(line_offset_);
+  diag_->errors.push_back(absl::StrCat(Where(), pos.empty() ? "" : ", ", pos, ": ", problem));
+}
+
 void ObjectReader::Warn(const FieldPath& field, absl::string_view message) {
   const std::string object = Object();
   diag_->warnings.push_back(

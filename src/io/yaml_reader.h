@@ -54,6 +54,8 @@ class ObjectReader {
   // together only for a message.
   void set_object(const char* kind, const DocNode& doc, bool namespaced);
   void Fail(const DocNode& at, const FieldPath& field, absl::string_view message);
+  // A problem that names its object and field itself (ObjectProblems), placed at `at`.
+  void FailPlaced(const DocNode& at, absl::string_view problem);
   void Warn(const FieldPath& field, absl::string_view message);
   size_t error_count() const { return diag_->errors.size(); }
 

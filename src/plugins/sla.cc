@@ -1,6 +1,7 @@
 // sla: jobs that have waited past their waiting time go first and are admitted
 // (docs/reference/scheduler.md §10.11). Time comes from the session clock.
 #include "absl/strings/str_cat.h"
+#include "vcsched/resource.h"
 #include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
 
@@ -19,14 +20,16 @@ class SlaPlugin : public Plugin {
       if (lw < 0 && rw < 0) return 0;
       if (lw < 0) return 1;
       if (rw < 0) return -1;
-      const int64_t ld = s_->job(l).pod_group.creation_time + lw;
-      const int64_t rd = s_->job(r).pod_group.creation_time + rw;
+      const int64_t ld = SaturatingAdd(s_->job(l).pod_group.creation_time, lw);
+      const int64_t rd = SaturatingAdd(s_->job(r).pod_group.creation_time, rw);
       return ld < rd ? -1 : (ld > rd ? 1 : 0);
     });
     JobVoteFn overdue = [this](JobIndex j) {
       const int64_t w = Waiting(j);
       if (w < 0) return Vote::kAbstain;
-      return s_->now_seconds() - s_->job(j).pod_group.creation_time >= w ? Vote::kPermit : Vote::kAbstain;
+      // Saturating: the host's clock may be anything an int64 holds.
+      return SaturatingSub(s_->now_seconds(), s_->job(j).pod_group.creation_time) >= w ? Vote::kPermit
+                                                                                       : Vote::kAbstain;
     };
     ssn.AddJobEnqueueableFn(overdue);
     ssn.AddJobPipelinedFn(overdue);

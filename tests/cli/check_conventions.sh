@@ -50,6 +50,12 @@ check "bench --repeat=N" 0 '"repeat": 2' -- "$vcsched" bench "$quick" --repeat=2
 check "bench --repeat must be positive" 2 "repeat" -- "$vcsched" bench "$quick" --repeat 0
 check "bench --threads 1" 0 '"binds"' -- "$vcsched" bench "$quick" --repeat=1 --threads 1
 check "bench --threads must be positive" 2 "threads" -- "$vcsched" bench "$quick" --threads 0
+# Integers past their option's range are errors, not wrapped or clamped values.
+check "--now past int64" 2 'expected an integer from -9223372036854775808' -- "$vcsched" schedule "$quick" --now 99999999999999999999
+check "--now at int64's ends" 0 "summary:" -- "$vcsched" schedule "$quick" --now -9223372036854775808
+check "--now not a number" 2 "--now" -- "$vcsched" replay "$quick" "$quick" --now 12x
+check "simulate --seed negative" 2 'expected an integer from 0 to' -- "$vcsched" simulate "$quick" "$quick" --seed -1
+check "bench --churn past int32" 2 'expected an integer from 1 to 2147483647' -- "$vcsched" bench "$quick" --churn 99999999999
 check "job steps keep their order" 0 "final phase: Running" -- "$vcsched" job \
   "$repo/tests/data/lifecycle/volcano-examples/job.yaml" --sync --podgroup=Inqueue --all-pods Running
 # HyperNodes from node labels: printed objects and in-memory discovery decide alike.

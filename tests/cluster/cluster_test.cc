@@ -328,6 +328,14 @@ TEST_CASE("Cluster: watch events, including a Volcano Job, relists and deletions
     INFO(bad);
     CHECK_FALSE(ReadWatchEvents({"bad.json", bad}).ok());
   }
+  // A field named twice is refused at the event's level as inside its object.
+  for (const char* twice : {R"({"type": "ADDED", "type": "DELETED", "object": {}})",
+                            R"({"type": "ADDED", "object": {"kind": "Node"}, "object": {}})",
+                            R"({"type": "SCHEDULE", "now": 1, "now": 2})"}) {
+    INFO(twice);
+    const absl::StatusOr<std::vector<WatchEvent>> read = ReadWatchEvents({"twice.json", twice});
+    CHECK_THAT(std::string(read.status().message()), Catch::Contains("twice.json: event 1: duplicate key"));
+  }
   // Nesting past the loader's limit is refused, not followed.
   std::string deep = R"({"type": "ADDED", "object": )";
   for (int i = 0; i < 300; ++i) deep += R"({"a": )";

@@ -12,6 +12,7 @@
 #include "vcsched/arguments.h"
 #include "vcsched/io/manifests.h"
 #include "vcsched/simulate.h"
+#include "vcsched/snapshot.h"
 
 namespace vcsched {
 namespace {
@@ -340,7 +341,12 @@ void ReadNodeEvents(Reader& r, const Value& list, Workload& w) {
       if (const Value* v = e.Find(key)) {
         ++kinds;
         n.kind = kind;
-        if (!v->is_scalar() || v->text().empty()) r.Fail(Reader::Join(p, key), "expected a node name");
+        if (!v->is_scalar() || v->text().empty()) {
+          r.Fail(Reader::Join(p, key), "expected a node name");
+        } else if (const std::vector<std::string> bad = NameProblems("Node", v->text()); !bad.empty()) {
+          // As every object's name: one with a line break would forge lines of the notes.
+          r.Fail(Reader::Join(p, key), bad.front());
+        }
         n.node = v->text();
       }
     }

@@ -332,6 +332,9 @@ TEST_CASE("simulate: workload errors name the file, document and field") {
         std::string::npos);
   CHECK(error_of(absl::StrCat(kHead, "nodes:\n- {at: 1m, cordon: a, remove: a}\n"))
             .find("nodes[0]: expected exactly one of add, remove, cordon, uncordon") != std::string::npos);
+  // A node event's name is checked as every object's (a line break would forge a note).
+  CHECK(error_of(absl::StrCat(kHead, "nodes:\n- {at: 1m, remove: \"node-0\\nbind x\"}\n"))
+            .find("nodes[0].remove: Node \"node-0\\nbind x\": metadata.name: not a valid name") != std::string::npos);
   CHECK(error_of(absl::StrCat(kHead, "jobs:\n- name: a\n  arrival: {at: [0s]}\n  duration: {lognormal: {median: 1m}}\n", job))
             .find("duration.lognormal.sigma: is required") != std::string::npos);
   // Two files may not disagree on a scalar.

@@ -25,6 +25,7 @@
 #include "src/model/object_names.h"
 #include "src/model/queue_checks.h"
 #include "src/io/yaml_reader.h"
+#include "yaml-cpp/depthguard.h"
 #include "vcsched/hyper_node_discovery.h"
 #include "vcsched/io/scenario.h"
 
@@ -826,9 +827,6 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
                                                    " bytes exceeds the limit of 16 MiB"));
   }
   try {
-    if (io_internal::EstimateNestingDepth(source.text) > 200) {
-      return absl::InvalidArgumentError(absl::StrCat(source.name, ": nesting too deep"));
-    }
     if (std::string why; !io_internal::YamlParsesWithinBudget(source.text, &why)) {
       return absl::InvalidArgumentError(absl::StrCat(source.name, ": invalid YAML: ", why));
     }
@@ -860,6 +858,11 @@ absl::StatusOr<SchedulerConfig> LoadSchedulerConfig(const ScenarioSource& source
       config = io_internal::ReadSchedulerConfig(r, body);
       if (!document) io_internal::CheckAsVolcanoFile(r, body, *config);
     }
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp's own guard against deep recursion (it says "bad file"); nothing deeper
+    // than kMaxValueDepth is read anyway.
+    return absl::InvalidArgumentError(absl::StrCat(source.name, ": line ", e.mark.line + 1, ":", e.mark.column + 1,
+                                                   ": nesting too deep (more than ", e.depth(), " levels)"));
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(absl::StrCat(source.name, ": line ", e.mark.line + 1, ":", e.mark.column + 1,
                                                    ": invalid YAML: ", e.msg));

@@ -454,31 +454,4 @@ std::string DescribeInvalidByte(absl::string_view text, int64_t offset) {
   return absl::StrCat("invalid UTF-8 at ", place);
 }
 
-int EstimateNestingDepth(absl::string_view text) {
-  int depth = 0, max_depth = 0;
-  bool in_single = false, in_double = false;
-  size_t line_start = 0;
-  int max_indent_depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') {
-      line_start = i + 1;
-      in_single = in_double = false;
-      continue;
-    }
-    if (i == line_start) {
-      size_t j = i;
-      while (j < text.size() && (text[j] == ' ' || text[j] == '-')) ++j;
-      max_indent_depth = std::max(max_indent_depth, static_cast<int>((j - i) / 2));
-    }
-    if (c == '"' && !in_single) in_double = !in_double;
-    else if (c == '\'' && !in_double) in_single = !in_single;
-    else if (!in_single && !in_double) {
-      if (c == '[' || c == '{') max_depth = std::max(max_depth, ++depth);
-      else if ((c == ']' || c == '}') && depth > 0) --depth;
-    }
-  }
-  return std::max(max_depth, max_indent_depth);
-}
-
 }  // namespace vcsched::io_internal

@@ -144,9 +144,6 @@ int64_t FirstInvalidUtf8(absl::string_view text);
 // "invalid UTF-8 at byte 12 (line 2, column 3)" or "a control character (0x13) at ...":
 // what FirstInvalidUtf8 found at `offset`.
 std::string DescribeInvalidByte(absl::string_view text, int64_t offset);
-// Deepest collection nesting of `text`, counted from indentation and brackets; used to
-// refuse pathological input before yaml-cpp recurses into it.
-int EstimateNestingDepth(absl::string_view text);
 
 }  // namespace vcsched::io_internal
 

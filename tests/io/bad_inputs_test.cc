@@ -195,6 +195,27 @@ spec: {minMember: 1, minResources: {cpu: "1"}}
       for (size_t i = 0; i < m->size(); ++i) CHECK((*back)[i].object == (*m)[i].object);
     }
   }
+  SECTION("brackets in a quoted string counted as nesting: a configuration did not read back") {
+    // The configuration reader refused text by counting brackets outside what it took
+    // for quotes; an escaped quote ended the string early. yaml-cpp's own depth guard and
+    // the reader's value limits now decide, on the parsed text.
+    const std::string brackets(250, '[');
+    for (const std::string& text : {"actions: z\"enqueue, al" + brackets + "predice\n",
+                                    "actions: \"z\\\"enqueue, al" + brackets + "predice\"\n",
+                                    "actions: a" + brackets + "\n", "# " + brackets + "\nactions: allocate\n"}) {
+      INFO(text);
+      absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({"c.conf", text});
+      REQUIRE(c.ok());
+      const std::string printed = c->ToYaml();
+      absl::StatusOr<SchedulerConfig> again = LoadSchedulerConfig({"again.conf", printed});
+      REQUIRE(again.ok());
+      CHECK(again->ToYaml() == printed);
+    }
+    // Real nesting past yaml-cpp's guard is refused with what it is.
+    const std::string deep = "actions: allocate\nx: " + std::string(3000, '[') + std::string(3000, ']') + "\n";
+    CHECK_THAT(std::string(LoadSchedulerConfig({"deep.conf", deep}).status().message()),
+               Catch::Contains("deep.conf: line 2:") && Catch::Contains("nesting too deep"));
+  }
   SECTION("a string with a line break but no final one printed as a block that added one") {
     Value pod = Value::Map();
     pod["kind"] = Value::Plain("Pod");

@@ -13,9 +13,12 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
@@ -63,6 +66,11 @@ ResourceKind ClassifyResourceName(absl::string_view name);
 // A stored amount of resource `name` as Kubernetes quantity text: "1500m", "4Gi", "3".
 std::string FormatAmount(absl::string_view name, int64_t stored);
 
+// The one dimension that resource names no node offers and no queue names stand for
+// when a snapshot folds them (SnapshotOptions::fold_unoffered_resources): a pod
+// requesting one fits nowhere, whichever it is.
+inline constexpr absl::string_view kUnofferedResource = "vcsched.io/unoffered";
+
 // The dimensions of one snapshot. Immutable once built.
 class ResourceSpace {
  public:
@@ -70,16 +78,29 @@ class ResourceSpace {
   ResourceSpace();
   // cpu, memory, pods, then `scalars` (sorted, duplicates removed).
   explicit ResourceSpace(std::vector<std::string> scalars);
+  // The same, and every name of `folded` (none of them in `scalars`) stands for one more
+  // dimension, kUnofferedResource, in its name order: amounts of folded names add up.
+  ResourceSpace(std::vector<std::string> scalars, std::vector<std::string> folded);
 
   int size() const { return static_cast<int>(names_.size()); }
   const std::string& name(int dim) const { return names_[dim]; }
-  // Index of `name`, or -1.
+  // Index of `name` (the folded dimension's for a folded name), or -1.
   int Find(absl::string_view name) const;
   // True for cpu and memory and scalars; pods is a scalar in Volcano HEAD.
   bool IsScalar(int dim) const { return dim >= kPods; }
+  // The folded dimension, or -1; how many names it stands for.
+  int folded_dim() const { return folded_dim_; }
+  size_t folded_count() const { return folded_ == nullptr ? 0 : folded_->size(); }
 
  private:
+  using Index = absl::flat_hash_map<std::string, int>;
+  void MakeIndex();
+
   std::vector<std::string> names_;
+  // By name, for spaces too large to search in order; shared by copies (immutable).
+  std::shared_ptr<const Index> index_;
+  std::shared_ptr<const absl::flat_hash_set<std::string>> folded_;
+  int folded_dim_ = -1;
 };
 
 // A dense resource vector. Copyable value type; arithmetic is element-wise.

@@ -183,6 +183,14 @@ struct SnapshotOptions {
   // Create the implicit PodGroup Volcano's controller makes for a plain pod.
   // Default: true.
   bool implicit_pod_groups = true;
+  // Count the resource names that no node offers and no queue names (only pods and
+  // PodGroups do) as one dimension, kUnofferedResource, instead of one each. A pod
+  // requesting any of them fits no node either way, and every rule compares such
+  // amounts with a cluster total of zero, so decisions are the same; the tables stay
+  // small when pods name thousands of such resources. Messages and queue amounts then
+  // name kUnofferedResource. Build does this on its own (with a warning) when the
+  // resource tables would otherwise pass their limit. Default: false.
+  bool fold_unoffered_resources = false;
 };
 
 // The problems Build finds in one object on its own (name, namespace, phase, counts),

@@ -45,12 +45,42 @@ ResourceSpace::ResourceSpace(std::vector<std::string> scalars) : ResourceSpace()
   for (auto& s : scalars) {
     if (s != "cpu" && s != "memory" && s != "pods") names_.push_back(std::move(s));
   }
+  MakeIndex();
+}
+
+namespace {
+std::vector<std::string> WithUnoffered(std::vector<std::string> scalars) {
+  scalars.emplace_back(kUnofferedResource);
+  return scalars;
+}
+}  // namespace
+
+ResourceSpace::ResourceSpace(std::vector<std::string> scalars, std::vector<std::string> folded)
+    : ResourceSpace(WithUnoffered(std::move(scalars))) {
+  folded_dim_ = Find(kUnofferedResource);
+  folded_ = std::make_shared<const absl::flat_hash_set<std::string>>(std::make_move_iterator(folded.begin()),
+                                                                     std::make_move_iterator(folded.end()));
+}
+
+// A handful of names is searched faster in order than hashed.
+constexpr size_t kIndexedFrom = 16;
+
+void ResourceSpace::MakeIndex() {
+  if (names_.size() < kIndexedFrom) return;
+  auto index = std::make_shared<Index>();
+  for (size_t i = 0; i < names_.size(); ++i) index->emplace(names_[i], static_cast<int>(i));
+  index_ = std::move(index);
 }
 
 int ResourceSpace::Find(absl::string_view name) const {
-  for (int i = 0; i < size(); ++i) {
-    if (names_[static_cast<size_t>(i)] == name) return i;
+  if (index_ != nullptr) {
+    if (auto it = index_->find(name); it != index_->end()) return it->second;
+  } else {
+    for (int i = 0; i < size(); ++i) {
+      if (names_[static_cast<size_t>(i)] == name) return i;
+    }
   }
+  if (folded_ != nullptr && folded_->contains(name)) return folded_dim_;
   return -1;
 }
 

@@ -96,29 +96,53 @@ class SnapshotAssembly {
   }
 
   // The resource space: every name seen anywhere (the pods' in Check), within the
-  // limit of the dense tables.
+  // limit of the dense tables. Names only pods request are folded into one dimension when
+  // asked, or when one dimension each would pass the limit.
   absl::Status MakeResourceSpace() {
     for (const NodeSpec& n : s_.nodes) Collect(n.allocatable);
-    for (const PodGroupSpec& g : s_.pod_groups) if (g.min_resources) CollectCounted(*g.min_resources);
+    for (const PodGroupSpec& g : s_.pod_groups) if (g.min_resources) CollectCounted(*g.min_resources, scalars_);
     for (const QueueSpec& q : s_.queues) {
       Collect(q.capability);
       Collect(q.guarantee);
       Collect(q.deserved);
     }
-    impl_->space = ResourceSpace(std::move(scalars_));
+    SortUnique(anchored_);
+    SortUnique(scalars_);
+    std::vector<std::string> pod_only;
+    std::set_difference(scalars_.begin(), scalars_.end(), anchored_.begin(), anchored_.end(), std::back_inserter(pod_only));
+    const uint64_t rows = pods_.size() + 6 * s_.nodes.size() + 2 * s_.pod_groups.size() + 4 * s_.queues.size();
+    const uint64_t every_name = kFixedDims + anchored_.size() + pod_only.size();
+    const bool too_many = every_name * rows > kMaxResourceTableValues;
+    if (!pod_only.empty() && (s_.options.fold_unoffered_resources || too_many)) {
+      if (std::binary_search(anchored_.begin(), anchored_.end(), kUnofferedResource) ||
+          std::binary_search(pod_only.begin(), pod_only.end(), kUnofferedResource)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "the resource name ", kUnofferedResource, " is reserved for the names only pods request, which are folded"));
+      }
+      if (too_many && !s_.options.fold_unoffered_resources) {
+        impl_->warnings.push_back(absl::StrCat(
+            pod_only.size(), " resource names are requested by pods or PodGroups but offered by no node and named by "
+            "no queue (", pod_only.front(), ", ...): they count as one resource, ", kUnofferedResource,
+            ", since one table column each would pass the limit of ", kMaxResourceTableValues, " values"));
+      }
+      impl_->space = ResourceSpace(std::move(anchored_), std::move(pod_only));
+    } else {
+      std::vector<std::string> names = std::move(anchored_);
+      names.insert(names.end(), pod_only.begin(), pod_only.end());
+      impl_->space = ResourceSpace(std::move(names));
+    }
     const int dims = impl_->space.size();
     impl_->resource_refs.assign(static_cast<size_t>(dims), 0);
-    for (const auto& [name, refs] : scalar_refs_) impl_->resource_refs[static_cast<size_t>(impl_->space.Find(name))] = refs;
+    for (const auto& [name, refs] : scalar_refs_) impl_->resource_refs[static_cast<size_t>(impl_->space.Find(name))] += refs;
     // Resource vectors are dense (one value per resource name for every pod, node, job and
     // queue): thousands of distinct names over thousands of pods would take gigabytes, so
     // such input is refused with the numbers instead of exhausting memory.
-    if (const uint64_t rows = pods_.size() + 6 * s_.nodes.size() + 2 * s_.pod_groups.size() + 4 * s_.queues.size();
-        static_cast<uint64_t>(dims) * rows > kMaxResourceTableValues) {
+    if (static_cast<uint64_t>(dims) * rows > kMaxResourceTableValues) {
       return absl::InvalidArgumentError(absl::StrCat(
           "the input names ", dims, " distinct resources over ", pods_.size(), " pods and ", s_.nodes.size(),
           " nodes: the dense resource tables would hold ", static_cast<uint64_t>(dims) * rows,
           " values, over the limit of ", kMaxResourceTableValues,
-          " (vcsched keeps one value per resource name for every object)"));
+          " (vcsched keeps one value per resource name that a node offers or a queue names, for every object)"));
     }
     return absl::OkStatus();
   }
@@ -389,9 +413,9 @@ class SnapshotAssembly {
       if (!task_before_.contains(&p)) {
         for (std::string& problem : ObjectProblems(p)) errors_.push_back(std::move(problem));
       }
-      for (const Container& c : p.containers) CollectCounted(c.requests);
-      for (const Container& c : p.init_containers) CollectCounted(c.requests);
-      CollectCounted(p.overhead);
+      for (const Container& c : p.containers) CollectCounted(c.requests, scalars_);
+      for (const Container& c : p.init_containers) CollectCounted(c.requests, scalars_);
+      CollectCounted(p.overhead, scalars_);
     });
     for (const PodSpec* p : duplicate_pods) {
       if (p->name.empty() || p->name.size() > kMaxNameLength) continue;  // reported above
@@ -492,25 +516,31 @@ class SnapshotAssembly {
     for (PodGroupSpec& g : implicit_.groups) s_.pod_groups.push_back(std::move(g));
   }
 
+  // A node's or queue's resource names.
   void Collect(const ResourceList& l) {
     for (const auto& [n, v] : l) {
-      if (ClassifyResourceName(n) == ResourceKind::kScalar) scalars_.push_back(n);
+      if (ClassifyResourceName(n) == ResourceKind::kScalar) anchored_.push_back(n);
     }
   }
-  // The same for a pod's or PodGroup's list, counting the names for PatchSnapshot.
-  void CollectCounted(const ResourceList& l) {
+  // A pod's or PodGroup's, counting them for PatchSnapshot.
+  void CollectCounted(const ResourceList& l, std::vector<std::string>& into) {
     for (const auto& [n, v] : l) {
       if (ClassifyResourceName(n) != ResourceKind::kScalar) continue;
-      scalars_.push_back(n);
+      into.push_back(n);
       ++scalar_refs_[n];
     }
+  }
+  static void SortUnique(std::vector<std::string>& v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
   }
   bool Ours(const PodSpec& p) const { return SchedulesPod(s_.options, p); }
 
   SnapshotBuilder::State& s_;
   std::shared_ptr<Snapshot::Impl> impl_;
   std::vector<std::string> errors_;
-  std::vector<std::string> scalars_;  // resource names beyond cpu, memory and pods
+  std::vector<std::string> scalars_;   // pods' and PodGroups' resource names beyond cpu, memory and pods
+  std::vector<std::string> anchored_;  // the same of nodes and queues
   absl::flat_hash_map<std::string, int64_t> scalar_refs_;  // how many pods' and PodGroups' lists name each
   ImplicitPodGroups implicit_;
   std::vector<const PodSpec*> pod_order_;

@@ -78,9 +78,16 @@ TaskStatus StatusOf(const PodSpec& pod) {
 
 Resource ToResource(const ResourceSpace& space, const ResourceList& list, int64_t missing) {
   Resource r = Resource::Filled(space.size(), missing);
+  bool folded_seen = false;  // folded names add up (a PodGroup's minResources may name several)
   for (const auto& [name, v] : list) {
     const int d = space.Find(name);
-    if (d >= 0) r[d] = v;
+    if (d < 0) continue;
+    if (d != space.folded_dim()) {
+      r[d] = v;
+    } else {
+      r[d] = folded_seen ? SaturatingAdd(r[d], v) : v;
+      folded_seen = true;
+    }
   }
   return r;
 }

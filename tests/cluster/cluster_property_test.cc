@@ -26,9 +26,10 @@ struct Model {
   std::map<std::string, PodGroupSpec> groups;
   std::map<std::string, QueueSpec> queues;
   std::vector<PriorityClassSpec> priority_classes;
+  SnapshotOptions options;
 
   absl::StatusOr<Snapshot> Build() const {
-    SnapshotBuilder b;
+    SnapshotBuilder b(options);
     for (const PriorityClassSpec& pc : priority_classes) b.AddPriorityClass(pc);
     for (const auto& [_, n] : nodes) b.AddNode(n);
     for (const auto& [_, p] : pods) b.AddPod(p);
@@ -84,8 +85,12 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
   for (uint64_t seed = 1; seed <= 1000; ++seed) {
     std::mt19937_64 rng(seed);
     const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
-    Cluster cluster;
+    // A third of the sequences fold the resources no node offers (example.com/gpu here).
+    SnapshotOptions options;
+    options.fold_unoffered_resources = seed % 3 == 0;
+    Cluster cluster(options);
     Model model;
+    model.options = options;
     struct CountPatches {  // adds the cluster's patched snapshots to the total at the end of the sequence
       const Cluster& cluster;
       int64_t& total;
@@ -258,7 +263,7 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
         INFO(yaml);
         REQUIRE(objects.ok());
         REQUIRE(objects->config.has_value());
-        Cluster again;
+        Cluster again(options);
         REQUIRE(PutObjects(*objects, again).ok());
         absl::StatusOr<Snapshot> reread = again.Snapshot();
         REQUIRE(reread.ok());

@@ -274,7 +274,7 @@ RandomScenario MakeRandomScenario(Choices& c) {
   return s;
 }
 
-Snapshot RandomScenario::Build(uint64_t shuffle_seed) const {
+Snapshot RandomScenario::Build(uint64_t shuffle_seed, const SnapshotOptions& options) const {
   struct Add {
     int kind;
     size_t index;
@@ -290,7 +290,7 @@ Snapshot RandomScenario::Build(uint64_t shuffle_seed) const {
     std::mt19937_64 rng(shuffle_seed);
     std::shuffle(order.begin(), order.end(), rng);
   }
-  SnapshotBuilder b;
+  SnapshotBuilder b(options);
   for (const Add& a : order) {
     switch (a.kind) {
       case 0: b.AddNode(nodes[a.index]); break;

@@ -41,7 +41,7 @@ struct RandomScenario {
   SchedulerConfig config;
 
   // Adds everything to a builder, in the given order or shuffled by `shuffle_seed`.
-  Snapshot Build(uint64_t shuffle_seed = 0) const;
+  Snapshot Build(uint64_t shuffle_seed = 0, const SnapshotOptions& options = {}) const;
 };
 
 RandomScenario MakeRandomScenario(Choices& c);

@@ -1,0 +1,125 @@
+// Resource names that no node offers and no queue names can stand for one dimension
+// (SnapshotOptions::fold_unoffered_resources, and on its own when one column each would
+// pass the tables' limit): a pod requesting any of them fits nowhere, and every rule
+// compares such amounts with a cluster total of zero, so the decisions are the same.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "tests/testing/builders.h"
+#include "tests/testing/random_scenario.h"
+#include "vcsched/scheduler.h"
+
+namespace vcsched {
+namespace {
+
+// The decisions without their texts (which name the folded dimension instead of a name).
+std::string DecisionLines(const Decisions& d) {
+  std::istringstream in(d.ToString());
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (absl::StartsWith(line, "bind ") || absl::StartsWith(line, "evict ") || absl::StartsWith(line, "pipeline") ||
+        absl::StartsWith(line, "podgroup ")) {
+      absl::StrAppend(&out, line, "\n");
+    }
+  }
+  return out;
+}
+
+// Adds unoffered resources (several names, so folding adds amounts up) to some pending
+// and running pods and to some PodGroups' minResources.
+void AddUnofferedResources(testing::RandomScenario& sc, testing::Choices& c) {
+  const auto add = [&](ResourceList& list) {
+    const int names = 1 + static_cast<int>(c.Below(3));
+    for (int i = 0; i < names; ++i) list[absl::StrCat("example.com/u", c.Below(5))] = 1000 * (1 + c.Below(3));
+  };
+  for (PodSpec& p : sc.pods) {
+    if (!p.containers.empty() && c.Chance(20)) add(p.containers.front().requests);
+  }
+  for (PodGroupSpec& g : sc.pod_groups) {
+    if (c.Chance(20)) {
+      if (!g.min_resources) g.min_resources.emplace();
+      add(*g.min_resources);
+    }
+  }
+}
+
+TEST_CASE("Folded resources: random sessions decide as with one dimension per name", "[core][resources]") {
+  constexpr uint64_t kScenarios = 4000;
+  uint64_t folded_sessions = 0, binds = 0, evictions = 0, unplaced_folded = 0;
+  SnapshotOptions fold;
+  fold.fold_unoffered_resources = true;
+  for (uint64_t seed = 1; seed <= kScenarios; ++seed) {
+    testing::Choices choices(seed);
+    testing::RandomScenario sc = testing::MakeRandomScenario(choices);
+    AddUnofferedResources(sc, choices);
+    const Snapshot apart = sc.Build();
+    const Snapshot folded = sc.Build(0, fold);
+    INFO("seed " << seed);
+    const ResourceSpace& space = folded.space();
+    if (space.folded_dim() >= 0) {
+      ++folded_sessions;
+      CHECK(space.size() + static_cast<int>(space.folded_count()) - 1 == apart.space().size());
+    }
+    absl::StatusOr<Decisions> a = RunSession(apart, sc.config);
+    absl::StatusOr<Decisions> f = RunSession(folded, sc.config);
+    REQUIRE(a.ok());
+    REQUIRE(f.ok());
+    CHECK(DecisionLines(*f) == DecisionLines(*a));
+    binds += f->binds.size();
+    evictions += f->evictions.size();
+    for (const TaskReason& r : f->task_reasons) unplaced_folded += absl::StrContains(r.message, kUnofferedResource);
+  }
+  // The comparison proves something only if folding happened and decisions were made.
+  CHECK(folded_sessions > kScenarios / 2);
+  CHECK(binds > kScenarios);
+  CHECK(evictions > 50);
+  CHECK(unplaced_folded > 100);
+}
+
+TEST_CASE("Folded resources: thousands of names only pods request fold on their own, with a warning", "[core][resources]") {
+  // 2,000 pods naming 12 resources each that no node offers: one column per name would
+  // take 24,000 columns over some 6,000 rows, past the tables' limit.
+  SnapshotBuilder b;
+  b.AddNode(testing::MakeNode("n1", "cpu=64,memory=256Gi,pods=110,nvidia.com/gpu=32"));
+  for (int i = 0; i < 2000; ++i) {
+    const std::string key = absl::StrCat("ns/p", i);
+    if (i % 100 == 0) {
+      b.AddPod(testing::MakePod(key, "", "cpu=1,nvidia.com/gpu=1"));
+      continue;
+    }
+    PodSpec p = testing::MakePod(key, "", "cpu=1");
+    for (int r = 0; r < 12; ++r) p.containers.front().requests[absl::StrCat("example.com/r", i * 12 + r)] = 1000;
+    b.AddPod(std::move(p));
+  }
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE(s.ok());
+  CHECK(s->space().size() == 5);  // cpu, memory, pods, nvidia.com/gpu, the folded one
+  CHECK(s->space().folded_count() == 1980 * 12);
+  bool warned = false;
+  for (const std::string& w : s->warnings()) warned = warned || absl::StrContains(w, "23760 resource names");
+  CHECK(warned);
+  absl::StatusOr<Decisions> d = RunSession(*s, DefaultSchedulerConfig());
+  REQUIRE(d.ok());
+  CHECK(d->binds.size() == 20);  // the GPU pods; the others fit no node
+}
+
+TEST_CASE("Folded resources: the reserved name may not be a real one when folding", "[core][resources]") {
+  SnapshotOptions fold;
+  fold.fold_unoffered_resources = true;
+  SnapshotBuilder b(fold);
+  b.AddNode(testing::MakeNode("n1", "cpu=4"));
+  PodSpec p = testing::MakePod("ns/p", "", "cpu=1");
+  p.containers.front().requests[std::string(kUnofferedResource)] = 1000;
+  p.containers.front().requests["example.com/x"] = 1000;
+  b.AddPod(std::move(p));
+  absl::StatusOr<Snapshot> s = std::move(b).Build();
+  REQUIRE_FALSE(s.ok());
+  CHECK_THAT(std::string(s.status().message()), Catch::Contains("reserved"));
+}
+
+}  // namespace
+}  // namespace vcsched

@@ -4,7 +4,6 @@
 // compares such amounts with a cluster total of zero, so the decisions are the same.
 #include <catch2/catch.hpp>
 
-#include <sstream>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -16,37 +15,6 @@
 namespace vcsched {
 namespace {
 
-// The decisions without their texts (which name the folded dimension instead of a name).
-std::string DecisionLines(const Decisions& d) {
-  std::istringstream in(d.ToString());
-  std::string out, line;
-  while (std::getline(in, line)) {
-    if (absl::StartsWith(line, "bind ") || absl::StartsWith(line, "evict ") || absl::StartsWith(line, "pipeline") ||
-        absl::StartsWith(line, "podgroup ")) {
-      absl::StrAppend(&out, line, "\n");
-    }
-  }
-  return out;
-}
-
-// Adds unoffered resources (several names, so folding adds amounts up) to some pending
-// and running pods and to some PodGroups' minResources.
-void AddUnofferedResources(testing::RandomScenario& sc, testing::Choices& c) {
-  const auto add = [&](ResourceList& list) {
-    const int names = 1 + static_cast<int>(c.Below(3));
-    for (int i = 0; i < names; ++i) list[absl::StrCat("example.com/u", c.Below(5))] = 1000 * (1 + c.Below(3));
-  };
-  for (PodSpec& p : sc.pods) {
-    if (!p.containers.empty() && c.Chance(20)) add(p.containers.front().requests);
-  }
-  for (PodGroupSpec& g : sc.pod_groups) {
-    if (c.Chance(20)) {
-      if (!g.min_resources) g.min_resources.emplace();
-      add(*g.min_resources);
-    }
-  }
-}
-
 TEST_CASE("Folded resources: random sessions decide as with one dimension per name", "[core][resources]") {
   constexpr uint64_t kScenarios = 4000;
   uint64_t folded_sessions = 0, binds = 0, evictions = 0, unplaced_folded = 0;
@@ -55,7 +23,7 @@ TEST_CASE("Folded resources: random sessions decide as with one dimension per na
   for (uint64_t seed = 1; seed <= kScenarios; ++seed) {
     testing::Choices choices(seed);
     testing::RandomScenario sc = testing::MakeRandomScenario(choices);
-    AddUnofferedResources(sc, choices);
+    testing::AddUnofferedResources(sc, choices);
     const Snapshot apart = sc.Build();
     const Snapshot folded = sc.Build(0, fold);
     INFO("seed " << seed);
@@ -68,7 +36,7 @@ TEST_CASE("Folded resources: random sessions decide as with one dimension per na
     absl::StatusOr<Decisions> f = RunSession(folded, sc.config);
     REQUIRE(a.ok());
     REQUIRE(f.ok());
-    CHECK(DecisionLines(*f) == DecisionLines(*a));
+    CHECK(testing::DecisionLines(*f) == testing::DecisionLines(*a));
     binds += f->binds.size();
     evictions += f->evictions.size();
     for (const TaskReason& r : f->task_reasons) unplaced_folded += absl::StrContains(r.message, kUnofferedResource);

@@ -1,7 +1,8 @@
 // Fuzzes whole sessions: the input bytes drive the random scenario generator, so the
 // fuzzer explores clusters, queues, gangs and configurations; every session must keep
 // the invariants and be deterministic, and explaining it must decide the same and give
-// every job a reason.
+// every job a reason; with resources no node offers, folding them into one dimension
+// decides the same.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +31,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!e.ok() || e->decisions.ToString() != d->ToString()) std::abort();
   for (const vcsched::JobExplanation& j : e->explanation.jobs) {
     if (j.reason.empty()) std::abort();
+  }
+  // Resources no node offers, folded into one dimension or one each: the same decisions.
+  vcsched::testing::RandomScenario unoffered = sc;
+  vcsched::testing::AddUnofferedResources(unoffered, choices);
+  vcsched::SnapshotOptions fold;
+  fold.fold_unoffered_resources = true;
+  absl::StatusOr<vcsched::Decisions> apart = vcsched::RunSession(unoffered.Build(), sc.config);
+  absl::StatusOr<vcsched::Decisions> folded = vcsched::RunSession(unoffered.Build(0, fold), sc.config);
+  if (!apart.ok() || !folded.ok()) std::abort();
+  if (vcsched::testing::DecisionLines(*apart) != vcsched::testing::DecisionLines(*folded)) {
+    std::fprintf(stderr, "folded resources decided otherwise:\n%s---\n%s", apart->ToString().c_str(),
+                 folded->ToString().c_str());
+    std::abort();
   }
   return 0;
 }

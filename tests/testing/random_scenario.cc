@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <random>
+#include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "tests/testing/builders.h"
 
@@ -304,6 +306,34 @@ Snapshot RandomScenario::Build(uint64_t shuffle_seed, const SnapshotOptions& opt
   absl::StatusOr<Snapshot> s = std::move(b).Build();
   if (!s.ok()) std::abort();  // generated input is valid by construction
   return *std::move(s);
+}
+
+void AddUnofferedResources(RandomScenario& sc, Choices& c) {
+  const auto add = [&](ResourceList& list) {
+    const int names = 1 + static_cast<int>(c.Below(3));
+    for (int i = 0; i < names; ++i) list[absl::StrCat("example.com/u", c.Below(5))] = 1000 * (1 + c.Below(3));
+  };
+  for (PodSpec& p : sc.pods) {
+    if (!p.containers.empty() && c.Chance(20)) add(p.containers.front().requests);
+  }
+  for (PodGroupSpec& g : sc.pod_groups) {
+    if (c.Chance(20)) {
+      if (!g.min_resources) g.min_resources.emplace();
+      add(*g.min_resources);
+    }
+  }
+}
+
+std::string DecisionLines(const Decisions& d) {
+  std::istringstream in(d.ToString());
+  std::string out, line;
+  while (std::getline(in, line)) {
+    if (absl::StartsWith(line, "bind ") || absl::StartsWith(line, "evict ") || absl::StartsWith(line, "pipeline") ||
+        absl::StartsWith(line, "podgroup ")) {
+      absl::StrAppend(&out, line, "\n");
+    }
+  }
+  return out;
 }
 
 }  // namespace vcsched::testing

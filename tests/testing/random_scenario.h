@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "vcsched/config.h"
+#include "vcsched/decisions.h"
 #include "vcsched/objects.h"
 #include "vcsched/snapshot.h"
 
@@ -45,6 +46,14 @@ struct RandomScenario {
 };
 
 RandomScenario MakeRandomScenario(Choices& c);
+
+// Adds resources no node offers and no queue names (several names, so that folding
+// them adds amounts up) to some pods and some PodGroups' minResources.
+void AddUnofferedResources(RandomScenario& sc, Choices& c);
+
+// The decisions' lines without their texts: binds, evictions, pipelined tasks and phase
+// changes (texts name the folded resource where the other run names each).
+std::string DecisionLines(const Decisions& d);
 
 }  // namespace vcsched::testing
 

@@ -112,3 +112,20 @@ def test_dangling_references_are_warnings_and_place_nothing():
     assert d.binds == {} and d.pipelined == {}
     assert len(d.warnings) == 3
     assert 'spec.queue: queue "nowhere" not found' in d.warnings[2]
+
+
+def test_thousands_of_resources_no_node_offers_count_as_one():
+    # 2,000 pods naming 12 resources each that no node offers: one column per name would
+    # pass the resource tables' limit, so they fold into one with a warning.
+    docs = ['apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n'
+            'status: {allocatable: {cpu: "64", memory: 256Gi, pods: "110", nvidia.com/gpu: "32"}}\n']
+    for i in range(2000):
+        req = '{cpu: "1", nvidia.com/gpu: "1"}' if i % 100 == 0 else \
+            "{cpu: \"1\", " + ", ".join(f'example.com/r{i * 12 + r}: "1"' for r in range(12)) + "}"
+        docs.append(f"apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}, namespace: ns}}\n"
+                    f"spec: {{schedulerName: volcano, containers: [{{name: c, resources: {{requests: {req}}}}}]}}\n")
+    sc = vcsched.load_scenario("---\n".join(docs))
+    assert sc.snapshot.resources == ["cpu", "memory", "pods", "nvidia.com/gpu", "vcsched.io/unoffered"]
+    assert any("23760 resource names" in w for w in sc.snapshot.warnings)
+    d = vcsched.schedule(sc.snapshot, sc.config)
+    assert len(d.binds) == 20

@@ -1,6 +1,7 @@
 #include "src/io/value_yaml.h"
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -183,7 +184,12 @@ void EmitValue(YAML::Emitter& out, const Value& v) {
         if (WrittenLengthBound(k) > 1000) out << YAML::LongKey;
         if (HasUnicodeBreak(k)) out << YAML::EscapeNonAscii;
         // A plain "<<" key is YAML's merge key: a key of that text was written quoted.
-        if (NeedsQuotes(k) || PlainCannotHold(k) || k == "<<") out << YAML::DoubleQuoted;
+        // So is one starting with "---" or "...": at the start of a line (a document's
+        // own keys) a reader takes it for a document marker.
+        if (NeedsQuotes(k) || PlainCannotHold(k) || k == "<<" || absl::StartsWith(k, "---") ||
+            absl::StartsWith(k, "...")) {
+          out << YAML::DoubleQuoted;
+        }
         out << k << YAML::Value;
         EmitValue(out, child);
       }

@@ -1,5 +1,6 @@
 #include "src/model/yaml_text.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -22,6 +23,7 @@ bool PlainKeeps(absl::string_view s) {
   if (absl::string_view("?:,[]{}#&*!|>'\"%@`").find(first) != absl::string_view::npos) return false;
   if (first == '-' && (s.size() == 1 || s[1] == ' ')) return false;
   if (s.front() == ' ' || s.back() == ' ') return false;
+  if (absl::StartsWith(s, "---") || absl::StartsWith(s, "...")) return false;  // a document marker at a line's start
   if (s == "<<" || s.find("\xc2\x85") != s.npos || s.find("\xe2\x80\xa8") != s.npos ||
       s.find("\xe2\x80\xa9") != s.npos || s.find("\xef\xbb\xbf") != s.npos) {
     return false;

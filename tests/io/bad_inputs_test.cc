@@ -216,6 +216,34 @@ spec: {minMember: 1, minResources: {cpu: "1"}}
     CHECK_THAT(std::string(LoadSchedulerConfig({"deep.conf", deep}).status().message()),
                Catch::Contains("deep.conf: line 2:") && Catch::Contains("nesting too deep"));
   }
+  SECTION("a key starting with '...' or '---' printed plain at a line's start read as a document marker") {
+    // reader_fuzz: an item of a List with the key "...  annotations" (a line indented
+    // as the item's keys), printed as a document of its own.
+    for (const char* key : {"...  annotations", "---x", "..."}) {
+      INFO(key);
+      Value pod = Value::Map();
+      pod["kind"] = Value::Plain("Pod");
+      pod[key] = Value::Plain("v");
+      const std::string yaml = ToYaml({&pod});
+      absl::StatusOr<std::vector<Manifest>> back = LoadManifests({{"back.yaml", yaml}});
+      REQUIRE(back.ok());
+      REQUIRE(back->size() == 1);
+      CHECK((*back)[0].object == pod);
+      // The configuration printer likewise, for an argument key.
+      SchedulerConfig c;
+      c.actions = {"allocate"};
+      PluginOption p;
+      p.name = "binpack";
+      Value args = Value::Map();
+      args[key] = Value::Plain("1");
+      p.arguments = Arguments(std::move(args));
+      c.tiers.push_back(Tier{{p}});
+      const std::string printed = c.ToYaml();
+      absl::StatusOr<SchedulerConfig> again = LoadSchedulerConfig({"again.conf", printed});
+      REQUIRE(again.ok());
+      CHECK(again->ToYaml() == printed);
+    }
+  }
   SECTION("a string with a line break but no final one printed as a block that added one") {
     Value pod = Value::Map();
     pod["kind"] = Value::Plain("Pod");

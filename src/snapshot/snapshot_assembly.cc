@@ -96,8 +96,9 @@ class SnapshotAssembly {
   }
 
   // The resource space: every name seen anywhere (the pods' in Check), within the
-  // limit of the dense tables. Names only pods request are folded into one dimension when
-  // asked, or when one dimension each would pass the limit.
+  // limit of the dense tables. Names that no node offers and no queue names (only pods
+  // and PodGroups do) are folded into one dimension when asked, or when one dimension
+  // each would pass the limit.
   absl::Status MakeResourceSpace() {
     for (const NodeSpec& n : s_.nodes) Collect(n.allocatable);
     for (const PodGroupSpec& g : s_.pod_groups) if (g.min_resources) CollectCounted(*g.min_resources, scalars_);
@@ -117,7 +118,7 @@ class SnapshotAssembly {
       if (std::binary_search(anchored_.begin(), anchored_.end(), kUnofferedResource) ||
           std::binary_search(pod_only.begin(), pod_only.end(), kUnofferedResource)) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "the resource name ", kUnofferedResource, " is reserved for the names only pods request, which are folded"));
+            "the resource name ", kUnofferedResource, " is reserved for the names no node offers, which are folded"));
       }
       if (too_many && !s_.options.fold_unoffered_resources) {
         impl_->warnings.push_back(absl::StrCat(

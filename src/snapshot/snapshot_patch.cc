@@ -49,8 +49,8 @@ std::optional<Snapshot> SnapshotPatch::Make(SnapshotChanges changes, bool in_pla
 // Sorts the changes, finds each one's object in the base, and says whether the patch
 // can make what a build would make; prepares the new pods.
 bool SnapshotPatch::Admit(const SnapshotChanges& changes) {
-  // A build folded pod-only resource names because the tables would be too large: whether
-  // it still would depends on every count, so a build decides again.
+  // A build folded the resource names no node offers because the tables would be too
+  // large: whether it still would depends on every count, so a build decides again.
   if (was_.space.folded_dim() >= 0 && !was_.options.fold_unoffered_resources) return false;
   for (const std::string& key : changes.deleted_pods) {
     const size_t slash = key.find('/');

@@ -21,7 +21,7 @@ Cluster SyntheticClusterState(int nodes) {
   size_t i = 0;
   for (const auto& [_, p] : c.pods()) {
     if (i++ % 10 != 0) continue;
-    PodSpec q = p;
+    PodSpec q = *p;
     q.node_name = absl::StrCat("node-", i % static_cast<size_t>(nodes));
     q.phase = "Running";
     placed.push_back(std::move(q));
@@ -33,7 +33,7 @@ Cluster SyntheticClusterState(int nodes) {
 // `changes` pods flip between Pending and Running on a node, then a snapshot.
 void ChurnCycle(Cluster& c, const std::vector<std::string>& keys, int changes, int round) {
   for (int k = 0; k < changes; ++k) {
-    PodSpec p = c.pods().at(keys[(static_cast<size_t>(k) * 7919 + static_cast<size_t>(round)) % keys.size()]);
+    PodSpec p = *c.pods().at(keys[(static_cast<size_t>(k) * 7919 + static_cast<size_t>(round)) % keys.size()]);
     if (p.node_name.empty()) {
       p.node_name = "node-0";
       p.phase = "Running";

@@ -51,11 +51,11 @@ int main() {
     // ... bound pods the kubelet started, and running pods that succeeded.
     std::vector<PodSpec> changed;
     for (const auto& [key, pod] : cluster.pods()) {
-      PodSpec next = pod;
-      if (!pod.node_name.empty() && pod.phase == "Pending") {
+      PodSpec next = *pod;  // shared with the snapshots: a change is a new spec
+      if (!pod->node_name.empty() && pod->phase == "Pending") {
         next.phase = "Running";
         running_since[key] = cycle;
-      } else if (pod.phase == "Running" && cycle - running_since[key] >= 2) {
+      } else if (pod->phase == "Running" && cycle - running_since[key] >= 2) {
         next.phase = "Succeeded";
       } else {
         continue;

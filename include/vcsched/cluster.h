@@ -109,9 +109,11 @@ class Cluster {
   ApplyReport Apply(const Decisions& decisions, int64_t now_seconds = 0);
 
   // The objects, by key: "namespace/name" for pods and PodGroups, the name otherwise.
+  // A pod is shared with the snapshots that hold it (never copied for them): a change
+  // puts a new spec in its place, so what a snapshot holds stays as it was.
   const SnapshotOptions& options() const { return options_; }
   const std::map<std::string, NodeSpec, std::less<>>& nodes() const { return nodes_.map(); }
-  const std::map<std::string, PodSpec, std::less<>>& pods() const { return pods_.map(); }
+  const std::map<std::string, std::shared_ptr<const PodSpec>, std::less<>>& pods() const { return pods_.map(); }
   const std::map<std::string, PodGroupSpec, std::less<>>& pod_groups() const { return pod_groups_.map(); }
   const std::map<std::string, QueueSpec, std::less<>>& queues() const { return queues_; }
   const std::map<std::string, PriorityClassSpec, std::less<>>& priority_classes() const { return priority_classes_; }
@@ -150,6 +152,7 @@ class Cluster {
     KeyedMap(const KeyedMap&) = delete;
     KeyedMap& operator=(const KeyedMap&) = delete;
     const Map& map() const { return map_; }
+    Map& mutable_map() { return map_; }  // values only: a key stays as its entry was put
     typename Map::iterator end() { return map_.end(); }
     typename Map::const_iterator end() const { return map_.end(); }
     typename Map::iterator find(absl::string_view key) {
@@ -182,7 +185,10 @@ class Cluster {
   };
 
   KeyedMap<NodeSpec> nodes_;
-  KeyedMap<PodSpec> pods_;
+  // Mutable: Snapshot() prepares a spec the cluster alone holds where it lies (what a
+  // session reads from it: parsed node terms, its namespace's labels), which changes no
+  // field a host writes.
+  mutable KeyedMap<std::shared_ptr<const PodSpec>> pods_;
   KeyedMap<PodGroupSpec> pod_groups_;
   std::map<std::string, QueueSpec, std::less<>> queues_;
   std::map<std::string, PriorityClassSpec, std::less<>> priority_classes_;
@@ -199,10 +205,9 @@ class Cluster {
   mutable std::set<std::string, std::less<>> changed_pods_, changed_pod_groups_;
   mutable bool build_next_ = true;
   mutable SnapshotCounts snapshot_counts_;
-  // Pods as the last snapshot prepared them, shared with it, by the address of the
-  // cluster's own spec in pods_ (a map node: it stays put while the pod exists). A change
-  // drops the pod's entry (it is copied into the next snapshot, then kept here again).
-  mutable absl::flat_hash_map<const PodSpec*, std::shared_ptr<const PodSpec>> shared_pods_;
+  // The pod of the slot, to change or to prepare for a snapshot: a spec no snapshot
+  // holds is the cluster's alone and changes where it lies; a shared one is copied first.
+  static PodSpec& Writable(std::shared_ptr<const PodSpec>& slot);
   SnapshotBuilder BuilderOfAllButPods() const;
   // The next snapshot patched from last_built_, or nullopt when it must be built.
   std::optional<vcsched::Snapshot> Patched() const;

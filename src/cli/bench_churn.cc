@@ -52,7 +52,7 @@ struct PlannedChange {
 std::vector<PlannedChange> PlanChurn(const Cluster& c, int changes, int round) {
   std::vector<PlannedChange> plan;
   std::vector<const PodSpec*> pods;
-  for (const auto& [_, p] : c.pods()) pods.push_back(&p);
+  for (const auto& [_, p] : c.pods()) pods.push_back(p.get());
   std::vector<const std::string*> nodes;
   for (const auto& [n, _] : c.nodes()) nodes.push_back(&n);
   if (pods.empty() || nodes.empty()) return plan;

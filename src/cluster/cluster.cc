@@ -1,6 +1,7 @@
 #include "vcsched/cluster.h"
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <utility>
 
@@ -102,20 +103,29 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
     if (!c.pod_groups_.contains(j.key)) c.pod_groups_.put(j.key, j.pod_group);
   }
   for (const TaskInfo& t : snapshot.tasks()) {
-    PodSpec pod = *t.pod;
+    const PodSpec& pod = *t.pod;
     if (pod.namespace_labels != nullptr && !c.namespaces_.count(pod.namespace_)) {
       c.namespaces_.emplace(pod.namespace_, NamespaceSpec{pod.namespace_, *pod.namespace_labels});
     }
-    pod.namespace_labels = nullptr;
     // A group named as the controller names a pod's own group was made for plain pods.
     auto group = pod.annotations.find(kPodGroupAnnotation);
     if (group != pod.annotations.end() && group->second == ImplicitPodGroupFor(pod).name) {
       c.implicit_groups_.insert(Key(pod.namespace_, group->second));
     }
-    if (!c.pods_.contains(t.key)) c.pods_.put(t.key, std::move(pod));
+    if (!c.pods_.contains(t.key)) c.pods_.put(t.key, t.pod);  // shared with the snapshot, as it prepared it
   }
   c.cached_ = snapshot;
   return c;
+}
+
+PodSpec& Cluster::Writable(std::shared_ptr<const PodSpec>& slot) {
+  if (slot.use_count() > 1) slot = std::make_shared<PodSpec>(*slot);
+  // A snapshot let go of on another thread read the spec before its release of it: the
+  // fence orders those reads before the changes below (use_count() loads relaxed).
+  std::atomic_thread_fence(std::memory_order_acquire);
+  // Every spec is made as a non-const object (make_shared, a build's deque): changing
+  // one that nothing else holds is sound.
+  return const_cast<PodSpec&>(*slot);
 }
 
 void Cluster::Stale() {
@@ -169,12 +179,7 @@ absl::Status Cluster::PutPod(PodSpec pod) {
     PodGroupChanged(std::move(group_key));
   }
   std::string key = Key(pod.namespace_, pod.name);
-  if (auto it = pods_.find(key); it != pods_.end()) {
-    shared_pods_.erase(&it->second);  // about to change
-    it->second = std::move(pod);
-  } else {
-    pods_.put(key, std::move(pod));
-  }
+  pods_.put(key, std::make_shared<PodSpec>(std::move(pod)));
   PodChanged(std::move(key));
   return absl::OkStatus();
 }
@@ -256,7 +261,6 @@ absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view 
   std::string key = Key(namespace_, name);
   const auto it = pods_.find(key);
   if (it == pods_.end()) return absl::NotFoundError(absl::StrCat("Pod \"", key, "\": not found"));
-  shared_pods_.erase(&it->second);
   pods_.erase(it);
   PodChanged(std::move(key));
   return absl::OkStatus();
@@ -331,28 +335,17 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
     }
   }
   SnapshotBuilder b = BuilderOfAllButPods();
-  // Unchanged pods go in shared; a changed one is copied, handed over and prepared by
-  // the build, and that very copy is shared with later builds.
-  std::vector<const PodSpec*> changed;
-  for (const auto& [key, p] : pods_.map()) {
-    if (auto shared = shared_pods_.find(&p); shared != shared_pods_.end()) {
-      b.AddSharedPod(shared->second);
-    } else {
-      b.AddOwnedPod(std::make_shared<PodSpec>(p));
-      changed.push_back(&p);
-    }
+  // A pod an earlier snapshot holds goes in shared (the build copies it only if it must
+  // prepare it again); one the cluster alone holds (new or changed since) is handed
+  // over and prepared where it lies, so the snapshot shares the cluster's very spec.
+  for (auto& [key, p] : pods_.mutable_map()) {
+    if (p.use_count() > 1) b.AddSharedPod(p);
+    else b.AddOwnedPod(std::shared_ptr<PodSpec>(p, &Writable(p)));
   }
   if (last_built_) b.ReuseFrom(*last_built_);
   absl::StatusOr<vcsched::Snapshot> built = std::move(b).Build();
   if (!built.ok()) return built;
   last_built_ = *built;
-  // Keep each newly prepared pod (an object of its own) for the next builds. A pod a
-  // snapshot leaves out (another scheduler's, not placed) is passed again next time.
-  for (const PodSpec* p : changed) {
-    if (const std::optional<TaskIndex> t = built->FindTask(Key(p->namespace_, p->name))) {
-      shared_pods_[p] = built->tasks()[static_cast<size_t>(*t)].pod;
-    }
-  }
   cached_ = *built;
   changed_pods_.clear();
   changed_pod_groups_.clear();
@@ -363,15 +356,14 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
 
 std::optional<Snapshot> Cluster::Patched() const {
   SnapshotChanges changes;
-  std::vector<const std::pair<const std::string, PodSpec>*> put;  // the cluster's own entries of changes.put_pods
   for (const std::string& key : changed_pods_) {
     auto it = pods_.find(key);
     if (it == pods_.end()) {
       changes.deleted_pods.push_back(key);
       continue;
     }
-    changes.put_pods.push_back(std::make_shared<PodSpec>(it->second));
-    put.push_back(&*it);
+    // Prepared by the patch where it lies: the snapshot shares the cluster's spec.
+    changes.put_pods.push_back(std::shared_ptr<PodSpec>(it->second, &Writable(it->second)));
   }
   for (const std::string& key : changed_pod_groups_) {
     auto it = pod_groups_.find(key);
@@ -380,21 +372,13 @@ std::optional<Snapshot> Cluster::Patched() const {
   }
   // The last snapshot is handed over: when the host let go of it (and of its decisions),
   // its data is reused in place.
-  std::optional<vcsched::Snapshot> patched = PatchSnapshot(std::move(*last_built_), std::move(changes));
-  if (!patched) return std::nullopt;
-  // Each changed pod, as the snapshot prepared it, is shared with the next builds.
-  for (const auto* entry : put) {
-    if (const std::optional<TaskIndex> t = patched->FindTask(entry->first)) {
-      shared_pods_[&entry->second] = patched->tasks()[static_cast<size_t>(*t)].pod;
-    }
-  }
-  return patched;
+  return PatchSnapshot(std::move(*last_built_), std::move(changes));
 }
 
 absl::StatusOr<Snapshot> Cluster::BuildSnapshot() const {
   SnapshotBuilder b = BuilderOfAllButPods();
   std::deque<PodSpec> pods;
-  for (const auto& [_, p] : pods_.map()) pods.push_back(p);
+  for (const auto& [_, p] : pods_.map()) pods.push_back(*p);
   b.AddPods(std::move(pods));
   return std::move(b).Build();
 }
@@ -405,9 +389,8 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
   const auto pod_of = [&](absl::string_view what, absl::string_view key) -> PodSpec* {
     auto it = pods_.find(key);
     if (it != pods_.end()) {
-      shared_pods_.erase(&it->second);  // about to change
       changed_pods_.insert(std::string(key));
-      return &it->second;
+      return &Writable(it->second);
     }
     report.conflicts.push_back(absl::StrCat(what, " ", key, ": pod not found"));
     return nullptr;

@@ -371,7 +371,7 @@ std::string ClusterToYaml(const Cluster& c, const SchedulerConfig* config) {
   for (const auto& [_, h] : c.hyper_nodes()) objects.push_back(HyperNodeManifest(h));
   const size_t before_jobs = objects.size();
   for (const auto& [_, g] : c.pod_groups()) objects.push_back(PodGroupManifest(g));
-  for (const auto& [_, p] : c.pods()) objects.push_back(PodManifest(p));
+  for (const auto& [_, p] : c.pods()) objects.push_back(PodManifest(*p));
   // Volcano Jobs as they were given, before the PodGroups and pods their controller made
   // (which, being in the text, are read back as they are: nothing is made again).
   std::vector<const Value*> views;

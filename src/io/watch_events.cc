@@ -163,9 +163,9 @@ std::vector<std::pair<std::string, std::string>> PodsOfGroupBut(const Cluster& c
   const absl::string_view ns = group_key.substr(0, slash), name = group_key.substr(slash + 1);
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [key, pod] : cluster.pods()) {
-    if (pod.namespace_ != ns || keep.count(key)) continue;
-    auto g = pod.annotations.find(kPodGroupAnnotation);
-    if (g != pod.annotations.end() && g->second == name) out.emplace_back(pod.namespace_, pod.name);
+    if (pod->namespace_ != ns || keep.count(key)) continue;
+    auto g = pod->annotations.find(kPodGroupAnnotation);
+    if (g != pod->annotations.end() && g->second == name) out.emplace_back(pod->namespace_, pod->name);
   }
   return out;
 }

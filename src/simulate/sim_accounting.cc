@@ -47,7 +47,8 @@ absl::Status Simulator::SetupResources(const ScenarioObjects& cluster) {
   // Pods of the cluster file: those on a node hold its resources for the whole run.
   absl::StatusOr<Snapshot> snapshot = cluster_.Snapshot();
   if (!snapshot.ok()) return snapshot.status();
-  for (const auto& [key, p] : cluster_.pods()) {
+  for (const auto& [key, pod] : cluster_.pods()) {
+    const PodSpec& p = *pod;
     if (p.phase == "Running") ++running_pods_;
     else if (p.phase == "Pending") ++pending_pods_;
     if (!p.node_name.empty() && (p.phase == "Running" || p.phase == "Pending")) HoldForeign(*snapshot, key);
@@ -146,14 +147,14 @@ absl::Status Simulator::NodeEventAt(int i) {
   std::vector<std::pair<int, int>> lost;
   std::vector<std::pair<std::string, std::string>> foreign;
   for (const auto& [key, pod] : cluster_.pods()) {
-    if (pod.node_name != e.node) continue;
+    if (pod->node_name != e.node) continue;
     auto it = slot_of_pod_.find(key);
     if (it != slot_of_pod_.end()) lost.push_back(it->second);
-    else foreign.emplace_back(pod.namespace_, pod.name);
+    else foreign.emplace_back(pod->namespace_, pod->name);
   }
   for (const auto& [ns, name] : foreign) {
     const std::string key = absl::StrCat(ns, "/", name);
-    const std::string& phase = cluster_.pods().find(key)->second.phase;
+    const std::string& phase = cluster_.pods().find(key)->second->phase;
     if (phase == "Running") --running_pods_;
     else if (phase == "Pending") --pending_pods_;
     ReleaseForeign(key);

@@ -274,7 +274,7 @@ void Simulator::PodStarted(int j, int s) {
   PodSlot& slot = job.pods[static_cast<size_t>(s)];
   if (slot.state != State::kBound) return;
   auto it = cluster_.pods().find(slot.key);
-  if (it == cluster_.pods().end() || it->second.deleting) return;
+  if (it == cluster_.pods().end() || it->second->deleting) return;
   if (!UpdateClusterPod(slot, [](PodSpec& p) { p.phase = "Running"; })) return;
   slot.state = State::kRunning;
   --pending_pods_;
@@ -460,7 +460,7 @@ void Simulator::FinishJob(int j) {
 bool Simulator::UpdateClusterPod(const PodSlot& slot, const std::function<void(PodSpec&)>& change) {
   auto it = cluster_.pods().find(slot.key);
   if (it == cluster_.pods().end()) return false;
-  PodSpec p = it->second;
+  PodSpec p = *it->second;
   change(p);
   return cluster_.PutPod(std::move(p)).ok();
 }

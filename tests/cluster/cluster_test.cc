@@ -99,7 +99,7 @@ TEST_CASE("Cluster: a plain pod gets the controller's PodGroup, which later pods
   REQUIRE(c.PutPod(a).ok());
   REQUIRE(c.PutPod(b).ok());
   REQUIRE(c.pod_groups().count("ns/podgroup-rs-1") == 1);
-  CHECK(c.pods().at("ns/b").annotations.at(std::string(kPodGroupAnnotation)) == "podgroup-rs-1");
+  CHECK(c.pods().at("ns/b")->annotations.at(std::string(kPodGroupAnnotation)) == "podgroup-rs-1");
   // A user's PodGroup of that name would silently take the pod: refused, as the loader does.
   Cluster d;
   REQUIRE(d.PutPodGroup(Group("podgroup-rs-1", 3)).ok());
@@ -124,7 +124,7 @@ TEST_CASE("Cluster: decisions are applied, and those that no longer fit are conf
   CHECK(report.binds == 2);
   REQUIRE(report.conflicts.size() == 1);
   CHECK_THAT(report.conflicts[0], Catch::Contains("ns/p3: pod not found"));
-  CHECK(c.pods().at("ns/p1").node_name == "n1");
+  CHECK(c.pods().at("ns/p1")->node_name == "n1");
   CHECK(c.pod_groups().at("ns/g").phase == "Inqueue");
   // Bound pods stay where they are: the next session binds nothing, and applying a
   // session that changed nothing keeps the snapshot.
@@ -147,12 +147,68 @@ TEST_CASE("Cluster: decisions are applied, and those that no longer fit are conf
   evict.pipelined.push_back({SharedText(std::string("ns/p1")), SharedText(std::string("n1")), false});
   const ApplyReport r2 = c.Apply(evict);
   CHECK(r2.evictions == 1);
-  CHECK(c.pods().at("ns/p1").deleting);
+  CHECK(c.pods().at("ns/p1")->deleting);
   CHECK(r2.pipelined == 1);
-  CHECK(c.pods().at("ns/p2").nominated_node_name == "n1");
-  CHECK(c.pods().at("ns/p1").nominated_node_name.empty());
+  CHECK(c.pods().at("ns/p2")->nominated_node_name == "n1");
+  CHECK(c.pods().at("ns/p1")->nominated_node_name.empty());
   REQUIRE(r2.conflicts.size() == 1);
   CHECK_THAT(r2.conflicts[0], Catch::Contains("node not found"));
+}
+
+// The spec of task `key` in the snapshot.
+const PodSpec* TaskPod(const Snapshot& s, const std::string& key) {
+  const std::optional<TaskIndex> t = s.FindTask(key);
+  return t ? s.tasks()[static_cast<size_t>(*t)].pod.get() : nullptr;
+}
+
+TEST_CASE("Cluster: snapshots share the cluster's pod specs, and a change never reaches a snapshot taken before it",
+          "[cluster]") {
+  Cluster c;
+  REQUIRE(c.PutNode(Node("n1", 4000)).ok());
+  REQUIRE(c.PutPodGroup(Group("g", 1)).ok());
+  REQUIRE(c.PutPod(Pod("p1", "g", 1000)).ok());
+  REQUIRE(c.PutPod(Pod("p2", "g", 1000)).ok());
+  const absl::StatusOr<Snapshot> built = c.Snapshot();  // the first one is built
+  REQUIRE(built.ok());
+  CHECK(TaskPod(*built, "ns/p1") == c.pods().at("ns/p1").get());
+  CHECK(TaskPod(*built, "ns/p1")->namespace_labels != nullptr);  // prepared where it lies
+
+  // A pod put since is patched in, shared too; the held snapshot keeps the old spec.
+  PodSpec running = *c.pods().at("ns/p2");
+  running.node_name = "n1";
+  running.phase = "Running";
+  REQUIRE(c.PutPod(running).ok());
+  const absl::StatusOr<Snapshot> patched = c.Snapshot();
+  REQUIRE(patched.ok());
+  CHECK(c.snapshot_counts().patched == 1);
+  CHECK(TaskPod(*patched, "ns/p2") == c.pods().at("ns/p2").get());
+  CHECK(TaskPod(*built, "ns/p2")->phase == "Pending");
+  CHECK(TaskPod(*built, "ns/p2")->node_name.empty());
+
+  // A decision applied to a pod that snapshots hold copies it first.
+  Decisions bind;
+  bind.binds.push_back({SharedText(std::string("ns/p1")), SharedText(std::string("n1"))});
+  const PodSpec* before = c.pods().at("ns/p1").get();
+  REQUIRE(c.Apply(bind).binds == 1);
+  CHECK(c.pods().at("ns/p1").get() != before);
+  CHECK(c.pods().at("ns/p1")->node_name == "n1");
+  CHECK(TaskPod(*built, "ns/p1")->node_name.empty());
+  CHECK(TaskPod(*patched, "ns/p1")->node_name.empty());
+
+  // A spec a host keeps a hold of is not changed under it either.
+  const std::shared_ptr<const PodSpec> kept = c.pods().at("ns/p1");
+  Decisions evict;
+  evict.evictions.push_back({SharedText(std::string("ns/p1")), SharedText::Literal("preempt"), SharedText(), SharedText()});
+  REQUIRE(c.Apply(evict).evictions == 1);
+  CHECK_FALSE(kept->deleting);
+  CHECK(c.pods().at("ns/p1")->deleting);
+
+  // Each snapshot still decides as a scratch build of its state does.
+  const absl::StatusOr<Snapshot> now = c.Snapshot();
+  const absl::StatusOr<Snapshot> scratch = c.BuildSnapshot();
+  REQUIRE(now.ok());
+  REQUIRE(scratch.ok());
+  CHECK(DecisionsToText(Run(*now)) == DecisionsToText(Run(*scratch)));
 }
 
 TEST_CASE("Cluster: PodGroup statuses are written as Volcano's job updater writes them, and round-trip", "[cluster]") {
@@ -239,7 +295,7 @@ TEST_CASE("Cluster: Volcano Jobs are kept, printed as Jobs, read back to the sam
   REQUIRE(snap.ok());
   (void)c.Apply(Run(*snap), 100);
   // One pod finished and was deleted by the host: the state keeps the Job without it.
-  const std::string gone = c.pods().begin()->second.name;
+  const std::string gone = c.pods().begin()->second->name;
   REQUIRE(c.DeletePod("ns", gone).ok());
 
   const std::string yaml = ClusterToYaml(c);

@@ -19,6 +19,9 @@ class BackfillAction : public Action {
     std::map<JobIndex, OrderedHeap<TaskIndex>> tasks;
     for (const JobInfo& job : s.snapshot().jobs()) {
       if (job.queue == kNone || ssn.JobIsPending(job.index) || ssn.JobValid(job.index)) continue;
+      // Only a pending or pipelined best-effort task is backfilled: most jobs have none,
+      // and their task records are not read.
+      if (ssn.JobPendingBestEffortNum(job.index) == 0 && ssn.job_count(job.index, TaskStatus::kPipelined) == 0) continue;
       auto heap = TaskHeap(ssn);
       for (TaskIndex t : job.tasks) {
         const TaskInfo& info = s.task(t);

@@ -14,40 +14,49 @@ namespace vcsched {
 
 // ---------------------------------------------------------------- State helpers
 
+// The node sums of a task holding node n in status st: added (sign 1) or taken away (-1).
+void Session::State::CountOnNode(NodeIndex n, TaskStatus st, absl::Span<const int64_t> r, int sign) {
+  const auto add = [sign](int64_t a, int64_t b) { return sign > 0 ? SaturatingAdd(a, b) : SaturatingSub(a, b); };
+  const auto take = [sign](int64_t a, int64_t b) { return sign > 0 ? SaturatingSub(a, b) : SaturatingAdd(a, b); };
+  if (st == TaskStatus::kPipelined) {
+    auto p = MutableRow(pipelined, n);
+    for (int d = 0; d < dims; ++d) p[d] = add(p[d], r[d]);
+    return;
+  }
+  auto idle_row = MutableRow(idle, n);
+  auto used_row = MutableRow(used, n);
+  for (int d = 0; d < dims; ++d) {
+    idle_row[d] = take(idle_row[d], r[d]);
+    used_row[d] = add(used_row[d], r[d]);
+  }
+  if (st == TaskStatus::kReleasing) {
+    auto rel = MutableRow(releasing, n);
+    for (int d = 0; d < dims; ++d) rel[d] = add(rel[d], r[d]);
+  }
+}
+
 void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_node) {
   const size_t ti = static_cast<size_t>(t);
   const TaskStatus old_status = status[ti];
   const NodeIndex old_node = node[ti];
   const absl::Span<const int64_t> r = req(t);
   if (old_node != kNone && HoldsNode(old_status)) {
-    auto idle_row = MutableRow(idle, old_node);
-    auto used_row = MutableRow(used, old_node);
-    if (old_status == TaskStatus::kPipelined) {
-      auto p = MutableRow(pipelined, old_node);
-      for (int d = 0; d < dims; ++d) p[d] = SaturatingSub(p[d], r[d]);
-    } else {
-      for (int d = 0; d < dims; ++d) {
-        idle_row[d] = SaturatingAdd(idle_row[d], r[d]);
-        used_row[d] = SaturatingSub(used_row[d], r[d]);
-      }
-      if (old_status == TaskStatus::kReleasing) {
-        auto rel = MutableRow(releasing, old_node);
-        for (int d = 0; d < dims; ++d) rel[d] = SaturatingSub(rel[d], r[d]);
-      }
+    CountOnNode(old_node, old_status, r, -1);
+    if (node_tasks_listed) {  // swap-remove from the node's list
+      auto& list = node_tasks[static_cast<size_t>(old_node)];
+      const int32_t slot = node_slot[ti];
+      const TaskIndex moved = list.back();
+      list[static_cast<size_t>(slot)] = moved;
+      node_slot[static_cast<size_t>(moved)] = slot;
+      list.pop_back();
+      node_slot[ti] = -1;
     }
-    // Swap-remove from the node's list.
-    auto& list = node_tasks[static_cast<size_t>(old_node)];
-    const int32_t slot = node_slot[ti];
-    const TaskIndex moved = list.back();
-    list[static_cast<size_t>(slot)] = moved;
-    node_slot[static_cast<size_t>(moved)] = slot;
-    list.pop_back();
-    node_slot[ti] = -1;
   }
   if (old_node != kNone) node_changes.push_back(old_node);
   if (new_node != kNone && new_node != old_node) node_changes.push_back(new_node);
   const JobIndex job = task_job[ti];
   if (job != kNone) {
+    ++job_moves[static_cast<size_t>(job)];
     auto& counts = job_counts[static_cast<size_t>(job)];
     --counts[static_cast<size_t>(old_status)];
     ++counts[static_cast<size_t>(new_status)];
@@ -64,24 +73,50 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
   status[ti] = new_status;
   node[ti] = new_node;
   if (new_node != kNone && HoldsNode(new_status)) {
-    if (new_status == TaskStatus::kPipelined) {
-      auto p = MutableRow(pipelined, new_node);
-      for (int d = 0; d < dims; ++d) p[d] = SaturatingAdd(p[d], r[d]);
-    } else {
-      auto idle_row = MutableRow(idle, new_node);
-      auto used_row = MutableRow(used, new_node);
-      for (int d = 0; d < dims; ++d) {
-        idle_row[d] = SaturatingSub(idle_row[d], r[d]);
-        used_row[d] = SaturatingAdd(used_row[d], r[d]);
-      }
-      if (new_status == TaskStatus::kReleasing) {
-        auto rel = MutableRow(releasing, new_node);
-        for (int d = 0; d < dims; ++d) rel[d] = SaturatingAdd(rel[d], r[d]);
-      }
+    CountOnNode(new_node, new_status, r, 1);
+    if (node_tasks_listed) {
+      auto& list = node_tasks[static_cast<size_t>(new_node)];
+      node_slot[ti] = static_cast<int32_t>(list.size());
+      list.push_back(t);
     }
-    auto& list = node_tasks[static_cast<size_t>(new_node)];
-    node_slot[ti] = static_cast<int32_t>(list.size());
-    list.push_back(t);
+  }
+}
+
+// MoveTask from where every task starts (Pending, off any node) when the session opens:
+// the same counts and sums, without the removal and the change log.
+void Session::State::PlaceAtOpening(TaskIndex t, TaskStatus st, NodeIndex n) {
+  const size_t ti = static_cast<size_t>(t);
+  const absl::Span<const int64_t> r = req(t);
+  const JobIndex job = task_job[ti];
+  if (job != kNone) {
+    const auto j = static_cast<size_t>(job);
+    ++job_moves[j];
+    --job_counts[j][static_cast<size_t>(TaskStatus::kPending)];
+    ++job_counts[j][static_cast<size_t>(st)];
+    if (IsAllocatedStatus(st)) {
+      auto a = MutableRow(job_allocated, job);
+      for (int d = 0; d < dims; ++d) a[d] = SaturatingAdd(a[d], r[d]);
+    }
+    if (task_flags[ti] & kTaskBestEffort) job_pending_best_effort[j] -= st != TaskStatus::kPending;
+  }
+  status[ti] = st;
+  node[ti] = n;
+  if (n != kNone && HoldsNode(st)) CountOnNode(n, st, r, 1);
+}
+
+void Session::State::ListNodeTasks() {
+  node_tasks_listed = true;
+  node_tasks.assign(static_cast<size_t>(allocatable.rows()), {});
+  std::vector<int32_t> per_node(node_tasks.size(), 0);  // each list sized once
+  for (size_t t = 0; t < status.size(); ++t) {
+    if (node[t] != kNone && HoldsNode(status[t])) ++per_node[static_cast<size_t>(node[t])];
+  }
+  for (size_t n = 0; n < node_tasks.size(); ++n) node_tasks[n].reserve(static_cast<size_t>(per_node[n]));
+  for (size_t t = 0; t < status.size(); ++t) {
+    if (node[t] == kNone || !HoldsNode(status[t])) continue;
+    auto& list = node_tasks[static_cast<size_t>(node[t])];
+    node_slot[t] = static_cast<int32_t>(list.size());
+    list.push_back(static_cast<TaskIndex>(t));
   }
 }
 
@@ -136,7 +171,6 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.used = ResourceMatrix::Zero(n, s.dims);
   s.releasing = ResourceMatrix::Zero(n, s.dims);
   s.pipelined = ResourceMatrix::Zero(n, s.dims);
-  s.node_tasks.resize(nodes.size());
   s.status.assign(tasks.size(), TaskStatus::kPending);
   s.node.assign(tasks.size(), kNone);
   s.node_slot.assign(tasks.size(), -1);
@@ -163,6 +197,8 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     s.job_counts[j][static_cast<size_t>(TaskStatus::kPending)] = f.job_task_begin[j + 1] - f.job_task_begin[j];
   }
   s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
+  s.job_moves.assign(jobs.size(), 0);
+  s.role_checks.assign(jobs.size(), {-1, -1, -1});
   s.job_status_slot.assign(jobs.size(), -1);
   s.names = SharedText::Owner(SnapshotInternals::Shared(snapshot));
   s.transition_id = s.decisions.Keep(s.session_id);
@@ -177,20 +213,11 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   }
   // Finished pods never hold a node (docs/reference/scheduler.md §2.2). A pending task off any node is
   // where every task starts, so only the others move.
-  {  // each node's list and the change log sized once, not grown task by task
-    std::vector<int32_t> per_node(nodes.size(), 0);
-    for (const TaskIndex t : f.placed_tasks) {
-      const TaskInfo& info = tasks[static_cast<size_t>(t)];
-      if (info.node != kNone && HoldsNode(info.status)) ++per_node[static_cast<size_t>(info.node)];
-    }
-    for (size_t i = 0; i < nodes.size(); ++i) s.node_tasks[i].reserve(static_cast<size_t>(per_node[i]));
-    s.node_changes.reserve(f.placed_tasks.size());
-  }
+  // The initial placement is the baseline, not a change: it is not logged.
   for (const TaskIndex t : f.placed_tasks) {
     const TaskInfo& info = tasks[static_cast<size_t>(t)];
-    s.MoveTask(t, info.status, HoldsNode(info.status) ? info.node : kNone);
+    s.PlaceAtOpening(t, info.status, HoldsNode(info.status) ? info.node : kNone);
   }
-  s.node_changes.clear();  // the initial placement is the baseline, not a change
   internal::RecoverAllocatedHyperNodes(s);
 
   v_.num_tasks = static_cast<int32_t>(tasks.size());
@@ -244,6 +271,7 @@ Resource Session::node_future_idle(NodeIndex n) const {
 }
 
 std::vector<TaskIndex> Session::node_tasks(NodeIndex n) const {
+  if (!s_->node_tasks_listed) s_->ListNodeTasks();
   std::vector<TaskIndex> out = s_->node_tasks[static_cast<size_t>(n)];
   std::sort(out.begin(), out.end());
   return out;
@@ -290,8 +318,7 @@ bool Session::JobIsStarving(JobIndex j) const {
 namespace {
 enum class RoleCheck { kValid, kReady, kPipelined };
 
-bool CheckRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
-  if (!s.job_checks_roles[static_cast<size_t>(j)]) return true;
+bool CountRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
   const JobInfo& job = s.job(j);
   const std::map<std::string, int32_t>& mins = job.pod_group.min_task_member;
   const std::vector<int32_t>& role_slot = s.facts->task_role_slot;  // worked out with the snapshot
@@ -326,6 +353,18 @@ bool CheckRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
   }
   return true;
 }
+
+// CountRoles, asked again only after one of the job's tasks moved: actions and gang ask
+// every job several times a session, and most jobs do not change in between.
+bool CheckRoles(Session::State& s, JobIndex j, RoleCheck kind) {
+  const auto at = static_cast<size_t>(j);
+  if (!s.job_checks_roles[at]) return true;
+  int64_t& cached = s.role_checks[at][static_cast<size_t>(kind)];
+  if (cached >= 0 && cached / 2 == s.job_moves[at]) return cached % 2 == 1;
+  const bool answer = CountRoles(s, j, kind);
+  cached = s.job_moves[at] * 2 + (answer ? 1 : 0);
+  return answer;
+}
 }  // namespace
 
 bool Session::JobCheckTaskValid(JobIndex j) const { return CheckRoles(*s_, j, RoleCheck::kValid); }
@@ -341,7 +380,7 @@ void Session::SetJobPhase(JobIndex j, std::string phase) {
 }
 bool Session::JobIsPending(JobIndex j) const {
   const std::string& p = job_phase(j);
-  return p.empty() || p == "Pending";
+  return p.empty() || absl::string_view(p) == "Pending";  // sizes first, no strlen
 }
 
 // ---------------------------------------------------------------- registration

@@ -63,7 +63,7 @@ struct Session::State {
   absl::Span<const uint8_t> task_flags;  // TaskFlag bits
   absl::Span<const JobIndex> task_job;
   std::vector<NodeIndex> node;
-  std::vector<int32_t> node_slot;  // position in node_tasks[node], -1 when off any node
+  std::vector<int32_t> node_slot;  // position in node_tasks[node] (once listed), else -1
   std::vector<NodeIndex> last_txn_node;  // placement undone by a Discard (gang message)
   std::vector<TaskStatus> last_txn_status;
   // Pipelined onto room evictions made (Volcano's EvictionOccurred): its node becomes the
@@ -88,11 +88,20 @@ struct Session::State {
 
   // Nodes.
   ResourceMatrix allocatable, idle, used, releasing, pipelined;
+  // The tasks holding each node: listed on first use (ListNodeTasks; only eviction
+  // actions ask), then kept by MoveTask.
   std::vector<std::vector<TaskIndex>> node_tasks;
+  bool node_tasks_listed = false;
+  void ListNodeTasks();
 
   // Jobs.
   std::vector<std::array<int32_t, kTaskStatusCount>> job_counts;
   std::vector<int32_t> job_pending_best_effort;
+  // Moves of the job's tasks so far (MoveTask): an answer that depends only on where its
+  // tasks are holds while this is unchanged. role_checks[j][kind] caches the minTaskMember
+  // checks (JobCheckTask*) as (moves at the time) * 2 + answer; -1 when not asked yet.
+  std::vector<int64_t> job_moves;
+  std::vector<std::array<int64_t, 3>> role_checks;
   // Views of the snapshot's dense job facts (job-order comparisons, per-job passes).
   absl::Span<const QueueIndex> job_queue;
   absl::Span<const int32_t> job_min_member;
@@ -166,8 +175,10 @@ struct Session::State {
   std::vector<Registered<SubJobVoteFn>> sub_job_pipelined;
   std::vector<Registered<SubJobOrderFn>> sub_job_order;
   // Allocated HyperNodes (session_topology.cc): per job, per job's sub-group, per task.
+  // The sub-groups' are one array: job j's at [sub_job_begin[j], sub_job_begin[j + 1]).
   std::vector<HyperNodeIndex> job_allocated_hyper_node;
-  std::vector<std::vector<HyperNodeIndex>> sub_job_allocated_hyper_node;
+  std::vector<HyperNodeIndex> sub_job_allocated_hyper_node;
+  std::vector<int32_t> sub_job_begin;
   std::vector<HyperNodeIndex> task_job_allocated_hyper_node;
   // Sub-groups' nominated HyperNodes (gangpreempt, gangreclaim): few, so a map.
   absl::flat_hash_map<std::pair<JobIndex, int32_t>, HyperNodeIndex> sub_job_nominated_hyper_node;
@@ -220,6 +231,9 @@ struct Session::State {
 
   // Moves a task to a new status and node, keeping node, job and list accounting.
   void MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_node);
+  // MoveTask from Pending and off any node, as the session opens (not logged).
+  void PlaceAtOpening(TaskIndex t, TaskStatus status, NodeIndex node);
+  void CountOnNode(NodeIndex n, TaskStatus st, absl::Span<const int64_t> r, int sign);
   void FireAllocate(TaskIndex t);
   void FireDeallocate(TaskIndex t);
 };

@@ -53,13 +53,13 @@ HyperNodeIndex Session::job_allocated_hyper_node(JobIndex j) const {
   return s_->job_allocated_hyper_node[static_cast<size_t>(j)];
 }
 HyperNodeIndex Session::sub_job_allocated_hyper_node(JobIndex j, int32_t k) const {
-  return s_->sub_job_allocated_hyper_node[static_cast<size_t>(j)][static_cast<size_t>(k)];
+  return s_->sub_job_allocated_hyper_node[static_cast<size_t>(s_->sub_job_begin[static_cast<size_t>(j)] + k)];
 }
 void Session::SetJobAllocatedHyperNode(JobIndex j, HyperNodeIndex h) {
   s_->job_allocated_hyper_node[static_cast<size_t>(j)] = h;
 }
 void Session::SetSubJobAllocatedHyperNode(JobIndex j, int32_t k, HyperNodeIndex h) {
-  s_->sub_job_allocated_hyper_node[static_cast<size_t>(j)][static_cast<size_t>(k)] = h;
+  s_->sub_job_allocated_hyper_node[static_cast<size_t>(s_->sub_job_begin[static_cast<size_t>(j)] + k)] = h;
 }
 HyperNodeIndex Session::task_job_allocated_hyper_node(TaskIndex t) const {
   return s_->task_job_allocated_hyper_node[static_cast<size_t>(t)];
@@ -130,9 +130,13 @@ void RecoverAllocatedHyperNodes(Session::State& s) {
   const Snapshot& snap = *s.snapshot;
   const absl::Span<const HyperNodeInfo> hyper_nodes = snap.hyper_nodes();
   s.job_allocated_hyper_node.assign(s.jobs.size(), kNone);
-  s.sub_job_allocated_hyper_node.resize(s.jobs.size());
   s.task_job_allocated_hyper_node.assign(s.tasks.size(), kNone);
-  for (size_t j = 0; j < s.jobs.size(); ++j) s.sub_job_allocated_hyper_node[j].assign(s.jobs[j].sub_jobs.size(), kNone);
+  s.sub_job_begin.resize(s.jobs.size() + 1);
+  s.sub_job_begin[0] = 0;
+  for (size_t j = 0; j < s.jobs.size(); ++j) {
+    s.sub_job_begin[j + 1] = s.sub_job_begin[j] + static_cast<int32_t>(s.jobs[j].sub_jobs.size());
+  }
+  s.sub_job_allocated_hyper_node.assign(static_cast<size_t>(s.sub_job_begin.back()), kNone);
   if (!snap.hyper_nodes_ready()) return;
   for (size_t j = 0; j < s.jobs.size(); ++j) {
     const JobInfo& job = s.jobs[j];
@@ -168,7 +172,7 @@ void RecoverAllocatedHyperNodes(Session::State& s) {
           lowest = h;
         }
       }
-      s.sub_job_allocated_hyper_node[j][k] = lowest;
+      s.sub_job_allocated_hyper_node[static_cast<size_t>(s.sub_job_begin[j]) + k] = lowest;
       if (lowest != kNone) job_hn = snap.HyperNodeLca(job_hn, lowest);
     }
     s.job_allocated_hyper_node[j] = job_hn;

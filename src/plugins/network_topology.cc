@@ -134,10 +134,11 @@ class NetworkTopologyPlugin : public Plugin {
         holders_[static_cast<size_t>(n)].push_back(h.index);
         const Resource future = s.node_future_idle(n);
         for (size_t d = 0; d < dims; ++d) {
-          f.allocatable[d] += s.node_allocatable(n)[d];
-          f.used[d] += s.node_used(n)[d];
-          f.idle[d] += s.node_idle(n)[d];
-          f.future_idle[d] += future[static_cast<int>(d)];
+          // Saturating, as every resource sum is: legal large nodes must not wrap it.
+          f.allocatable[d] = SaturatingAdd(f.allocatable[d], s.node_allocatable(n)[d]);
+          f.used[d] = SaturatingAdd(f.used[d], s.node_used(n)[d]);
+          f.idle[d] = SaturatingAdd(f.idle[d], s.node_idle(n)[d]);
+          f.future_idle[d] = SaturatingAdd(f.future_idle[d], future[static_cast<int>(d)]);
         }
       }
     }
@@ -148,7 +149,9 @@ class NetworkTopologyPlugin : public Plugin {
     const absl::Span<const int64_t> req = s_->task_resreq(t);
     for (HyperNodeIndex h : holders_[static_cast<size_t>(n)]) {
       std::vector<int64_t>& used = fill_[static_cast<size_t>(h)].used;
-      for (size_t d = 0; d < used.size(); ++d) used[d] += sign * req[d];
+      for (size_t d = 0; d < used.size(); ++d) {
+        used[d] = sign > 0 ? SaturatingAdd(used[d], req[d]) : SaturatingSub(used[d], req[d]);
+      }
       changed_hyper_nodes_.push_back(h);
     }
   }

@@ -7,6 +7,13 @@
 namespace vcsched::internal {
 
 NodeView::NodeView(const Session& ssn) : ssn_(&ssn), dims_(ssn.dims()) {
+  // A task moved since the session opened: the view starts from where tasks are now.
+  if (!ssn.node_change_log().empty()) Place(false);
+}
+
+void NodeView::Place(bool as_opened) {
+  built_ = true;
+  const Session& ssn = *ssn_;
   const size_t n = static_cast<size_t>(ssn.num_nodes());
   const size_t tasks = static_cast<size_t>(ssn.num_tasks());
   pods_.assign(n, {});
@@ -17,28 +24,35 @@ NodeView::NodeView(const Session& ssn) : ssn_(&ssn), dims_(ssn.dims()) {
   slot_.assign(tasks, -1);
   ever_.assign(tasks, 0);
   terms_indexed_.assign(tasks, 0);
+  // As opened, the session placed each task where the snapshot has it (Session's
+  // constructor); the view's changes since are the event handlers' Add and Remove.
+  const auto node_of = [&](TaskIndex t) {
+    if (!as_opened) return ssn.task_node(t);
+    const TaskInfo& info = ssn.task(t);
+    return info.status == TaskStatus::kPending ? kNone : info.node;
+  };
   const auto holds_node = [&](TaskIndex t) {
-    const TaskStatus s = ssn.task_status(t);
-    return ssn.task_node(t) != kNone && s != TaskStatus::kPending && s != TaskStatus::kSucceeded &&
-           s != TaskStatus::kFailed;
+    const TaskStatus s = as_opened ? ssn.task(t).status : ssn.task_status(t);
+    return node_of(t) != kNone && s != TaskStatus::kPending && s != TaskStatus::kSucceeded && s != TaskStatus::kFailed;
   };
   // Each node's list and the placed list sized once, not grown pod by pod.
   std::vector<int32_t> per_node(n, 0);
   size_t placed = 0;
   for (TaskIndex t = 0; t < static_cast<TaskIndex>(tasks); ++t) {
     if (!holds_node(t)) continue;
-    ++per_node[static_cast<size_t>(ssn.task_node(t))];
+    ++per_node[static_cast<size_t>(node_of(t))];
     ++placed;
   }
   for (size_t i = 0; i < n; ++i) pods_[i].reserve(static_cast<size_t>(per_node[i]));
   ever_placed_.reserve(placed);
   for (TaskIndex t = 0; t < static_cast<TaskIndex>(tasks); ++t) {
-    if (holds_node(t)) Add(t, ssn.task_node(t));
+    if (holds_node(t)) Add(t, node_of(t));
   }
   initialized_ = true;
 }
 
 std::vector<NodeView::Placement> NodeView::AsOf(int64_t seq) const {
+  Ready();
   std::vector<NodeIndex> where(node_of_);
   if (seq >= 0) {
     for (int64_t i = static_cast<int64_t>(log_.size()) - 1; i >= seq; --i) {
@@ -54,6 +68,7 @@ std::vector<NodeView::Placement> NodeView::AsOf(int64_t seq) const {
 }
 
 void NodeView::Add(TaskIndex t, NodeIndex n) {
+  Ready();
   const size_t ti = static_cast<size_t>(t);
   if (node_of_[ti] != kNone) Remove(t);
   if (initialized_) log_.push_back({t, n, true});
@@ -128,6 +143,7 @@ void NodeView::BuildTermIndex() {
 }
 
 bool NodeView::AnyPlacedTermSelects(TaskIndex t) {
+  Ready();
   // Asked by predicates and nodeorder in turn for the same task and placement.
   if (t == selects_task_ && seq() == selects_seq_) return selects_;
   selects_ = ForEachPlacedTermSelecting(t, [](const PlacedTerm&) { return true; });
@@ -137,6 +153,7 @@ bool NodeView::AnyPlacedTermSelects(TaskIndex t) {
 }
 
 const std::vector<TaskIndex>* NodeView::PodsWithLabel(absl::string_view key, absl::string_view value) {
+  Ready();
   if (!label_index_built_) {
     label_index_built_ = true;
     for (TaskIndex t : ever_placed_) IndexLabels(t);
@@ -149,6 +166,7 @@ const std::vector<TaskIndex>* NodeView::PodsWithLabel(absl::string_view key, abs
 }
 
 void NodeView::Remove(TaskIndex t) {
+  Ready();
   const size_t ti = static_cast<size_t>(t);
   const NodeIndex n = node_of_[ti];
   if (n == kNone) return;

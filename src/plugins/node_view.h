@@ -21,26 +21,28 @@ namespace vcsched::internal {
 
 class NodeView {
  public:
-  // Places every task that holds a node in the session now.
+  // Places every task that holds a node in the session now. While no task has moved
+  // since the session opened (most sessions of a simulation place nothing), that is
+  // the snapshot's placement, and it is worked out on first use instead of here.
   explicit NodeView(const Session& ssn);
   void Add(TaskIndex t, NodeIndex n);
   void Remove(TaskIndex t);
 
-  const std::vector<TaskIndex>& pods(NodeIndex n) const { return pods_[static_cast<size_t>(n)]; }
-  NodeIndex node_of(TaskIndex t) const { return node_of_[static_cast<size_t>(t)]; }
-  int64_t nonzero_cpu(NodeIndex n) const { return nonzero_cpu_[static_cast<size_t>(n)]; }
-  int64_t nonzero_memory(NodeIndex n) const { return nonzero_mem_[static_cast<size_t>(n)]; }
+  const std::vector<TaskIndex>& pods(NodeIndex n) const { return Ready().pods_[static_cast<size_t>(n)]; }
+  NodeIndex node_of(TaskIndex t) const { return Ready().node_of_[static_cast<size_t>(t)]; }
+  int64_t nonzero_cpu(NodeIndex n) const { return Ready().nonzero_cpu_[static_cast<size_t>(n)]; }
+  int64_t nonzero_memory(NodeIndex n) const { return Ready().nonzero_mem_[static_cast<size_t>(n)]; }
   // Actual requested amount of dimension `d` on node `n`.
   int64_t requested(NodeIndex n, int d) const {
-    return requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)];
+    return Ready().requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)];
   }
   // Placed pods that carry required or preferred pod (anti-)affinity terms.
-  const std::vector<TaskIndex>& pods_with_affinity() const { return with_affinity_; }
+  const std::vector<TaskIndex>& pods_with_affinity() const { return Ready().with_affinity_; }
 
   // Every Add/Remove is logged; seq() is the log's length. Kubernetes filters compute
   // their pod-affinity state once per task (PreFilter), so the filters read the view as
   // it was at that point: AsOf(seq) undoes the changes logged since.
-  int64_t seq() const { return static_cast<int64_t>(log_.size()); }
+  int64_t seq() const { return static_cast<int64_t>(Ready().log_.size()); }
   struct Placement {
     TaskIndex task;
     NodeIndex node;
@@ -55,7 +57,7 @@ class NodeView {
     bool added;
   };
   absl::Span<const Change> ChangesSince(int64_t seq) const {
-    return absl::MakeConstSpan(log_).subspan(static_cast<size_t>(seq));
+    return absl::MakeConstSpan(Ready().log_).subspan(static_cast<size_t>(seq));
   }
 
   // Pods that may carry the label key=value: every pod placed at some time in this
@@ -64,7 +66,7 @@ class NodeView {
   // every pod of the cluster. Null when no pod ever had that label.
   const std::vector<TaskIndex>* PodsWithLabel(absl::string_view key, absl::string_view value);
   // Every pod placed at some time in this session (test node_of()).
-  const std::vector<TaskIndex>& PodsEverPlaced() const { return ever_placed_; }
+  const std::vector<TaskIndex>& PodsEverPlaced() const { return Ready().ever_placed_; }
   // Whether a term of a placed pod (required or preferred, affinity or anti-affinity)
   // selects `t`. When none does and `t` has no terms of its own, the affinity filter
   // and score treat `t` as if no pod had terms. Found through an index of the terms by
@@ -101,8 +103,17 @@ class NodeView {
   const Domains& DomainsOf(const std::string& key) const;
 
  private:
+  // The view, placed first when it was left for first use.
+  const NodeView& Ready() const {
+    if (!built_) const_cast<NodeView*>(this)->Place(true);
+    return *this;
+  }
+  // Places every task that holds a node: at the session's opening (from the snapshot)
+  // or now.
+  void Place(bool as_opened);
   const Session* ssn_;
   int dims_;
+  bool built_ = false;
   std::vector<std::vector<TaskIndex>> pods_;
   std::vector<NodeIndex> node_of_;
   std::vector<int32_t> slot_;
@@ -132,7 +143,7 @@ class NodeView {
 
 template <typename F>
 bool NodeView::ForEachPlacedTermSelecting(TaskIndex t, F&& f) {
-  if (with_affinity_.empty()) return false;
+  if (Ready().with_affinity_.empty()) return false;
   BuildTermIndex();
   const PodSpec& pod = PodOf(t);
   for (const PlacedTerm& pt : terms_any_label_) {

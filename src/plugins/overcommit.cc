@@ -18,12 +18,14 @@ class OvercommitPlugin : public Plugin {
     idle_.assign(static_cast<size_t>(dims), 0);
     inqueue_.assign(static_cast<size_t>(dims), 0);
     for (int d = 0; d < dims; ++d) {
-      int64_t used = 0;
-      for (NodeIndex n = 0; n < s.num_nodes(); ++n) used += s.node_used(n)[static_cast<size_t>(d)];
+      int64_t used = 0;  // saturating: node sums near the int64 limit would wrap
+      for (NodeIndex n = 0; n < s.num_nodes(); ++n) used = SaturatingAdd(used, s.node_used(n)[static_cast<size_t>(d)]);
       idle_[static_cast<size_t>(d)] = static_cast<double>(s.total_resource()[d]) * factor_ - static_cast<double>(used);
     }
-    for (const JobInfo& job : s.snapshot().jobs()) {
-      if (job.queue == kNone || !job.has_min_resources) continue;
+    for (JobIndex j = 0; j < static_cast<JobIndex>(s.num_jobs()); ++j) {
+      // The dense facts first: most jobs are passed over without reading their record.
+      if (s.queue_of(j) == kNone || !s.job_has_min_resources(j)) continue;
+      const JobInfo& job = s.job(j);
       const std::string& phase = ssn.job_phase(job.index);
       if (phase == "Inqueue") {
         for (int d = 0; d < dims; ++d) inqueue_[static_cast<size_t>(d)] += static_cast<double>(job.min_resources[d]);

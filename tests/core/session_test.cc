@@ -220,5 +220,53 @@ TEST_CASE("RunSession: binds committed out of task order come out sorted", "[cor
   CHECK(d.binds[1].task == "ns/z-0");
 }
 
+TEST_CASE("Session: node task lists made on first use agree with every move before and after", "[core][session]") {
+  // The lists are made when an action first asks (eviction actions only), from where the
+  // tasks are then; from there on each move keeps them.
+  const Snapshot snap = TwoNodeCluster();  // tasks: 0 a-0, 1 a-1 pending; 2 b-0 on n1
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  Session ssn(snap, cfg, 0, "s");
+  Statement st(ssn);
+  REQUIRE(st.Allocate(0, 1).ok());
+  REQUIRE(st.Evict(2, "preempt", 0, "test").ok());  // releasing: still holds n1
+  REQUIRE(st.Pipeline(1, 0).ok());
+  CHECK(ssn.node_tasks(0) == std::vector<TaskIndex>{1, 2});
+  CHECK(ssn.node_tasks(1) == std::vector<TaskIndex>{0});
+  st.Discard();
+  CHECK(ssn.node_tasks(0) == std::vector<TaskIndex>{2});
+  CHECK(ssn.node_tasks(1).empty());
+  Statement again(ssn);
+  REQUIRE(again.Allocate(1, 0).ok());
+  CHECK(ssn.node_tasks(0) == std::vector<TaskIndex>{1, 2});
+}
+
+TEST_CASE("Session: minTaskMember checks follow the moves of the job's tasks", "[core][session]") {
+  // The checks are remembered per job until one of its tasks moves.
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=4,memory=4Gi,pods=10"));
+  PodGroupSpec g = MakePodGroup("ns/a", 2);
+  g.min_task_member = {{"ps", 1}, {"worker", 1}};
+  b.AddPodGroup(g);
+  PodSpec ps = MakePod("ns/a-ps-0", "a", "cpu=1,memory=1Gi");
+  ps.annotations["volcano.sh/task-spec"] = "ps";
+  PodSpec worker = MakePod("ns/a-worker-0", "a", "cpu=1,memory=1Gi");
+  worker.annotations["volcano.sh/task-spec"] = "worker";
+  b.AddPod(ps);
+  b.AddPod(worker);
+  const Snapshot snap = *std::move(b).Build();
+  Session ssn(snap, DefaultSchedulerConfig(), 0, "s");
+  CHECK(ssn.JobCheckTaskValid(0));
+  CHECK_FALSE(ssn.JobCheckTaskReady(0));
+  Statement st(ssn);
+  REQUIRE(st.Allocate(0, 0).ok());
+  CHECK_FALSE(ssn.JobCheckTaskReady(0));  // one role of two
+  REQUIRE(st.Allocate(1, 0).ok());
+  CHECK(ssn.JobCheckTaskReady(0));
+  CHECK(ssn.JobCheckTaskPipelined(0));
+  st.Discard();
+  CHECK_FALSE(ssn.JobCheckTaskReady(0));
+  CHECK(ssn.JobCheckTaskValid(0));
+}
+
 }  // namespace
 }  // namespace vcsched

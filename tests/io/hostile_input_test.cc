@@ -56,6 +56,55 @@ status: {allocatable: {cpu: "4", memory: 7Ei, pods: "10"}}
   CHECK(ok.binds.size() == 1);
 }
 
+TEST_CASE("Hostile: per-node sums over the cluster or a HyperNode saturate", "[io][hostile]") {
+  // Three nodes each with 6Ei of memory in use: overcommit's cluster-wide used amount and
+  // network-topology's per-HyperNode sums pass the int64 limit (undefined behaviour that
+  // the sanitizer run catches). A small gang is still admitted and placed.
+  std::string doc = R"(apiVersion: vcsched/v1
+kind: SchedulerConfiguration
+actions: "enqueue, allocate"
+tiers:
+- plugins: [{name: gang}, {name: overcommit}]
+- plugins: [{name: predicates}, {name: proportion}, {name: nodeorder}, {name: network-topology-aware}]
+---
+apiVersion: topology.volcano.sh/v1alpha1
+kind: HyperNode
+metadata: {name: rack}
+spec:
+  tier: 1
+  members: [{type: Node, selector: {regexMatch: {pattern: "^big"}}}]
+)";
+  for (int i = 0; i < 3; ++i) {
+    const std::string n = "big" + std::to_string(i);
+    doc += "---\napiVersion: v1\nkind: Node\nmetadata: {name: " + n +
+           "}\nstatus: {allocatable: {cpu: \"4\", memory: 7Ei, pods: \"10\"}}\n"
+           "---\napiVersion: v1\nkind: Pod\nmetadata: {name: hog-" + n +
+           ", namespace: default}\nspec:\n  schedulerName: volcano\n  nodeName: " + n +
+           "\n  containers: [{name: c, resources: {requests: {memory: 6Ei}}}]\nstatus: {phase: Running}\n";
+  }
+  doc += R"(---
+apiVersion: scheduling.volcano.sh/v1beta1
+kind: PodGroup
+metadata: {name: small, namespace: default}
+spec:
+  minMember: 1
+  minResources: {cpu: 100m, memory: 1Mi}
+  networkTopology: {mode: hard, highestTierAllowed: 1}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: small-0, namespace: default, annotations: {scheduling.k8s.io/group-name: small}}
+spec:
+  schedulerName: volcano
+  containers: [{name: c, resources: {requests: {cpu: 100m, memory: 1Mi}}}]
+)";
+  const Decisions d = Run(doc);
+  REQUIRE(d.pod_groups.size() >= 1);
+  bool admitted = false;
+  for (const PodGroupStatus& g : d.pod_groups) admitted |= g.job == "default/small" && g.phase != "Pending";
+  CHECK(admitted);
+}
+
 TEST_CASE("Hostile: YAML merge keys are expanded as Kubernetes' decoder expands them", "[io][hostile]") {
   const std::string doc = std::string(kNode) + R"(---
 apiVersion: v1

@@ -2,11 +2,11 @@
 // printed by one rule (fixed decimals, trailing zeros dropped) so that the same result
 // gives the same bytes.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "src/model/output_text.h"
 #include "src/simulate/sim_outputs.h"
@@ -17,7 +17,11 @@ namespace simulate_internal {
 
 std::string Num(double x) {
   if (!std::isfinite(x)) return "0";
-  std::string s = absl::StrFormat("%.6f", x);
+  // As printf's %.6f (correctly rounded), without a format string parsed per number:
+  // a day's tables print millions of them.
+  char buf[400];  // the largest double in fixed notation: 309 digits, a point, 6 decimals
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed, 6);
+  std::string s(buf, r.ec == std::errc() ? r.ptr : buf);
   while (!s.empty() && s.back() == '0') s.pop_back();
   if (!s.empty() && s.back() == '.') s.pop_back();
   if (s == "-0") s = "0";

@@ -7,13 +7,20 @@
 // next session; with bindLatency 0 a bound pod runs from the session that bound it.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "src/simulate/sim_outputs.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/simulate.h"
 
@@ -291,6 +298,30 @@ TEST_CASE("simulate: the same inputs and seed give the same bytes, another seed 
       const int i = std::stoi(j.job.substr(10));
       CHECK(j.created_s == 5 + 15 * i);
     }
+  }
+}
+
+TEST_CASE("simulate: numbers print as printf's %.6f, trailing zeros dropped") {
+  const auto printf_rule = [](double x) {
+    std::string s = absl::StrFormat("%.6f", x);
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+    return s == "-0" ? std::string("0") : s;
+  };
+  using simulate_internal::Num;
+  CHECK(Num(0.0078125) == "0.007812");  // a tie at the sixth decimal: to even, as printf
+  CHECK(Num(-1e-9) == "0");
+  CHECK(Num(1.5) == "1.5");
+  CHECK(Num(std::numeric_limits<double>::infinity()) == "0");
+  CHECK(Num(std::numeric_limits<double>::max()) == printf_rule(std::numeric_limits<double>::max()));
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t bits = rng();
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    if (!std::isfinite(x)) continue;
+    if (i % 2 == 0) x = static_cast<double>(static_cast<int64_t>(bits % 100000000)) / 1000.0;  // times, in ms
+    if (Num(x) != printf_rule(x)) FAIL("Num(" << absl::StrFormat("%a", x) << ") = " << Num(x) << ", printf: " << printf_rule(x));
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "absl/base/attributes.h"
 #include "absl/status/status.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
@@ -14,10 +15,13 @@ namespace vcsched {
 
 // ---------------------------------------------------------------- State helpers
 
-// The node sums of a task holding node n in status st: added (sign 1) or taken away (-1).
-void Session::State::CountOnNode(NodeIndex n, TaskStatus st, absl::Span<const int64_t> r, int sign) {
-  const auto add = [sign](int64_t a, int64_t b) { return sign > 0 ? SaturatingAdd(a, b) : SaturatingSub(a, b); };
-  const auto take = [sign](int64_t a, int64_t b) { return sign > 0 ? SaturatingSub(a, b) : SaturatingAdd(a, b); };
+// The node sums of a task holding node n in status st: added (kSign 1) or taken away
+// (-1). The sign is a template argument: this runs for every placed task of a session.
+template <int kSign>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void Session::State::CountOnNode(NodeIndex n, TaskStatus st,
+                                                                     absl::Span<const int64_t> r) {
+  const auto add = [](int64_t a, int64_t b) { return kSign > 0 ? SaturatingAdd(a, b) : SaturatingSub(a, b); };
+  const auto take = [](int64_t a, int64_t b) { return kSign > 0 ? SaturatingSub(a, b) : SaturatingAdd(a, b); };
   if (st == TaskStatus::kPipelined) {
     auto p = MutableRow(pipelined, n);
     for (int d = 0; d < dims; ++d) p[d] = add(p[d], r[d]);
@@ -41,7 +45,7 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
   const NodeIndex old_node = node[ti];
   const absl::Span<const int64_t> r = req(t);
   if (old_node != kNone && HoldsNode(old_status)) {
-    CountOnNode(old_node, old_status, r, -1);
+    CountOnNode<-1>(old_node, old_status, r);
     if (node_tasks_listed) {  // swap-remove from the node's list
       auto& list = node_tasks[static_cast<size_t>(old_node)];
       const int32_t slot = node_slot[ti];
@@ -73,7 +77,7 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
   status[ti] = new_status;
   node[ti] = new_node;
   if (new_node != kNone && HoldsNode(new_status)) {
-    CountOnNode(new_node, new_status, r, 1);
+    CountOnNode<1>(new_node, new_status, r);
     if (node_tasks_listed) {
       auto& list = node_tasks[static_cast<size_t>(new_node)];
       node_slot[ti] = static_cast<int32_t>(list.size());
@@ -101,7 +105,7 @@ void Session::State::PlaceAtOpening(TaskIndex t, TaskStatus st, NodeIndex n) {
   }
   status[ti] = st;
   node[ti] = n;
-  if (n != kNone && HoldsNode(st)) CountOnNode(n, st, r, 1);
+  if (n != kNone && HoldsNode(st)) CountOnNode<1>(n, st, r);
 }
 
 void Session::State::ListNodeTasks() {

@@ -233,7 +233,8 @@ struct Session::State {
   void MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_node);
   // MoveTask from Pending and off any node, as the session opens (not logged).
   void PlaceAtOpening(TaskIndex t, TaskStatus status, NodeIndex node);
-  void CountOnNode(NodeIndex n, TaskStatus st, absl::Span<const int64_t> r, int sign);
+  template <int kSign>
+  void CountOnNode(NodeIndex n, TaskStatus st, absl::Span<const int64_t> r);
   void FireAllocate(TaskIndex t);
   void FireDeallocate(TaskIndex t);
 };

@@ -14,6 +14,7 @@ bool DocNode::IsScalar() const {
   if (const YamlTree::Node* t = tree_node()) return t->kind == YamlTree::Kind::kScalar;
   if (const YAML::Node* y = yaml_node()) return y->IsScalar();
   if (const Value* v = value_node()) return v->is_scalar();
+  if (host() != nullptr) return host_kind() == HostTree::Kind::kScalar;
   const simdjson::dom::element* j = json_node();
   if (j == nullptr) return false;
   const simdjson::dom::element_type t = j->type();
@@ -27,6 +28,11 @@ std::string DocNode::Scalar() const {
   }
   if (const YAML::Node* y = yaml_node()) return y->IsScalar() ? y->Scalar() : std::string();
   if (const Value* v = value_node()) return v->is_scalar() ? v->text() : std::string();
+  if (const HostTree* h = host()) {
+    std::string scratch;
+    const absl::string_view text = h->scalar(host_node_, &scratch);
+    return text.data() == scratch.data() ? scratch : std::string(text);
+  }
   const simdjson::dom::element* j = json_node();
   if (j == nullptr) return "";
   switch (j->type()) {
@@ -48,6 +54,7 @@ absl::string_view DocNode::ScalarRef(std::string* scratch) const {
     return absl::string_view(v.data(), v.size());
   }
   if (const Value* v = value_node(); v != nullptr && v->is_scalar()) return v->text();
+  if (const HostTree* h = host()) return h->scalar(host_node_, scratch);
   *scratch = Scalar();
   return *scratch;
 }
@@ -58,6 +65,7 @@ size_t DocNode::size() const {
   }
   if (const YAML::Node* y = yaml_node()) return y->IsMap() || y->IsSequence() ? y->size() : 0;
   if (const Value* v = value_node()) return v->is_map() || v->is_list() ? v->size() : 0;
+  if (const HostTree* h = host()) return h->size(host_node_);
   const simdjson::dom::element* j = json_node();
   if (j == nullptr) return 0;
   simdjson::dom::array arr;
@@ -85,6 +93,16 @@ DocNode DocNode::Get(const char* key) const {
     const Value* child = v->Find(key);
     return child != nullptr ? DocNode(child) : DocNode();
   }
+  if (const HostTree* h = host()) {
+    const absl::string_view want(key);
+    size_t cursor = 0;
+    absl::string_view k;
+    HostTree::Node child = nullptr;
+    while (h->next_entry(host_node_, &cursor, &k, &child)) {
+      if (k == want) return DocNode(h, child);
+    }
+    return DocNode();
+  }
   const simdjson::dom::element* j = json_node();
   simdjson::dom::object obj;
   simdjson::dom::element child;
@@ -101,6 +119,10 @@ DocNode DocNode::operator[](size_t i) const {
   }
   if (const YAML::Node* y = yaml_node()) return y->IsSequence() && i < y->size() ? DocNode((*y)[i]) : DocNode();
   if (const Value* v = value_node()) return v->is_list() && i < v->size() ? DocNode(&v->items()[i]) : DocNode();
+  if (const HostTree* h = host()) {
+    return host_kind() == HostTree::Kind::kList && i < h->size(host_node_) ? DocNode(h, h->item(host_node_, i))
+                                                                            : DocNode();
+  }
   const simdjson::dom::element* j = json_node();
   simdjson::dom::array arr;
   simdjson::dom::element item;
@@ -173,6 +195,48 @@ std::vector<DocNode> DocNode::Items() const {
   return out;
 }
 
+namespace {
+
+// A host's subtree as a Value (for the readers written on yaml-cpp): bounded, as a
+// cyclic or absurd object must be refused rather than followed.
+constexpr int64_t kMaxHostNodes = int64_t{1} << 22;
+constexpr int kMaxHostDepth = 200;
+
+Value HostToValue(const HostTree& h, HostTree::Node n, int depth, int64_t* budget) {
+  if (depth > kMaxHostDepth || --*budget < 0) throw HostTreeError("the object is nested too deep or too large");
+  switch (h.kind(n)) {
+    case HostTree::Kind::kNull: return Value::Null();
+    case HostTree::Kind::kScalar: {
+      std::string scratch;
+      const absl::string_view text = h.scalar(n, &scratch);
+      // Strings stay strings; numbers and booleans are plain, as a host's dict means them.
+      return h.quoted(n) ? Value::String(std::string(text)) : Value::Plain(std::string(text));
+    }
+    case HostTree::Kind::kMap: {
+      Value m = Value::Map();
+      m.entries().reserve(h.size(n));
+      size_t cursor = 0;
+      absl::string_view key;
+      HostTree::Node child = nullptr;
+      while (h.next_entry(n, &cursor, &key, &child)) {
+        m.entries().emplace_back(std::string(key), HostToValue(h, child, depth + 1, budget));
+      }
+      return m;
+    }
+    case HostTree::Kind::kList: {
+      Value l = Value::List();
+      const size_t size = h.size(n);
+      l.items().reserve(size);
+      for (size_t i = 0; i < size; ++i) l.Push(HostToValue(h, h.item(n, i), depth + 1, budget));
+      return l;
+    }
+    case HostTree::Kind::kOther: break;
+  }
+  throw HostTreeError(absl::StrCat("cannot read ", h.describe(n), " as YAML"));
+}
+
+}  // namespace
+
 std::string DocNode::Position(int line_offset) const {
   if (const YamlTree::Node* t = tree_node()) {
     return absl::StrCat("line ", int64_t{t->line} + 1 + line_offset, ":", t->column + 1);
@@ -204,6 +268,10 @@ YAML::Node DocNode::yaml() const {
   }
   if (const YAML::Node* y = yaml_node()) return *y;
   if (const Value* v = value_node()) return ToYamlNode(*v);
+  if (const HostTree* h = host()) {
+    int64_t budget = kMaxHostNodes;
+    return ToYamlNode(HostToValue(*h, host_node_, 0, &budget));
+  }
   const simdjson::dom::element* j = json_node();
   if (j == nullptr) return YAML::Node(YAML::NodeType::Undefined);
   return YAML::Load(simdjson::minify(*j));  // JSON is YAML

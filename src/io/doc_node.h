@@ -1,13 +1,14 @@
 // A document node from any parser the loader uses: libyaml (YAML, through YamlTree),
 // simdjson (JSON), yaml-cpp (the documents Volcano Jobs expand to, and readers written on
-// it), or a Value tree a host built (Python dicts). The object readers see only this, so a
-// Pod reads the same from any.
+// it), a Value tree a host built, or a host's own objects (Python dicts, through
+// HostTree). The object readers see only this, so a Pod reads the same from any.
 #ifndef VCSCHED_SRC_IO_DOC_NODE_H_
 #define VCSCHED_SRC_IO_DOC_NODE_H_
 
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,9 +17,17 @@
 #include "absl/strings/string_view.h"
 #include <yaml-cpp/yaml.h>
 #include "src/io/yaml_tree.h"
+#include "vcsched/io/host_tree.h"
 #include "vcsched/value.h"
 
 namespace vcsched::io_internal {
+
+// A host's tree that cannot be read as YAML (too deep, too large, a value YAML cannot
+// hold), met where a reader copies a subtree whole. The reading is refused with it.
+class HostTreeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 class DocNode {
  public:
@@ -31,25 +40,30 @@ class DocNode {
   explicit DocNode(const Value* v) : kind_(Kind::kValue), value_(v) {}
   // Node `index` of a YamlTree that must outlive the node.
   DocNode(const YamlTree* tree, int32_t index) : kind_(Kind::kTree), index_(index), tree_(tree) {}
+  // Node `n` of a host's tree; both must outlive the node.
+  DocNode(const HostTree* host, HostTree::Node n) : kind_(Kind::kHost), host_node_(n), host_(host) {}
 
   // The JSON side of these is inline: a pod's reading asks them a few dozen times.
   bool IsDefined() const {
-    return kind_ == Kind::kJson || kind_ == Kind::kValue || kind_ == Kind::kTree ||
+    return kind_ == Kind::kJson || kind_ == Kind::kValue || kind_ == Kind::kTree || kind_ == Kind::kHost ||
            (kind_ == Kind::kYaml && yaml_->IsDefined());
   }
   bool IsNull() const {
     if (kind_ == Kind::kTree) return tree_kind() == YamlTree::Kind::kNull;
     if (kind_ == Kind::kValue) return value_->is_null();
+    if (kind_ == Kind::kHost) return host_kind() == HostTree::Kind::kNull;
     return kind_ == Kind::kJson ? json_.is_null() : kind_ == Kind::kYaml && yaml_->IsNull();
   }
   bool IsMap() const {
     if (kind_ == Kind::kTree) return tree_kind() == YamlTree::Kind::kMap;
     if (kind_ == Kind::kValue) return value_->is_map();
+    if (kind_ == Kind::kHost) return host_kind() == HostTree::Kind::kMap;
     return kind_ == Kind::kJson ? json_.is_object() : kind_ == Kind::kYaml && yaml_->IsMap();
   }
   bool IsSequence() const {
     if (kind_ == Kind::kTree) return tree_kind() == YamlTree::Kind::kList;
     if (kind_ == Kind::kValue) return value_->is_list();
+    if (kind_ == Kind::kHost) return host_kind() == HostTree::Kind::kList;
     return kind_ == Kind::kJson ? json_.is_array() : kind_ == Kind::kYaml && yaml_->IsSequence();
   }
   bool IsScalar() const;
@@ -82,6 +96,8 @@ class DocNode {
   bool FindDuplicateJsonKey(std::string* path, std::string* key, const char* skip = nullptr) const;
   // "line 12:5" for YAML nodes (with `line_offset` added); empty for JSON.
   std::string Position(int line_offset) const;
+  // A host tree's node handle (nullptr for other kinds).
+  HostTree::Node host_node() const { return kind_ == Kind::kHost ? host_node_ : nullptr; }
   // The node as yaml-cpp's, for the rare kinds whose readers are written on yaml-cpp.
   // JSON: the element re-read as YAML. A YamlTree document's root: its text re-read by
   // yaml-cpp (positions kept); a node below a root: a copy without positions.
@@ -91,17 +107,25 @@ class DocNode {
   // Not a std::variant: a JSON node (16 bytes) is copied, compared and destroyed without
   // visiting alternatives, and never builds a YAML::Node; a YAML node is held through a
   // pointer, so that a DocNode stays small (readers make and drop dozens per object).
-  enum class Kind : unsigned char { kAbsent, kYaml, kJson, kValue, kTree };
+  enum class Kind : unsigned char { kAbsent, kYaml, kJson, kValue, kTree, kHost };
   const YAML::Node* yaml_node() const { return kind_ == Kind::kYaml ? &*yaml_ : nullptr; }
   const simdjson::dom::element* json_node() const { return kind_ == Kind::kJson ? &json_ : nullptr; }
   const Value* value_node() const { return kind_ == Kind::kValue ? value_ : nullptr; }
   const YamlTree::Node* tree_node() const { return kind_ == Kind::kTree ? &tree_->node(index_) : nullptr; }
   YamlTree::Kind tree_kind() const { return tree_->node(index_).kind; }
+  HostTree::Kind host_kind() const { return host_->kind(host_node_); }
+  const HostTree* host() const { return kind_ == Kind::kHost ? host_ : nullptr; }
   Kind kind_ = Kind::kAbsent;
   int32_t index_ = 0;  // in tree_
   simdjson::dom::element json_;
-  const Value* value_ = nullptr;
-  const YamlTree* tree_ = nullptr;
+  union {
+    const Value* value_ = nullptr;
+    HostTree::Node host_node_;  // in host_
+  };
+  union {
+    const YamlTree* tree_ = nullptr;
+    const HostTree* host_;
+  };
   std::shared_ptr<const YAML::Node> yaml_;
 };
 
@@ -133,6 +157,13 @@ std::array<DocNode, N> DocNode::Fields(const absl::string_view (&keys)[N]) const
     for (const auto& [key, child] : v->entries()) {
       if (DocNode* to = slot(key)) *to = DocNode(&child);
     }
+  } else if (const HostTree* h = host(); h != nullptr) {
+    size_t cursor = 0;
+    absl::string_view key;
+    HostTree::Node child = nullptr;
+    while (h->next_entry(host_node_, &cursor, &key, &child)) {
+      if (DocNode* to = slot(key)) *to = DocNode(h, child);
+    }
   }
   return out;
 }
@@ -149,6 +180,11 @@ void DocNode::ForEachEntry(F&& f) const {
     for (simdjson::dom::key_value_pair kv : obj) f(std::string(kv.key), DocNode(kv.value));
   } else if (const Value* v = value_node(); v != nullptr && v->is_map()) {
     for (const auto& [key, child] : v->entries()) f(key, DocNode(&child));
+  } else if (const HostTree* h = host(); h != nullptr) {
+    size_t cursor = 0;
+    absl::string_view key;
+    HostTree::Node child = nullptr;
+    while (h->next_entry(host_node_, &cursor, &key, &child)) f(std::string(key), DocNode(h, child));
   }
 }
 
@@ -162,6 +198,9 @@ void DocNode::ForEachItem(F&& f) const {
     for (simdjson::dom::element item : arr) f(DocNode(item));
   } else if (const Value* v = value_node(); v != nullptr && v->is_list()) {
     for (const Value& item : v->items()) f(DocNode(&item));
+  } else if (const HostTree* h = host(); h != nullptr && h->kind(host_node_) == HostTree::Kind::kList) {
+    const size_t n = h->size(host_node_);
+    for (size_t i = 0; i < n; ++i) f(DocNode(h, h->item(host_node_, i)));
   }
 }
 

@@ -1,5 +1,6 @@
 // One object read as the loader reads a document (a watch event's object), without the
-// per-source work of LoadObjects: from JSON text (a parser kept per thread) or a Value.
+// per-source work of LoadObjects: from JSON text (a parser kept per thread), a Value, or
+// a host's own objects.
 #ifndef VCSCHED_SRC_IO_OBJECT_DOCUMENT_H_
 #define VCSCHED_SRC_IO_OBJECT_DOCUMENT_H_
 
@@ -7,16 +8,26 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "vcsched/io/host_tree.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/value.h"
 
 namespace vcsched::io_internal {
 
-// `where` names the object's place in messages ("events.json: event 3").
+// `where` names the object's place in messages ("events.json: event 3"). The forms
+// with `out` fill it (emptied first), so that a caller reading objects one after another
+// reuses its containers.
 absl::StatusOr<ScenarioObjects> ReadJsonObject(absl::string_view json, const std::string& where,
                                                const LoadOptions& options);
+absl::Status ReadJsonObject(absl::string_view json, const std::string& where, const LoadOptions& options,
+                            ScenarioObjects& out);
 // The same for an object held as a Value tree (whose size and depth its maker bounded).
 absl::StatusOr<ScenarioObjects> ReadValueObject(const Value& object, const std::string& where);
+absl::Status ReadValueObject(const Value& object, const std::string& where, ScenarioObjects& out);
+// The same for an object in a host's tree, read in place; a problem the tree reports
+// after the walk refuses it.
+absl::Status ReadHostObject(const HostTree& tree, HostTree::Node object, const std::string& where,
+                            ScenarioObjects& out);
 
 }  // namespace vcsched::io_internal
 

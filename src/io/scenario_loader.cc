@@ -70,6 +70,7 @@ struct Table {
   absl::flat_hash_set<const std::string*> made_by_jobs_also_given;
 
   void Clear() {
+    if (seen.empty() && made_by_jobs_also_given.empty()) return;  // most tables of a one-object read
     specs.clear();
     seen.clear();
     index.clear();
@@ -624,7 +625,9 @@ void ParseAll(const std::vector<ScenarioSource>& sources, const LoadOptions& opt
   }
 }
 
-absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag, bool keep_storage = false);
+absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag);
+absl::Status TakeObjectsInto(Collected& c, Diagnostics& diag, bool keep_storage, ScenarioObjects& out);
+void ClearObjects(ScenarioObjects& o);
 absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOptions& options);
 
 }  // namespace
@@ -650,7 +653,7 @@ namespace {
 // One document alone (a watch event's object), read as any document is. Hosts and the
 // simulator read objects one at a time: the tables are kept per thread between calls,
 // as making and freeing them (a dozen deques) cost more than reading a pod.
-absl::StatusOr<ScenarioObjects> ReadOneDocument(const DocNode& doc, const std::string& where) {
+absl::Status ReadOneDocument(const DocNode& doc, const std::string& where, ScenarioObjects& out) {
   thread_local Collected kept;
   thread_local bool kept_in_use = false;
   std::optional<Collected> fresh;  // only when called again while reading (not expected)
@@ -659,16 +662,27 @@ absl::StatusOr<ScenarioObjects> ReadOneDocument(const DocNode& doc, const std::s
   kept_in_use = true;
   c.Clear();
   Diagnostics diag;
-  ReadDocument(doc, Place{c.AddDocument(where)}, 0, c, diag);
-  absl::StatusOr<ScenarioObjects> out = TakeObjects(c, diag, /*keep_storage=*/true);
+  try {
+    ReadDocument(doc, Place{c.AddDocument(where)}, 0, c, diag);
+  } catch (const io_internal::HostTreeError& e) {
+    diag.errors.push_back(absl::StrCat(where, ": ", e.what()));
+  }
+  ClearObjects(out);
+  absl::Status taken = TakeObjectsInto(c, diag, /*keep_storage=*/true, out);
   if (reuse) kept_in_use = false;
+  return taken;
+}
+
+absl::StatusOr<ScenarioObjects> ReadOneDocument(const DocNode& doc, const std::string& where) {
+  ScenarioObjects out;
+  if (absl::Status s = ReadOneDocument(doc, where, out); !s.ok()) return s;
   return out;
 }
 
 }  // namespace
 
-absl::StatusOr<ScenarioObjects> io_internal::ReadJsonObject(absl::string_view json, const std::string& where,
-                                                           const LoadOptions& options) {
+absl::Status io_internal::ReadJsonObject(absl::string_view json, const std::string& where, const LoadOptions& options,
+                                         ScenarioObjects& out) {
   if (json.size() > options.max_bytes) {
     return absl::InvalidArgumentError(absl::StrCat(where, ": object of ", json.size(), " bytes exceeds the limit of ",
                                                    options.max_bytes));
@@ -685,11 +699,32 @@ absl::StatusOr<ScenarioObjects> io_internal::ReadJsonObject(absl::string_view js
   if (auto err = parser.parse(text).get(doc); err != simdjson::SUCCESS) {
     return absl::InvalidArgumentError(absl::StrCat(where, ": invalid JSON: ", simdjson::error_message(err)));
   }
-  return ReadOneDocument(DocNode(doc), where);
+  return ReadOneDocument(DocNode(doc), where, out);
+}
+
+absl::StatusOr<ScenarioObjects> io_internal::ReadJsonObject(absl::string_view json, const std::string& where,
+                                                           const LoadOptions& options) {
+  ScenarioObjects out;
+  if (absl::Status s = ReadJsonObject(json, where, options, out); !s.ok()) return s;
+  return out;
 }
 
 absl::StatusOr<ScenarioObjects> io_internal::ReadValueObject(const Value& object, const std::string& where) {
   return ReadOneDocument(DocNode(&object), where);
+}
+
+absl::Status io_internal::ReadValueObject(const Value& object, const std::string& where, ScenarioObjects& out) {
+  return ReadOneDocument(DocNode(&object), where, out);
+}
+
+absl::Status io_internal::ReadHostObject(const HostTree& tree, HostTree::Node object, const std::string& where,
+                                         ScenarioObjects& out) {
+  absl::Status read = ReadOneDocument(DocNode(&tree, object), where, out);
+  // A problem the walk met (a key that is not text) is the cause of whatever else failed.
+  if (std::string problem = tree.problem(); !problem.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": ", problem));
+  }
+  return read;
 }
 
 absl::StatusOr<ScenarioObjects> ReadObjectValue(const Value& object, const std::string& where) {
@@ -739,7 +774,31 @@ void DropMadeBy(const absl::flat_hash_set<const std::string*>& jobs, Table<T>& t
 
 // The objects collected, once the queue hierarchy is checked; each table is released as
 // it is handed over, so the specs are not held twice.
-absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag, bool keep_storage) {
+absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag) {
+  ScenarioObjects out;
+  if (absl::Status s = TakeObjectsInto(c, diag, /*keep_storage=*/false, out); !s.ok()) return s;
+  return out;
+}
+
+// Empties `o`, keeping what its containers hold allocated.
+void ClearObjects(ScenarioObjects& o) {
+  o.nodes.clear();
+  o.pods.clear();
+  o.pod_groups.clear();
+  o.queues.clear();
+  o.priority_classes.clear();
+  o.namespaces.clear();
+  o.hyper_nodes.clear();
+  o.config.reset();
+  o.expectation.reset();
+  o.job_pod_groups.clear();
+  o.volcano_jobs.clear();
+  o.warnings.clear();
+}
+
+// Moves the collected objects into `out` (empty). `keep_storage`: the tables are emptied
+// for the next document rather than released.
+absl::Status TakeObjectsInto(Collected& c, Diagnostics& diag, bool keep_storage, ScenarioObjects& out) {
   // A Job whose PodGroup the input holds has been acted on by its controller: the
   // input's PodGroup and pods are its current objects, and nothing more is made for it
   // (a pod the input lacks was deleted, and is not made again).
@@ -755,7 +814,6 @@ absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag, boo
     });
   }
   if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
-  ScenarioObjects out;
   const bool keep = keep_storage;
   HandOver(c.nodes, keep, [&](NodeSpec&& s) { out.nodes.push_back(std::move(s)); });
   // Pods are the bulk: their deque is handed over whole.
@@ -778,7 +836,7 @@ absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag, boo
   out.job_pod_groups = std::move(c.job_pod_groups);
   out.volcano_jobs = std::move(c.volcano_jobs);
   out.warnings = std::move(diag.warnings);
-  return out;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOptions& options) {

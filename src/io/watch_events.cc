@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/io/doc_node.h"
 #include "src/io/object_document.h"
 #include "src/model/output_text.h"
 
@@ -214,10 +215,10 @@ std::pair<std::string, std::string> NamespaceAndName(const Value& manifest) {
 }
 
 // Applies the objects of an ADDED, MODIFIED or DELETED event (read from JSON or a Value).
-absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, absl::StatusOr<ScenarioObjects> objects,
-                          const WatchEvent& event, std::vector<std::string>* notes) {
+absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::Status& read,
+                          ScenarioObjects* objects, const WatchEvent& event, std::vector<std::string>* notes) {
   using T = WatchEvent::Type;
-  if (!objects.ok()) return objects.status();
+  if (!read.ok()) return read;
   for (const std::string& w : objects->warnings) notes->push_back(w);
   if (objects->config || objects->expectation) {
     notes->push_back(absl::StrCat(event.where, ": a scheduler configuration or expectation is not cluster state; ignored"));
@@ -334,8 +335,9 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const WatchEvent& event, std::vec
   }
   LoadOptions options;
   options.snapshot = cluster.options();
-  return ApplyObjects(cluster, event.type, io_internal::ReadJsonObject(event.object, event.where, options), event,
-                      notes);
+  thread_local ScenarioObjects objects;  // reused: its containers stay allocated
+  const absl::Status read = io_internal::ReadJsonObject(event.object, event.where, options, objects);
+  return ApplyObjects(cluster, event.type, read, &objects, event, notes);
 }
 
 absl::Status ApplyWatchEvent(Cluster& cluster, const Value& event, absl::string_view where,
@@ -359,7 +361,38 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const Value& event, absl::string_
   if (object == nullptr || !object->is_map()) {
     return absl::InvalidArgumentError(absl::StrCat(where, ": object: is required (an object)"));
   }
-  return ApplyObjects(cluster, *t, io_internal::ReadValueObject(*object, e.where), e, notes);
+  thread_local ScenarioObjects objects;  // reused: its containers stay allocated
+  const absl::Status read = io_internal::ReadValueObject(*object, e.where, objects);
+  return ApplyObjects(cluster, *t, read, &objects, e, notes);
+}
+
+absl::Status ApplyWatchEvent(Cluster& cluster, const HostTree& tree, HostTree::Node event, absl::string_view where,
+                             std::vector<std::string>* notes) {
+  using T = WatchEvent::Type;
+  std::vector<std::string> ignored;
+  if (notes == nullptr) notes = &ignored;
+  const io_internal::DocNode node(&tree, event);
+  if (!node.IsMap()) return absl::InvalidArgumentError(absl::StrCat(where, ": expected an object"));
+  static constexpr absl::string_view kFields[] = {"type", "object"};
+  const auto [type, object] = node.Fields(kFields);
+  std::string scratch;
+  const absl::string_view name = type.IsScalar() ? type.ScalarRef(&scratch) : "";
+  const absl::StatusOr<T> t = EventType(type.IsScalar() ? &name : nullptr, where);
+  if (!t.ok()) return t.status();
+  if (*t == T::kSchedule || *t == T::kBookmark) return absl::OkStatus();
+  if (*t == T::kError) {
+    std::string what;
+    if (object.IsScalar()) what = absl::StrCat(": \"", object.Scalar().substr(0, 64), "\"");
+    else if (object.IsDefined()) what = object.IsMap() ? ": a map" : object.IsSequence() ? ": a list" : ": null";
+    notes->push_back(absl::StrCat(where, ": an ERROR event", what));
+    return absl::OkStatus();
+  }
+  if (!object.IsMap()) return absl::InvalidArgumentError(absl::StrCat(where, ": object: is required (an object)"));
+  WatchEvent e;  // the event's type and place; its object stays in the host's tree
+  e.where = std::string(where);
+  thread_local ScenarioObjects objects;  // reused: its containers stay allocated
+  const absl::Status read = io_internal::ReadHostObject(tree, object.host_node(), e.where, objects);
+  return ApplyObjects(cluster, *t, read, &objects, e, notes);
 }
 
 }  // namespace vcsched

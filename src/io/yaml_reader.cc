@@ -77,7 +77,8 @@ std::string ObjectKey(const DocNode& doc, bool namespaced) {
 std::string Describe(const DocNode& node) {
   if (!node.IsDefined() || node.IsNull()) return "null";
   if (node.IsScalar()) return absl::StrCat("\"", node.Scalar(), "\"");
-  return node.IsMap() ? "a map" : "a list";
+  if (node.IsMap()) return "a map";
+  return node.IsSequence() ? "a list" : "a value YAML cannot hold";  // a host's (HostTree)
 }
 
 std::string Place::str() const {

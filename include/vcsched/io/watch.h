@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "vcsched/cluster.h"
+#include "vcsched/io/host_tree.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/value.h"
 
@@ -46,6 +47,10 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const WatchEvent& event, std::vec
 // converted from a Python dict), read without a trip through text. `where` names it in
 // messages. SCHEDULE and BOOKMARK do nothing.
 absl::Status ApplyWatchEvent(Cluster& cluster, const Value& event, absl::string_view where,
+                             std::vector<std::string>* notes);
+// The same for an event in a host's own objects (a Python dict), read in place: only the
+// fields the readers need are visited, and nothing is copied first.
+absl::Status ApplyWatchEvent(Cluster& cluster, const HostTree& tree, HostTree::Node event, absl::string_view where,
                              std::vector<std::string>* notes);
 
 }  // namespace vcsched

@@ -1,0 +1,122 @@
+"""Watch-event dicts are read in place (no JSON, no copy first): they must read exactly as
+the loader reads the same objects from text, and be refused where it refuses them."""
+import datetime
+import re
+import types
+
+import pytest
+import yaml
+
+import vcsched
+
+CLUSTER_KINDS = {"Node", "Pod", "PodGroup", "Queue", "PriorityClass", "Namespace", "HyperNode", "Job"}
+
+
+def cluster_objects(path):
+    """The cluster objects of a fixture, as PyYAML reads them; None when PyYAML cannot."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            docs = list(yaml.safe_load_all(f))
+    except Exception:  # fixtures that are bad YAML on purpose
+        return None
+    return [d for d in docs if isinstance(d, dict) and d.get("kind") in CLUSTER_KINDS]
+
+
+def state(snapshot):
+    """A snapshot's objects as text, to compare two snapshots whole."""
+    return vcsched.Cluster(snapshot).to_yaml()
+
+
+def test_dicts_read_as_the_loader_reads_the_same_objects_as_text(repo):
+    files = sorted(p for folder in ("tests", "examples") for p in (repo / folder).rglob("*.yaml"))
+    compared = refused = 0
+    for path in files:
+        docs = cluster_objects(path)
+        if not docs:
+            continue
+        text = yaml.safe_dump_all(docs)
+        events = [{"type": "ADDED", "object": d} for d in docs]
+        try:
+            loaded = vcsched.load_scenario(text)
+        except vcsched.Error as e:
+            if "duplicate name" in str(e):
+                continue  # one object twice: a file refuses it, a watch stream takes it as an update
+            # Refused from text: refused from dicts too, naming the same object and field.
+            with pytest.raises(vcsched.Error) as from_dicts:
+                vcsched.Cluster().apply_all(events)
+            named = re.search(r'(\w+ "[^"]*": [\w.\[\]/-]+): ', str(e))
+            if named:
+                assert named.group(1) in str(from_dicts.value), (path, str(e), str(from_dicts.value))
+            refused += 1
+            continue
+        cluster = vcsched.Cluster()
+        cluster.apply_all(events)
+        assert state(cluster.snapshot()) == state(loaded.snapshot), path
+        compared += 1
+    assert compared >= 200 and refused >= 20, (compared, refused)
+
+
+def pod_dict(**spec_extra):
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "namespace": "ns", "labels": {"team": "ünïcode"},
+                         "annotations": {"scheduling.k8s.io/group-name": "g"}},
+            "spec": {"schedulerName": "volcano", "priority": 7,
+                     "containers": ({"name": "c", "resources": {"requests": {"cpu": 0.5, "memory": "1Gi"}}},),
+                     **spec_extra},
+            "status": {"phase": "Pending"}}
+
+
+def test_python_scalars_tuples_and_other_mappings_read_as_their_yaml():
+    as_text = yaml.safe_dump_all([
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"},
+         "spec": {"unschedulable": False}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}},
+        {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup", "metadata": {"name": "g", "namespace": "ns"},
+         "spec": {"minMember": 1}},
+        {**pod_dict(hostNetwork=True), "spec": {**pod_dict(hostNetwork=True)["spec"],
+                                               "containers": [{"name": "c", "resources": {"requests": {
+                                                   "cpu": "0.5", "memory": "1Gi"}}}]}},
+    ], allow_unicode=True)
+    from_text = vcsched.load_scenario(as_text).snapshot
+    cluster = vcsched.Cluster()
+    cluster.apply_all([
+        {"type": "ADDED", "object": types.MappingProxyType({
+            "apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}, "spec": {"unschedulable": False},
+            "status": {"allocatable": types.MappingProxyType({"cpu": 4, "memory": "8Gi", "pods": 110})}})},
+        {"type": "ADDED", "object": {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+                                     "metadata": {"name": "g", "namespace": "ns"}, "spec": {"minMember": 1}}},
+        {"type": "ADDED", "object": pod_dict(hostNetwork=True)},
+    ])
+    assert state(cluster.snapshot()) == state(from_text)
+    assert "ünïcode" in cluster.to_yaml()
+
+
+@pytest.mark.parametrize("bad, message", [
+    # Problems anywhere in the object, read by a reader or not, refuse it as the
+    # loader's parsers refuse such a document.
+    ({"unread": {"deep": {2: "x"}}}, "a map key is not a string: 2"),
+    ({"unread": [datetime.date(2026, 1, 1)]}, "cannot read a datetime.date as YAML"),
+    ({"unread": b"bytes"}, "cannot read a bytes as YAML"),
+    ({"status": {"phase": {"a", "b"}}}, "cannot read a set as YAML"),
+])
+def test_an_object_yaml_cannot_hold_is_refused_and_changes_nothing(bad, message):
+    cluster = vcsched.Cluster()
+    cluster.apply({"type": "ADDED", "object": {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+                                               "metadata": {"name": "g", "namespace": "ns"}, "spec": {"minMember": 1}}})
+    before = cluster.to_yaml()
+    obj = pod_dict()
+    for key, value in bad.items():
+        obj[key] = {**obj.get(key, {}), **value} if isinstance(value, dict) and key in obj else value
+    with pytest.raises(vcsched.Error, match=re.escape(message)):
+        cluster.apply_all([{"type": "ADDED", "object": obj}])
+    assert cluster.to_yaml() == before
+
+
+def test_a_wide_or_cyclic_object_is_refused_not_followed():
+    cyclic = pod_dict()
+    cyclic["spec"]["loop"] = cyclic  # a reader never goes there; the bound still holds
+    with pytest.raises(vcsched.Error, match="nested too deep or too large"):
+        vcsched.Cluster().apply({"type": "ADDED", "object": cyclic})
+    wide = pod_dict()
+    wide["metadata"]["labels"] = {f"k{i}": "v" for i in range(5_000_000)}
+    with pytest.raises(vcsched.Error, match="nested too deep or too large"):
+        vcsched.Cluster().apply({"type": "ADDED", "object": wide})

@@ -816,9 +816,12 @@ absl::Status TakeObjectsInto(Collected& c, Diagnostics& diag, bool keep_storage,
   if (!diag.errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(diag.errors, "\n"));
   const bool keep = keep_storage;
   HandOver(c.nodes, keep, [&](NodeSpec&& s) { out.nodes.push_back(std::move(s)); });
-  // Pods are the bulk: their deque is handed over whole.
+  // Pods are the bulk: their deque is handed over whole (kept: swapped with the
+  // caller's empty one, so that both keep their storage from one object to the next).
   if (keep) {
-    HandOver(c.pods, keep, [&](PodSpec&& s) { out.pods.push_back(std::move(s)); });
+    out.pods.swap(c.pods.specs);
+    c.pods.specs.clear();
+    c.pods.Clear();
   } else {
     decltype(c.pods.index)().swap(c.pods.index);
     std::deque<Seen>().swap(c.pods.seen);

@@ -11,54 +11,14 @@
 #include "absl/strings/str_cat.h"
 #include "vcsched/cluster.h"
 #include "vcsched/io/cluster_io.h"
-#include "vcsched/io/host_tree.h"
 #include "vcsched/io/manifests.h"
 #include "vcsched/io/watch.h"
+#include "tests/testing/value_host_tree.h"
 
 namespace vcsched {
 namespace {
 
-// A HostTree over Value trees, as a C++ host would write one over its own objects. A
-// node tagged `unreadable` stands for something YAML cannot hold; `problem` is
-// reported as a host reports a key that is not text.
-class ValueTree final : public HostTree {
- public:
-  const Value* unreadable = nullptr;
-  std::string problem_text;
-
-  Kind kind(Node n) const override {
-    const Value* v = Of(n);
-    if (v == unreadable) return Kind::kOther;
-    switch (v->kind()) {
-      case Value::Kind::kNull: return Kind::kNull;
-      case Value::Kind::kScalar: return Kind::kScalar;
-      case Value::Kind::kMap: return Kind::kMap;
-      case Value::Kind::kList: return Kind::kList;
-    }
-    return Kind::kOther;
-  }
-  absl::string_view scalar(Node n, std::string* scratch) const override {
-    if (kind(n) != Kind::kScalar) return "";
-    *scratch = Of(n)->text();  // through the scratch, as a host that converts does
-    return *scratch;
-  }
-  bool quoted(Node n) const override { return Of(n)->quoted(); }
-  size_t size(Node n) const override { return kind(n) == Kind::kMap || kind(n) == Kind::kList ? Of(n)->size() : 0; }
-  bool next_entry(Node map, size_t* cursor, absl::string_view* key, Node* value) const override {
-    const Value* v = Of(map);
-    if (kind(map) != Kind::kMap || *cursor >= v->entries().size()) return false;
-    const auto& entry = v->entries()[(*cursor)++];
-    *key = entry.first;
-    *value = &entry.second;
-    return true;
-  }
-  Node item(Node list, size_t i) const override { return &Of(list)->items()[i]; }
-  std::string describe(Node) const override { return "a test object"; }
-  std::string problem() const override { return problem_text; }
-
- private:
-  static const Value* Of(Node n) { return static_cast<const Value*>(n); }
-};
+using testing::ValueHostTree;
 
 Value Event(const char* type, const Value& object) {
   Value e = Value::Map();
@@ -84,7 +44,7 @@ TEST_CASE("Events read in place from a host's tree build the state Value events 
           LoadManifests({{entry.path().string(), ReadFile(entry.path())}});
       if (!manifests.ok()) continue;
       Cluster from_values, from_host;
-      ValueTree tree;
+      ValueHostTree tree;
       bool all_ok = true;
       for (const Manifest& m : *manifests) {
         if (std::find(std::begin(kinds), std::end(kinds), m.kind) == std::end(kinds)) continue;
@@ -117,7 +77,7 @@ Value SmallPod() {
 
 TEST_CASE("A host's problem or an unreadable field refuses the event and changes nothing") {
   Cluster c;
-  ValueTree tree;
+  ValueHostTree tree;
   const Value added = Event("ADDED", SmallPod());
   tree.problem_text = "a map key is not a string: 2";
   const absl::Status refused = ApplyWatchEvent(c, tree, &added, "event 1", nullptr);

@@ -3,17 +3,22 @@
 // snapshot (patched or built) must equal a scratch build of its objects field by field
 // and a session on it decide what a session on the build decides; the decisions are
 // then applied. Every other snapshot is kept through the next one, so that patches are
-// made both in place and from a copy (the kept one must not change).
+// made both in place and from a copy (the kept one must not change). Each event is also
+// applied to a second cluster through a host's tree (HostTree over the event as a Value,
+// as the Python bindings read dicts in place): both must accept or refuse it alike and
+// hold the same state at every SCHEDULE and at the end.
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string>
 
 #include "vcsched/cluster.h"
+#include "vcsched/io/cluster_io.h"
 #include "vcsched/io/format.h"
 #include "vcsched/io/watch.h"
 #include "vcsched/scheduler.h"
 #include "tests/testing/snapshot_compare.h"
+#include "tests/testing/value_host_tree.h"
 
 namespace {
 
@@ -23,6 +28,39 @@ void Require(bool ok) {
   if (!ok) std::abort();
 }
 
+const char* TypeName(WatchEvent::Type t) {
+  using T = WatchEvent::Type;
+  switch (t) {
+    case T::kAdded: return "ADDED";
+    case T::kModified: return "MODIFIED";
+    case T::kDeleted: return "DELETED";
+    case T::kBookmark: return "BOOKMARK";
+    case T::kError: return "ERROR";
+    case T::kSchedule: return "SCHEDULE";
+  }
+  return "";
+}
+
+// The event through a host's tree: refused exactly when the JSON path refused it.
+void ApplyHosted(Cluster& hosted, const WatchEvent& e, bool json_ok) {
+  if (e.type == WatchEvent::Type::kSchedule) return;
+  Value event = Value::Map();
+  event["type"] = Value::String(TypeName(e.type));
+  if (!e.object.empty()) {
+    absl::StatusOr<Value> object = testing::JsonToValue(e.object);
+    if (!object.ok()) {  // a repeated key: no dict holds one, and the JSON path refused it
+      Require(!json_ok);
+      return;
+    }
+    event["object"] = *std::move(object);
+  }
+  const testing::ValueHostTree tree;
+  const int64_t generation = hosted.generation();
+  const bool ok = ApplyWatchEvent(hosted, tree, &event, e.where, nullptr).ok();
+  Require(ok == json_ok);
+  if (!ok) Require(hosted.generation() == generation);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -30,15 +68,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<std::vector<WatchEvent>> events =
       ReadWatchEvents({"fuzz.json", std::string(reinterpret_cast<const char*>(data), size)});
   if (!events.ok()) return 0;
-  Cluster cluster;
+  Cluster cluster, hosted;
   const SchedulerConfig config = DefaultSchedulerConfig();
   int sessions = 0;
   std::optional<Snapshot> kept, kept_build;  // the last snapshot, held through the next change
   for (const WatchEvent& e : *events) {
     const int64_t generation = cluster.generation();
     std::vector<std::string> notes;
-    if (!ApplyWatchEvent(cluster, e, &notes).ok()) Require(cluster.generation() == generation);
+    const bool ok = ApplyWatchEvent(cluster, e, &notes).ok();
+    if (!ok) Require(cluster.generation() == generation);
+    ApplyHosted(hosted, e, ok);
     if (e.type != WatchEvent::Type::kSchedule || ++sessions > 8) continue;
+    Require(ClusterToYaml(hosted) == ClusterToYaml(cluster));
     absl::StatusOr<Snapshot> mine = cluster.Snapshot();
     absl::StatusOr<Snapshot> scratch = cluster.BuildSnapshot();
     Require(mine.ok() == scratch.ok());
@@ -59,6 +100,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!a.ok()) continue;
     Require(DecisionsToJson(*a) == DecisionsToJson(*b));
     cluster.Apply(*a);
+    hosted.Apply(*a);
   }
+  Require(ClusterToYaml(hosted) == ClusterToYaml(cluster));
   return 0;
 }

@@ -37,7 +37,8 @@ class HostTree {
   // Entries of a map, items of a list; 0 otherwise.
   virtual size_t size(Node n) const = 0;
   // The next entry of a map after *cursor (start at 0), as PyDict_Next walks a dict;
-  // false at the end. A key that is not text is a problem (see `problem`): it is
+  // false at the end. A map's keys are distinct (the readers take the first of a
+  // repeated one; the loader refuses a document that repeats one). A key that is not text is a problem (see `problem`): it is
   // given as "" and the reading fails.
   virtual bool next_entry(Node map, size_t* cursor, absl::string_view* key, Node* value) const = 0;
   // Item i of a list (i < size).

@@ -354,9 +354,23 @@ absl::StatusOr<Snapshot> Cluster::Snapshot() const {
   return built;
 }
 
+namespace {
+
+// The keys of a set in ascending order (a patch's input, the same for the same changes).
+std::vector<const std::string*> Ordered(const absl::flat_hash_set<std::string>& keys) {
+  std::vector<const std::string*> out;
+  out.reserve(keys.size());
+  for (const std::string& k : keys) out.push_back(&k);
+  std::sort(out.begin(), out.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+  return out;
+}
+
+}  // namespace
+
 std::optional<Snapshot> Cluster::Patched() const {
   SnapshotChanges changes;
-  for (const std::string& key : changed_pods_) {
+  for (const std::string* changed : Ordered(changed_pods_)) {
+    const std::string& key = *changed;
     auto it = pods_.find(key);
     if (it == pods_.end()) {
       changes.deleted_pods.push_back(key);
@@ -365,7 +379,8 @@ std::optional<Snapshot> Cluster::Patched() const {
     // Prepared by the patch where it lies: the snapshot shares the cluster's spec.
     changes.put_pods.push_back(std::shared_ptr<PodSpec>(it->second, &Writable(it->second)));
   }
-  for (const std::string& key : changed_pod_groups_) {
+  for (const std::string* changed : Ordered(changed_pod_groups_)) {
+    const std::string& key = *changed;
     auto it = pod_groups_.find(key);
     if (it == pod_groups_.end()) changes.deleted_pod_groups.push_back(key);
     else changes.put_pod_groups.push_back(it->second);

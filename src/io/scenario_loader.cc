@@ -780,20 +780,26 @@ absl::StatusOr<ScenarioObjects> TakeObjects(Collected& c, Diagnostics& diag) {
   return out;
 }
 
-// Empties `o`, keeping what its containers hold allocated.
+// Empties `o`, keeping what its containers hold allocated, up to a size: one large
+// event (a List of thousands) does not keep its memory for the reads after it.
 void ClearObjects(ScenarioObjects& o) {
-  o.nodes.clear();
-  o.pods.clear();
-  o.pod_groups.clear();
-  o.queues.clear();
-  o.priority_classes.clear();
-  o.namespaces.clear();
-  o.hyper_nodes.clear();
+  const auto clear = [](auto& container) {
+    using C = std::decay_t<decltype(container)>;
+    if (container.size() > 64) C().swap(container);
+    else container.clear();
+  };
+  clear(o.nodes);
+  clear(o.pods);
+  clear(o.pod_groups);
+  clear(o.queues);
+  clear(o.priority_classes);
+  clear(o.namespaces);
+  clear(o.hyper_nodes);
   o.config.reset();
   o.expectation.reset();
-  o.job_pod_groups.clear();
-  o.volcano_jobs.clear();
-  o.warnings.clear();
+  clear(o.job_pod_groups);
+  clear(o.volcano_jobs);
+  clear(o.warnings);
 }
 
 // Moves the collected objects into `out` (empty). `keep_storage`: the tables are emptied

@@ -107,18 +107,48 @@ void Simulator::Account(int64_t until_ms) {
 }
 
 void Simulator::AddTimelineRow() {
-  TimelineRow row;
-  row.time_s = static_cast<double>(now_ms_) / 1000;
-  row.pending_pods = pending_pods_;
-  row.running_pods = running_pods_;
-  row.allocated = allocated_;
-  row.capacity = capacity_;
-  if (last_row_ms_ == now_ms_ && !result_.timeline.empty()) {
-    result_.timeline.back() = std::move(row);  // one row per moment: its last state
-  } else {
-    result_.timeline.push_back(std::move(row));
+  const size_t n = resources_.size();
+  SeriesColumns& t = timeline_;
+  if (last_row_ms_ != now_ms_ || t.time_s.empty()) {  // else one row per moment: its last state
+    t.time_s.push_back(0);
+    t.counts.resize(t.counts.size() + 2);
+    t.amounts.resize(t.amounts.size() + 2 * n);
   }
+  t.time_s.back() = static_cast<double>(now_ms_) / 1000;
+  t.counts[t.counts.size() - 2] = pending_pods_;
+  t.counts[t.counts.size() - 1] = running_pods_;
+  double* row = t.amounts.data() + (t.amounts.size() - 2 * n);
+  std::copy(allocated_.begin(), allocated_.end(), row);
+  std::copy(capacity_.begin(), capacity_.end(), row + n);
   last_row_ms_ = now_ms_;
+}
+
+void Simulator::MakeSeriesRows() {
+  const size_t n = resources_.size();
+  const auto amounts = [n](const SeriesColumns& c, size_t row, size_t half) {
+    const double* at = c.amounts.data() + row * 2 * n + half * n;
+    return std::vector<double>(at, at + n);
+  };
+  result_.timeline.reserve(timeline_.time_s.size());
+  for (size_t i = 0; i < timeline_.time_s.size(); ++i) {
+    TimelineRow& row = result_.timeline.emplace_back();
+    row.time_s = timeline_.time_s[i];
+    row.pending_pods = timeline_.counts[2 * i];
+    row.running_pods = timeline_.counts[2 * i + 1];
+    row.allocated = amounts(timeline_, i, 0);
+    row.capacity = amounts(timeline_, i, 1);
+  }
+  result_.queues.reserve(queue_series_.time_s.size());
+  for (size_t i = 0; i < queue_series_.time_s.size(); ++i) {
+    QueueRow& row = result_.queues.emplace_back();
+    row.time_s = queue_series_.time_s[i];
+    row.queue = queue_names_[static_cast<size_t>(queue_series_.counts[i])];
+    row.share = queue_series_.share[i];
+    row.allocated = amounts(queue_series_, i, 0);
+    row.deserved = amounts(queue_series_, i, 1);
+  }
+  timeline_ = SeriesColumns();
+  queue_series_ = SeriesColumns();
 }
 
 absl::Status Simulator::NodeEventAt(int i) {

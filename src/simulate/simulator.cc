@@ -188,25 +188,28 @@ absl::Status Simulator::RunSession() {
     dirty_ = true;
     dirty_since_ms_ = now_ms_;
   }
+  const size_t n = resources_.size();
   for (const QueueView& q : r->explanation.queues) {
-    QueueRow row;
-    row.time_s = static_cast<double>(now_ms_) / 1000;
-    row.queue = q.name;
-    row.share = q.share;
-    row.allocated.assign(resources_.size(), 0);
-    row.deserved.assign(resources_.size(), 0);
-    auto fill = [&](const std::vector<std::pair<std::string, std::string>>& amounts, std::vector<double>& out) {
+    SeriesColumns& c = queue_series_;
+    auto [named, added] = queue_index_.try_emplace(q.name, static_cast<int64_t>(queue_names_.size()));
+    if (added) queue_names_.push_back(q.name);
+    c.time_s.push_back(static_cast<double>(now_ms_) / 1000);
+    c.counts.push_back(named->second);
+    c.share.push_back(q.share);
+    const size_t row = c.amounts.size();
+    c.amounts.resize(row + 2 * n, 0);
+    auto fill = [&](const std::vector<std::pair<std::string, std::string>>& amounts, size_t half) {
       for (const auto& [name, text] : amounts) {
         auto at = std::find(resources_.begin(), resources_.end(), name);
         if (at == resources_.end()) continue;
+        const auto k = static_cast<size_t>(at - resources_.begin());
         bool tracked = false;
         absl::StatusOr<int64_t> v = ParseResourceQuantity(name, text, &tracked);
-        if (v.ok()) out[static_cast<size_t>(at - resources_.begin())] = static_cast<double>(*v) * scale_[static_cast<size_t>(at - resources_.begin())];
+        if (v.ok()) c.amounts[row + half * n + k] = static_cast<double>(*v) * scale_[k];
       }
     };
-    fill(q.allocated, row.allocated);
-    fill(q.deserved, row.deserved);
-    result_.queues.push_back(std::move(row));
+    fill(q.allocated, 0);
+    fill(q.deserved, 1);
   }
   for (const JobExplanation& e : r->explanation.jobs) {
     auto it = job_of_group_.find(e.job);
@@ -219,6 +222,7 @@ absl::Status Simulator::RunSession() {
 
 SimulationResult Simulator::TakeResult() {
   result_.resources = resources_;
+  MakeSeriesRows();
   result_.end_s = static_cast<double>(now_ms_) / 1000;
   for (size_t i = 0; i < resources_.size(); ++i) {
     result_.utilization.push_back(capacity_area_[i] > 0 ? allocated_area_[i] / capacity_area_[i] : 0);

@@ -207,8 +207,22 @@ class Simulator {
   int64_t pending_pods_ = 0, running_pods_ = 0;
   int64_t last_row_ms_ = -1;
   SimulationResult result_;
+  // The time series as they grow, in flat columns: rows that each hold two vectors,
+  // made by the million over a simulated week between the sessions' own allocations,
+  // fragmented the heap and slowed every later session. Made into result_'s rows once,
+  // at the end (MakeSeriesRows).
+  struct SeriesColumns {
+    std::vector<double> time_s;
+    std::vector<int64_t> counts;  // timeline: pending, running; queues: the queue (queue_names_)
+    std::vector<double> amounts;  // per row, per resource: allocated, then capacity or deserved
+    std::vector<double> share;    // queues only
+  };
+  SeriesColumns timeline_, queue_series_;
+  std::vector<std::string> queue_names_;
+  absl::flat_hash_map<std::string, int64_t> queue_index_;
+  void MakeSeriesRows();
   std::vector<int> to_retire_;  // finished jobs to retire once the event at hand is done
-  std::map<std::string, std::string> last_explanation_;  // job key -> text
+  absl::flat_hash_map<std::string, std::string> last_explanation_;  // job key -> text
 };
 
 }  // namespace vcsched::simulate_internal

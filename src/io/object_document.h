@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "src/io/doc_node.h"
 #include "vcsched/io/host_tree.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/value.h"
@@ -23,7 +24,8 @@ absl::Status ReadJsonObject(absl::string_view json, const std::string& where, co
                             ScenarioObjects& out);
 // The same for an object held as a Value tree (whose size and depth its maker bounded).
 absl::StatusOr<ScenarioObjects> ReadValueObject(const Value& object, const std::string& where);
-absl::Status ReadValueObject(const Value& object, const std::string& where, ScenarioObjects& out);
+// Any tree's node (a Value's, say) into `out`.
+absl::Status ReadNodeObject(const DocNode& object, const std::string& where, ScenarioObjects& out);
 // The same for an object in a host's tree, read in place; a problem the tree reports
 // after the walk refuses it.
 absl::Status ReadHostObject(const HostTree& tree, HostTree::Node object, const std::string& where,

@@ -713,8 +713,8 @@ absl::StatusOr<ScenarioObjects> io_internal::ReadValueObject(const Value& object
   return ReadOneDocument(DocNode(&object), where);
 }
 
-absl::Status io_internal::ReadValueObject(const Value& object, const std::string& where, ScenarioObjects& out) {
-  return ReadOneDocument(DocNode(&object), where, out);
+absl::Status io_internal::ReadNodeObject(const DocNode& object, const std::string& where, ScenarioObjects& out) {
+  return ReadOneDocument(object, where, out);
 }
 
 absl::Status io_internal::ReadHostObject(const HostTree& tree, HostTree::Node object, const std::string& where,

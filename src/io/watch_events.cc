@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/io/doc_node.h"
@@ -340,38 +341,17 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const WatchEvent& event, std::vec
   return ApplyObjects(cluster, event.type, read, &objects, event, notes);
 }
 
-absl::Status ApplyWatchEvent(Cluster& cluster, const Value& event, absl::string_view where,
-                             std::vector<std::string>* notes) {
-  using T = WatchEvent::Type;
-  std::vector<std::string> ignored;
-  if (notes == nullptr) notes = &ignored;
-  WatchEvent e;  // the event's type and place; its object stays in `event`
-  e.where = std::string(where);
-  if (!event.is_map()) return absl::InvalidArgumentError(absl::StrCat(where, ": expected an object"));
-  const Value* type = event.Find("type");
-  const absl::string_view name = type != nullptr && type->is_scalar() ? absl::string_view(type->text()) : "";
-  const absl::StatusOr<T> t = EventType(type != nullptr && type->is_scalar() ? &name : nullptr, where);
-  if (!t.ok()) return t.status();
-  if (*t == T::kSchedule || *t == T::kBookmark) return absl::OkStatus();
-  const Value* object = event.Find("object");
-  if (*t == T::kError) {
-    notes->push_back(absl::StrCat(where, ": an ERROR event", object != nullptr ? ": " + object->Describe() : ""));
-    return absl::OkStatus();
-  }
-  if (object == nullptr || !object->is_map()) {
-    return absl::InvalidArgumentError(absl::StrCat(where, ": object: is required (an object)"));
-  }
-  thread_local ScenarioObjects objects;  // reused: its containers stay allocated
-  const absl::Status read = io_internal::ReadValueObject(*object, e.where, objects);
-  return ApplyObjects(cluster, *t, read, &objects, e, notes);
-}
+namespace {
 
-absl::Status ApplyWatchEvent(Cluster& cluster, const HostTree& tree, HostTree::Node event, absl::string_view where,
-                             std::vector<std::string>* notes) {
+// An event held as a tree (a Value a host built, or a host's own objects): its type and
+// object are read as a JSON event's are, the object by `read`.
+absl::Status ApplyEventTree(
+    Cluster& cluster, const io_internal::DocNode& node, absl::string_view where, std::vector<std::string>* notes,
+    absl::FunctionRef<absl::Status(const io_internal::DocNode& object, const std::string& where, ScenarioObjects& out)>
+        read) {
   using T = WatchEvent::Type;
   std::vector<std::string> ignored;
   if (notes == nullptr) notes = &ignored;
-  const io_internal::DocNode node(&tree, event);
   if (!node.IsMap()) return absl::InvalidArgumentError(absl::StrCat(where, ": expected an object"));
   static constexpr absl::string_view kFields[] = {"type", "object"};
   const auto [type, object] = node.Fields(kFields);
@@ -388,11 +368,26 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const HostTree& tree, HostTree::N
     return absl::OkStatus();
   }
   if (!object.IsMap()) return absl::InvalidArgumentError(absl::StrCat(where, ": object: is required (an object)"));
-  WatchEvent e;  // the event's type and place; its object stays in the host's tree
+  WatchEvent e;  // the event's type and place; its object stays in the tree
   e.where = std::string(where);
   thread_local ScenarioObjects objects;  // reused: its containers stay allocated
-  const absl::Status read = io_internal::ReadHostObject(tree, object.host_node(), e.where, objects);
-  return ApplyObjects(cluster, *t, read, &objects, e, notes);
+  const absl::Status status = read(object, e.where, objects);
+  return ApplyObjects(cluster, *t, status, &objects, e, notes);
+}
+
+}  // namespace
+
+absl::Status ApplyWatchEvent(Cluster& cluster, const Value& event, absl::string_view where,
+                             std::vector<std::string>* notes) {
+  return ApplyEventTree(cluster, io_internal::DocNode(&event), where, notes, io_internal::ReadNodeObject);
+}
+
+absl::Status ApplyWatchEvent(Cluster& cluster, const HostTree& tree, HostTree::Node event, absl::string_view where,
+                             std::vector<std::string>* notes) {
+  return ApplyEventTree(cluster, io_internal::DocNode(&tree, event), where, notes,
+                        [&tree](const io_internal::DocNode& object, const std::string& at, ScenarioObjects& out) {
+                          return io_internal::ReadHostObject(tree, object.host_node(), at, out);
+                        });
 }
 
 }  // namespace vcsched

@@ -193,7 +193,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.job_priority = f.job_priority;
   s.job_creation_time = f.job_creation_time;
   s.job_phase.resize(jobs.size());
-  for (size_t j = 0; j < jobs.size(); ++j) s.job_phase[j] = &f.job_phase[j];
+  for (size_t j = 0; j < jobs.size(); ++j) s.job_phase[j] = &f.PhaseOf(j);
   s.job_pending_best_effort = f.job_best_effort_count;
   // Every task starts counted as Pending, then moves to its real status.
   s.job_counts.assign(jobs.size(), {});
@@ -202,7 +202,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   }
   s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
   s.job_moves.assign(jobs.size(), 0);
-  s.role_checks.assign(jobs.size(), {-1, -1, -1});
+  s.role_checks.assign(jobs.size(), -1);
   s.job_status_slot.assign(jobs.size(), -1);
   s.names = SharedText::Owner(SnapshotInternals::Shared(snapshot));
   s.transition_id = s.decisions.Keep(s.session_id);
@@ -213,7 +213,7 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     s.job_status_slot[j] = static_cast<int32_t>(s.decisions.pod_groups.size());
     PodGroupStatus& st = s.decisions.pod_groups.emplace_back();
     st.job = s.Name(f.job_key[j]);
-    st.old_phase = internal::PhaseText(f.job_phase[j], [&](absl::string_view p) { return s.Name(p); });
+    st.old_phase = internal::PhaseText(f.PhaseOf(j), [&](absl::string_view p) { return s.Name(p); });
   }
   // Finished pods never hold a node (docs/reference/scheduler.md §2.2). A pending task off any node is
   // where every task starts, so only the others move.
@@ -322,40 +322,46 @@ bool Session::JobIsStarving(JobIndex j) const {
 namespace {
 enum class RoleCheck { kValid, kReady, kPipelined };
 
-bool CountRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
+// The three checks' answers for job `j` as its tasks are now, in one walk over them
+// (bit k: check k holds): a job asked one is usually asked the others too.
+int CountRoles(const Session::State& s, JobIndex j) {
   const JobInfo& job = s.job(j);
   const std::map<std::string, int32_t>& mins = job.pod_group.min_task_member;
   const std::vector<int32_t>& role_slot = s.facts->task_role_slot;  // worked out with the snapshot
-  // Per check and status: whether a task counts (2: only when best-effort).
-  static const std::array<std::array<uint8_t, kTaskStatusCount>, 3> kCounts = [] {
-    std::array<std::array<uint8_t, kTaskStatusCount>, 3> table{};
+  // Per status: whether a task counts for each check (2: only when best-effort).
+  static const std::array<std::array<uint8_t, 3>, kTaskStatusCount> kCounts = [] {
+    std::array<std::array<uint8_t, 3>, kTaskStatusCount> table{};
     for (int i = 0; i < kTaskStatusCount; ++i) {
       const auto st = static_cast<TaskStatus>(i);
       const bool held = IsAllocatedStatus(st) || st == TaskStatus::kSucceeded;
-      table[static_cast<size_t>(RoleCheck::kValid)][i] = held || st == TaskStatus::kPipelined || st == TaskStatus::kPending;
-      table[static_cast<size_t>(RoleCheck::kReady)][i] = held ? 1 : st == TaskStatus::kPending ? 2 : 0;
-      table[static_cast<size_t>(RoleCheck::kPipelined)][i] =
+      table[i][static_cast<size_t>(RoleCheck::kValid)] = held || st == TaskStatus::kPipelined || st == TaskStatus::kPending;
+      table[i][static_cast<size_t>(RoleCheck::kReady)] = held ? 1 : st == TaskStatus::kPending ? 2 : 0;
+      table[i][static_cast<size_t>(RoleCheck::kPipelined)] =
           held || st == TaskStatus::kPipelined ? 1 : st == TaskStatus::kPending ? 2 : 0;
     }
     return table;
   }();
-  const std::array<uint8_t, kTaskStatusCount>& counts_if = kCounts[static_cast<size_t>(kind)];
-  absl::InlinedVector<int32_t, 4> counts(mins.size(), 0);
+  absl::InlinedVector<std::array<int32_t, 3>, 4> counts(mins.size(), {0, 0, 0});
   // The job's tasks and their best-effort bits from the dense facts, not the records.
   const DenseFacts& f = *s.facts;
   for (int32_t k = f.job_task_begin[static_cast<size_t>(j)]; k < f.job_task_begin[static_cast<size_t>(j) + 1]; ++k) {
     const auto t = static_cast<size_t>(f.job_task_list[static_cast<size_t>(k)]);
     const int32_t slot = role_slot[t];
     if (slot < 0) continue;
-    const uint8_t c = counts_if[static_cast<size_t>(s.status[t])];
-    if (c == 1 || (c == 2 && (f.task_flags[t] & kTaskBestEffort))) ++counts[static_cast<size_t>(slot)];
+    const std::array<uint8_t, 3>& counts_if = kCounts[static_cast<size_t>(s.status[t])];
+    const bool best_effort = (f.task_flags[t] & kTaskBestEffort) != 0;
+    std::array<int32_t, 3>& c = counts[static_cast<size_t>(slot)];
+    for (size_t check = 0; check < 3; ++check) c[check] += counts_if[check] == 1 || (counts_if[check] == 2 && best_effort);
   }
+  int answers = 0b111;
   size_t i = 0;
   for (const auto& [role, min] : mins) {
-    if (min > 0 && counts[i] < min) return false;
+    for (size_t check = 0; check < 3; ++check) {
+      if (min > 0 && counts[i][check] < min) answers &= ~(1 << check);
+    }
     ++i;
   }
-  return true;
+  return answers;
 }
 
 // CountRoles, asked again only after one of the job's tasks moved: actions and gang ask
@@ -363,11 +369,9 @@ bool CountRoles(const Session::State& s, JobIndex j, RoleCheck kind) {
 bool CheckRoles(Session::State& s, JobIndex j, RoleCheck kind) {
   const auto at = static_cast<size_t>(j);
   if (!s.job_checks_roles[at]) return true;
-  int64_t& cached = s.role_checks[at][static_cast<size_t>(kind)];
-  if (cached >= 0 && cached / 2 == s.job_moves[at]) return cached % 2 == 1;
-  const bool answer = CountRoles(s, j, kind);
-  cached = s.job_moves[at] * 2 + (answer ? 1 : 0);
-  return answer;
+  int64_t& cached = s.role_checks[at];  // job_moves * 8 + the answers' bits
+  if (cached < 0 || cached / 8 != s.job_moves[at]) cached = s.job_moves[at] * 8 + CountRoles(s, j);
+  return (cached >> static_cast<int>(kind)) & 1;
 }
 }  // namespace
 

@@ -98,10 +98,11 @@ struct Session::State {
   std::vector<std::array<int32_t, kTaskStatusCount>> job_counts;
   std::vector<int32_t> job_pending_best_effort;
   // Moves of the job's tasks so far (MoveTask): an answer that depends only on where its
-  // tasks are holds while this is unchanged. role_checks[j][kind] caches the minTaskMember
-  // checks (JobCheckTask*) as (moves at the time) * 2 + answer; -1 when not asked yet.
+  // tasks are holds while this is unchanged. role_checks[j] caches the three minTaskMember
+  // checks (JobCheckTask*) as (moves at the time) * 8 + the answers' bits, bit k for
+  // RoleCheck k; -1 when not asked yet.
   std::vector<int64_t> job_moves;
-  std::vector<std::array<int64_t, 3>> role_checks;
+  std::vector<int64_t> role_checks;
   // Views of the snapshot's dense job facts (job-order comparisons, per-job passes).
   absl::Span<const QueueIndex> job_queue;
   absl::Span<const int32_t> job_min_member;

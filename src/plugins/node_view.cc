@@ -16,7 +16,9 @@ void NodeView::Place(bool as_opened) {
   const Session& ssn = *ssn_;
   const size_t n = static_cast<size_t>(ssn.num_nodes());
   const size_t tasks = static_cast<size_t>(ssn.num_tasks());
-  pods_.assign(n, {});
+  pods_.clear();
+  pods_.reserve(n);
+  for (size_t i = 0; i < n; ++i) pods_.emplace_back(&arena_);
   nonzero_cpu_.assign(n, 0);
   nonzero_mem_.assign(n, 0);
   requested_.assign(n * static_cast<size_t>(dims_), 0);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,7 @@ class NodeView {
   void Add(TaskIndex t, NodeIndex n);
   void Remove(TaskIndex t);
 
-  const std::vector<TaskIndex>& pods(NodeIndex n) const { return Ready().pods_[static_cast<size_t>(n)]; }
+  absl::Span<const TaskIndex> pods(NodeIndex n) const { return Ready().pods_[static_cast<size_t>(n)]; }
   NodeIndex node_of(TaskIndex t) const { return Ready().node_of_[static_cast<size_t>(t)]; }
   int64_t nonzero_cpu(NodeIndex n) const { return Ready().nonzero_cpu_[static_cast<size_t>(n)]; }
   int64_t nonzero_memory(NodeIndex n) const { return Ready().nonzero_mem_[static_cast<size_t>(n)]; }
@@ -114,7 +115,10 @@ class NodeView {
   const Session* ssn_;
   int dims_;
   bool built_ = false;
-  std::vector<std::vector<TaskIndex>> pods_;
+  // Each node's list is carved from one arena (declared first: it outlives them): a
+  // session that places pods would otherwise allocate and free one list per node.
+  std::pmr::monotonic_buffer_resource arena_;
+  std::vector<std::pmr::vector<TaskIndex>> pods_;
   std::vector<NodeIndex> node_of_;
   std::vector<int32_t> slot_;
   std::vector<int64_t> nonzero_cpu_, nonzero_mem_, requested_;

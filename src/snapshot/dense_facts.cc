@@ -4,6 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "absl/container/flat_hash_map.h"
 #include "src/model/pod_facts.h"
 
 namespace vcsched {
@@ -207,6 +208,8 @@ void DenseFacts::FillJobFacts(absl::Span<const JobInfo> jobs, int dims) {
     if ((f.task_flags[t] & kTaskBestEffort) && f.task_job[t] != kNone) ++f.job_best_effort_count[static_cast<size_t>(f.task_job[t])];
   }
   f.job_min_resources.resize(static_cast<Eigen::Index>(jobs.size()), dims);
+  // Keys view the jobs' own text (phase_names may move its strings as it grows).
+  absl::flat_hash_map<absl::string_view, int32_t> phase_at;
   for (const JobInfo& j : jobs) {
     std::copy_n(j.min_resources.data(), dims, f.job_min_resources.data() + static_cast<ptrdiff_t>(j.index) * dims);
     f.latest_creation_time = std::max(f.latest_creation_time, j.pod_group.creation_time);
@@ -221,7 +224,10 @@ void DenseFacts::FillJobFacts(absl::Span<const JobInfo> jobs, int dims) {
     f.job_creation_time.push_back(j.pod_group.creation_time);
     f.job_task_begin.push_back(static_cast<int32_t>(f.job_task_list.size()));
     f.job_task_list.insert(f.job_task_list.end(), j.tasks.begin(), j.tasks.end());
-    f.job_phase.push_back(j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase);
+    const absl::string_view phase = j.pod_group.phase.empty() ? absl::string_view("Pending") : j.pod_group.phase;
+    auto [named, added] = phase_at.try_emplace(phase, static_cast<int32_t>(f.phase_names.size()));
+    if (added) f.phase_names.emplace_back(phase);
+    f.job_phase.push_back(named->second);
   }
   f.job_task_begin.push_back(static_cast<int32_t>(f.job_task_list.size()));
   f.job_keys_sorted = Ascending(f.job_key);

@@ -69,7 +69,11 @@ struct DenseFacts {
   std::vector<int32_t> job_task_begin;
   std::vector<TaskIndex> job_task_list;
   std::vector<int32_t> job_best_effort_count;
-  std::vector<std::string> job_phase;  // status.phase, "Pending" when unset
+  // status.phase ("Pending" when unset) as a position in phase_names, which holds each
+  // distinct phase once: jobs share a handful, and a patch rewrites every job's.
+  std::vector<int32_t> job_phase;
+  std::vector<std::string> phase_names;
+  const std::string& PhaseOf(size_t job) const { return phase_names[static_cast<size_t>(job_phase[job])]; }
   // TaskInfo::key and JobInfo::key, packed: decisions copy them for every bind and status.
   PackedStrings task_key, job_key;
   // The keys in index order are in byte order too (false when a namespace holds a

@@ -96,7 +96,9 @@ void SnapshotPatch::MakeJobTable() {
     for (const GroupChange& g : groups_) {
       const auto j = static_cast<size_t>(g.old_job);
       next_->job_by_key.erase(out[j].key);  // its key's text is about to be replaced
+      std::vector<TaskIndex> tasks = std::move(out[j].tasks);  // the base's: MakeJobs moves them
       out[j] = facts_of(g);
+      out[j].tasks = std::move(tasks);
       out[j].index = g.old_job;
       next_->job_by_key.emplace(out[j].key, g.old_job);
       job_redone_[j] = true;
@@ -120,7 +122,10 @@ void SnapshotPatch::MakeJobTable() {
       if (g->now != nullptr) work_out(*g);
     }
     if (g != groups_.end() && g->old_job == static_cast<JobIndex>(i)) {  // changed or gone
-      if (g->now != nullptr) job_moved_[i] = work_out(*g);
+      if (g->now != nullptr) {
+        job_moved_[i] = work_out(*g);
+        out.back().tasks = in_place_ ? std::move(own_jobs_[i].tasks) : old[i].tasks;  // the base's, as above
+      }
       ++g;
       continue;
     }
@@ -145,16 +150,32 @@ void SnapshotPatch::MakeJobs() {
   next_->tasks = std::move(tasks_);  // sub-groups read them
   std::vector<TaskInfo>& tasks = next_->tasks;
   std::vector<JobInfo>& jobs = next_->jobs;
-  for (JobInfo& j : jobs) j.tasks.clear();
-  for (size_t t = 0; t < from_.size(); ++t) {
-    const TaskIndex i = from_[t];
-    JobIndex j = kNone;
-    if (i == kNone) {
-      j = tasks[t].job;
-    } else if (const JobIndex was = old_dense_->task_job[static_cast<size_t>(i)]; was != kNone) {
-      j = NewJobOf(was);
+  // Every record still lists its base tasks (a new PodGroup's, none): each kept one goes
+  // where it moved. The order stays ascending, as the layout keeps the base's order.
+  for (JobInfo& j : jobs) {
+    size_t kept = 0;
+    for (const TaskIndex t : j.tasks) {
+      const TaskIndex to = moved_[static_cast<size_t>(t)];
+      if (to != kNone) j.tasks[kept++] = to;
     }
-    if (j != kNone) jobs[static_cast<size_t>(j)].tasks.push_back(static_cast<TaskIndex>(t));
+    j.tasks.resize(kept);
+  }
+  // The new tasks join their jobs: appended (fresh_ ascends), then merged with the kept.
+  std::vector<int32_t> kept_of(jobs.size(), -1);
+  std::vector<JobIndex> joined;
+  for (const TaskIndex f : fresh_) {
+    const JobIndex j = tasks[static_cast<size_t>(f)].job;
+    if (j == kNone) continue;
+    std::vector<TaskIndex>& list = jobs[static_cast<size_t>(j)].tasks;
+    if (kept_of[static_cast<size_t>(j)] < 0) {
+      kept_of[static_cast<size_t>(j)] = static_cast<int32_t>(list.size());
+      joined.push_back(j);
+    }
+    list.push_back(f);
+  }
+  for (const JobIndex j : joined) {
+    std::vector<TaskIndex>& list = jobs[static_cast<size_t>(j)].tasks;
+    std::inplace_merge(list.begin(), list.begin() + kept_of[static_cast<size_t>(j)], list.end());
   }
   std::vector<bool> affected(jobs.size(), false);
   for (JobIndex j : affected_jobs_) {

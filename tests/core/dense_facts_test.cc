@@ -70,7 +70,7 @@ TEST_CASE("DenseFacts: every fact agrees with the task and job records", "[core]
     const std::vector<TaskIndex> listed(f.job_task_list.begin() + f.job_task_begin[i],
                                         f.job_task_list.begin() + f.job_task_begin[i + 1]);
     CHECK(listed == j.tasks);
-    CHECK(f.job_phase[i] == j.pod_group.phase);
+    CHECK(f.PhaseOf(i) == (j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase));
   }
   CHECK(f.latest_creation_time == latest);
   // The builder works the spec-derived facts out in its task loop; laid out from the
@@ -121,7 +121,9 @@ std::string FactsText(const DenseFacts& f) {
   }
   absl::StrAppend(&out, "placed=", absl::StrJoin(f.placed_tasks, ","), " list=", absl::StrJoin(f.job_task_list, ","),
                   " begins=", absl::StrJoin(f.job_task_begin, ","), " best_effort=", absl::StrJoin(f.job_best_effort_count, ","),
-                  " queue=", absl::StrJoin(f.job_queue, ","), " phase=", absl::StrJoin(f.job_phase, ","), "\n");
+                  " queue=", absl::StrJoin(f.job_queue, ","), " phase=");
+  for (size_t j = 0; j < f.job_phase.size(); ++j) absl::StrAppend(&out, f.PhaseOf(j), ",");
+  out += "\n";
   for (size_t j = 0; j < f.job_key.size(); ++j) absl::StrAppend(&out, f.job_key[j], ";");
   return out;
 }

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/framework/session_explain.h"
 #include "src/framework/session_state.h"
+#include "src/snapshot/role_checks.h"
 #include "vcsched/statement.h"
 
 namespace vcsched {
@@ -86,26 +87,14 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
   }
 }
 
-// MoveTask from where every task starts (Pending, off any node) when the session opens:
-// the same counts and sums, without the removal and the change log.
+// MoveTask from where every task starts (Pending, off any node) when the session opens,
+// for the nodes' sums alone: the jobs' counts and sums are the snapshot's (DenseFacts'
+// opening facts), and the initial placement is not logged.
 void Session::State::PlaceAtOpening(TaskIndex t, TaskStatus st, NodeIndex n) {
   const size_t ti = static_cast<size_t>(t);
-  const absl::Span<const int64_t> r = req(t);
-  const JobIndex job = task_job[ti];
-  if (job != kNone) {
-    const auto j = static_cast<size_t>(job);
-    ++job_moves[j];
-    --job_counts[j][static_cast<size_t>(TaskStatus::kPending)];
-    ++job_counts[j][static_cast<size_t>(st)];
-    if (IsAllocatedStatus(st)) {
-      auto a = MutableRow(job_allocated, job);
-      for (int d = 0; d < dims; ++d) a[d] = SaturatingAdd(a[d], r[d]);
-    }
-    if (task_flags[ti] & kTaskBestEffort) job_pending_best_effort[j] -= st != TaskStatus::kPending;
-  }
   status[ti] = st;
   node[ti] = n;
-  if (n != kNone && HoldsNode(st)) CountOnNode<1>(n, st, r);
+  if (n != kNone && HoldsNode(st)) CountOnNode<1>(n, st, req(t));
 }
 
 void Session::State::ListNodeTasks() {
@@ -194,15 +183,17 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.job_creation_time = f.job_creation_time;
   s.job_phase.resize(jobs.size());
   for (size_t j = 0; j < jobs.size(); ++j) s.job_phase[j] = &f.PhaseOf(j);
-  s.job_pending_best_effort = f.job_best_effort_count;
-  // Every task starts counted as Pending, then moves to its real status.
-  s.job_counts.assign(jobs.size(), {});
+  // The jobs as the snapshot has their tasks: a task counts as moved once for leaving
+  // Pending (every task starts there), and the minTaskMember answers hold until the next move.
+  s.job_pending_best_effort = f.job_opening_best_effort_pending;
+  s.job_counts = f.job_opening_counts;
+  s.job_allocated = f.job_opening_allocated;
+  s.job_moves.resize(jobs.size());
+  s.role_checks.resize(jobs.size());
   for (size_t j = 0; j < jobs.size(); ++j) {
-    s.job_counts[j][static_cast<size_t>(TaskStatus::kPending)] = f.job_task_begin[j + 1] - f.job_task_begin[j];
+    s.job_moves[j] = f.job_task_begin[j + 1] - f.job_task_begin[j] - f.job_opening_counts[j][static_cast<size_t>(TaskStatus::kPending)];
+    s.role_checks[j] = s.job_moves[j] * 8 + f.job_opening_roles[j];
   }
-  s.job_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs.size()), s.dims);
-  s.job_moves.assign(jobs.size(), 0);
-  s.role_checks.assign(jobs.size(), -1);
   s.job_status_slot.assign(jobs.size(), -1);
   s.names = SharedText::Owner(SnapshotInternals::Shared(snapshot));
   s.transition_id = s.decisions.Keep(s.session_id);
@@ -320,57 +311,21 @@ bool Session::JobIsStarving(JobIndex j) const {
 }
 
 namespace {
-enum class RoleCheck { kValid, kReady, kPipelined };
-
-// The three checks' answers for job `j` as its tasks are now, in one walk over them
-// (bit k: check k holds): a job asked one is usually asked the others too.
-int CountRoles(const Session::State& s, JobIndex j) {
-  const JobInfo& job = s.job(j);
-  const std::map<std::string, int32_t>& mins = job.pod_group.min_task_member;
-  const std::vector<int32_t>& role_slot = s.facts->task_role_slot;  // worked out with the snapshot
-  // Per status: whether a task counts for each check (2: only when best-effort).
-  static const std::array<std::array<uint8_t, 3>, kTaskStatusCount> kCounts = [] {
-    std::array<std::array<uint8_t, 3>, kTaskStatusCount> table{};
-    for (int i = 0; i < kTaskStatusCount; ++i) {
-      const auto st = static_cast<TaskStatus>(i);
-      const bool held = IsAllocatedStatus(st) || st == TaskStatus::kSucceeded;
-      table[i][static_cast<size_t>(RoleCheck::kValid)] = held || st == TaskStatus::kPipelined || st == TaskStatus::kPending;
-      table[i][static_cast<size_t>(RoleCheck::kReady)] = held ? 1 : st == TaskStatus::kPending ? 2 : 0;
-      table[i][static_cast<size_t>(RoleCheck::kPipelined)] =
-          held || st == TaskStatus::kPipelined ? 1 : st == TaskStatus::kPending ? 2 : 0;
-    }
-    return table;
-  }();
-  absl::InlinedVector<std::array<int32_t, 3>, 4> counts(mins.size(), {0, 0, 0});
-  // The job's tasks and their best-effort bits from the dense facts, not the records.
-  const DenseFacts& f = *s.facts;
-  for (int32_t k = f.job_task_begin[static_cast<size_t>(j)]; k < f.job_task_begin[static_cast<size_t>(j) + 1]; ++k) {
-    const auto t = static_cast<size_t>(f.job_task_list[static_cast<size_t>(k)]);
-    const int32_t slot = role_slot[t];
-    if (slot < 0) continue;
-    const std::array<uint8_t, 3>& counts_if = kCounts[static_cast<size_t>(s.status[t])];
-    const bool best_effort = (f.task_flags[t] & kTaskBestEffort) != 0;
-    std::array<int32_t, 3>& c = counts[static_cast<size_t>(slot)];
-    for (size_t check = 0; check < 3; ++check) c[check] += counts_if[check] == 1 || (counts_if[check] == 2 && best_effort);
-  }
-  int answers = 0b111;
-  size_t i = 0;
-  for (const auto& [role, min] : mins) {
-    for (size_t check = 0; check < 3; ++check) {
-      if (min > 0 && counts[i][check] < min) answers &= ~(1 << check);
-    }
-    ++i;
-  }
-  return answers;
-}
-
-// CountRoles, asked again only after one of the job's tasks moved: actions and gang ask
-// every job several times a session, and most jobs do not change in between.
+// The minTaskMember checks, asked again only after one of the job's tasks moved (the
+// snapshot's answers hold until then): actions and gang ask every job several times a
+// session, and most jobs do not change in between.
 bool CheckRoles(Session::State& s, JobIndex j, RoleCheck kind) {
   const auto at = static_cast<size_t>(j);
   if (!s.job_checks_roles[at]) return true;
   int64_t& cached = s.role_checks[at];  // job_moves * 8 + the answers' bits
-  if (cached < 0 || cached / 8 != s.job_moves[at]) cached = s.job_moves[at] * 8 + CountRoles(s, j);
+  if (cached / 8 != s.job_moves[at]) {
+    const DenseFacts& f = *s.facts;
+    const auto begin = static_cast<size_t>(f.job_task_begin[at]), end = static_cast<size_t>(f.job_task_begin[at + 1]);
+    const int answers = RoleAnswers(s.job(j).pod_group.min_task_member,
+                                    absl::MakeConstSpan(f.job_task_list).subspan(begin, end - begin), f.task_role_slot,
+                                    f.task_flags, [&](TaskIndex t) { return s.status[static_cast<size_t>(t)]; });
+    cached = s.job_moves[at] * 8 + answers;
+  }
   return (cached >> static_cast<int>(kind)) & 1;
 }
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "src/model/pod_facts.h"
+#include "src/snapshot/role_checks.h"
 
 namespace vcsched {
 namespace {
@@ -101,6 +102,8 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
     if (t.status != TaskStatus::kPending) f.placed_tasks.push_back(t.index);
   }
   f.FillJobFacts(jobs, dims);
+  f.SizeOpening(jobs.size(), dims);
+  for (size_t j = 0; j < jobs.size(); ++j) f.CountOpening(j, jobs[j], tasks, dims);
   f.task_keys_sorted = Ascending(f.task_key);
   return f;
 }
@@ -108,7 +111,7 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
 DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Span<const TaskRun> runs, absl::Span<const TaskIndex> moved,
                                absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
                                absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs,
-                               const std::vector<bool>& job_redone, int dims,
+                               const std::vector<bool>& job_redone, const std::vector<bool>& job_affected, int dims,
                                std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
                                int64_t latest_pod_creation_time) {
   DenseFacts f;
@@ -188,6 +191,27 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
   }
   for (; j < n; ++j) f.task_key.push_back(tasks[j].key);
   f.FillJobFacts(jobs, dims);
+  // Opening facts: a job whose tasks and record stayed keeps its base job's.
+  std::vector<JobIndex> from_job(jobs.size(), kNone);  // the base's index of each job
+  for (size_t o = 0; o < was.job_opening_counts.size(); ++o) {
+    const JobIndex to = job_moved.empty() ? static_cast<JobIndex>(o) : job_moved[o];
+    if (to != kNone && static_cast<size_t>(to) < jobs.size()) from_job[static_cast<size_t>(to)] = static_cast<JobIndex>(o);
+  }
+  f.SizeOpening(jobs.size(), dims);
+  const bool same_width = was.job_opening_allocated.cols() == dims;
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    const JobIndex o = from_job[k];
+    if (o == kNone || job_redone[k] || job_affected[k] || !same_width) {
+      f.CountOpening(k, jobs[k], tasks, dims);
+      continue;
+    }
+    const auto at = static_cast<size_t>(o);
+    f.job_opening_counts[k] = was.job_opening_counts[at];
+    std::copy_n(was.job_opening_allocated.data() + at * static_cast<size_t>(dims), dims,
+                f.job_opening_allocated.data() + k * static_cast<size_t>(dims));
+    f.job_opening_best_effort_pending[k] = was.job_opening_best_effort_pending[at];
+    f.job_opening_roles[k] = was.job_opening_roles[at];
+  }
   // Removing keys keeps them in order; a new key must sort between its neighbours.
   f.task_keys_sorted = was.task_keys_sorted;
   for (TaskIndex t : fresh) {
@@ -199,6 +223,35 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
   }
   if (!was.task_keys_sorted) f.task_keys_sorted = Ascending(f.task_key);
   return f;
+}
+
+void DenseFacts::SizeOpening(size_t jobs, int dims) {
+  job_opening_counts.assign(jobs, {});
+  job_opening_allocated = ResourceMatrix::Zero(static_cast<Eigen::Index>(jobs), dims);
+  job_opening_best_effort_pending.assign(jobs, 0);
+  job_opening_roles.assign(jobs, static_cast<uint8_t>(kAllRoleChecks));
+}
+
+void DenseFacts::CountOpening(size_t j, const JobInfo& job, absl::Span<const TaskInfo> tasks, int dims) {
+  std::array<int32_t, kTaskStatusCount>& counts = job_opening_counts[j];
+  counts = {};
+  int64_t* allocated = job_opening_allocated.data() + j * static_cast<size_t>(dims);
+  std::fill_n(allocated, dims, 0);
+  int32_t best_effort_pending = 0;
+  for (const TaskIndex t : job.tasks) {
+    const TaskStatus st = tasks[static_cast<size_t>(t)].status;
+    ++counts[static_cast<size_t>(st)];
+    if (IsAllocatedStatus(st)) {
+      const int64_t* req = task_req.data() + static_cast<size_t>(t) * static_cast<size_t>(dims);
+      for (int d = 0; d < dims; ++d) allocated[d] = SaturatingAdd(allocated[d], req[d]);
+    }
+    best_effort_pending += st == TaskStatus::kPending && (task_flags[static_cast<size_t>(t)] & kTaskBestEffort);
+  }
+  job_opening_best_effort_pending[j] = best_effort_pending;
+  if (job_checks_roles[j]) {
+    job_opening_roles[j] = static_cast<uint8_t>(RoleAnswers(job.pod_group.min_task_member, job.tasks, task_role_slot,
+                                                            task_flags, [&](TaskIndex t) { return tasks[static_cast<size_t>(t)].status; }));
+  }
 }
 
 void DenseFacts::FillJobFacts(absl::Span<const JobInfo> jobs, int dims) {

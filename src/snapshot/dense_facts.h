@@ -2,6 +2,7 @@
 #ifndef VCSCHED_SRC_SNAPSHOT_DENSE_FACTS_H_
 #define VCSCHED_SRC_SNAPSHOT_DENSE_FACTS_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,12 +37,12 @@ struct DenseFacts {
   // (the rest are gone), the earlier task i is now moved[i] (kNone: gone), its job
   // job_moved[j] (empty: the same), the tasks listed in `fresh` are new, and `task_flags`
   // and `task_shape` are every task's, `job_redone` says per new job whether its record
-  // was worked out again. Only the records of new tasks (and of redone jobs' tasks, for
-  // their role positions) are read.
+  // was worked out again and `job_affected` whether it lost or gained a task. Only the
+  // records of new tasks, and of redone and affected jobs' tasks, are read.
   static DenseFacts Patched(const DenseFacts& was, DenseFacts* own, absl::Span<const TaskRun> runs, absl::Span<const TaskIndex> moved,
                             absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
                             absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs,
-                            const std::vector<bool>& job_redone, int dims,
+                            const std::vector<bool>& job_redone, const std::vector<bool>& job_affected, int dims,
                             std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
                             int64_t latest_pod_creation_time);
   // A task's TaskFlag bits, from its record and its pod's spec.
@@ -69,6 +70,15 @@ struct DenseFacts {
   std::vector<int32_t> job_task_begin;
   std::vector<TaskIndex> job_task_list;
   std::vector<int32_t> job_best_effort_count;
+  // Per job, its tasks as the snapshot has them (where a session starts): how many have
+  // each status, the requests of those allocated (summed in task order, saturating, as
+  // a session sums them), the best-effort ones still pending, and the minTaskMember
+  // checks' answers (RoleAnswers; every check holds for a job without minimums). A patch
+  // works these out again only for jobs whose tasks or record changed.
+  std::vector<std::array<int32_t, kTaskStatusCount>> job_opening_counts;
+  ResourceMatrix job_opening_allocated;
+  std::vector<int32_t> job_opening_best_effort_pending;
+  std::vector<uint8_t> job_opening_roles;
   // status.phase ("Pending" when unset) as a position in phase_names, which holds each
   // distinct phase once: jobs share a handful, and a patch rewrites every job's.
   std::vector<int32_t> job_phase;
@@ -83,6 +93,9 @@ struct DenseFacts {
  private:
   // What comes from the jobs (and the tasks' jobs and flags, laid out already).
   void FillJobFacts(absl::Span<const JobInfo> jobs, int dims);
+  // Job j's opening facts, from its tasks' records.
+  void CountOpening(size_t j, const JobInfo& job, absl::Span<const TaskInfo> tasks, int dims);
+  void SizeOpening(size_t jobs, int dims);
 };
 
 }  // namespace vcsched

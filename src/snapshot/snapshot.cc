@@ -75,7 +75,19 @@ using internal::Lookup;
 
 std::optional<NodeIndex> Snapshot::FindNode(absl::string_view n) const { return Lookup(impl_->node_by_name, n); }
 std::optional<QueueIndex> Snapshot::FindQueue(absl::string_view n) const { return Lookup(impl_->queue_by_name, n); }
-std::optional<JobIndex> Snapshot::FindJob(absl::string_view k) const { return Lookup(impl_->job_by_key, k); }
+std::optional<JobIndex> Snapshot::FindJob(absl::string_view k) const { return FindJobByKey(impl_->jobs, k); }
+std::optional<JobIndex> FindJobByKey(const std::vector<JobInfo>& jobs, absl::string_view key) {
+  const size_t slash = key.find('/');
+  if (slash == absl::string_view::npos) return std::nullopt;  // no PodGroup has such a key
+  const absl::string_view ns = key.substr(0, slash), name = key.substr(slash + 1);
+  const auto before = [](const JobInfo& j, std::pair<absl::string_view, absl::string_view> k) {
+    const int c = absl::string_view(j.pod_group.namespace_).compare(k.first);
+    return c != 0 ? c < 0 : absl::string_view(j.pod_group.name) < k.second;
+  };
+  auto it = std::lower_bound(jobs.begin(), jobs.end(), std::make_pair(ns, name), before);
+  if (it == jobs.end() || it->pod_group.namespace_ != ns || it->pod_group.name != name) return std::nullopt;
+  return it->index;
+}
 std::optional<TaskIndex> Snapshot::FindTask(absl::string_view k) const {
   const DenseFacts& f = impl_->dense;
   if (!f.task_keys_sorted) return Lookup(impl_->task_by_key, k);

@@ -218,8 +218,8 @@ class SnapshotAssembly {
           impl_->jobs.emplace_back(internal::WorkOutJobFacts(std::move(g), *impl_, default_priority, impl_->warnings));
       job.index = static_cast<JobIndex>(impl_->jobs.size() - 1);
     }
-    impl_->job_by_key.reserve(impl_->jobs.size());
-    for (const JobInfo& job : impl_->jobs) impl_->job_by_key.emplace(job.key, job.index);
+    job_by_key_.reserve(impl_->jobs.size());
+    for (const JobInfo& job : impl_->jobs) job_by_key_.emplace(job.key, job.index);
 
   }
 
@@ -346,7 +346,7 @@ class SnapshotAssembly {
     auto g = p.annotations.find(kGroupAnnotation);
     if (g == p.annotations.end()) return kNone;
     job_key_.assign(p.namespace_).append("/").append(g->second);
-    if (auto j = Lookup(impl_->job_by_key, job_key_)) return *j;
+    if (auto j = Lookup(job_by_key_, job_key_)) return *j;
     impl_->warnings.push_back(internal::PodGroupNotFoundWarning(t.key, job_key_));
     impl_->orphans.emplace_back(job_key_, t.key);
     return kNone;
@@ -555,6 +555,7 @@ class SnapshotAssembly {
   std::vector<uint8_t> task_flags_;
   int64_t latest_pod_creation_time_ = 0;
   std::string job_key_;  // reused by JobOf: the group's key of each pod
+  absl::flat_hash_map<absl::string_view, int32_t> job_by_key_;  // views of the jobs' keys
   // The tasks of the snapshot given to ReuseFrom, by the pod each holds.
   absl::flat_hash_map<const PodSpec*, const TaskInfo*> task_before_;
 };

@@ -3,6 +3,7 @@
 #define VCSCHED_SRC_SNAPSHOT_SNAPSHOT_IMPL_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,10 @@ struct Snapshot::Impl {
   // What pods change (PatchSnapshot works these out).
   std::vector<TaskInfo> tasks;
   std::vector<JobInfo> jobs;
-  // Views of JobInfo::key and TaskInfo::key, filled once `jobs` and `tasks` are final.
-  absl::flat_hash_map<absl::string_view, int32_t> job_by_key;
-  absl::flat_hash_map<absl::string_view, int32_t> task_by_key;  // only when task keys are not in byte order
+  // Views of TaskInfo::key, filled once `tasks` is final, only when task keys are not in
+  // byte order. Jobs are found by their key's order (FindJobByKey): no index is kept,
+  // which a patch adding or removing a PodGroup would have to make again.
+  absl::flat_hash_map<absl::string_view, int32_t> task_by_key;
   std::vector<std::string> warnings;
   DenseFacts dense;
   // The key of each shape-only shape by its number (empty for a task's own shape), for a
@@ -56,6 +58,10 @@ struct Snapshot::Impl {
   std::vector<int64_t> resource_refs;
   std::vector<std::pair<std::string, std::string>> orphans;
 };
+
+// The job of key "namespace/name" in a job table (jobs are in (namespace, name) order),
+// found by binary search.
+std::optional<JobIndex> FindJobByKey(const std::vector<JobInfo>& jobs, absl::string_view key);
 
 // The library's way in: the session reads the dense facts, decisions share the data
 // (their names are views into it), the builder makes a snapshot of it.

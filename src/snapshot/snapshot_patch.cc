@@ -238,8 +238,8 @@ bool SnapshotPatch::WorkOut(const Change& c, TaskInfo& t) {
   if (mine) {
     if (auto g = p.annotations.find(kPodGroupAnnotation); g != p.annotations.end()) {
       std::string group = absl::StrCat(p.namespace_, "/", g->second);
-      if (auto j = next_->job_by_key.find(group); j != next_->job_by_key.end()) {
-        t.job = j->second;
+      if (std::optional<JobIndex> j = FindJobByKey(next_->jobs, group)) {
+        t.job = *j;
       } else {
         new_warnings_.push_back(PodGroupNotFoundWarning(t.key, group));
         new_orphans_.emplace_back(std::move(group), t.key);
@@ -512,8 +512,12 @@ void SnapshotPatch::Finish() {
   n.latest_pod_creation_time = latest_;
   n.resource_refs = std::move(refs_);
   // In place the base's per-task columns are taken over (nothing reads them after this).
+  std::vector<bool> affected(n.jobs.size(), false);
+  for (const JobIndex j : affected_jobs_) {
+    if (j != kNone) affected[static_cast<size_t>(j)] = true;
+  }
   n.dense = DenseFacts::Patched(*old_dense_, in_place_ ? &own_dense_ : nullptr, runs_, moved_, job_moved_, n.tasks, fresh_,
-                                n.jobs, job_redone_, n.space.size(),
+                                n.jobs, job_redone_, affected, n.space.size(),
                                 std::move(flags_), std::move(shapes_), latest_);
   if (!n.dense.task_keys_sorted) {
     n.task_by_key.clear();

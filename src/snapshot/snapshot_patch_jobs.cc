@@ -63,12 +63,8 @@ void SnapshotPatch::MakeJobTable() {
   const std::vector<JobInfo>& old = *old_jobs_;
   if (groups_.empty()) {
     job_redone_.assign(old.size(), false);
-    if (in_place_) {
-      out = std::move(own_jobs_);  // the records stay where job_by_key sees them
-    } else {
-      out = old;
-      for (const JobInfo& j : out) next_->job_by_key.emplace(j.key, j.index);
-    }
+    if (in_place_) out = std::move(own_jobs_);
+    else out = old;
     return;
   }
   const std::optional<int32_t> global_default = GlobalDefaultPriority(next_->priority_classes);
@@ -87,20 +83,14 @@ void SnapshotPatch::MakeJobTable() {
                                         [](const GroupChange& g) { return g.old_job != kNone && g.now != nullptr; });
   if (updates_only) {
     job_redone_.assign(old.size(), false);
-    if (in_place_) {
-      out = std::move(own_jobs_);
-    } else {
-      out = old;
-      for (const JobInfo& j : out) next_->job_by_key.emplace(j.key, j.index);
-    }
+    if (in_place_) out = std::move(own_jobs_);
+    else out = old;
     for (const GroupChange& g : groups_) {
       const auto j = static_cast<size_t>(g.old_job);
-      next_->job_by_key.erase(out[j].key);  // its key's text is about to be replaced
       std::vector<TaskIndex> tasks = std::move(out[j].tasks);  // the base's: MakeJobs moves them
       out[j] = facts_of(g);
       out[j].tasks = std::move(tasks);
       out[j].index = g.old_job;
-      next_->job_by_key.emplace(out[j].key, g.old_job);
       job_redone_[j] = true;
       affected_jobs_.push_back(g.old_job);  // its sub-groups are made anew
     }
@@ -138,9 +128,6 @@ void SnapshotPatch::MakeJobTable() {
   for (; g != groups_.end(); ++g) {
     if (g->now != nullptr) work_out(*g);
   }
-  next_->job_by_key.clear();
-  next_->job_by_key.reserve(out.size());
-  for (const JobInfo& j : out) next_->job_by_key.emplace(j.key, j.index);
 }
 
 // Each job's tasks listed again (from the layout, not the records); the sub-groups of

@@ -71,6 +71,16 @@ TEST_CASE("DenseFacts: every fact agrees with the task and job records", "[core]
                                         f.job_task_list.begin() + f.job_task_begin[i + 1]);
     CHECK(listed == j.tasks);
     CHECK(f.PhaseOf(i) == (j.pod_group.phase.empty() ? "Pending" : j.pod_group.phase));
+    std::array<int32_t, kTaskStatusCount> counts{};
+    std::vector<int64_t> allocated(static_cast<size_t>(snap.dims()), 0);
+    for (TaskIndex t : j.tasks) {
+      const TaskInfo& task = snap.tasks()[static_cast<size_t>(t)];
+      ++counts[static_cast<size_t>(task.status)];
+      if (!IsAllocatedStatus(task.status)) continue;
+      for (int d = 0; d < snap.dims(); ++d) allocated[static_cast<size_t>(d)] += task.resreq[d];
+    }
+    CHECK(f.job_opening_counts[i] == counts);
+    for (int d = 0; d < snap.dims(); ++d) CHECK(f.job_opening_allocated(j.index, d) == allocated[static_cast<size_t>(d)]);
   }
   CHECK(f.latest_creation_time == latest);
   // The builder works the spec-derived facts out in its task loop; laid out from the
@@ -124,6 +134,14 @@ std::string FactsText(const DenseFacts& f) {
                   " queue=", absl::StrJoin(f.job_queue, ","), " phase=");
   for (size_t j = 0; j < f.job_phase.size(); ++j) absl::StrAppend(&out, f.PhaseOf(j), ",");
   out += "\n";
+  // What sessions start from: counted again for changed jobs, carried for the rest.
+  for (size_t j = 0; j < f.job_opening_counts.size(); ++j) {
+    absl::StrAppend(&out, "opening ", j, " counts=", absl::StrJoin(f.job_opening_counts[j], ","), " allocated=");
+    for (Eigen::Index d = 0; d < f.job_opening_allocated.cols(); ++d) {
+      absl::StrAppend(&out, f.job_opening_allocated(static_cast<Eigen::Index>(j), d), ",");
+    }
+    absl::StrAppend(&out, " best_effort_pending=", f.job_opening_best_effort_pending[j], " roles=", f.job_opening_roles[j], "\n");
+  }
   for (size_t j = 0; j < f.job_key.size(); ++j) absl::StrAppend(&out, f.job_key[j], ";");
   return out;
 }

@@ -87,14 +87,12 @@ void Session::State::MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_
   }
 }
 
-// MoveTask from where every task starts (Pending, off any node) when the session opens,
-// for the nodes' sums alone: the jobs' counts and sums are the snapshot's (DenseFacts'
-// opening facts), and the initial placement is not logged.
-void Session::State::PlaceAtOpening(TaskIndex t, TaskStatus st, NodeIndex n) {
+// MoveTask from where every task starts (Pending, off any node) to where the snapshot
+// has it, for the nodes' sums alone (the jobs' are the snapshot's opening facts): what a
+// session does when the snapshot's node sums are not exact.
+void Session::State::PlaceAtOpening(TaskIndex t) {
   const size_t ti = static_cast<size_t>(t);
-  status[ti] = st;
-  node[ti] = n;
-  if (n != kNone && HoldsNode(st)) CountOnNode<1>(n, st, req(t));
+  if (node[ti] != kNone) CountOnNode<1>(node[ti], status[ti], req(t));
 }
 
 void Session::State::ListNodeTasks() {
@@ -164,8 +162,6 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
   s.used = ResourceMatrix::Zero(n, s.dims);
   s.releasing = ResourceMatrix::Zero(n, s.dims);
   s.pipelined = ResourceMatrix::Zero(n, s.dims);
-  s.status.assign(tasks.size(), TaskStatus::kPending);
-  s.node.assign(tasks.size(), kNone);
   s.node_slot.assign(tasks.size(), -1);
   s.last_txn_node.assign(tasks.size(), kNone);
   s.last_txn_status.assign(tasks.size(), TaskStatus::kPending);
@@ -206,12 +202,20 @@ Session::Session(const Snapshot& snapshot, const SchedulerConfig& config, int64_
     st.job = s.Name(f.job_key[j]);
     st.old_phase = internal::PhaseText(f.PhaseOf(j), [&](absl::string_view p) { return s.Name(p); });
   }
-  // Finished pods never hold a node (docs/reference/scheduler.md §2.2). A pending task off any node is
-  // where every task starts, so only the others move.
-  // The initial placement is the baseline, not a change: it is not logged.
-  for (const TaskIndex t : f.placed_tasks) {
-    const TaskInfo& info = tasks[static_cast<size_t>(t)];
-    s.PlaceAtOpening(t, info.status, HoldsNode(info.status) ? info.node : kNone);
+  // Finished pods never hold a node (docs/reference/scheduler.md §2.2). The initial
+  // placement is the baseline, not a change: it is not logged. The snapshot has each
+  // task's status and node and, unless a sum could saturate, each node's sums.
+  s.status = f.task_status;
+  s.node = f.task_node;
+  if (f.node_sums_exact && f.node_used.rows() == n && f.node_used.cols() == s.dims) {
+    s.used = f.node_used;
+    s.releasing = f.node_releasing;
+    s.pipelined = f.node_pipelined;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      for (int d = 0; d < s.dims; ++d) s.idle(i, d) = SaturatingSub(s.allocatable(i, d), s.used(i, d));
+    }
+  } else {
+    for (const TaskIndex t : f.placed_tasks) s.PlaceAtOpening(t);
   }
   internal::RecoverAllocatedHyperNodes(s);
 

@@ -233,7 +233,7 @@ struct Session::State {
   // Moves a task to a new status and node, keeping node, job and list accounting.
   void MoveTask(TaskIndex t, TaskStatus new_status, NodeIndex new_node);
   // MoveTask from Pending and off any node, as the session opens (not logged).
-  void PlaceAtOpening(TaskIndex t, TaskStatus status, NodeIndex node);
+  void PlaceAtOpening(TaskIndex t);
   template <int kSign>
   void CountOnNode(NodeIndex n, TaskStatus st, absl::Span<const int64_t> r);
   void FireAllocate(TaskIndex t);
@@ -272,11 +272,6 @@ SharedText PhaseText(absl::string_view phase, Other other) {
   return other(phase);
 }
 }  // namespace internal
-
-// Statuses whose task holds resources on its node.
-inline bool HoldsNode(TaskStatus s) {
-  return s != TaskStatus::kPending && s != TaskStatus::kSucceeded && s != TaskStatus::kFailed;
-}
 
 }  // namespace vcsched
 

@@ -71,7 +71,7 @@ uint8_t DenseFacts::FlagsOf(const TaskInfo& t) {
                               (node_selection ? kTaskNodeSelection : 0) | (pod_terms_only ? kTaskPodTermsOnly : 0));
 }
 
-DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims) {
+DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, size_t nodes, int dims) {
   std::vector<uint8_t> flags;
   flags.reserve(tasks.size());
   int64_t latest = 0;
@@ -79,10 +79,10 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
     flags.push_back(FlagsOf(t));
     latest = std::max(latest, t.pod->creation_time);
   }
-  return Of(tasks, jobs, dims, std::move(flags), latest);
+  return Of(tasks, jobs, nodes, dims, std::move(flags), latest);
 }
 
-DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims,
+DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, size_t nodes, int dims,
                           std::vector<uint8_t> task_flags, int64_t latest_pod_creation_time) {
   DenseFacts f;
   f.task_flags = std::move(task_flags);
@@ -100,7 +100,10 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
     f.task_role_slot.push_back(RoleSlotOf(t, jobs));
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
     if (t.status != TaskStatus::kPending) f.placed_tasks.push_back(t.index);
+    f.task_status.push_back(t.status);
+    f.task_node.push_back(HoldsNode(t.status) ? t.node : kNone);
   }
+  f.SumNodes(nodes, dims);
   f.FillJobFacts(jobs, dims);
   f.SizeOpening(jobs.size(), dims);
   for (size_t j = 0; j < jobs.size(); ++j) f.CountOpening(j, jobs[j], tasks, dims);
@@ -111,11 +114,23 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
 DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Span<const TaskRun> runs, absl::Span<const TaskIndex> moved,
                                absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
                                absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs,
-                               const std::vector<bool>& job_redone, const std::vector<bool>& job_affected, int dims,
+                               const std::vector<bool>& job_redone, const std::vector<bool>& job_affected, size_t nodes, int dims,
                                std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
                                int64_t latest_pod_creation_time) {
   DenseFacts f;
   const size_t n = tasks.size();
+  // The nodes' sums without the base's tasks that went, read before their columns move.
+  bool sums_exact = was.node_sums_exact && static_cast<size_t>(was.node_used.rows()) == nodes &&
+                    was.node_used.cols() == dims && was.task_req.cols() == dims;
+  if (sums_exact) {
+    f.node_used = own != nullptr ? std::move(own->node_used) : was.node_used;
+    f.node_releasing = own != nullptr ? std::move(own->node_releasing) : was.node_releasing;
+    f.node_pipelined = own != nullptr ? std::move(own->node_pipelined) : was.node_pipelined;
+    for (size_t i = 0; i < moved.size() && sums_exact; ++i) {
+      if (moved[i] != kNone || was.task_node[i] == kNone) continue;
+      sums_exact = f.CountOnNode(was.task_status[i], was.task_node[i], was.task_req.data() + i * static_cast<size_t>(dims), dims, -1);
+    }
+  }
   f.task_flags = std::move(task_flags);
   f.task_shape = std::move(task_shape);
   f.latest_creation_time = latest_pod_creation_time;
@@ -125,12 +140,16 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
     f.task_nonzero_memory = std::move(own->task_nonzero_memory);
     f.task_req = std::move(own->task_req);
     f.task_role_slot = std::move(own->task_role_slot);
+    f.task_status = std::move(own->task_status);
+    f.task_node = std::move(own->task_node);
   } else {
     f.task_job = was.task_job;
     f.task_nonzero_cpu = was.task_nonzero_cpu;
     f.task_nonzero_memory = was.task_nonzero_memory;
     f.task_req = was.task_req;
     f.task_role_slot = was.task_role_slot;
+    f.task_status = was.task_status;
+    f.task_node = was.task_node;
   }
   ShiftRuns(f.task_job, runs, n);
   for (const TaskRun& r : job_moved.empty() ? absl::Span<const TaskRun>() : runs) {
@@ -144,6 +163,8 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
     if (!job_redone[j]) continue;
     for (TaskIndex t : jobs[j].tasks) f.task_role_slot[static_cast<size_t>(t)] = RoleSlotOf(tasks[static_cast<size_t>(t)], jobs);
   }
+  ShiftRuns(f.task_status, runs, n);
+  ShiftRuns(f.task_node, runs, n);
   ShiftRuns(f.task_nonzero_cpu, runs, n);
   ShiftRuns(f.task_nonzero_memory, runs, n);
   if (f.task_req.cols() == dims) {
@@ -162,7 +183,14 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
     f.task_nonzero_memory[static_cast<size_t>(j)] = t.nonzero_memory;
     f.task_role_slot[static_cast<size_t>(j)] = RoleSlotOf(t, jobs);
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(j) * dims);
+    f.task_status[static_cast<size_t>(j)] = t.status;
+    f.task_node[static_cast<size_t>(j)] = HoldsNode(t.status) ? t.node : kNone;
+    if (sums_exact && f.task_node[static_cast<size_t>(j)] != kNone) {
+      sums_exact = f.CountOnNode(t.status, t.node, f.task_req.data() + static_cast<size_t>(j) * static_cast<size_t>(dims), dims, +1);
+    }
   }
+  f.node_sums_exact = sums_exact;
+  if (!sums_exact) f.SumNodes(nodes, dims);
   // Placed tasks: the carried ones where they went, the new ones merged in order.
   f.placed_tasks.reserve(was.placed_tasks.size() + fresh.size());
   auto next = fresh.begin();
@@ -223,6 +251,37 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
   }
   if (!was.task_keys_sorted) f.task_keys_sorted = Ascending(f.task_key);
   return f;
+}
+
+bool DenseFacts::CountOnNode(TaskStatus st, NodeIndex n, const int64_t* req, int dims, int sign) {
+  const auto add = [&](ResourceMatrix& m) {
+    int64_t* row = m.data() + static_cast<size_t>(n) * static_cast<size_t>(dims);
+    bool exact = true;
+    for (int d = 0; d < dims; ++d) {
+      // Below the limit and with no negative request, no partial sum saturates: taking a
+      // request out again gives what summing the rest would.
+      exact = exact && req[d] >= 0 && req[d] < kExactSumLimit;
+      row[d] = sign > 0 ? SaturatingAdd(row[d], req[d]) : SaturatingSub(row[d], req[d]);
+      exact = exact && row[d] >= 0 && row[d] < kExactSumLimit;
+    }
+    return exact;
+  };
+  if (st == TaskStatus::kPipelined) return add(node_pipelined);
+  const bool used = add(node_used);
+  return (st != TaskStatus::kReleasing || add(node_releasing)) && used;
+}
+
+void DenseFacts::SumNodes(size_t nodes, int dims) {
+  const auto rows = static_cast<Eigen::Index>(nodes);
+  node_used = ResourceMatrix::Zero(rows, dims);
+  node_releasing = ResourceMatrix::Zero(rows, dims);
+  node_pipelined = ResourceMatrix::Zero(rows, dims);
+  node_sums_exact = true;
+  for (size_t t = 0; t < task_node.size(); ++t) {
+    if (task_node[t] == kNone) continue;
+    node_sums_exact = CountOnNode(task_status[t], task_node[t], task_req.data() + t * static_cast<size_t>(dims), dims, +1) &&
+                      node_sums_exact;
+  }
 }
 
 void DenseFacts::SizeOpening(size_t jobs, int dims) {

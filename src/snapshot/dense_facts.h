@@ -20,16 +20,21 @@ struct TaskRun {
   TaskIndex old_begin = 0, old_end = 0, new_begin = 0;
 };
 
+// Statuses whose task holds resources on its node.
+inline bool HoldsNode(TaskStatus s) {
+  return s != TaskStatus::kPending && s != TaskStatus::kSucceeded && s != TaskStatus::kFailed;
+}
+
 // What every session reads for every task and job, laid out densely once at build, so
 // that opening a session and its per-job passes do not walk the large TaskInfo and
 // JobInfo records (tens of thousands of cache misses each).
 struct DenseFacts {
   // Lays the facts out from a snapshot's final task and job records.
-  static DenseFacts Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims);
+  static DenseFacts Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, size_t nodes, int dims);
   // The same with what comes from the pods' specs already worked out (by the builder,
   // while it had each spec at hand): each task's TaskFlag bits (FlagsOf) and the latest
   // creation time of their pods.
-  static DenseFacts Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, int dims,
+  static DenseFacts Of(absl::Span<const TaskInfo> tasks, absl::Span<const JobInfo> jobs, size_t nodes, int dims,
                        std::vector<uint8_t> task_flags, int64_t latest_pod_creation_time);
   // The facts of a task table made from an earlier one's (PatchSnapshot), its per-task
   // columns shifted where they lie (`own`: `was` itself when they may be taken over, else
@@ -42,7 +47,7 @@ struct DenseFacts {
   static DenseFacts Patched(const DenseFacts& was, DenseFacts* own, absl::Span<const TaskRun> runs, absl::Span<const TaskIndex> moved,
                             absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
                             absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs,
-                            const std::vector<bool>& job_redone, const std::vector<bool>& job_affected, int dims,
+                            const std::vector<bool>& job_redone, const std::vector<bool>& job_affected, size_t nodes, int dims,
                             std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
                             int64_t latest_pod_creation_time);
   // A task's TaskFlag bits, from its record and its pod's spec.
@@ -56,6 +61,18 @@ struct DenseFacts {
   std::vector<int64_t> task_nonzero_cpu, task_nonzero_memory;  // TaskInfo::nonzero_*
   // Tasks that do not start Pending off any node: the session moves only these.
   std::vector<TaskIndex> placed_tasks;
+  // Where a session starts each task: its status, and its node while it holds one
+  // (HoldsNode; kNone otherwise).
+  std::vector<TaskStatus> task_status;
+  std::vector<NodeIndex> task_node;
+  // Per node, the requests of the tasks holding it (pipelined ones aside), of those
+  // releasing and of those pipelined to it. Exact (node_sums_exact) when no request is
+  // negative and no sum reaches kExactSumLimit: a session then starts from them, and a
+  // patch takes a changed task's requests out and puts the new ones in. Otherwise a
+  // session sums its tasks itself, saturating, in task order.
+  static constexpr int64_t kExactSumLimit = int64_t{1} << 62;
+  ResourceMatrix node_used, node_releasing, node_pipelined;
+  bool node_sums_exact = false;
   std::vector<QueueIndex> job_queue;
   std::vector<int32_t> job_min_member;
   std::vector<uint8_t> job_checks_roles;  // minTaskMember applies
@@ -96,6 +113,11 @@ struct DenseFacts {
   // Job j's opening facts, from its tasks' records.
   void CountOpening(size_t j, const JobInfo& job, absl::Span<const TaskInfo> tasks, int dims);
   void SizeOpening(size_t jobs, int dims);
+  // Adds (sign +1) or takes out (-1) the requests `req` of a task with status `st` on
+  // node `n`; false when that leaves the sums inexact.
+  bool CountOnNode(TaskStatus st, NodeIndex n, const int64_t* req, int dims, int sign);
+  // Every node's sums, from the task columns.
+  void SumNodes(size_t nodes, int dims);
 };
 
 }  // namespace vcsched

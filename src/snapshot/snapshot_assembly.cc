@@ -296,7 +296,7 @@ class SnapshotAssembly {
   // The dense facts, the key index when keys are not in byte order, sorted warnings.
   Snapshot Finish() {
     impl_->latest_pod_creation_time = latest_pod_creation_time_;
-    impl_->dense = DenseFacts::Of(impl_->tasks, impl_->jobs, impl_->space.size(), std::move(task_flags_),
+    impl_->dense = DenseFacts::Of(impl_->tasks, impl_->jobs, impl_->nodes.size(), impl_->space.size(), std::move(task_flags_),
                                   latest_pod_creation_time_);
     if (!impl_->dense.task_keys_sorted) {  // FindTask searches sorted keys without an index
       impl_->task_by_key.reserve(impl_->tasks.size());

@@ -517,7 +517,7 @@ void SnapshotPatch::Finish() {
     if (j != kNone) affected[static_cast<size_t>(j)] = true;
   }
   n.dense = DenseFacts::Patched(*old_dense_, in_place_ ? &own_dense_ : nullptr, runs_, moved_, job_moved_, n.tasks, fresh_,
-                                n.jobs, job_redone_, affected, n.space.size(),
+                                n.jobs, job_redone_, affected, n.nodes.size(), n.space.size(),
                                 std::move(flags_), std::move(shapes_), latest_);
   if (!n.dense.task_keys_sorted) {
     n.task_by_key.clear();

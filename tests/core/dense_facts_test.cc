@@ -1,9 +1,12 @@
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/snapshot/snapshot_impl.h"
 #include "tests/testing/builders.h"
+#include "vcsched/session.h"
 #include "vcsched/snapshot.h"
 
 namespace vcsched {
@@ -85,7 +88,7 @@ TEST_CASE("DenseFacts: every fact agrees with the task and job records", "[core]
   CHECK(f.latest_creation_time == latest);
   // The builder works the spec-derived facts out in its task loop; laid out from the
   // records alone they are the same.
-  const DenseFacts again = DenseFacts::Of(snap.tasks(), snap.jobs(), snap.space().size());
+  const DenseFacts again = DenseFacts::Of(snap.tasks(), snap.jobs(), snap.nodes().size(), snap.space().size());
   CHECK(again.task_flags == f.task_flags);
   CHECK(again.latest_creation_time == f.latest_creation_time);
   CHECK(f.placed_tasks.size() == 1);
@@ -134,7 +137,18 @@ std::string FactsText(const DenseFacts& f) {
                   " queue=", absl::StrJoin(f.job_queue, ","), " phase=");
   for (size_t j = 0; j < f.job_phase.size(); ++j) absl::StrAppend(&out, f.PhaseOf(j), ",");
   out += "\n";
-  // What sessions start from: counted again for changed jobs, carried for the rest.
+  // What sessions start from: statuses and nodes shifted with the tasks, node sums
+  // taken out and put in, job facts counted again for changed jobs, carried for the rest.
+  for (size_t t = 0; t < f.task_status.size(); ++t) {
+    absl::StrAppend(&out, "start ", t, " status=", static_cast<int>(f.task_status[t]), " node=", f.task_node[t], "\n");
+  }
+  absl::StrAppend(&out, "node sums exact=", f.node_sums_exact, "\n");
+  for (Eigen::Index n = 0; n < f.node_used.rows(); ++n) {
+    for (Eigen::Index d = 0; d < f.node_used.cols(); ++d) {
+      absl::StrAppend(&out, f.node_used(n, d), "/", f.node_releasing(n, d), "/", f.node_pipelined(n, d), ",");
+    }
+    out += "\n";
+  }
   for (size_t j = 0; j < f.job_opening_counts.size(); ++j) {
     absl::StrAppend(&out, "opening ", j, " counts=", absl::StrJoin(f.job_opening_counts[j], ","), " allocated=");
     for (Eigen::Index d = 0; d < f.job_opening_allocated.cols(); ++d) {
@@ -181,6 +195,38 @@ TEST_CASE("DenseFacts: a patched snapshot's facts are a build's", "[core][dense]
   CHECK(base.FindTask("a/g-0").has_value());
   CHECK(base.tasks().size() == 4);
   CHECK(SnapshotInternals::Of(base).dense.task_role_slot == std::vector<int32_t>(4, -1));
+}
+
+TEST_CASE("DenseFacts: node sums that could saturate leave the session to sum its tasks", "[core][dense]") {
+  const auto make = [](bool huge) {
+    SnapshotBuilder b;
+    b.AddNode(MakeNode("n1", "cpu=8,memory=8Gi,pods=20"));
+    b.AddPodGroup(MakePodGroup("a/g", 1));
+    b.AddPod(MakePod("a/g-0", "g", "cpu=1", "n1", "Running"));
+    b.AddPod(MakePod("a/g-1", "g", "cpu=2", "n1", "Running"));
+    if (huge) {
+      // Two requests of more than 2^62 millicores: their sum saturates.
+      b.AddPod(MakePod("a/g-2", "g", "cpu=5000000000000000", "n1", "Running"));
+      b.AddPod(MakePod("a/g-3", "g", "cpu=5000000000000000", "n1", "Running"));
+    }
+    return *std::move(b).Build();
+  };
+  const Snapshot small = make(false), huge = make(true);
+  const int cpu = small.space().Find("cpu");
+  REQUIRE(cpu >= 0);
+  REQUIRE(huge.space().Find("cpu") == cpu);
+  const DenseFacts& exact = SnapshotInternals::Of(small).dense;
+  CHECK(exact.node_sums_exact);
+  CHECK(exact.node_used(0, cpu) == 3000);
+  // Inexact: a session sums the tasks itself, saturating, as it always has.
+  CHECK_FALSE(SnapshotInternals::Of(huge).dense.node_sums_exact);
+  const SchedulerConfig config;
+  const Session on_huge(huge, config, 0, "s");
+  CHECK(on_huge.node_used(0)[static_cast<size_t>(cpu)] == std::numeric_limits<int64_t>::max());
+  CHECK(on_huge.node_idle(0)[static_cast<size_t>(cpu)] == std::numeric_limits<int64_t>::min());
+  const Session on_small(small, config, 0, "s");
+  CHECK(on_small.node_used(0)[static_cast<size_t>(cpu)] == 3000);
+  CHECK(on_small.node_idle(0)[static_cast<size_t>(cpu)] == 5000);
 }
 
 TEST_CASE("PatchSnapshot: a pod deleted with its PodGroup stays deleted", "[core][dense]") {

@@ -96,37 +96,79 @@ void SnapshotPatch::MakeJobTable() {
     }
     return;
   }
+  // Where each change goes among the base's jobs (both are in key order), found by
+  // search; the base's jobs between changes are carried as runs, which move only when
+  // the changes before them added and removed different numbers of jobs.
   job_moved_.assign(old.size(), kNone);
-  out.reserve(old.size() + groups_.size());
-  const auto work_out = [&](const GroupChange& g) {
-    JobInfo& job = out.emplace_back(facts_of(g));
-    job.index = static_cast<JobIndex>(out.size() - 1);
-    job_redone_.push_back(true);
-    affected_jobs_.push_back(job.index);  // its sub-groups are made anew
-    return job.index;
+  std::vector<TaskRun> runs;  // of jobs
+  std::vector<std::pair<JobIndex, const GroupChange*>> made;  // a record worked out, at its new index
+  size_t i = 0;
+  JobIndex next = 0;
+  const auto carry_until = [&](size_t end) {
+    if (end <= i) return;
+    runs.push_back({static_cast<JobIndex>(i), static_cast<JobIndex>(end), next});
+    for (; i < end; ++i) job_moved_[i] = next++;
   };
-  auto g = groups_.begin();
-  for (size_t i = 0; i < old.size(); ++i) {
-    const PodGroupSpec& pg = old[i].pod_group;
-    for (; g != groups_.end() && KeyBefore(g->ns(), g->name(), pg.namespace_, pg.name); ++g) {
-      if (g->now != nullptr) work_out(*g);
-    }
-    if (g != groups_.end() && g->old_job == static_cast<JobIndex>(i)) {  // changed or gone
-      if (g->now != nullptr) {
-        job_moved_[i] = work_out(*g);
-        out.back().tasks = in_place_ ? std::move(own_jobs_[i].tasks) : old[i].tasks;  // the base's, as above
+  for (const GroupChange& g : groups_) {
+    if (g.old_job != kNone) {  // changed or gone: the base's job at its index
+      carry_until(static_cast<size_t>(g.old_job));
+      if (g.now != nullptr) {
+        job_moved_[i] = next;
+        made.emplace_back(next++, &g);
       }
-      ++g;
+      ++i;
       continue;
     }
-    job_moved_[i] = static_cast<JobIndex>(out.size());
-    if (in_place_) out.push_back(std::move(own_jobs_[i]));
-    else out.push_back(old[i]);
-    out.back().index = job_moved_[i];
-    job_redone_.push_back(false);
+    const auto at = std::lower_bound(old.begin() + static_cast<ptrdiff_t>(i), old.end(), g, [](const JobInfo& j, const GroupChange& c) {
+      return KeyBefore(j.pod_group.namespace_, j.pod_group.name, c.ns(), c.name());
+    });
+    carry_until(static_cast<size_t>(at - old.begin()));
+    made.emplace_back(next++, &g);
   }
-  for (; g != groups_.end(); ++g) {
-    if (g->now != nullptr) work_out(*g);
+  carry_until(old.size());
+  // A changed PodGroup's record keeps the base's task list (MakeJobs moves it): taken
+  // before the runs move over it.
+  std::vector<std::vector<TaskIndex>> kept_tasks(made.size());
+  for (size_t k = 0; k < made.size(); ++k) {
+    const JobIndex was = made[k].second->old_job;
+    if (was == kNone) continue;
+    kept_tasks[k] = in_place_ ? std::move(own_jobs_[static_cast<size_t>(was)].tasks) : old[static_cast<size_t>(was)].tasks;
+  }
+  const auto total = static_cast<size_t>(next);
+  if (in_place_) {
+    std::vector<JobInfo>& v = own_jobs_;
+    if (total > v.size()) v.resize(total);
+    const auto move = [&v](JobIndex from, JobIndex to) {
+      v[static_cast<size_t>(to)] = std::move(v[static_cast<size_t>(from)]);
+      v[static_cast<size_t>(to)].index = to;
+    };
+    for (const TaskRun& r : runs) {
+      for (JobIndex j = r.old_begin; r.new_begin < r.old_begin && j < r.old_end; ++j) move(j, r.new_begin + (j - r.old_begin));
+    }
+    for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
+      for (JobIndex j = r->old_end; r->new_begin > r->old_begin && j-- > r->old_begin;) move(j, r->new_begin + (j - r->old_begin));
+    }
+    v.resize(total);
+    out = std::move(v);
+  } else {
+    out.resize(total);
+    for (const TaskRun& r : runs) {
+      for (JobIndex j = r.old_begin; j < r.old_end; ++j) {
+        JobInfo& to = out[static_cast<size_t>(r.new_begin + (j - r.old_begin))];
+        to = old[static_cast<size_t>(j)];
+        to.index = r.new_begin + (j - r.old_begin);
+      }
+    }
+  }
+  job_redone_.assign(total, false);
+  for (size_t k = 0; k < made.size(); ++k) {
+    const auto [at, g] = made[k];
+    JobInfo& job = out[static_cast<size_t>(at)];
+    job = facts_of(*g);
+    job.tasks = std::move(kept_tasks[k]);
+    job.index = at;
+    job_redone_[static_cast<size_t>(at)] = true;
+    affected_jobs_.push_back(at);  // its sub-groups are made anew
   }
 }
 

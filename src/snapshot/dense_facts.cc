@@ -322,6 +322,20 @@ void DenseFacts::FillJobFacts(absl::Span<const JobInfo> jobs, int dims) {
   f.job_min_resources.resize(static_cast<Eigen::Index>(jobs.size()), dims);
   // Keys view the jobs' own text (phase_names may move its strings as it grows).
   absl::flat_hash_map<absl::string_view, int32_t> phase_at;
+  // Each column sized once (a patch lays them all out again).
+  size_t key_text = 0, task_count = 0;
+  for (const JobInfo& j : jobs) {
+    key_text += j.key.size();
+    task_count += j.tasks.size();
+  }
+  f.job_key.reserve(jobs.size());
+  f.job_key.reserve_text(key_text);
+  f.job_task_list.reserve(task_count);
+  f.job_task_begin.reserve(jobs.size() + 1);
+  for (auto* column : {&f.job_min_member, &f.job_priority, &f.job_phase}) column->reserve(jobs.size());
+  for (auto* column : {&f.job_has_min_resources, &f.job_checks_roles}) column->reserve(jobs.size());
+  f.job_queue.reserve(jobs.size());
+  f.job_creation_time.reserve(jobs.size());
   for (const JobInfo& j : jobs) {
     std::copy_n(j.min_resources.data(), dims, f.job_min_resources.data() + static_cast<ptrdiff_t>(j.index) * dims);
     f.latest_creation_time = std::max(f.latest_creation_time, j.pod_group.creation_time);

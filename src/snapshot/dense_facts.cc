@@ -106,7 +106,7 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
   f.SumNodes(nodes, dims);
   f.FillJobFacts(jobs, dims);
   f.SizeOpening(jobs.size(), dims);
-  for (size_t j = 0; j < jobs.size(); ++j) f.CountOpening(j, jobs[j], tasks, dims);
+  for (size_t j = 0; j < jobs.size(); ++j) f.CountOpening(j, jobs[j], dims);
   f.task_keys_sorted = Ascending(f.task_key);
   return f;
 }
@@ -230,7 +230,7 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
   for (size_t k = 0; k < jobs.size(); ++k) {
     const JobIndex o = from_job[k];
     if (o == kNone || job_redone[k] || job_affected[k] || !same_width) {
-      f.CountOpening(k, jobs[k], tasks, dims);
+      f.CountOpening(k, jobs[k], dims);
       continue;
     }
     const auto at = static_cast<size_t>(o);
@@ -291,14 +291,16 @@ void DenseFacts::SizeOpening(size_t jobs, int dims) {
   job_opening_roles.assign(jobs, static_cast<uint8_t>(kAllRoleChecks));
 }
 
-void DenseFacts::CountOpening(size_t j, const JobInfo& job, absl::Span<const TaskInfo> tasks, int dims) {
+void DenseFacts::CountOpening(size_t j, const JobInfo& job, int dims) {
   std::array<int32_t, kTaskStatusCount>& counts = job_opening_counts[j];
   counts = {};
   int64_t* allocated = job_opening_allocated.data() + j * static_cast<size_t>(dims);
   std::fill_n(allocated, dims, 0);
   int32_t best_effort_pending = 0;
-  for (const TaskIndex t : job.tasks) {
-    const TaskStatus st = tasks[static_cast<size_t>(t)].status;
+  const auto begin = static_cast<size_t>(job_task_begin[j]), end = static_cast<size_t>(job_task_begin[j + 1]);
+  const absl::Span<const TaskIndex> job_tasks = absl::MakeConstSpan(job_task_list).subspan(begin, end - begin);
+  for (const TaskIndex t : job_tasks) {
+    const TaskStatus st = task_status[static_cast<size_t>(t)];
     ++counts[static_cast<size_t>(st)];
     if (IsAllocatedStatus(st)) {
       const int64_t* req = task_req.data() + static_cast<size_t>(t) * static_cast<size_t>(dims);
@@ -308,8 +310,8 @@ void DenseFacts::CountOpening(size_t j, const JobInfo& job, absl::Span<const Tas
   }
   job_opening_best_effort_pending[j] = best_effort_pending;
   if (job_checks_roles[j]) {
-    job_opening_roles[j] = static_cast<uint8_t>(RoleAnswers(job.pod_group.min_task_member, job.tasks, task_role_slot,
-                                                            task_flags, [&](TaskIndex t) { return tasks[static_cast<size_t>(t)].status; }));
+    job_opening_roles[j] = static_cast<uint8_t>(RoleAnswers(job.pod_group.min_task_member, job_tasks, task_role_slot,
+                                                            task_flags, [&](TaskIndex t) { return task_status[static_cast<size_t>(t)]; }));
   }
 }
 

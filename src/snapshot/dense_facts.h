@@ -110,8 +110,8 @@ struct DenseFacts {
  private:
   // What comes from the jobs (and the tasks' jobs and flags, laid out already).
   void FillJobFacts(absl::Span<const JobInfo> jobs, int dims);
-  // Job j's opening facts, from its tasks' records.
-  void CountOpening(size_t j, const JobInfo& job, absl::Span<const TaskInfo> tasks, int dims);
+  // Job j's opening facts, from the task columns (laid out already).
+  void CountOpening(size_t j, const JobInfo& job, int dims);
   void SizeOpening(size_t jobs, int dims);
   // Adds (sign +1) or takes out (-1) the requests `req` of a task with status `st` on
   // node `n`; false when that leaves the sums inexact.

@@ -100,6 +100,7 @@ bool SnapshotPatch::Admit(const SnapshotChanges& changes) {
     }
   }
   int64_t pods = static_cast<int64_t>(was_.tasks.size() + was_.hidden_pods.size());
+  PlaceChanges();
   for (Change& c : changes_) {
     if (!AdmitPod(c, pods)) return false;
   }
@@ -118,9 +119,9 @@ bool SnapshotPatch::Admit(const SnapshotChanges& changes) {
 // Finds the base's pod of the change and counts the resources both name; false when the
 // pod's warnings involve others or it names a resource the snapshot lacks.
 bool SnapshotPatch::AdmitPod(Change& c, int64_t& pods) {
-  if (std::optional<TaskIndex> t = base_.FindTask(c.key)) {
-    c.old_task = *t;
-    c.old_pod = was_.tasks[static_cast<size_t>(*t)].pod.get();
+  if (c.place < was_.tasks.size() && was_.dense.task_key[c.place] == c.key) {
+    c.old_task = static_cast<TaskIndex>(c.place);
+    c.old_pod = was_.tasks[c.place].pod.get();
   } else if (const std::shared_ptr<const PodSpec>* hidden = FindHidden(c.ns(), c.name())) {
     c.old_pod = hidden->get();
   }
@@ -331,20 +332,38 @@ void SnapshotPatch::MakeTasks() {
   }
 }
 
-// Where the change's key goes among the base's tasks, searched in the packed keys
-// ("namespace/name": a namespace has no '/').
-size_t SnapshotPatch::PlaceOf(const Change& c) const {
-  if (c.old_task != kNone) return static_cast<size_t>(c.old_task);  // where its own task was
-  const PackedStrings& keys = old_dense_->task_key;
-  size_t lo = 0, hi = keys.size();
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo) / 2;
-    const absl::string_view key = keys[mid];
+// Where each change's key goes among the base's tasks (their index order is the
+// changes' order: namespace, then name), searched in the packed keys ("namespace/name":
+// a namespace has no '/'). The changes are sorted, so each search gallops from where the
+// last one ended: neighbouring probes, not a search of the whole table per change.
+void SnapshotPatch::PlaceChanges() {
+  const PackedStrings& keys = was_.dense.task_key;
+  const size_t n = keys.size();
+  const auto before = [&](size_t i, const Change& c) {
+    const absl::string_view key = keys[i];
     const size_t slash = key.find('/');
-    if (KeyBefore(key.substr(0, slash), key.substr(slash + 1), c.ns(), c.name())) lo = mid + 1;
-    else hi = mid;
+    return KeyBefore(key.substr(0, slash), key.substr(slash + 1), c.ns(), c.name());
+  };
+  size_t lo = 0;  // every task before lo sorts before the change
+  for (Change& c : changes_) {
+    size_t step = 1, hi = lo;
+    while (hi < n && before(hi, c)) {
+      lo = hi + 1;
+      hi = lo + step - 1;
+      step *= 2;
+    }
+    hi = std::min(hi, n);
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (before(mid, c)) lo = mid + 1;
+      else hi = mid;
+    }
+    c.place = lo;
   }
-  return lo;
+}
+
+size_t SnapshotPatch::PlaceOf(const Change& c) const {
+  return c.old_task != kNone ? static_cast<size_t>(c.old_task) : c.place;  // where its own task was
 }
 
 // The layout applied to the base's own table: the runs moving left go in ascending

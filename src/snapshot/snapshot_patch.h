@@ -39,6 +39,7 @@ class SnapshotPatch {
     TaskIndex old_task = kNone;              // the base's task of the pod
     const PodSpec* old_pod = nullptr;        // the base's pod of this key (a task's or a hidden one)
     std::shared_ptr<const PodSpec> now;      // null: deleted
+    size_t place = 0;                        // where the key goes among the base's tasks (PlaceChanges)
     absl::string_view ns() const { return absl::string_view(key).substr(0, slash); }
     absl::string_view name() const { return absl::string_view(key).substr(slash + 1); }
   };
@@ -55,6 +56,7 @@ class SnapshotPatch {
   // snapshot_patch.cc
   bool Admit(const SnapshotChanges& changes);
   bool AdmitPod(Change& c, int64_t& pods);
+  void PlaceChanges();
   bool CountResources(const ResourceList& list, int sign);
   bool CountPodResources(const PodSpec& p, int sign);
   const std::shared_ptr<const PodSpec>* FindHidden(absl::string_view ns, absl::string_view name) const;

@@ -366,22 +366,12 @@ size_t SnapshotPatch::PlaceOf(const Change& c) const {
   return c.old_task != kNone ? static_cast<size_t>(c.old_task) : c.place;  // where its own task was
 }
 
-// The layout applied to the base's own table: the runs moving left go in ascending
-// order and those moving right in descending order, each task into a slot already
-// vacated (or a removed task's); the new tasks then fill their slots.
+// The layout applied to the base's own table (MoveRunsInPlace); the new tasks then fill
+// their slots.
 void SnapshotPatch::Rearrange(std::vector<std::pair<size_t, TaskInfo>>& arriving) {
   std::vector<TaskInfo>& v = own_tasks_;
   if (from_.size() > v.size()) v.resize(from_.size());
-  const auto move = [&v](TaskIndex from, TaskIndex to) {
-    v[static_cast<size_t>(to)] = std::move(v[static_cast<size_t>(from)]);
-    v[static_cast<size_t>(to)].index = to;
-  };
-  for (const TaskRun& r : runs_) {
-    for (TaskIndex i = r.old_begin; r.new_begin < r.old_begin && i < r.old_end; ++i) move(i, r.new_begin + (i - r.old_begin));
-  }
-  for (auto r = runs_.rbegin(); r != runs_.rend(); ++r) {
-    for (TaskIndex i = r->old_end; r->new_begin > r->old_begin && i-- > r->old_begin;) move(i, r->new_begin + (i - r->old_begin));
-  }
+  MoveRunsInPlace(v, runs_);
   auto fresh = arriving.begin();
   for (TaskIndex j : fresh_) {
     v[static_cast<size_t>(j)] = std::move((fresh++)->second);

@@ -23,6 +23,24 @@ namespace vcsched::internal {
 // Objects are in key order: namespace, then name (PodsInKeyOrder, and jobs likewise).
 bool KeyBefore(absl::string_view ns_a, absl::string_view name_a, absl::string_view ns_b, absl::string_view name_b);
 
+// Lays records (tasks or jobs, each with its `index`) out where they lie: each run's
+// records go to their new places, those moving left in ascending order and those moving
+// right in descending order, so each lands in a slot already vacated (or a removed
+// record's). `v` must be long enough for every new place.
+template <typename Record>
+void MoveRunsInPlace(std::vector<Record>& v, const std::vector<TaskRun>& runs) {
+  const auto move = [&v](int32_t from, int32_t to) {
+    v[static_cast<size_t>(to)] = std::move(v[static_cast<size_t>(from)]);
+    v[static_cast<size_t>(to)].index = to;
+  };
+  for (const TaskRun& r : runs) {
+    for (int32_t i = r.old_begin; r.new_begin < r.old_begin && i < r.old_end; ++i) move(i, r.new_begin + (i - r.old_begin));
+  }
+  for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
+    for (int32_t i = r->old_end; r->new_begin > r->old_begin && i-- > r->old_begin;) move(i, r->new_begin + (i - r->old_begin));
+  }
+}
+
 class SnapshotPatch {
  public:
   explicit SnapshotPatch(const Snapshot& base) : base_(base), was_(SnapshotInternals::Of(base)) {}

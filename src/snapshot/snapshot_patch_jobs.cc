@@ -138,16 +138,7 @@ void SnapshotPatch::MakeJobTable() {
   if (in_place_) {
     std::vector<JobInfo>& v = own_jobs_;
     if (total > v.size()) v.resize(total);
-    const auto move = [&v](JobIndex from, JobIndex to) {
-      v[static_cast<size_t>(to)] = std::move(v[static_cast<size_t>(from)]);
-      v[static_cast<size_t>(to)].index = to;
-    };
-    for (const TaskRun& r : runs) {
-      for (JobIndex j = r.old_begin; r.new_begin < r.old_begin && j < r.old_end; ++j) move(j, r.new_begin + (j - r.old_begin));
-    }
-    for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
-      for (JobIndex j = r->old_end; r->new_begin > r->old_begin && j-- > r->old_begin;) move(j, r->new_begin + (j - r->old_begin));
-    }
+    MoveRunsInPlace(v, runs);
     v.resize(total);
     out = std::move(v);
   } else {

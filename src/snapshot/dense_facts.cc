@@ -317,10 +317,6 @@ void DenseFacts::CountOpening(size_t j, const JobInfo& job, int dims) {
 
 void DenseFacts::FillJobFacts(absl::Span<const JobInfo> jobs, int dims) {
   DenseFacts& f = *this;
-  f.job_best_effort_count.assign(jobs.size(), 0);
-  for (size_t t = 0; t < f.task_job.size(); ++t) {
-    if ((f.task_flags[t] & kTaskBestEffort) && f.task_job[t] != kNone) ++f.job_best_effort_count[static_cast<size_t>(f.task_job[t])];
-  }
   f.job_min_resources.resize(static_cast<Eigen::Index>(jobs.size()), dims);
   // Keys view the jobs' own text (phase_names may move its strings as it grows).
   absl::flat_hash_map<absl::string_view, int32_t> phase_at;

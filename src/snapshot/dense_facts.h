@@ -86,7 +86,6 @@ struct DenseFacts {
   // JobInfo::tasks of every job in one list: job j's are [job_task_begin[j], job_task_begin[j+1]).
   std::vector<int32_t> job_task_begin;
   std::vector<TaskIndex> job_task_list;
-  std::vector<int32_t> job_best_effort_count;
   // Per job, its tasks as the snapshot has them (where a session starts): how many have
   // each status, the requests of those allocated (summed in task order, saturating, as
   // a session sums them), the best-effort ones still pending, and the minTaskMember

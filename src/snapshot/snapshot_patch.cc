@@ -521,12 +521,8 @@ void SnapshotPatch::Finish() {
   n.latest_pod_creation_time = latest_;
   n.resource_refs = std::move(refs_);
   // In place the base's per-task columns are taken over (nothing reads them after this).
-  std::vector<bool> affected(n.jobs.size(), false);
-  for (const JobIndex j : affected_jobs_) {
-    if (j != kNone) affected[static_cast<size_t>(j)] = true;
-  }
   n.dense = DenseFacts::Patched(*old_dense_, in_place_ ? &own_dense_ : nullptr, runs_, moved_, job_moved_, n.tasks, fresh_,
-                                n.jobs, job_redone_, affected, n.nodes.size(), n.space.size(),
+                                n.jobs, job_redone_, job_affected_, n.nodes.size(), n.space.size(),
                                 std::move(flags_), std::move(shapes_), latest_);
   if (!n.dense.task_keys_sorted) {
     n.task_by_key.clear();

@@ -132,6 +132,7 @@ class SnapshotPatch {
   std::vector<int32_t> renumbered_;  // the base's shape-only shapes' new numbers
   absl::flat_hash_map<std::string, int32_t> old_by_key_, new_by_key_;
   std::vector<JobIndex> affected_jobs_;  // new jobs that lost or gained a task
+  std::vector<bool> job_affected_;       // the same per new job (MakeJobs)
   std::vector<std::string> new_warnings_;
   std::vector<std::string> dropped_prefixes_;  // of the warnings of changed objects
   std::vector<std::shared_ptr<const PodSpec>> new_hidden_;  // in key order

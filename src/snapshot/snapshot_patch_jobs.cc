@@ -197,7 +197,8 @@ void SnapshotPatch::MakeJobs() {
     std::vector<TaskIndex>& list = jobs[static_cast<size_t>(j)].tasks;
     std::inplace_merge(list.begin(), list.begin() + kept_of[static_cast<size_t>(j)], list.end());
   }
-  std::vector<bool> affected(jobs.size(), false);
+  std::vector<bool>& affected = job_affected_;
+  affected.assign(jobs.size(), false);
   for (JobIndex j : affected_jobs_) {
     if (j != kNone) affected[static_cast<size_t>(j)] = true;
   }

@@ -133,7 +133,7 @@ std::string FactsText(const DenseFacts& f) {
     out += "\n";
   }
   absl::StrAppend(&out, "placed=", absl::StrJoin(f.placed_tasks, ","), " list=", absl::StrJoin(f.job_task_list, ","),
-                  " begins=", absl::StrJoin(f.job_task_begin, ","), " best_effort=", absl::StrJoin(f.job_best_effort_count, ","),
+                  " begins=", absl::StrJoin(f.job_task_begin, ","),
                   " queue=", absl::StrJoin(f.job_queue, ","), " phase=");
   for (size_t j = 0; j < f.job_phase.size(); ++j) absl::StrAppend(&out, f.PhaseOf(j), ",");
   out += "\n";

@@ -8,6 +8,7 @@
 
 #include "src/snapshot/builder_state.h"
 #include "src/snapshot/snapshot_impl.h"
+#include "src/snapshot/snapshot_patch.h"
 
 namespace vcsched {
 
@@ -81,8 +82,7 @@ std::optional<JobIndex> FindJobByKey(const std::vector<JobInfo>& jobs, absl::str
   if (slash == absl::string_view::npos) return std::nullopt;  // no PodGroup has such a key
   const absl::string_view ns = key.substr(0, slash), name = key.substr(slash + 1);
   const auto before = [](const JobInfo& j, std::pair<absl::string_view, absl::string_view> k) {
-    const int c = absl::string_view(j.pod_group.namespace_).compare(k.first);
-    return c != 0 ? c < 0 : absl::string_view(j.pod_group.name) < k.second;
+    return internal::KeyBefore(j.pod_group.namespace_, j.pod_group.name, k.first, k.second);
   };
   auto it = std::lower_bound(jobs.begin(), jobs.end(), std::make_pair(ns, name), before);
   if (it == jobs.end() || it->pod_group.namespace_ != ns || it->pod_group.name != name) return std::nullopt;

@@ -138,6 +138,7 @@ void Simulator::MakeSeriesRows() {
     row.allocated = amounts(timeline_, i, 0);
     row.capacity = amounts(timeline_, i, 1);
   }
+  timeline_ = SeriesColumns();
   result_.queues.reserve(queue_series_.time_s.size());
   for (size_t i = 0; i < queue_series_.time_s.size(); ++i) {
     QueueRow& row = result_.queues.emplace_back();
@@ -147,7 +148,6 @@ void Simulator::MakeSeriesRows() {
     row.allocated = amounts(queue_series_, i, 0);
     row.deserved = amounts(queue_series_, i, 1);
   }
-  timeline_ = SeriesColumns();
   queue_series_ = SeriesColumns();
 }
 

@@ -140,8 +140,7 @@ absl::StatusOr<int> Simulator::CreateJob(const Value& manifest, const std::strin
   s.barrier = std::clamp(barrier.value_or(job.min_available.value_or(total)), 1, std::max(total, 1));
   absl::StatusOr<lifecycle::JobSimulator> controller = lifecycle::JobSimulator::Create(job, NowSeconds());
   if (!controller.ok()) return controller.status();
-  s.controller.emplace(*std::move(controller));
-  s.job = std::move(job);
+  s.controller = std::make_unique<lifecycle::JobSimulator>(*std::move(controller));
   job_of_.emplace(key, index);
   if (!s.pod_group_key.empty()) {
     job_of_group_.emplace(s.pod_group_key, index);
@@ -489,7 +488,6 @@ void Simulator::Retire(int j) {
   job.controller.reset();
   std::vector<PodSlot>().swap(job.pods);
   job.slot_of = {};
-  job.job = lifecycle::VolcanoJob{};
   job.pod_group_manifest = Value();
 }
 

@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <set>
@@ -61,8 +62,8 @@ struct PodSlot {
 
 struct SimJob {
   std::string key, name, namespace_, queue, pod_group_key;
-  lifecycle::VolcanoJob job;
-  std::optional<lifecycle::JobSimulator> controller;
+  // On the heap: a retired job frees it, and its record (kept for the tables) stays small.
+  std::unique_ptr<lifecycle::JobSimulator> controller;
   Value pod_group_manifest;
   std::vector<PodSlot> pods;
   absl::flat_hash_map<std::string, int> slot_of;  // pod name -> index into pods
@@ -87,8 +88,8 @@ struct SimJob {
   std::string phase_seen;
   std::string phase_override;  // a job its CronJob deleted while it ran: Terminated
   bool deleted = false;        // by its CronJob (history or Replace)
-  // A finished job whose pods are all released is retired: its controller, spec and
-  // pods are freed (a long run keeps only what the tables need), these are kept.
+  // A finished job whose pods are all released is retired: its controller and pods are
+  // freed (a long run keeps only what the tables need), these are kept.
   bool retired = false;
   std::string final_phase;
   int32_t final_retries = 0;

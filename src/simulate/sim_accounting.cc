@@ -157,7 +157,12 @@ absl::Status Simulator::NodeEventAt(int i) {
     absl::StatusOr<ScenarioObjects> o = ReadObjectValue(e.manifest, e.where + ".add");
     if (!o.ok()) return o.status();
     for (NodeSpec& n : o->nodes) {
-      if (auto old = cluster_.nodes().find(n.name); old != cluster_.nodes().end()) AddTo(capacity_, CapacityOf(old->second), -1);
+      if (auto old = cluster_.nodes().find(n.name); old != cluster_.nodes().end()) {
+        // A replacement that offers less than its pods hold loses them, as a removed node
+        // does: what is allocated never exceeds what is offered.
+        if (Covers(CapacityOf(n), HeldOn(n.name))) AddTo(capacity_, CapacityOf(old->second), -1);
+        else VCSCHED_RETURN_IF_ERROR(RemoveNode(n.name));
+      }
       AddTo(capacity_, CapacityOf(n), 1);
       VCSCHED_RETURN_IF_ERROR(cluster_.PutNode(std::move(n)));
     }
@@ -173,25 +178,52 @@ absl::Status Simulator::NodeEventAt(int i) {
     n.unschedulable = e.kind == NodeEvent::Kind::kCordon;
     return cluster_.PutNode(std::move(n));
   }
-  // Removal: the node's pods are gone with it; their jobs hear PodEvicted.
+  return RemoveNode(e.node);
+}
+
+std::vector<double> Simulator::HeldOn(const std::string& node) const {
+  std::vector<double> held(resources_.size(), 0);
+  for (const auto& [key, pod] : cluster_.pods()) {
+    if (pod->node_name != node) continue;
+    if (auto it = slot_of_pod_.find(key); it != slot_of_pod_.end()) {
+      const PodSlot& slot = jobs_[static_cast<size_t>(it->second.first)].pods[static_cast<size_t>(it->second.second)];
+      if (slot.holds) AddTo(held, slot.request, 1);
+    } else if (auto f = foreign_held_.find(key); f != foreign_held_.end()) {
+      AddTo(held, f->second, 1);
+    }
+  }
+  return held;
+}
+
+bool Simulator::Covers(const std::vector<double>& capacity, const std::vector<double>& held) {
+  for (size_t i = 0; i < capacity.size() && i < held.size(); ++i) {
+    if (held[i] > capacity[i] + 1e-9) return false;
+  }
+  return true;
+}
+
+// The node's pods are gone with it; their jobs hear PodEvicted.
+absl::Status Simulator::RemoveNode(const std::string& name) {
+  auto node = cluster_.nodes().find(name);
+  if (node == cluster_.nodes().end()) return absl::OkStatus();
   std::vector<std::pair<int, int>> lost;
   std::vector<std::pair<std::string, std::string>> foreign;
   for (const auto& [key, pod] : cluster_.pods()) {
-    if (pod->node_name != e.node) continue;
+    if (pod->node_name != name) continue;
     auto it = slot_of_pod_.find(key);
     if (it != slot_of_pod_.end()) lost.push_back(it->second);
     else foreign.emplace_back(pod->namespace_, pod->name);
   }
-  for (const auto& [ns, name] : foreign) {
-    const std::string key = absl::StrCat(ns, "/", name);
+  for (const auto& [ns, pod_name] : foreign) {
+    const std::string key = absl::StrCat(ns, "/", pod_name);
     const std::string& phase = cluster_.pods().find(key)->second->phase;
     if (phase == "Running") --running_pods_;
     else if (phase == "Pending") --pending_pods_;
     ReleaseForeign(key);
-    (void)cluster_.DeletePod(ns, name);
+    (void)cluster_.DeletePod(ns, pod_name);
   }
   AddTo(capacity_, CapacityOf(node->second), -1);
-  VCSCHED_RETURN_IF_ERROR(cluster_.DeleteNode(e.node));
+  VCSCHED_RETURN_IF_ERROR(cluster_.DeleteNode(name));
   for (const auto& [j, s] : lost) {
     PodSlot& slot = jobs_[static_cast<size_t>(j)].pods[static_cast<size_t>(s)];
     const State was = slot.state;

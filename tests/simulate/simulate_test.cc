@@ -398,6 +398,35 @@ TEST_CASE("simulate: an invalid Job template is refused with admission's finding
   CHECK(std::string(r.status().message()).find("minAvailable") != std::string::npos);
 }
 
+TEST_CASE("simulate: a node replaced by a smaller one loses its pods, a label change keeps them") {
+  // The job's 2-core pod runs on n0 from the first session. At 5 minutes n0 is put again:
+  // with 1 core, it no longer holds the pod, which goes as on a removal (PodEvicted
+  // restarts the job, which runs again once n1 appears); with 4 cores and a new label it
+  // keeps the pod, and the job finishes at 10 minutes with no eviction.
+  const auto run = [](const std::string& replacement_cpu) {
+    const std::string workload = absl::StrCat(
+        kHead, "nodes:\n- at: 5m\n  add: {apiVersion: v1, kind: Node, metadata: {name: n0, labels: {rack: b}}, status: {allocatable: {cpu: \"",
+        replacement_cpu, "\", memory: 64Gi, pods: \"110\"}}}\n",
+        "- at: 8m\n  add: {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {cpu: \"4\", memory: 64Gi, pods: \"110\"}}}\n",
+        "jobs:\n- name: j\n  arrival: {at: [0s]}\n  duration: {fixed: 10m}\n",
+        JobTemplate(1, "2", "default", "      policies:\n      - {event: PodEvicted, action: RestartJob}\n"));
+    return Run(Node("n0", "4"), workload);
+  };
+  const SimulationResult smaller = run("1");
+  CheckInvariants(smaller);
+  CHECK(smaller.evictions == 1);
+  const JobRecord& restarted = JobNamed(smaller, "default/j-0");
+  CHECK(restarted.retries == 1);
+  CHECK(restarted.phase == "Completed");
+  CHECK(restarted.finished_s >= 480 + 600);  // its work began again on n1
+  const SimulationResult relabelled = run("4");
+  CheckInvariants(relabelled);
+  CHECK(relabelled.evictions == 0);
+  const JobRecord& kept = JobNamed(relabelled, "default/j-0");
+  CHECK(kept.retries == 0);
+  CHECK(kept.finished_s == 601);
+}
+
 TEST_CASE("simulate: cordoned nodes take no new pods, uncordoned ones do again") {
   const std::string workload = absl::StrCat(
       kHead, "nodes:\n- {at: 0s, cordon: n0}\n- {at: 10m, uncordon: n0}\n",

@@ -16,6 +16,13 @@ void AddTo(std::vector<double>& into, const std::vector<double>& amount, double 
   for (size_t i = 0; i < into.size() && i < amount.size(); ++i) into[i] += sign * amount[i];
 }
 
+bool Covers(const std::vector<double>& capacity, const std::vector<double>& held) {
+  for (size_t i = 0; i < capacity.size() && i < held.size(); ++i) {
+    if (held[i] > capacity[i] + 1e-9) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 absl::Status Simulator::SetupResources(const ScenarioObjects& cluster) {
@@ -157,13 +164,14 @@ absl::Status Simulator::NodeEventAt(int i) {
     absl::StatusOr<ScenarioObjects> o = ReadObjectValue(e.manifest, e.where + ".add");
     if (!o.ok()) return o.status();
     for (NodeSpec& n : o->nodes) {
+      const std::vector<double> offered = CapacityOf(n);
       if (auto old = cluster_.nodes().find(n.name); old != cluster_.nodes().end()) {
         // A replacement that offers less than its pods hold loses them, as a removed node
         // does: what is allocated never exceeds what is offered.
-        if (Covers(CapacityOf(n), HeldOn(n.name))) AddTo(capacity_, CapacityOf(old->second), -1);
+        if (Covers(offered, HeldOn(n.name))) AddTo(capacity_, CapacityOf(old->second), -1);
         else VCSCHED_RETURN_IF_ERROR(RemoveNode(n.name));
       }
-      AddTo(capacity_, CapacityOf(n), 1);
+      AddTo(capacity_, offered, 1);
       VCSCHED_RETURN_IF_ERROR(cluster_.PutNode(std::move(n)));
     }
     return absl::OkStatus();
@@ -193,13 +201,6 @@ std::vector<double> Simulator::HeldOn(const std::string& node) const {
     }
   }
   return held;
-}
-
-bool Simulator::Covers(const std::vector<double>& capacity, const std::vector<double>& held) {
-  for (size_t i = 0; i < capacity.size() && i < held.size(); ++i) {
-    if (held[i] > capacity[i] + 1e-9) return false;
-  }
-  return true;
 }
 
 // The node's pods are gone with it; their jobs hear PodEvicted.

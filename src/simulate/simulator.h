@@ -147,7 +147,6 @@ class Simulator {
   absl::Status RemoveNode(const std::string& name);
   // What the node's pods hold now, per result resource.
   std::vector<double> HeldOn(const std::string& node) const;
-  static bool Covers(const std::vector<double>& capacity, const std::vector<double>& held);
   absl::Status SetupResources(const ScenarioObjects& cluster);
   // A pod's request as `snapshot` counts it (TaskInfo::resreq), per result resource.
   std::vector<double> RequestOf(const Snapshot& snapshot, absl::string_view pod_key) const;

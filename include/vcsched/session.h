@@ -209,6 +209,10 @@ class Session {
   int32_t job_count(JobIndex j, TaskStatus status) const;
   // Sum of the Resreq of the job's allocated-class tasks.
   absl::Span<const int64_t> job_allocated(JobIndex j) const;
+  // Whether every request of every task, times the number of tasks, stays below 2^53 in
+  // magnitude: then any sum of task requests, taken in any order and as doubles, is the
+  // same exact integer (per-job totals may stand for their tasks' requests).
+  bool request_sums_exact() const;
   // Volcano's job counters (docs/reference/scheduler.md §2.3).
   int32_t JobReadyTaskNum(JobIndex j) const;   // allocated class + Succeeded
   int32_t JobWaitingTaskNum(JobIndex j) const; // Pipelined

@@ -281,6 +281,18 @@ int32_t Session::job_count(JobIndex j, TaskStatus st) const {
 }
 absl::Span<const int64_t> Session::job_allocated(JobIndex j) const { return Row(s_->job_allocated, j); }
 
+bool Session::request_sums_exact() const {
+  if (s_->request_sums_exact < 0) {
+    constexpr int64_t kExactDouble = int64_t{1} << 53;
+    const int64_t limit = kExactDouble / std::max<int64_t>(1, v_.num_tasks);
+    const size_t count = static_cast<size_t>(v_.num_tasks) * static_cast<size_t>(v_.dims);
+    bool exact = true;
+    for (size_t i = 0; i < count; ++i) exact &= v_.task_req[i] > -limit && v_.task_req[i] < limit;
+    s_->request_sums_exact = exact ? 1 : 0;
+  }
+  return s_->request_sums_exact > 0;
+}
+
 int32_t Session::JobReadyTaskNum(JobIndex j) const {
   return job_count(j, TaskStatus::kBound) + job_count(j, TaskStatus::kBinding) +
          job_count(j, TaskStatus::kRunning) + job_count(j, TaskStatus::kAllocated) +

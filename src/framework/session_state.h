@@ -96,6 +96,7 @@ struct Session::State {
 
   // Jobs.
   std::vector<std::array<int32_t, kTaskStatusCount>> job_counts;
+  int8_t request_sums_exact = -1;  // unknown until asked (Session::request_sums_exact)
   std::vector<int32_t> job_pending_best_effort;
   // Moves of the job's tasks so far (MoveTask): an answer that depends only on where its
   // tasks are holds while this is unchanged. role_checks[j] caches the three minTaskMember

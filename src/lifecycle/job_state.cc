@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <functional>
-#include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "src/lifecycle/saturating.h"
 #include "vcsched/lifecycle/dependencies.h"
 #include "vcsched/lifecycle/expand.h"
@@ -96,6 +96,30 @@ std::vector<std::string> ReadyTasks(const VolcanoJob& job, const JobWorld& world
   return TasksReadyToCreate(job, ready);
 }
 
+// Whether `name` is a pod name the job wants, PodNameOf(job, task, i) for one of its
+// tasks and i below its replicas; marks that replica present for every task of that
+// name. The index is the part after the last '-' (a task name may hold dashes), in
+// StrCat's digits: no sign, no leading zero.
+bool MarkReplica(const VolcanoJob& job, absl::string_view name, std::vector<std::vector<bool>>& present) {
+  if (!absl::ConsumePrefix(&name, job.metadata.name) || !absl::ConsumePrefix(&name, "-")) return false;
+  const size_t dash = name.rfind('-');
+  if (dash == absl::string_view::npos) return false;
+  const absl::string_view task = name.substr(0, dash), digits = name.substr(dash + 1);
+  if (digits.empty() || digits.size() > 10 || (digits.size() > 1 && digits[0] == '0')) return false;
+  int64_t index = 0;
+  for (const char ch : digits) {
+    if (ch < '0' || ch > '9') return false;
+    index = index * 10 + (ch - '0');
+  }
+  bool wanted = false;
+  for (size_t k = 0; k < job.tasks.size(); ++k) {
+    if (job.tasks[k].name != task || index >= job.tasks[k].replicas) continue;
+    present[k][static_cast<size_t>(index)] = true;
+    wanted = true;
+  }
+  return wanted;
+}
+
 void Sync(Context& c, const Update& update) {
   JobStatus& s = c.step.status;
   if (s.phase.empty()) {
@@ -108,29 +132,28 @@ void Sync(Context& c, const Update& update) {
     return;
   }
   ClearCounts(s);
-  std::set<std::string> wanted;
   const std::vector<std::string> ready = ReadyTasks(c.job, c.world);
-  for (const JobTask& t : c.job.tasks) {
-    for (int32_t i = 0; i < t.replicas; ++i) wanted.insert(PodNameOf(c.job, t.name, i));
-  }
-  std::set<std::string> present;
+  // Which replicas of each task have a pod (terminating or not), found by parsing the
+  // pod names instead of listing every name the job wants.
+  std::vector<std::vector<bool>> present(c.job.tasks.size());
+  for (size_t k = 0; k < c.job.tasks.size(); ++k) present[k].assign(static_cast<size_t>(std::max(0, c.job.tasks[k].replicas)), false);
   for (const JobPod& p : c.world.pods) {
-    present.insert(p.name);
+    const bool wanted = MarkReplica(c.job, p.name, present);
     if (p.terminating) {
       ++s.terminating;
-    } else if (!wanted.count(p.name)) {
+    } else if (!wanted) {
       c.step.commands.push_back({JobCommandKind::kDeletePod, p.name});
       ++s.terminating;
     } else {
       Count(s, p);
     }
   }
-  for (const JobTask& t : c.job.tasks) {
+  for (size_t k = 0; k < c.job.tasks.size(); ++k) {
+    const JobTask& t = c.job.tasks[k];
     if (!Contains(ready, t.name)) continue;
     for (int32_t i = 0; i < t.replicas; ++i) {
-      const std::string name = PodNameOf(c.job, t.name, i);
-      if (present.count(name)) continue;
-      c.step.commands.push_back({JobCommandKind::kCreatePod, name});
+      if (present[k][static_cast<size_t>(i)]) continue;
+      c.step.commands.push_back({JobCommandKind::kCreatePod, PodNameOf(c.job, t.name, i)});
       ++s.pending;
       ++s.task_status_count[t.name]["Pending"];
     }

@@ -12,20 +12,12 @@ NodeView::NodeView(const Session& ssn) : ssn_(&ssn), dims_(ssn.dims()) {
 }
 
 void NodeView::Place(bool as_opened) {
-  built_ = true;
+  totals_built_ = lists_built_ = true;
   const Session& ssn = *ssn_;
   const size_t n = static_cast<size_t>(ssn.num_nodes());
   const size_t tasks = static_cast<size_t>(ssn.num_tasks());
-  pods_.clear();
-  pods_.reserve(n);
-  for (size_t i = 0; i < n; ++i) pods_.emplace_back(&arena_);
-  nonzero_cpu_.assign(n, 0);
-  nonzero_mem_.assign(n, 0);
-  requested_.assign(n * static_cast<size_t>(dims_), 0);
-  node_of_.assign(tasks, kNone);
-  slot_.assign(tasks, -1);
-  ever_.assign(tasks, 0);
-  terms_indexed_.assign(tasks, 0);
+  SizeTotals(n, tasks);
+  SizeLists(n, tasks);
   // As opened, the session placed each task where the snapshot has it (Session's
   // constructor); the view's changes since are the event handlers' Add and Remove.
   const auto node_of = [&](TaskIndex t) {
@@ -37,24 +29,90 @@ void NodeView::Place(bool as_opened) {
     const TaskStatus s = as_opened ? ssn.task(t).status : ssn.task_status(t);
     return node_of(t) != kNone && s != TaskStatus::kPending && s != TaskStatus::kSucceeded && s != TaskStatus::kFailed;
   };
-  // Each node's list and the placed list sized once, not grown pod by pod.
-  std::vector<int32_t> per_node(n, 0);
-  size_t placed = 0;
+  std::vector<NodeIndex> where(tasks, kNone);
   for (TaskIndex t = 0; t < static_cast<TaskIndex>(tasks); ++t) {
-    if (!holds_node(t)) continue;
-    ++per_node[static_cast<size_t>(node_of(t))];
+    if (holds_node(t)) where[static_cast<size_t>(t)] = node_of(t);
+  }
+  PlaceListsAt(where);
+  for (TaskIndex t = 0; t < static_cast<TaskIndex>(tasks); ++t) {
+    if (where[static_cast<size_t>(t)] != kNone) CountIn(t, where[static_cast<size_t>(t)]);
+  }
+}
+
+void NodeView::PlaceTotals() {
+  const Session& ssn = *ssn_;
+  // A task moved since the opening: the snapshot's records are the opening's.
+  if (!ssn.node_change_log().empty()) {
+    Place(true);
+    return;
+  }
+  // Nothing moved: the session's columns are the opening's placement. (A task without
+  // a node that changed status is not logged, but it holds no node either way.)
+  totals_built_ = true;
+  const size_t tasks = static_cast<size_t>(ssn.num_tasks());
+  SizeTotals(static_cast<size_t>(ssn.num_nodes()), tasks);
+  for (TaskIndex t = 0; t < static_cast<TaskIndex>(tasks); ++t) {
+    const NodeIndex n = ssn.task_node(t);
+    if (n == kNone) continue;
+    const TaskStatus s = ssn.task_status(t);
+    if (s == TaskStatus::kPending || s == TaskStatus::kSucceeded || s == TaskStatus::kFailed) continue;
+    CountIn(t, n);
+  }
+}
+
+void NodeView::PlaceLists() {
+  Totals();
+  if (lists_built_) return;  // Place(true) made both
+  lists_built_ = true;
+  // Where each task stood at the opening: the log undone from where tasks are now.
+  std::vector<NodeIndex> where(node_of_);
+  for (auto c = log_.rbegin(); c != log_.rend(); ++c) where[static_cast<size_t>(c->task)] = c->added ? kNone : c->node;
+  SizeLists(static_cast<size_t>(ssn_->num_nodes()), where.size());
+  PlaceListsAt(where);
+  for (const Change& c : log_) {
+    if (c.added) ListAdd(c.task, c.node);
+    else ListRemove(c.task, c.node);
+  }
+}
+
+void NodeView::SizeTotals(size_t nodes, size_t tasks) {
+  count_.assign(nodes, 0);
+  nonzero_cpu_.assign(nodes, 0);
+  nonzero_mem_.assign(nodes, 0);
+  requested_.assign(nodes * static_cast<size_t>(dims_), 0);
+  node_of_.assign(tasks, kNone);
+  with_affinity_count_ = 0;
+}
+
+void NodeView::SizeLists(size_t nodes, size_t tasks) {
+  pods_.clear();
+  pods_.reserve(nodes);
+  for (size_t i = 0; i < nodes; ++i) pods_.emplace_back(&arena_);
+  slot_.assign(tasks, -1);
+  ever_.assign(tasks, 0);
+  terms_indexed_.assign(tasks, 0);
+  with_affinity_.clear();
+  ever_placed_.clear();
+}
+
+void NodeView::PlaceListsAt(const std::vector<NodeIndex>& where) {
+  // Each node's list and the placed list sized once, not grown pod by pod.
+  std::vector<int32_t> per_node(pods_.size(), 0);
+  size_t placed = 0;
+  for (const NodeIndex n : where) {
+    if (n == kNone) continue;
+    ++per_node[static_cast<size_t>(n)];
     ++placed;
   }
-  for (size_t i = 0; i < n; ++i) pods_[i].reserve(static_cast<size_t>(per_node[i]));
+  for (size_t i = 0; i < pods_.size(); ++i) pods_[i].reserve(static_cast<size_t>(per_node[i]));
   ever_placed_.reserve(placed);
-  for (TaskIndex t = 0; t < static_cast<TaskIndex>(tasks); ++t) {
-    if (holds_node(t)) Add(t, node_of(t));
+  for (size_t t = 0; t < where.size(); ++t) {
+    if (where[t] != kNone) ListAdd(static_cast<TaskIndex>(t), where[t]);
   }
-  initialized_ = true;
 }
 
 std::vector<NodeView::Placement> NodeView::AsOf(int64_t seq) const {
-  Ready();
+  Totals();
   std::vector<NodeIndex> where(node_of_);
   if (seq >= 0) {
     for (int64_t i = static_cast<int64_t>(log_.size()) - 1; i >= seq; --i) {
@@ -70,19 +128,51 @@ std::vector<NodeView::Placement> NodeView::AsOf(int64_t seq) const {
 }
 
 void NodeView::Add(TaskIndex t, NodeIndex n) {
-  Ready();
+  Totals();
+  if (node_of_[static_cast<size_t>(t)] != kNone) Remove(t);
+  log_.push_back({t, n, true});
+  CountIn(t, n);
+  if (lists_built_) ListAdd(t, n);
+}
+
+void NodeView::Remove(TaskIndex t) {
+  Totals();
+  const NodeIndex n = node_of_[static_cast<size_t>(t)];
+  if (n == kNone) return;
+  log_.push_back({t, n, false});
+  CountOut(t, n);
+  if (lists_built_) ListRemove(t, n);
+}
+
+void NodeView::CountIn(TaskIndex t, NodeIndex n) {
+  const size_t ni = static_cast<size_t>(n);
+  node_of_[static_cast<size_t>(t)] = n;
+  ++count_[ni];
+  nonzero_cpu_[ni] = SaturatingAdd(nonzero_cpu_[ni], ssn_->task_nonzero_cpu(t));
+  nonzero_mem_[ni] = SaturatingAdd(nonzero_mem_[ni], ssn_->task_nonzero_memory(t));
+  const int64_t* req = ssn_->task_resreq(t).data();
+  int64_t* row = requested_.data() + ni * static_cast<size_t>(dims_);
+  for (int d = 0; d < dims_; ++d) row[d] = SaturatingAdd(row[d], req[d]);
+  if (ssn_->task_flags(t) & kTaskPodAffinityTerms) ++with_affinity_count_;
+}
+
+void NodeView::CountOut(TaskIndex t, NodeIndex n) {
+  const size_t ni = static_cast<size_t>(n);
+  node_of_[static_cast<size_t>(t)] = kNone;
+  --count_[ni];
+  nonzero_cpu_[ni] = SaturatingSub(nonzero_cpu_[ni], ssn_->task_nonzero_cpu(t));
+  nonzero_mem_[ni] = SaturatingSub(nonzero_mem_[ni], ssn_->task_nonzero_memory(t));
+  const int64_t* req = ssn_->task_resreq(t).data();
+  int64_t* row = requested_.data() + ni * static_cast<size_t>(dims_);
+  for (int d = 0; d < dims_; ++d) row[d] = SaturatingSub(row[d], req[d]);
+  if (ssn_->task_flags(t) & kTaskPodAffinityTerms) --with_affinity_count_;
+}
+
+void NodeView::ListAdd(TaskIndex t, NodeIndex n) {
   const size_t ti = static_cast<size_t>(t);
-  if (node_of_[ti] != kNone) Remove(t);
-  if (initialized_) log_.push_back({t, n, true});
   auto& list = pods_[static_cast<size_t>(n)];
   slot_[ti] = static_cast<int32_t>(list.size());
   list.push_back(t);
-  node_of_[ti] = n;
-  nonzero_cpu_[static_cast<size_t>(n)] = SaturatingAdd(nonzero_cpu_[static_cast<size_t>(n)], ssn_->task_nonzero_cpu(t));
-  nonzero_mem_[static_cast<size_t>(n)] = SaturatingAdd(nonzero_mem_[static_cast<size_t>(n)], ssn_->task_nonzero_memory(t));
-  const int64_t* req = ssn_->task_resreq(t).data();
-  int64_t* row = requested_.data() + static_cast<size_t>(n) * static_cast<size_t>(dims_);
-  for (int d = 0; d < dims_; ++d) row[d] = SaturatingAdd(row[d], req[d]);
   if (ssn_->task_flags(t) & kTaskPodAffinityTerms) {
     with_affinity_.insert(std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t), t);
     if (term_index_built_) IndexTerms(t);
@@ -92,6 +182,19 @@ void NodeView::Add(TaskIndex t, NodeIndex n) {
     ever_placed_.push_back(t);
     if (label_index_built_) IndexLabels(t);
   }
+}
+
+void NodeView::ListRemove(TaskIndex t, NodeIndex n) {
+  const size_t ti = static_cast<size_t>(t);
+  auto& list = pods_[static_cast<size_t>(n)];
+  const int32_t slot = slot_[ti];
+  const TaskIndex moved = list.back();
+  list[static_cast<size_t>(slot)] = moved;
+  slot_[static_cast<size_t>(moved)] = slot;
+  list.pop_back();
+  slot_[ti] = -1;
+  auto it = std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t);
+  if (it != with_affinity_.end() && *it == t) with_affinity_.erase(it);
 }
 
 void NodeView::IndexLabels(TaskIndex t) {
@@ -145,7 +248,6 @@ void NodeView::BuildTermIndex() {
 }
 
 bool NodeView::AnyPlacedTermSelects(TaskIndex t) {
-  Ready();
   // Asked by predicates and nodeorder in turn for the same task and placement.
   if (t == selects_task_ && seq() == selects_seq_) return selects_;
   selects_ = ForEachPlacedTermSelecting(t, [](const PlacedTerm&) { return true; });
@@ -155,7 +257,7 @@ bool NodeView::AnyPlacedTermSelects(TaskIndex t) {
 }
 
 const std::vector<TaskIndex>* NodeView::PodsWithLabel(absl::string_view key, absl::string_view value) {
-  Ready();
+  Lists();
   if (!label_index_built_) {
     label_index_built_ = true;
     for (TaskIndex t : ever_placed_) IndexLabels(t);
@@ -165,29 +267,6 @@ const std::vector<TaskIndex>* NodeView::PodsWithLabel(absl::string_view key, abs
   k.append(value.data(), value.size());
   auto it = by_label_.find(k);
   return it == by_label_.end() ? nullptr : &it->second;
-}
-
-void NodeView::Remove(TaskIndex t) {
-  Ready();
-  const size_t ti = static_cast<size_t>(t);
-  const NodeIndex n = node_of_[ti];
-  if (n == kNone) return;
-  if (initialized_) log_.push_back({t, n, false});
-  auto& list = pods_[static_cast<size_t>(n)];
-  const int32_t slot = slot_[ti];
-  const TaskIndex moved = list.back();
-  list[static_cast<size_t>(slot)] = moved;
-  slot_[static_cast<size_t>(moved)] = slot;
-  list.pop_back();
-  slot_[ti] = -1;
-  node_of_[ti] = kNone;
-  nonzero_cpu_[static_cast<size_t>(n)] = SaturatingSub(nonzero_cpu_[static_cast<size_t>(n)], ssn_->task_nonzero_cpu(t));
-  nonzero_mem_[static_cast<size_t>(n)] = SaturatingSub(nonzero_mem_[static_cast<size_t>(n)], ssn_->task_nonzero_memory(t));
-  const int64_t* req = ssn_->task_resreq(t).data();
-  int64_t* row = requested_.data() + static_cast<size_t>(n) * static_cast<size_t>(dims_);
-  for (int d = 0; d < dims_; ++d) row[d] = SaturatingSub(row[d], req[d]);
-  auto it = std::lower_bound(with_affinity_.begin(), with_affinity_.end(), t);
-  if (it != with_affinity_.end() && *it == t) with_affinity_.erase(it);
 }
 
 const NodeView::Domains& NodeView::DomainsOf(const std::string& key) const {

@@ -24,26 +24,32 @@ class NodeView {
  public:
   // Places every task that holds a node in the session now. While no task has moved
   // since the session opened (most sessions of a simulation place nothing), that is
-  // the snapshot's placement, and it is worked out on first use instead of here.
+  // the snapshot's placement, and it is worked out on first use instead of here: first
+  // the per-node totals that plain pods need (from the session's status and node
+  // columns), and the per-node pod lists only when something asks for them (pod
+  // affinity, spread), laid out then as they would have been from the start.
   explicit NodeView(const Session& ssn);
   void Add(TaskIndex t, NodeIndex n);
   void Remove(TaskIndex t);
 
-  absl::Span<const TaskIndex> pods(NodeIndex n) const { return Ready().pods_[static_cast<size_t>(n)]; }
-  NodeIndex node_of(TaskIndex t) const { return Ready().node_of_[static_cast<size_t>(t)]; }
-  int64_t nonzero_cpu(NodeIndex n) const { return Ready().nonzero_cpu_[static_cast<size_t>(n)]; }
-  int64_t nonzero_memory(NodeIndex n) const { return Ready().nonzero_mem_[static_cast<size_t>(n)]; }
+  absl::Span<const TaskIndex> pods(NodeIndex n) const { return Lists().pods_[static_cast<size_t>(n)]; }
+  // pods(n).size(), without the lists.
+  int32_t pod_count(NodeIndex n) const { return Totals().count_[static_cast<size_t>(n)]; }
+  NodeIndex node_of(TaskIndex t) const { return Totals().node_of_[static_cast<size_t>(t)]; }
+  int64_t nonzero_cpu(NodeIndex n) const { return Totals().nonzero_cpu_[static_cast<size_t>(n)]; }
+  int64_t nonzero_memory(NodeIndex n) const { return Totals().nonzero_mem_[static_cast<size_t>(n)]; }
   // Actual requested amount of dimension `d` on node `n`.
   int64_t requested(NodeIndex n, int d) const {
-    return Ready().requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)];
+    return Totals().requested_[static_cast<size_t>(n) * static_cast<size_t>(dims_) + static_cast<size_t>(d)];
   }
-  // Placed pods that carry required or preferred pod (anti-)affinity terms.
-  const std::vector<TaskIndex>& pods_with_affinity() const { return Ready().with_affinity_; }
+  // Whether a placed pod carries required or preferred pod (anti-)affinity terms.
+  bool has_pods_with_affinity() const { return Totals().with_affinity_count_ > 0; }
 
   // Every Add/Remove is logged; seq() is the log's length. Kubernetes filters compute
   // their pod-affinity state once per task (PreFilter), so the filters read the view as
-  // it was at that point: AsOf(seq) undoes the changes logged since.
-  int64_t seq() const { return static_cast<int64_t>(Ready().log_.size()); }
+  // it was at that point: AsOf(seq) undoes the changes logged since. (Nothing is logged
+  // before the view is placed, so asking places nothing.)
+  int64_t seq() const { return static_cast<int64_t>(log_.size()); }
   struct Placement {
     TaskIndex task;
     NodeIndex node;
@@ -58,7 +64,7 @@ class NodeView {
     bool added;
   };
   absl::Span<const Change> ChangesSince(int64_t seq) const {
-    return absl::MakeConstSpan(Ready().log_).subspan(static_cast<size_t>(seq));
+    return absl::MakeConstSpan(log_).subspan(static_cast<size_t>(seq));
   }
 
   // Pods that may carry the label key=value: every pod placed at some time in this
@@ -67,7 +73,7 @@ class NodeView {
   // every pod of the cluster. Null when no pod ever had that label.
   const std::vector<TaskIndex>* PodsWithLabel(absl::string_view key, absl::string_view value);
   // Every pod placed at some time in this session (test node_of()).
-  const std::vector<TaskIndex>& PodsEverPlaced() const { return Ready().ever_placed_; }
+  const std::vector<TaskIndex>& PodsEverPlaced() const { return Lists().ever_placed_; }
   // Whether a term of a placed pod (required or preferred, affinity or anti-affinity)
   // selects `t`. When none does and `t` has no terms of its own, the affinity filter
   // and score treat `t` as if no pod had terms. Found through an index of the terms by
@@ -104,27 +110,49 @@ class NodeView {
   const Domains& DomainsOf(const std::string& key) const;
 
  private:
-  // The view, placed first when it was left for first use.
-  const NodeView& Ready() const {
-    if (!built_) const_cast<NodeView*>(this)->Place(true);
+  // The totals (node_of_, count_, the sums, with_affinity_count_), placed first when
+  // they were left for first use.
+  const NodeView& Totals() const {
+    if (!totals_built_) const_cast<NodeView*>(this)->PlaceTotals();
     return *this;
   }
-  // Places every task that holds a node: at the session's opening (from the snapshot)
-  // or now.
+  // The lists too (pods_, slot_, ever_, with_affinity_).
+  const NodeView& Lists() const {
+    if (!lists_built_) const_cast<NodeView*>(this)->PlaceLists();
+    return *this;
+  }
+  // Places every task that holds a node, totals and lists: at the session's opening
+  // (from the snapshot's records) or now.
   void Place(bool as_opened);
+  // The totals at the opening, read from the session's columns while no task has moved;
+  // else Place(true).
+  void PlaceTotals();
+  // The lists as they stood at the opening, then the logged changes replayed on them.
+  void PlaceLists();
+  void SizeTotals(size_t nodes, size_t tasks);
+  void SizeLists(size_t nodes, size_t tasks);
+  // The lists with each task where `where` has it (kNone: nowhere), in task order.
+  void PlaceListsAt(const std::vector<NodeIndex>& where);
+  // The totals' and the lists' parts of Add and Remove.
+  void CountIn(TaskIndex t, NodeIndex n);
+  void CountOut(TaskIndex t, NodeIndex n);
+  void ListAdd(TaskIndex t, NodeIndex n);
+  void ListRemove(TaskIndex t, NodeIndex n);
   const Session* ssn_;
   int dims_;
-  bool built_ = false;
+  bool totals_built_ = false;
+  bool lists_built_ = false;
   // Each node's list is carved from one arena (declared first: it outlives them): a
   // session that places pods would otherwise allocate and free one list per node.
   std::pmr::monotonic_buffer_resource arena_;
   std::vector<std::pmr::vector<TaskIndex>> pods_;
   std::vector<NodeIndex> node_of_;
+  std::vector<int32_t> count_;
   std::vector<int32_t> slot_;
   std::vector<int64_t> nonzero_cpu_, nonzero_mem_, requested_;
-  std::vector<TaskIndex> with_affinity_;
+  int64_t with_affinity_count_ = 0;
+  std::vector<TaskIndex> with_affinity_;  // ascending
   std::vector<Change> log_;
-  bool initialized_ = false;
   void IndexLabels(TaskIndex t);
   bool label_index_built_ = false;
   absl::flat_hash_map<std::string, std::vector<TaskIndex>> by_label_;  // "key\0value"
@@ -147,7 +175,8 @@ class NodeView {
 
 template <typename F>
 bool NodeView::ForEachPlacedTermSelecting(TaskIndex t, F&& f) {
-  if (Ready().with_affinity_.empty()) return false;
+  if (!has_pods_with_affinity()) return false;
+  Lists();
   BuildTermIndex();
   const PodSpec& pod = PodOf(t);
   for (const PlacedTerm& pt : terms_any_label_) {

@@ -158,12 +158,12 @@ class NodeOrderPlugin : public Plugin {
     if (placement_terms && (!pod.affinity.preferred_pod_affinity.empty() || !pod.affinity.preferred_pod_anti_affinity.empty())) {
       return true;
     }
-    return !view_->pods_with_affinity().empty() && view_->AnyPlacedTermSelects(t);
+    return view_->has_pods_with_affinity() && view_->AnyPlacedTermSelects(t);
   }
 
   void ScorePlacement(TaskIndex t, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) {
     const bool placement_terms = ssn_->task_flags(t) & kTaskPlacementTerms;
-    if (w_.pod_affinity != 0 && (placement_terms || !view_->pods_with_affinity().empty())) {
+    if (w_.pod_affinity != 0 && (placement_terms || view_->has_pods_with_affinity())) {
       PodAffinityScore(t, nodes, scores);
     }
     if (w_.topology_spread != 0 && placement_terms) TopologySpreadScore(t, nodes, scores);

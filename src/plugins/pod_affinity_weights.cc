@@ -112,7 +112,7 @@ void PodAffinityWeights::CollectAll(TaskIndex t) {
   const PodSpec& pod = *s.task(t).pod;
   const Affinity& a = pod.affinity;
   const bool own_terms = !a.preferred_pod_affinity.empty() || !a.preferred_pod_anti_affinity.empty();
-  if (!own_terms && view_->pods_with_affinity().empty()) return;
+  if (!own_terms && !view_->has_pods_with_affinity()) return;
   NodeView& view = *view_;
   if (own_terms) {
     // The placed pods a term can select: through the label index when its selector

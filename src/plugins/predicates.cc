@@ -111,7 +111,7 @@ class PredicatesPlugin : public Plugin {
     };
     // 1. Pod count; evaluation goes on.
     const int64_t max_pods = s.node_info(n).allocatable[kPods];
-    if (max_pods <= static_cast<int64_t>(view_->pods(n).size())) {
+    if (max_pods <= static_cast<int64_t>(view_->pod_count(n))) {
       fail(FitCode::kUnschedulable, pod_number_);
     }
     // 2. Stable filters; stop at an unresolvable one.
@@ -228,7 +228,7 @@ class PredicatesPlugin : public Plugin {
 
   bool NeedsAffinityState(TaskIndex t) const {
     const Session& s = *ssn_;
-    return (s.task_flags(t) & kTaskPodAffinityTerms) || !view_->pods_with_affinity().empty();
+    return (s.task_flags(t) & kTaskPodAffinityTerms) || view_->has_pods_with_affinity();
   }
 
   // The task's affinity state as of its PreFilter: made there, or (when that was long

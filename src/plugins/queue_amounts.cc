@@ -55,6 +55,9 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
   for (const QueueInfo& q : s.snapshot().queues()) {
     for (size_t d = 0; d < dims; ++d) all_guarantee[d] += static_cast<double>(q.guarantee[static_cast<int>(d)]);
   }
+  // Sums that are exact in any order may be taken per job (the session keeps each job's
+  // allocated total) instead of per task; the result is the same to the last bit.
+  const bool exact = ssn.request_sums_exact();
   std::map<QueueIndex, QueueAmounts> out;
   for (JobIndex j = 0; j < static_cast<JobIndex>(s.num_jobs()); ++j) {
     const QueueIndex queue = s.queue_of(j);
@@ -84,19 +87,31 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
     }
     const auto job_alloc = ssn.job_allocated(j);
     const absl::Span<const int64_t> min_resources = s.job_min_resources(j);
-    for (TaskIndex t : s.job_tasks(j)) {
-      const TaskStatus st = s.task_status(t);
-      if (IsAllocatedStatus(st)) {
-        Add(a.allocated, s.task_resreq(t));
-        Add(a.request, s.task_resreq(t));
-      } else if (st == TaskStatus::kPending) {
-        Add(a.request, s.task_resreq(t));
+    if (exact) {
+      // The job's allocated total stands for its allocated tasks' requests; only pending
+      // tasks are visited, and only in a job that has some.
+      Add(a.allocated, job_alloc);
+      Add(a.request, job_alloc);
+      if (s.job_count(j, TaskStatus::kPending) > 0) {
+        for (TaskIndex t : s.job_tasks(j)) {
+          if (s.task_status(t) == TaskStatus::kPending) Add(a.request, s.task_resreq(t));
+        }
+      }
+    } else {
+      for (TaskIndex t : s.job_tasks(j)) {
+        const TaskStatus st = s.task_status(t);
+        if (IsAllocatedStatus(st)) {
+          Add(a.allocated, s.task_resreq(t));
+          Add(a.request, s.task_resreq(t));
+        } else if (st == TaskStatus::kPending) {
+          Add(a.request, s.task_resreq(t));
+        }
       }
     }
     const std::string& phase = ssn.job_phase(j);
     if (s.job_has_min_resources(j)) {
-      int32_t allocated_tasks = 0;
-      for (TaskIndex t : s.job_tasks(j)) allocated_tasks += IsAllocatedStatus(s.task_status(t));
+      const int32_t allocated_tasks = s.job_count(j, TaskStatus::kBound) + s.job_count(j, TaskStatus::kBinding) +
+                                      s.job_count(j, TaskStatus::kRunning) + s.job_count(j, TaskStatus::kAllocated);
       if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= s.job_min_member(j))) {
         for (size_t d = 0; d < dims; ++d) {
           a.inqueue[d] += static_cast<double>(std::max<int64_t>(min_resources[d] - job_alloc[d], 0));

@@ -156,7 +156,15 @@ std::string FactsText(const DenseFacts& f) {
     }
     absl::StrAppend(&out, " best_effort_pending=", f.job_opening_best_effort_pending[j], " roles=", f.job_opening_roles[j], "\n");
   }
-  for (size_t j = 0; j < f.job_key.size(); ++j) absl::StrAppend(&out, f.job_key[j], ";");
+  for (size_t j = 0; j < f.job_key.size(); ++j) {
+    absl::StrAppend(&out, f.job_key[j], " min=", f.job_min_member[j], " roles=", f.job_checks_roles[j],
+                    " priority=", f.job_priority[j], " created=", f.job_creation_time[j],
+                    " has_min=", f.job_has_min_resources[j], " min_resources=");
+    for (Eigen::Index d = 0; d < f.job_min_resources.cols(); ++d) {
+      absl::StrAppend(&out, f.job_min_resources(static_cast<Eigen::Index>(j), d), ",");
+    }
+    out += ";";
+  }
   return out;
 }
 

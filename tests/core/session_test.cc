@@ -116,6 +116,21 @@ TEST_CASE("Session: victims intersect within a tier and an empty answer passes t
   }
 }
 
+TEST_CASE("Session: request sums are exact while every request times the tasks stays below 2^53", "[core][session]") {
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  const Snapshot small = TwoNodeCluster();
+  CHECK(Session(small, cfg, 0, "s").request_sums_exact());
+  // 3 tasks: the limit is 2^53 / 3, about 3.0e15; 4Pi of memory is 2^52, about 4.5e15.
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=4,memory=4Gi,pods=10"));
+  b.AddPodGroup(MakePodGroup("ns/a", 1));
+  b.AddPod(MakePod("ns/a-0", "a", "cpu=1"));
+  b.AddPod(MakePod("ns/a-1", "a", "cpu=1"));
+  b.AddPod(MakePod("ns/a-2", "a", "memory=4Pi"));
+  const Snapshot large = *std::move(b).Build();
+  CHECK_FALSE(Session(large, cfg, 0, "s").request_sums_exact());
+}
+
 TEST_CASE("Session: node accounting follows task status", "[core][session]") {
   const Snapshot snap = TwoNodeCluster();
   const SchedulerConfig cfg = DefaultSchedulerConfig();

@@ -62,6 +62,41 @@ JobWorld RunningPods() {
   return w;
 }
 
+TEST_CASE("a sync keeps the pods its tasks name, deletes the others and creates the missing ones") {
+  // Task names with dashes and digits: a pod's task is what lies between the job's name
+  // and the last '-', its replica the digits after it, written as the controller writes
+  // them (no leading zero).
+  const VolcanoJob job = JobFrom(R"(
+apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: j}
+spec:
+  minAvailable: 1
+  tasks:
+  - {name: x, replicas: 2, template: {spec: {containers: [{name: c, image: i}]}}}
+  - {name: x-1, replicas: 1, template: {spec: {containers: [{name: c, image: i}]}}}
+)");
+  JobWorld w;
+  w.pod_group_phase = "Running";
+  for (const char* name : {"j-x-1-0", "j-x-1", "j-x-01", "j-x-2", "other-x-0", "j-x-1-1", "j-y-0"}) {
+    w.pods.push_back({name, "x", 0, "Running", false, true, 0});
+  }
+  JobStatus s;
+  s.phase = "Running";
+  JobRequest r{JobEvent::kOutOfSync, A("SyncJob"), "", "", std::nullopt, std::nullopt};
+  const JobStep step = ExecuteAction(job, s, w, A("SyncJob"), r, 100);
+  std::vector<std::string> deleted, created;
+  for (const JobCommand& c : step.commands) {
+    if (c.kind == JobCommandKind::kDeletePod) deleted.push_back(c.target);
+    if (c.kind == JobCommandKind::kCreatePod) created.push_back(c.target);
+  }
+  CHECK(deleted == std::vector<std::string>{"j-x-01", "j-x-2", "other-x-0", "j-x-1-1", "j-y-0"});
+  CHECK(created == std::vector<std::string>{"j-x-0"});
+  CHECK(step.status.running == 2);
+  CHECK(step.status.terminating == 5);
+  CHECK(step.status.pending == 1);
+}
+
 TEST_CASE("every phase x action of the transition table") {
   const VolcanoJob job = JobFrom(kThreePods);
   const std::vector<std::string> actions = {"RestartJob", "RestartTask", "RestartPod", "RestartPartition", "AbortJob",

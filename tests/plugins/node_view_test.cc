@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "absl/strings/str_cat.h"
+
 #include "src/plugins/node_view.h"
 #include "tests/testing/builders.h"
 #include "vcsched/scheduler.h"
@@ -66,6 +68,42 @@ TEST_CASE("NodeView: made after a task moved, it starts from where the tasks are
   CHECK(view.seq() == 0);
   CHECK(view.pods(1) == std::vector<TaskIndex>{0});
   CHECK(view.pods(0) == std::vector<TaskIndex>{1});
+}
+
+TEST_CASE("NodeView: lists asked for after changes are the lists a view that had them from the start shows",
+          "[plugins][node_view]") {
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=8,memory=8Gi,pods=10"));
+  b.AddNode(MakeNode("n2", "cpu=8,memory=8Gi,pods=10"));
+  b.AddPodGroup(MakePodGroup("ns/a", 1));
+  b.AddPodGroup(MakePodGroup("ns/b", 1));
+  b.AddPod(MakePod("ns/a-0", "a", "cpu=1"));  // task 0, pending
+  for (int i = 0; i < 4; ++i) b.AddPod(MakePod(absl::StrCat("ns/b-", i), "b", "cpu=1", "n1", "Running"));  // tasks 1-4
+  const Snapshot snap = *std::move(b).Build();
+  const SchedulerConfig cfg = DefaultSchedulerConfig();
+  Session ssn(snap, cfg, 0, "s");
+  NodeView lists_first(ssn), totals_first(ssn);
+  CHECK(lists_first.pods(0).size() == 4);  // lists (and totals) placed before any change
+  CHECK(totals_first.pod_count(0) == 4);   // totals alone
+  CHECK(totals_first.requested(0, kCpu) == 4000);
+  // The same changes to both: one pod leaves n1 (the last takes its slot), the pending
+  // one goes to n1, then moves to n2.
+  for (NodeView* v : {&lists_first, &totals_first}) {
+    v->Remove(2);
+    v->Add(0, 0);
+    v->Add(0, 1);
+  }
+  CHECK(totals_first.pod_count(0) == 3);
+  CHECK(totals_first.seq() == 4);  // the move is a removal and an addition
+  CHECK(totals_first.pods(0) == lists_first.pods(0));  // the lists now, replayed in order
+  CHECK(totals_first.pods(1) == lists_first.pods(1));
+  CHECK(totals_first.pods(0) == std::vector<TaskIndex>{1, 4, 3});
+  CHECK(totals_first.PodsEverPlaced() == lists_first.PodsEverPlaced());
+  for (NodeIndex n : {0, 1}) {
+    CHECK(totals_first.pod_count(n) == static_cast<int32_t>(totals_first.pods(n).size()));
+    CHECK(totals_first.requested(n, kCpu) == lists_first.requested(n, kCpu));
+  }
+  CHECK(totals_first.AsOf(0).size() == 4);  // the opening: tasks 1-4
 }
 
 }  // namespace

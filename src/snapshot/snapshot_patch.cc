@@ -285,8 +285,9 @@ void SnapshotPatch::MakeTasks() {
   }
   // The layout, in numbers alone: per task, and as runs of tasks that move together (at
   // a place, the arriving tasks go before the base's task there).
-  moved_.resize(old.size());
-  from_.resize(old.size() - gone.size() + arriving.size());
+  // Both are written in order, each entry once: appended, not zeroed first.
+  moved_.reserve(old.size());
+  from_.reserve(old.size() - gone.size() + arriving.size());
   size_t i = 0, j = 0;
   auto next = arriving.begin();
   auto g = gone.begin();
@@ -297,16 +298,17 @@ void SnapshotPatch::MakeTasks() {
     if (stop > i) {
       runs_.push_back({static_cast<TaskIndex>(i), static_cast<TaskIndex>(stop), static_cast<TaskIndex>(j)});
       for (; i < stop; ++i, ++j) {
-        moved_[i] = static_cast<TaskIndex>(j);
-        from_[j] = static_cast<TaskIndex>(i);
+        moved_.push_back(static_cast<TaskIndex>(j));
+        from_.push_back(static_cast<TaskIndex>(i));
       }
     }
     if (next != arriving.end() && next->first <= i) {  // (places never go back: <= for safety)
-      fresh_.push_back(static_cast<TaskIndex>(j));
-      from_[j++] = kNone;
+      fresh_.push_back(static_cast<TaskIndex>(j++));
+      from_.push_back(kNone);
       ++next;
     } else if (i < old.size()) {
-      moved_[i++] = kNone;  // *g == i
+      moved_.push_back(kNone);  // *g == i
+      ++i;
       ++g;
     } else {
       break;

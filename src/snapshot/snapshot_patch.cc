@@ -285,9 +285,8 @@ void SnapshotPatch::MakeTasks() {
   }
   // The layout, in numbers alone: per task, and as runs of tasks that move together (at
   // a place, the arriving tasks go before the base's task there).
-  // Both are written in order, each entry once: appended, not zeroed first.
-  moved_.reserve(old.size());
-  from_.reserve(old.size() - gone.size() + arriving.size());
+  moved_.resize(old.size());
+  from_.resize(old.size() - gone.size() + arriving.size());
   size_t i = 0, j = 0;
   auto next = arriving.begin();
   auto g = gone.begin();
@@ -298,17 +297,16 @@ void SnapshotPatch::MakeTasks() {
     if (stop > i) {
       runs_.push_back({static_cast<TaskIndex>(i), static_cast<TaskIndex>(stop), static_cast<TaskIndex>(j)});
       for (; i < stop; ++i, ++j) {
-        moved_.push_back(static_cast<TaskIndex>(j));
-        from_.push_back(static_cast<TaskIndex>(i));
+        moved_[i] = static_cast<TaskIndex>(j);
+        from_[j] = static_cast<TaskIndex>(i);
       }
     }
     if (next != arriving.end() && next->first <= i) {  // (places never go back: <= for safety)
-      fresh_.push_back(static_cast<TaskIndex>(j++));
-      from_.push_back(kNone);
+      fresh_.push_back(static_cast<TaskIndex>(j));
+      from_[j++] = kNone;
       ++next;
     } else if (i < old.size()) {
-      moved_.push_back(kNone);  // *g == i
-      ++i;
+      moved_[i++] = kNone;  // *g == i
       ++g;
     } else {
       break;

@@ -218,14 +218,13 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
     j = static_cast<size_t>(r.new_begin + (r.old_end - r.old_begin));
   }
   for (; j < n; ++j) f.task_key.push_back(tasks[j].key);
-  // The base's index of each job.
-  std::vector<JobIndex> from_job(jobs.size(), kNone);
+  f.FillJobFacts(jobs, dims);
+  // Opening facts: a job whose tasks and record stayed keeps its base job's.
+  std::vector<JobIndex> from_job(jobs.size(), kNone);  // the base's index of each job
   for (size_t o = 0; o < was.job_opening_counts.size(); ++o) {
     const JobIndex to = job_moved.empty() ? static_cast<JobIndex>(o) : job_moved[o];
     if (to != kNone && static_cast<size_t>(to) < jobs.size()) from_job[static_cast<size_t>(to)] = static_cast<JobIndex>(o);
   }
-  f.FillJobFacts(jobs, dims, &was, from_job, &job_redone);
-  // Opening facts: a job whose tasks and record stayed keeps its base job's.
   f.SizeOpening(jobs.size(), dims);
   const bool same_width = was.job_opening_allocated.cols() == dims;
   for (size_t k = 0; k < jobs.size(); ++k) {
@@ -316,12 +315,10 @@ void DenseFacts::CountOpening(size_t j, const JobInfo& job, int dims) {
   }
 }
 
-void DenseFacts::FillJobFacts(absl::Span<const JobInfo> jobs, int dims, const DenseFacts* was,
-                              absl::Span<const JobIndex> from_job, const std::vector<bool>* job_redone) {
+void DenseFacts::FillJobFacts(absl::Span<const JobInfo> jobs, int dims) {
   DenseFacts& f = *this;
   f.job_min_resources.resize(static_cast<Eigen::Index>(jobs.size()), dims);
-  // Keys view the jobs' own text, or the base's names (phase_names may move its strings
-  // as it grows).
+  // Keys view the jobs' own text (phase_names may move its strings as it grows).
   absl::flat_hash_map<absl::string_view, int32_t> phase_at;
   // Each column sized once (a patch lays them all out again).
   size_t key_text = 0, task_count = 0;
@@ -337,54 +334,27 @@ void DenseFacts::FillJobFacts(absl::Span<const JobInfo> jobs, int dims, const De
   for (auto* column : {&f.job_has_min_resources, &f.job_checks_roles}) column->reserve(jobs.size());
   f.job_queue.reserve(jobs.size());
   f.job_creation_time.reserve(jobs.size());
-  const bool same_width = was != nullptr && was->job_min_resources.cols() == dims;
-  // A carried job whose record was not worked out again has the base's facts: read from
-  // the base's columns, in order, instead of from the job records' scattered strings.
-  bool keys_sorted = true;
-  JobIndex last_from = kNone;  // the base job of the previous job, when it was carried
-  for (size_t k = 0; k < jobs.size(); ++k) {
-    const JobInfo& j = jobs[k];
-    const JobIndex o = was != nullptr ? from_job[k] : kNone;
-    const bool carried = o != kNone && !(*job_redone)[k] && same_width;
-    absl::string_view phase;
-    if (carried) {
-      const auto b = static_cast<size_t>(o);
-      std::copy_n(was->job_min_resources.data() + static_cast<ptrdiff_t>(b) * dims, dims,
-                  f.job_min_resources.data() + static_cast<ptrdiff_t>(k) * dims);
-      f.job_queue.push_back(was->job_queue[b]);
-      f.job_has_min_resources.push_back(was->job_has_min_resources[b]);
-      f.job_key.push_back(was->job_key[b]);
-      f.job_min_member.push_back(was->job_min_member[b]);
-      f.job_checks_roles.push_back(was->job_checks_roles[b]);
-      f.job_priority.push_back(was->job_priority[b]);
-      f.job_creation_time.push_back(was->job_creation_time[b]);
-      phase = was->PhaseOf(b);
-    } else {
-      std::copy_n(j.min_resources.data(), dims, f.job_min_resources.data() + static_cast<ptrdiff_t>(k) * dims);
-      f.job_queue.push_back(j.queue);
-      f.job_has_min_resources.push_back(j.has_min_resources);
-      f.job_key.push_back(j.key);
-      f.job_min_member.push_back(j.pod_group.min_member);
-      // Per-role minimums apply only when MinAvailable covers their sum.
-      f.job_checks_roles.push_back(!j.pod_group.min_task_member.empty() &&
-                                   j.pod_group.min_member >= j.task_min_available_total);
-      f.job_priority.push_back(j.priority);
-      f.job_creation_time.push_back(j.pod_group.creation_time);
-      phase = j.pod_group.phase.empty() ? absl::string_view("Pending") : absl::string_view(j.pod_group.phase);
-    }
-    f.latest_creation_time = std::max(f.latest_creation_time, f.job_creation_time.back());
-    // Two carried neighbours keep the base's order (a removal between them keeps it too).
-    const bool both_carried = carried && last_from != kNone && last_from < o && was->job_keys_sorted;
-    if (keys_sorted && k > 0 && !both_carried && !(f.job_key[k - 1] < f.job_key[k])) keys_sorted = false;
-    last_from = carried ? o : kNone;
+  for (const JobInfo& j : jobs) {
+    std::copy_n(j.min_resources.data(), dims, f.job_min_resources.data() + static_cast<ptrdiff_t>(j.index) * dims);
+    f.latest_creation_time = std::max(f.latest_creation_time, j.pod_group.creation_time);
+    f.job_queue.push_back(j.queue);
+    f.job_has_min_resources.push_back(j.has_min_resources);
+    f.job_key.push_back(j.key);
+    f.job_min_member.push_back(j.pod_group.min_member);
+    // Per-role minimums apply only when MinAvailable covers their sum.
+    f.job_checks_roles.push_back(!j.pod_group.min_task_member.empty() &&
+                                 j.pod_group.min_member >= j.task_min_available_total);
+    f.job_priority.push_back(j.priority);
+    f.job_creation_time.push_back(j.pod_group.creation_time);
     f.job_task_begin.push_back(static_cast<int32_t>(f.job_task_list.size()));
     f.job_task_list.insert(f.job_task_list.end(), j.tasks.begin(), j.tasks.end());
+    const absl::string_view phase = j.pod_group.phase.empty() ? absl::string_view("Pending") : j.pod_group.phase;
     auto [named, added] = phase_at.try_emplace(phase, static_cast<int32_t>(f.phase_names.size()));
     if (added) f.phase_names.emplace_back(phase);
     f.job_phase.push_back(named->second);
   }
   f.job_task_begin.push_back(static_cast<int32_t>(f.job_task_list.size()));
-  f.job_keys_sorted = keys_sorted;
+  f.job_keys_sorted = Ascending(f.job_key);
 }
 
 }  // namespace vcsched

@@ -108,11 +108,7 @@ struct DenseFacts {
 
  private:
   // What comes from the jobs (and the tasks' jobs and flags, laid out already).
-  // The job columns from the records; a patch passes its base, each job's base index
-  // (kNone: new) and which records were worked out again, and carried jobs are read
-  // from the base's columns.
-  void FillJobFacts(absl::Span<const JobInfo> jobs, int dims, const DenseFacts* was = nullptr,
-                    absl::Span<const JobIndex> from_job = {}, const std::vector<bool>* job_redone = nullptr);
+  void FillJobFacts(absl::Span<const JobInfo> jobs, int dims);
   // Job j's opening facts, from the task columns (laid out already).
   void CountOpening(size_t j, const JobInfo& job, int dims);
   void SizeOpening(size_t jobs, int dims);

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
+#include "src/plugins/queue_amounts.h"
 #include "src/plugins/queue_explain.h"
 
 namespace vcsched::internal {
@@ -29,7 +30,7 @@ class OvercommitPlugin : public Plugin {
       const std::string& phase = ssn.job_phase(job.index);
       if (phase == "Inqueue") {
         for (int d = 0; d < dims; ++d) inqueue_[static_cast<size_t>(d)] += static_cast<double>(job.min_resources[d]);
-      } else if (phase == "Running" && AllocatedCount(ssn, job) >= ssn.job_min_member(job.index)) {
+      } else if (phase == "Running" && AllocatedTaskCount(ssn, job.index) >= ssn.job_min_member(job.index)) {
         const auto alloc = ssn.job_allocated(job.index);
         for (int d = 0; d < dims; ++d) {
           inqueue_[static_cast<size_t>(d)] += static_cast<double>(std::max<int64_t>(job.min_resources[d] - alloc[d], 0));
@@ -73,11 +74,6 @@ class OvercommitPlugin : public Plugin {
     std::string message = absl::StrCat(EventText("resource in cluster is overused", "overused", numbers, ".budget"),
                                        " (inqueue + minResources > allocatable x factor - used)");
     s.ExplainJob(job.index, reason_code::kClusterOvercommitted, std::move(message), std::move(numbers));
-  }
-
-  static int32_t AllocatedCount(const Session& ssn, const JobInfo& job) {
-    return ssn.job_count(job.index, TaskStatus::kBound) + ssn.job_count(job.index, TaskStatus::kBinding) +
-           ssn.job_count(job.index, TaskStatus::kRunning) + ssn.job_count(job.index, TaskStatus::kAllocated);
   }
 
  private:

@@ -47,6 +47,11 @@ bool IsEmptyAmount(const Amount& a) {
   return true;
 }
 
+int32_t AllocatedTaskCount(const Session& ssn, JobIndex j) {
+  return ssn.job_count(j, TaskStatus::kBound) + ssn.job_count(j, TaskStatus::kBinding) +
+         ssn.job_count(j, TaskStatus::kRunning) + ssn.job_count(j, TaskStatus::kAllocated);
+}
+
 std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
   const Session& s = ssn;
   const size_t dims = static_cast<size_t>(s.dims());
@@ -110,8 +115,7 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
     }
     const std::string& phase = ssn.job_phase(j);
     if (s.job_has_min_resources(j)) {
-      const int32_t allocated_tasks = s.job_count(j, TaskStatus::kBound) + s.job_count(j, TaskStatus::kBinding) +
-                                      s.job_count(j, TaskStatus::kRunning) + s.job_count(j, TaskStatus::kAllocated);
+      const int32_t allocated_tasks = AllocatedTaskCount(s, j);
       if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= s.job_min_member(j))) {
         for (size_t d = 0; d < dims; ++d) {
           a.inqueue[d] += static_cast<double>(std::max<int64_t>(min_resources[d] - job_alloc[d], 0));

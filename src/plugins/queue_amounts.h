@@ -27,6 +27,9 @@ struct QueueAmounts {
   double share = 0;
 };
 
+// The job's tasks in the allocated class (Bound, Binding, Running, Allocated).
+int32_t AllocatedTaskCount(const Session& ssn, JobIndex j);
+
 // Amounts for every queue that has at least one job in the session.
 std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn);
 

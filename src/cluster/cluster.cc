@@ -138,14 +138,17 @@ void Cluster::Changed() {
   build_next_ = true;
 }
 
+// The changed keys matter only to a patch: while the next snapshot is to be built (none
+// made yet, or a change a patch cannot take), they are not kept (a host's first relist
+// puts every object of the cluster).
 void Cluster::PodChanged(std::string key) {
   Stale();
-  changed_pods_.insert(std::move(key));
+  if (last_built_ && !build_next_) changed_pods_.insert(std::move(key));
 }
 
 void Cluster::PodGroupChanged(std::string key) {
   Stale();
-  changed_pod_groups_.insert(std::move(key));
+  if (last_built_ && !build_next_) changed_pod_groups_.insert(std::move(key));
 }
 
 absl::Status Cluster::PutNode(NodeSpec node) {

@@ -285,9 +285,12 @@ bool Session::request_sums_exact() const {
   if (s_->request_sums_exact < 0) {
     constexpr int64_t kExactDouble = int64_t{1} << 53;
     const int64_t limit = kExactDouble / std::max<int64_t>(1, v_.num_tasks);
-    const size_t count = static_cast<size_t>(v_.num_tasks) * static_cast<size_t>(v_.dims);
+    // The snapshot's bound answers without a walk of every request when it is low enough.
     bool exact = true;
-    for (size_t i = 0; i < count; ++i) exact &= v_.task_req[i] > -limit && v_.task_req[i] < limit;
+    if (s_->facts->task_req_bound >= limit) {
+      const size_t count = static_cast<size_t>(v_.num_tasks) * static_cast<size_t>(v_.dims);
+      for (size_t i = 0; i < count; ++i) exact &= v_.task_req[i] > -limit && v_.task_req[i] < limit;
+    }
     s_->request_sums_exact = exact ? 1 : 0;
   }
   return s_->request_sums_exact > 0;

@@ -103,6 +103,7 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
     f.task_status.push_back(t.status);
     f.task_node.push_back(HoldsNode(t.status) ? t.node : kNone);
   }
+  f.BoundRequests(f.task_req.data(), tasks.size() * static_cast<size_t>(dims));
   f.SumNodes(nodes, dims);
   f.FillJobFacts(jobs, dims);
   f.SizeOpening(jobs.size(), dims);
@@ -168,6 +169,7 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
   ShiftRuns(f.task_nonzero_cpu, runs, n);
   ShiftRuns(f.task_nonzero_memory, runs, n);
   if (f.task_req.cols() == dims) {
+    f.task_req_bound = was.task_req_bound;  // the gone tasks' requests may stay in it: a bound
     const Eigen::Index rows = f.task_req.rows();
     if (static_cast<Eigen::Index>(n) > rows) f.task_req.conservativeResize(static_cast<Eigen::Index>(n), dims);
     MoveRuns(f.task_req.data(), static_cast<size_t>(dims), runs);
@@ -175,6 +177,7 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
   } else {  // a resource space of another width: every row from its task
     f.task_req.resize(static_cast<Eigen::Index>(n), dims);
     for (const TaskInfo& t : tasks) std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(t.index) * dims);
+    f.BoundRequests(f.task_req.data(), n * static_cast<size_t>(dims));
   }
   for (TaskIndex j : fresh) {
     const TaskInfo& t = tasks[static_cast<size_t>(j)];
@@ -183,6 +186,7 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
     f.task_nonzero_memory[static_cast<size_t>(j)] = t.nonzero_memory;
     f.task_role_slot[static_cast<size_t>(j)] = RoleSlotOf(t, jobs);
     std::copy_n(t.resreq.data(), dims, f.task_req.data() + static_cast<ptrdiff_t>(j) * dims);
+    f.BoundRequests(t.resreq.data(), static_cast<size_t>(dims));
     f.task_status[static_cast<size_t>(j)] = t.status;
     f.task_node[static_cast<size_t>(j)] = HoldsNode(t.status) ? t.node : kNone;
     if (sums_exact && f.task_node[static_cast<size_t>(j)] != kNone) {
@@ -269,6 +273,15 @@ bool DenseFacts::CountOnNode(TaskStatus st, NodeIndex n, const int64_t* req, int
   if (st == TaskStatus::kPipelined) return add(node_pipelined);
   const bool used = add(node_used);
   return (st != TaskStatus::kReleasing || add(node_releasing)) && used;
+}
+
+void DenseFacts::BoundRequests(const int64_t* req, size_t count) {
+  int64_t bound = task_req_bound;
+  for (size_t i = 0; i < count; ++i) {
+    const int64_t v = req[i];
+    bound = std::max(bound, v >= 0 ? v : (v == INT64_MIN ? INT64_MAX : -v));
+  }
+  task_req_bound = bound;
 }
 
 void DenseFacts::SumNodes(size_t nodes, int dims) {

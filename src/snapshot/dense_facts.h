@@ -56,6 +56,10 @@ struct DenseFacts {
   int64_t latest_creation_time = 0;  // over jobs and tasks: a session's default clock
   std::vector<uint8_t> task_flags;   // TaskFlag bits
   ResourceMatrix task_req;           // TaskInfo::resreq, one row per task
+  // At least the largest magnitude in task_req (a patch raises it for its new tasks and
+  // never lowers it): a session reads from it that sums of requests are exact without
+  // walking every row. Saturates at INT64_MAX.
+  int64_t task_req_bound = 0;
   std::vector<JobIndex> task_job;
   std::vector<int32_t> task_shape;  // TaskInfo::shape
   std::vector<int64_t> task_nonzero_cpu, task_nonzero_memory;  // TaskInfo::nonzero_*
@@ -117,6 +121,8 @@ struct DenseFacts {
   bool CountOnNode(TaskStatus st, NodeIndex n, const int64_t* req, int dims, int sign);
   // Every node's sums, from the task columns.
   void SumNodes(size_t nodes, int dims);
+  // Raises task_req_bound to the magnitudes of `count` values from `req`.
+  void BoundRequests(const int64_t* req, size_t count);
 };
 
 }  // namespace vcsched

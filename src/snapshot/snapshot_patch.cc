@@ -3,6 +3,7 @@
 #include "src/snapshot/snapshot_patch.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -27,6 +28,21 @@ bool LintedWithOthers(const PodSpec& p, const Snapshot::Impl& impl) {
 bool KeyBefore(absl::string_view ns_a, absl::string_view name_a, absl::string_view ns_b, absl::string_view name_b) {
   const int c = ns_a.compare(ns_b);
   return c != 0 ? c < 0 : name_a < name_b;
+}
+
+bool PackedKeyBefore(absl::string_view key, absl::string_view ns, absl::string_view name) {
+  const size_t n = ns.size();
+  if (key.size() > n && std::memcmp(key.data(), ns.data(), n) == 0) {
+    return key[n] == '/' && key.substr(n + 1) < name;  // else the key's namespace is longer
+  }
+  const size_t common = std::min(n, key.size());
+  size_t i = 0;
+  while (i < common && key[i] == ns[i]) ++i;
+  if (i == common) {  // no '/' in the key: not a packed key, ordered as KeyBefore would
+    const size_t slash = key.find('/');
+    return KeyBefore(key.substr(0, slash), key.substr(slash + 1), ns, name);
+  }
+  return key[i] == '/' || static_cast<unsigned char>(key[i]) < static_cast<unsigned char>(ns[i]);
 }
 
 std::optional<Snapshot> SnapshotPatch::Make(SnapshotChanges changes, bool in_place) {
@@ -339,11 +355,7 @@ void SnapshotPatch::MakeTasks() {
 void SnapshotPatch::PlaceChanges() {
   const PackedStrings& keys = was_.dense.task_key;
   const size_t n = keys.size();
-  const auto before = [&](size_t i, const Change& c) {
-    const absl::string_view key = keys[i];
-    const size_t slash = key.find('/');
-    return KeyBefore(key.substr(0, slash), key.substr(slash + 1), c.ns(), c.name());
-  };
+  const auto before = [&](size_t i, const Change& c) { return PackedKeyBefore(keys[i], c.ns(), c.name()); };
   size_t lo = 0;  // every task before lo sorts before the change
   for (Change& c : changes_) {
     size_t step = 1, hi = lo;

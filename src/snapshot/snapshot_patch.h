@@ -22,6 +22,10 @@ namespace vcsched::internal {
 
 // Objects are in key order: namespace, then name (PodsInKeyOrder, and jobs likewise).
 bool KeyBefore(absl::string_view ns_a, absl::string_view name_a, absl::string_view ns_b, absl::string_view name_b);
+// The same for a packed key "namespace/name" against (ns, name), without first finding
+// the key's '/': a namespace holds no '/', so the first byte where the key and `ns`
+// differ decides, unless it is the key's '/' (its namespace is then a prefix of `ns`).
+bool PackedKeyBefore(absl::string_view key, absl::string_view ns, absl::string_view name);
 
 // Lays records (tasks or jobs, each with its `index`) out where they lie: each run's
 // records go to their new places, those moving left in ascending order and those moving

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/snapshot/snapshot_impl.h"
+#include "src/snapshot/snapshot_patch.h"
 #include "tests/testing/builders.h"
 #include "vcsched/session.h"
 #include "vcsched/snapshot.h"
@@ -265,3 +266,24 @@ TEST_CASE("PatchSnapshot: a pod deleted with its PodGroup stays deleted", "[core
 
 }  // namespace
 }  // namespace vcsched
+
+TEST_CASE("PatchSnapshot: a packed key orders against a change as its namespace and name do", "[core][dense]") {
+  // Namespaces share prefixes and hold '-' and '.', which sort before '/': a plain byte
+  // comparison of "namespace/name" would put "a-b/x" before "a/x".
+  const std::vector<std::string> namespaces = {"", "a", "a-b", "a.b", "ab", "b", "a-", "aa"};
+  const std::vector<std::string> names = {"", "x", "x-1", "x-10", "x/y", "y", "x.0"};
+  int pairs = 0;
+  for (const std::string& ns_a : namespaces) {
+    for (const std::string& name_a : names) {
+      const std::string key = absl::StrCat(ns_a, "/", name_a);
+      for (const std::string& ns_b : namespaces) {
+        for (const std::string& name_b : names) {
+          INFO(key << " against " << ns_b << " / " << name_b);
+          CHECK(vcsched::internal::PackedKeyBefore(key, ns_b, name_b) == vcsched::internal::KeyBefore(ns_a, name_a, ns_b, name_b));
+          ++pairs;
+        }
+      }
+    }
+  }
+  CHECK(pairs == 56 * 56);
+}

@@ -129,6 +129,25 @@ TEST_CASE("Session: request sums are exact while every request times the tasks s
   b.AddPod(MakePod("ns/a-2", "a", "memory=4Pi"));
   const Snapshot large = *std::move(b).Build();
   CHECK_FALSE(Session(large, cfg, 0, "s").request_sums_exact());
+  // Patched snapshots keep a bound on the requests that a deletion does not lower: the
+  // answer is still the requests' own.
+  SnapshotChanges drop;
+  drop.deleted_pods = {"ns/a-2"};
+  const std::optional<Snapshot> dropped = PatchSnapshot(large, drop);
+  REQUIRE(dropped.has_value());
+  CHECK(Session(*dropped, cfg, 0, "s").request_sums_exact());
+  SnapshotChanges add;
+  add.put_pods.push_back(std::make_shared<PodSpec>(MakePod("ns/a-2", "a", "memory=4Pi")));
+  SnapshotBuilder c;
+  c.AddNode(MakeNode("n1", "cpu=4,memory=4Gi,pods=10"));
+  c.AddPodGroup(MakePodGroup("ns/a", 1));
+  c.AddPod(MakePod("ns/a-0", "a", "cpu=1"));
+  c.AddPod(MakePod("ns/a-1", "a", "cpu=1"));
+  const Snapshot two = *std::move(c).Build();
+  CHECK(Session(two, cfg, 0, "s").request_sums_exact());
+  const std::optional<Snapshot> added = PatchSnapshot(two, add);
+  REQUIRE(added.has_value());
+  CHECK_FALSE(Session(*added, cfg, 0, "s").request_sums_exact());
 }
 
 TEST_CASE("Session: node accounting follows task status", "[core][session]") {

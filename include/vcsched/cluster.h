@@ -139,6 +139,9 @@ class Cluster {
   // A change the next snapshot can patch in (PatchSnapshot): a pod or a PodGroup.
   void PodChanged(std::string key);
   void PodGroupChanged(std::string key);
+  // The next snapshot may be a patch of the last one, so changed keys are worth keeping:
+  // while it is to be built (none made yet, or a change a patch cannot take), they are not.
+  bool PatchMayFollow() const { return last_built_.has_value() && !build_next_; }
 
   SnapshotOptions options_;
   // Objects in key order, found through a hash too: at 100,000 pods a walk of the map

@@ -138,17 +138,15 @@ void Cluster::Changed() {
   build_next_ = true;
 }
 
-// The changed keys matter only to a patch: while the next snapshot is to be built (none
-// made yet, or a change a patch cannot take), they are not kept (a host's first relist
-// puts every object of the cluster).
+// A host's first relist puts every object before any snapshot: no key is kept for it.
 void Cluster::PodChanged(std::string key) {
   Stale();
-  if (last_built_ && !build_next_) changed_pods_.insert(std::move(key));
+  if (PatchMayFollow()) changed_pods_.insert(std::move(key));
 }
 
 void Cluster::PodGroupChanged(std::string key) {
   Stale();
-  if (last_built_ && !build_next_) changed_pod_groups_.insert(std::move(key));
+  if (PatchMayFollow()) changed_pod_groups_.insert(std::move(key));
 }
 
 absl::Status Cluster::PutNode(NodeSpec node) {
@@ -407,7 +405,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
   const auto pod_of = [&](absl::string_view what, absl::string_view key) -> PodSpec* {
     auto it = pods_.find(key);
     if (it != pods_.end()) {
-      changed_pods_.insert(std::string(key));
+      if (PatchMayFollow()) changed_pods_.insert(std::string(key));
       return &Writable(it->second);
     }
     report.conflicts.push_back(absl::StrCat(what, " ", key, ": pod not found"));
@@ -454,7 +452,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
     }
     const bool new_phase = !g.phase.empty() && it->second.phase != g.phase;
     if (WriteStatus(g, now_seconds, it->second)) {
-      changed_pod_groups_.insert(std::string(g.job));
+      if (PatchMayFollow()) changed_pod_groups_.insert(std::string(g.job));
       ++changed;
       ++report.pod_group_statuses;
       if (new_phase) ++report.pod_group_phases;

@@ -264,9 +264,6 @@ TEST_CASE("PatchSnapshot: a pod deleted with its PodGroup stays deleted", "[core
   CHECK(patched->warnings() == built.warnings());
 }
 
-}  // namespace
-}  // namespace vcsched
-
 TEST_CASE("PatchSnapshot: a packed key orders against a change as its namespace and name do", "[core][dense]") {
   // Namespaces share prefixes and hold '-' and '.', which sort before '/': a plain byte
   // comparison of "namespace/name" would put "a-b/x" before "a/x".
@@ -279,7 +276,7 @@ TEST_CASE("PatchSnapshot: a packed key orders against a change as its namespace 
       for (const std::string& ns_b : namespaces) {
         for (const std::string& name_b : names) {
           INFO(key << " against " << ns_b << " / " << name_b);
-          CHECK(vcsched::internal::PackedKeyBefore(key, ns_b, name_b) == vcsched::internal::KeyBefore(ns_a, name_a, ns_b, name_b));
+          CHECK(internal::PackedKeyBefore(key, ns_b, name_b) == internal::KeyBefore(ns_a, name_a, ns_b, name_b));
           ++pairs;
         }
       }
@@ -287,3 +284,6 @@ TEST_CASE("PatchSnapshot: a packed key orders against a change as its namespace 
   }
   CHECK(pairs == 56 * 56);
 }
+
+}  // namespace
+}  // namespace vcsched

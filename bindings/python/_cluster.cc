@@ -140,6 +140,11 @@ class PyTree final : public HostTree {
         PyObject* k = nullptr;
         PyObject* v = nullptr;
         while (PyDict_Next(o, &pos, &k, &v)) {
+          Prefetch(k);
+          Prefetch(v);
+        }
+        pos = 0;
+        while (PyDict_Next(o, &pos, &k, &v)) {
           if (!PyUnicode_Check(k)) {
             Note(absl::StrCat("a map key is not a string: ", Repr(k)));
             return false;
@@ -150,6 +155,7 @@ class PyTree final : public HostTree {
       }
       case Kind::kList: {
         const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        for (Py_ssize_t i = 0; i < n; ++i) Prefetch(PySequence_Fast_GET_ITEM(o, i));
         for (Py_ssize_t i = 0; i < n; ++i) {
           if (!CheckNode(Obj(AsNode(PySequence_Fast_GET_ITEM(o, i))), depth + 1, budget)) return false;
         }
@@ -159,6 +165,14 @@ class PyTree final : public HostTree {
     }
     if (problem_.empty()) Note(absl::StrCat("cannot read a ", Py_TYPE(o)->tp_name, " as YAML"));
     return false;
+  }
+
+  // Asks for an object's first 64 bytes (a str's header and its first characters): a
+  // dict's or list's children are asked for together, so that their cache misses overlap
+  // instead of following one another, and the readers after the walk find them cached.
+  static void Prefetch(const PyObject* o) {
+    __builtin_prefetch(o);
+    __builtin_prefetch(reinterpret_cast<const char*>(o) + 63);
   }
 
   Node AsMapping(PyObject* o) const {
@@ -207,9 +221,11 @@ std::vector<std::string> ApplyEvents(Cluster& cluster, const py::iterable& event
   std::vector<std::string> notes;
   PyTree tree;
   int64_t index = 0;
+  std::string where;  // one buffer for every event's place
   for (py::handle e : events) {
     tree.Reset();
-    const std::string where = absl::StrCat(name, ": event ", ++index);
+    where.assign(name);
+    absl::StrAppend(&where, ": event ", ++index);
     const HostTree::Node root = tree.Root(e.ptr());
     if (!tree.Check(root)) Raise(absl::InvalidArgumentError(absl::StrCat(where, ": ", tree.problem())));
     if (absl::Status s = ApplyWatchEvent(cluster, tree, root, where, &notes); !s.ok()) Raise(s);

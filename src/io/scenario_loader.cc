@@ -168,7 +168,10 @@ void Put(Table<T>& into, const char* kind, bool namespaced, const DocNode& doc, 
     }
   }
   const auto text = [](const DocNode& n) { return n.IsScalar() ? n.Scalar() : std::string(); };
-  const auto [it, added] = into.index.try_emplace(KeyOf(spec), into.specs.size() - 1);
+  // The index is made when a second spec comes: most reads (a watch event) hold one.
+  if (into.index.empty() && into.specs.size() == 2) into.index.emplace(KeyOf(into.specs.front()), 0);
+  const auto [it, added] = into.specs.size() == 1 ? std::pair(into.index.end(), true)
+                                                   : into.index.try_emplace(KeyOf(spec), into.specs.size() - 1);
   if (added) {
     Seen& seen = into.seen.emplace_back();
     if constexpr (!SpecHasUid<T>()) seen.uid = text(uid_value);

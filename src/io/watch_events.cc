@@ -313,7 +313,8 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
   }
   for (PodSpec& p : objects->pods) {
     auto group = p.annotations.find(kPodGroupAnnotation);
-    const bool of_job = group != p.annotations.end() && job_groups.count(absl::StrCat(p.namespace_, "/", group->second));
+    const bool of_job = group != p.annotations.end() && !job_groups.empty() &&
+                        job_groups.count(absl::StrCat(p.namespace_, "/", group->second));
     if (of_job && cluster.pods().count(absl::StrCat(p.namespace_, "/", p.name))) continue;
     s.Update(put(cluster.PutPod(std::move(p))));
   }

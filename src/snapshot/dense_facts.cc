@@ -127,10 +127,19 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
     f.node_used = own != nullptr ? std::move(own->node_used) : was.node_used;
     f.node_releasing = own != nullptr ? std::move(own->node_releasing) : was.node_releasing;
     f.node_pipelined = own != nullptr ? std::move(own->node_pipelined) : was.node_pipelined;
-    for (size_t i = 0; i < moved.size() && sums_exact; ++i) {
-      if (moved[i] != kNone || was.task_node[i] == kNone) continue;
-      sums_exact = f.CountOnNode(was.task_status[i], was.task_node[i], was.task_req.data() + i * static_cast<size_t>(dims), dims, -1);
+    // The base's tasks that went are those between the runs (every carried task is in one).
+    const auto take_out = [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end && sums_exact; ++i) {
+        if (was.task_node[i] == kNone) continue;
+        sums_exact = f.CountOnNode(was.task_status[i], was.task_node[i], was.task_req.data() + i * static_cast<size_t>(dims), dims, -1);
+      }
+    };
+    size_t carried_to = 0;
+    for (const TaskRun& r : runs) {
+      take_out(carried_to, static_cast<size_t>(r.old_begin));
+      carried_to = static_cast<size_t>(r.old_end);
     }
+    take_out(carried_to, moved.size());
   }
   f.task_flags = std::move(task_flags);
   f.task_shape = std::move(task_shape);

@@ -26,7 +26,9 @@ class PackedStrings {
     const size_t from = begin == 0 ? 0 : other.ends_[begin - 1];
     const size_t shift = text_.size() - from;
     text_.append(other.text_, from, other.ends_[end - 1] - from);
-    for (size_t i = begin; i < end; ++i) ends_.push_back(other.ends_[i] + shift);
+    const size_t at = ends_.size();
+    ends_.resize(at + (end - begin));  // sized once: the loop below is a plain add
+    for (size_t i = begin; i < end; ++i) ends_[at + (i - begin)] = other.ends_[i] + shift;
   }
   size_t size() const { return ends_.size(); }
   absl::string_view operator[](size_t i) const {

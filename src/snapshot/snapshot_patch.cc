@@ -340,7 +340,9 @@ void SnapshotPatch::MakeTasks() {
     }
   }
   NumberShapes();
-  if (newest_gone) {
+  // A newest pod that went (often one changed in place) leaves the latest time as it was
+  // when an arriving pod is as new; only otherwise are the tasks' times read again.
+  if (newest_gone && latest_ < was_.latest_pod_creation_time) {
     latest_ = 0;
     for (const TaskInfo& t : tasks_) latest_ = std::max(latest_, t.pod->creation_time);
   } else {

@@ -264,6 +264,42 @@ TEST_CASE("PatchSnapshot: a pod deleted with its PodGroup stays deleted", "[core
   CHECK(patched->warnings() == built.warnings());
 }
 
+TEST_CASE("PatchSnapshot: the latest pod time follows its newest pod changed, replaced or deleted", "[core][dense]") {
+  const auto pod = [](const char* key, int64_t created, const char* node = "") {
+    PodSpec p = MakePod(key, "g", "cpu=1", node, node[0] != 0 ? "Running" : "Pending");
+    p.creation_time = created;
+    return p;
+  };
+  SnapshotBuilder b;
+  b.AddNode(MakeNode("n1", "cpu=8,memory=8Gi,pods=20"));
+  b.AddPodGroup(MakePodGroup("a/g", 1));  // created at 0: the pods' times decide
+  b.AddPod(pod("a/g-0", 100));
+  b.AddPod(pod("a/g-1", 300));
+  b.AddPod(pod("a/g-2", 200));
+  const Snapshot base = *std::move(b).Build();
+  REQUIRE(SnapshotInternals::Of(base).latest_pod_creation_time == 300);
+  const auto latest_after = [&](SnapshotChanges changes) {
+    std::optional<Snapshot> patched = PatchSnapshot(base, std::move(changes));
+    REQUIRE(patched.has_value());
+    return std::pair(SnapshotInternals::Of(*patched).latest_pod_creation_time,
+                     SnapshotInternals::Of(*patched).dense.latest_creation_time);
+  };
+  SnapshotChanges bound;  // the newest pod changed in place: its time stays the latest
+  bound.put_pods.push_back(std::make_shared<PodSpec>(pod("a/g-1", 300, "n1")));
+  CHECK(latest_after(bound) == std::pair<int64_t, int64_t>(300, 300));
+  SnapshotChanges deleted;  // the newest pod gone: the next newest, among the tasks kept
+  deleted.deleted_pods = {"a/g-1"};
+  CHECK(latest_after(deleted) == std::pair<int64_t, int64_t>(200, 200));
+  SnapshotChanges older;  // replaced by an older print, beside a new pod older still
+  older.put_pods.push_back(std::make_shared<PodSpec>(pod("a/g-1", 250)));
+  older.put_pods.push_back(std::make_shared<PodSpec>(pod("a/g-3", 150)));
+  CHECK(latest_after(older) == std::pair<int64_t, int64_t>(250, 250));
+  SnapshotChanges newer;  // a newer pod arrives as the newest goes
+  newer.deleted_pods = {"a/g-1"};
+  newer.put_pods.push_back(std::make_shared<PodSpec>(pod("a/g-3", 400)));
+  CHECK(latest_after(newer) == std::pair<int64_t, int64_t>(400, 400));
+}
+
 TEST_CASE("PatchSnapshot: a packed key orders against a change as its namespace and name do", "[core][dense]") {
   // Namespaces share prefixes and hold '-' and '.', which sort before '/': a plain byte
   // comparison of "namespace/name" would put "a-b/x" before "a/x".

@@ -104,6 +104,14 @@ TEST_CASE("Loader: wrong shapes are errors, not crashes", "[io][loader]") {
 TEST_CASE("Loader: duplicate objects are errors unless the same object was printed twice", "[io][loader]") {
   const std::string node = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n";
   CHECK_THAT(std::string(LoadError(node + "---\n" + node).message()), Catch::Contains("duplicate name"));
+  // The first object of a kind is indexed only when a second comes: found all the same.
+  const std::string n2 = "apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n";
+  const std::string n3 = "apiVersion: v1\nkind: Node\nmetadata: {name: n3}\n";
+  for (const std::string& docs : {node + "---\n" + n2 + "---\n" + node, node + "---\n" + n2 + "---\n" + n3 + "---\n" + node,
+                                  n2 + "---\n" + node + "---\n" + node}) {
+    CAPTURE(docs);
+    CHECK_THAT(std::string(LoadError(docs).message()), Catch::Contains("Node \"n1\": metadata.name: duplicate name"));
+  }
   const std::string v1 = "apiVersion: v1\nkind: Node\nmetadata: {name: n1, uid: u1, resourceVersion: \"5\"}\n"
                          "status: {allocatable: {cpu: \"1\"}}\n";
   const std::string v2 = "apiVersion: v1\nkind: Node\nmetadata: {name: n1, uid: u1, resourceVersion: \"9\"}\n"

@@ -207,7 +207,9 @@ void SnapshotPatch::MakeJobs() {
   std::vector<bool> one_group(jobs.size(), false);
   for (JobInfo& j : jobs) {
     const size_t at = static_cast<size_t>(j.index);
-    if (!affected[at]) {
+    if (!affected[at] && j.pod_group.sub_group_policy.empty() && j.sub_jobs.size() == 1) {
+      j.sub_jobs[0].tasks = j.tasks;  // its one sub-group holds every task: written, not read
+    } else if (!affected[at]) {
       for (SubJobInfo& sub : j.sub_jobs) {
         for (TaskIndex& t : sub.tasks) t = moved_[static_cast<size_t>(t)];
       }

@@ -219,18 +219,25 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
     f.placed_tasks.push_back(j);
   }
   add_fresh_before(static_cast<TaskIndex>(n));
-  // Keys: each run's in one copy, the new tasks' between them.
-  f.task_key.reserve(n);
-  size_t text = was.task_key.text_size();
-  for (TaskIndex t : fresh) text += tasks[static_cast<size_t>(t)].key.size();
-  f.task_key.reserve_text(text);
-  size_t j = 0;
-  for (const TaskRun& r : runs) {
-    for (; j < static_cast<size_t>(r.new_begin); ++j) f.task_key.push_back(tasks[j].key);
-    f.task_key.append_range(was.task_key, static_cast<size_t>(r.old_begin), static_cast<size_t>(r.old_end));
-    j = static_cast<size_t>(r.new_begin + (r.old_end - r.old_begin));
+  // Keys: the base's own rearranged where they lie; else each run's in one copy, the
+  // new tasks' between them.
+  const auto key_of = [&](size_t t) { return absl::string_view(tasks[t].key); };
+  if (own != nullptr) {
+    f.task_key = std::move(own->task_key);
+    f.task_key.Rearrange(runs, n, key_of);
+  } else {
+    f.task_key.reserve(n);
+    size_t text = was.task_key.text_size();
+    for (TaskIndex t : fresh) text += tasks[static_cast<size_t>(t)].key.size();
+    f.task_key.reserve_text(text);
+    size_t j = 0;
+    for (const TaskRun& r : runs) {
+      for (; j < static_cast<size_t>(r.new_begin); ++j) f.task_key.push_back(key_of(j));
+      f.task_key.append_range(was.task_key, static_cast<size_t>(r.old_begin), static_cast<size_t>(r.old_end));
+      j = static_cast<size_t>(r.new_begin + (r.old_end - r.old_begin));
+    }
+    for (; j < n; ++j) f.task_key.push_back(key_of(j));
   }
-  for (; j < n; ++j) f.task_key.push_back(tasks[j].key);
   f.FillJobFacts(jobs, dims);
   // Opening facts: a job whose tasks and record stayed keeps its base job's.
   std::vector<JobIndex> from_job(jobs.size(), kNone);  // the base's index of each job

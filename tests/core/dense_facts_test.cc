@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <limits>
+#include <random>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -121,6 +122,51 @@ TEST_CASE("PackedStrings: a run appended from another list reads back alike", "[
   CHECK(b[2] == "yz");
   CHECK(b[3] == "abc");
   CHECK(b[4] == "last");
+}
+
+TEST_CASE("PackedStrings: rearranged in place, a list reads as one built afresh", "[core][dense]") {
+  std::mt19937 random(7);
+  const auto text = [&](size_t most) {
+    std::string s(random() % (most + 1), 'a');
+    for (char& c : s) c = static_cast<char>('a' + random() % 26);
+    return s;
+  };
+  for (int round = 0; round < 500; ++round) {
+    CAPTURE(round);
+    // A base of strings (some empty, some long), then each kept, dropped or preceded by
+    // new ones, as a patch lays tasks out.
+    const size_t count = random() % 40;
+    std::vector<std::string> base;
+    PackedStrings packed;
+    for (size_t i = 0; i < count; ++i) {
+      base.push_back(text(round % 3 == 0 ? 40 : 6));
+      packed.push_back(base.back());
+    }
+    std::vector<TaskRun> runs;
+    std::vector<std::string> now;  // the new list; fresh[i] says whether now[i] is new
+    std::vector<bool> fresh;
+    for (size_t i = 0; i <= count; ++i) {
+      while (random() % 4 == 0) {
+        now.push_back(text(round % 2 == 0 ? 30 : 3));
+        fresh.push_back(true);
+      }
+      if (i == count || random() % 3 == 0) continue;  // dropped
+      const auto old_index = static_cast<TaskIndex>(i), new_index = static_cast<TaskIndex>(now.size());
+      if (!runs.empty() && runs.back().old_end == old_index && !fresh.back()) {
+        ++runs.back().old_end;
+      } else {
+        runs.push_back({old_index, static_cast<TaskIndex>(old_index + 1), new_index});
+      }
+      now.push_back(base[i]);
+      fresh.push_back(false);
+    }
+    packed.Rearrange(runs, now.size(), [&](size_t i) {
+      REQUIRE(fresh[i]);  // asked only for the new places
+      return absl::string_view(now[i]);
+    });
+    REQUIRE(packed.size() == now.size());
+    for (size_t i = 0; i < now.size(); ++i) CHECK(packed[i] == now[i]);
+  }
 }
 
 // The dense facts as text, to compare a patched snapshot's with a build's.

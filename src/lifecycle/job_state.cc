@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "absl/strings/string_view.h"
 #include "src/lifecycle/saturating.h"
 #include "vcsched/lifecycle/dependencies.h"
 #include "vcsched/lifecycle/expand.h"
@@ -75,10 +76,11 @@ void ClearCounts(JobStatus& s) {
 }
 
 void Count(JobStatus& s, const JobPod& p) {
-  if (p.phase == "Pending") ++s.pending;
-  else if (p.phase == "Running") ++s.running;
-  else if (p.phase == "Succeeded") ++s.succeeded;
-  else if (p.phase == "Failed") ++s.failed;
+  const absl::string_view phase = p.phase;  // compared by length first
+  if (phase == "Pending") ++s.pending;
+  else if (phase == "Running") ++s.running;
+  else if (phase == "Succeeded") ++s.succeeded;
+  else if (phase == "Failed") ++s.failed;
   else ++s.unknown;
   ++s.task_status_count[p.task][p.phase];
 }
@@ -91,7 +93,8 @@ std::vector<std::string> ReadyTasks(const VolcanoJob& job, const JobWorld& world
   if (world.ready_tasks) return *world.ready_tasks;
   std::map<std::string, int32_t> ready;
   for (const JobPod& p : world.pods) {
-    if (p.phase == "Succeeded" || (p.phase == "Running" && p.ready)) ++ready[p.task];
+    const absl::string_view phase = p.phase;
+    if (phase == "Succeeded" || (phase == "Running" && p.ready)) ++ready[p.task];
   }
   return TasksReadyToCreate(job, ready);
 }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "src/internal/victims.h"
 #include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
@@ -159,7 +160,7 @@ class CapacityPlugin : public Plugin {
       }
     }
     const auto alloc = ssn_->job_allocated(job.index);
-    const std::string& phase = ssn_->job_phase(job.index);
+    const absl::string_view phase = ssn_->job_phase(job.index);  // compared by length first
     if (job.has_min_resources) {
       int32_t allocated_tasks = 0;
       for (TaskIndex t : job.tasks) allocated_tasks += IsAllocatedStatus(s_->task_status(t));

@@ -1,6 +1,7 @@
 // overcommit: admit PodGroups while the cluster, inflated by a factor, has room for
 // their minResources (docs/reference/scheduler.md §10.4).
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "src/util/status_macros.h"
 #include "src/plugins/plugins.h"
 #include "src/plugins/queue_amounts.h"
@@ -27,7 +28,7 @@ class OvercommitPlugin : public Plugin {
       // The dense facts first: most jobs are passed over without reading their record.
       if (s.queue_of(j) == kNone || !s.job_has_min_resources(j)) continue;
       const JobInfo& job = s.job(j);
-      const std::string& phase = ssn.job_phase(job.index);
+      const absl::string_view phase = ssn.job_phase(job.index);  // compared by length first
       if (phase == "Inqueue") {
         for (int d = 0; d < dims; ++d) inqueue_[static_cast<size_t>(d)] += static_cast<double>(job.min_resources[d]);
       } else if (phase == "Running" && AllocatedTaskCount(ssn, job.index) >= ssn.job_min_member(job.index)) {

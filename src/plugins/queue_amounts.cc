@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "absl/strings/string_view.h"
 
 namespace vcsched::internal {
 namespace {
@@ -113,7 +114,7 @@ std::map<QueueIndex, QueueAmounts> BuildQueueAmounts(const Session& ssn) {
         }
       }
     }
-    const std::string& phase = ssn.job_phase(j);
+    const absl::string_view phase = ssn.job_phase(j);  // compared by length first
     if (s.job_has_min_resources(j)) {
       const int32_t allocated_tasks = AllocatedTaskCount(s, j);
       if (phase == "Inqueue" || (phase == "Running" && allocated_tasks >= s.job_min_member(j))) {

@@ -25,7 +25,7 @@ class PackedStrings {
   // Strings [begin, end) of `other`, appended in one copy.
   void append_range(const PackedStrings& other, size_t begin, size_t end) {
     if (begin >= end) return;
-    const size_t from = begin == 0 ? 0 : other.ends_[begin - 1];
+    const size_t from = other.StartOf(begin);
     const size_t shift = text_.size() - from;
     text_.append(other.text_, from, other.ends_[end - 1] - from);
     // Copied in one piece, then shifted: no capacity check per string.
@@ -57,25 +57,16 @@ class PackedStrings {
     for (size_t i = next; i < n; ++i) bytes += fresh(i).size();
     if (bytes > text_.size()) text_.resize(bytes);
     if (n > ends_.size()) ends_.resize(n);
-    // As MoveRuns does, for the text and the ends apart: what moves left, in ascending
-    // order, then what moves right, in descending order, so that nothing is overwritten
-    // before it moves.
-    for (size_t k = 0; k < runs.size(); ++k) {
-      if (to[k] < from[k]) std::memmove(&text_[to[k]], &text_[from[k]], length[k]);
-    }
-    for (size_t k = runs.size(); k-- > 0;) {
-      if (to[k] > from[k]) std::memmove(&text_[to[k]], &text_[from[k]], length[k]);
-    }
-    const auto move_ends = [&](size_t k) {
-      const auto& r = runs[k];
-      std::memmove(&ends_[at(r.new_begin)], &ends_[at(r.old_begin)], at(r.old_end - r.old_begin) * sizeof(size_t));
-    };
-    for (size_t k = 0; k < runs.size(); ++k) {
-      if (runs[k].new_begin < runs[k].old_begin) move_ends(k);
-    }
-    for (size_t k = runs.size(); k-- > 0;) {
-      if (runs[k].new_begin > runs[k].old_begin) move_ends(k);
-    }
+    // The text and the ends move apart: a run's text may go left while its ends go right.
+    InSafeOrder(
+        runs.size(), [&](size_t k) { return Direction(from[k], to[k]); },
+        [&](size_t k) { std::memmove(&text_[to[k]], &text_[from[k]], length[k]); });
+    InSafeOrder(
+        runs.size(), [&](size_t k) { return Direction(at(runs[k].old_begin), at(runs[k].new_begin)); },
+        [&](size_t k) {
+          const auto& r = runs[k];
+          std::memmove(&ends_[at(r.new_begin)], &ends_[at(r.old_begin)], at(r.old_end - r.old_begin) * sizeof(size_t));
+        });
     // The runs' ends follow their text (unsigned: a shift left wraps back); the fresh
     // strings fill the places between.
     size_t end = 0, i = 0;
@@ -103,12 +94,25 @@ class PackedStrings {
   }
   size_t size() const { return ends_.size(); }
   absl::string_view operator[](size_t i) const {
-    const size_t begin = i == 0 ? 0 : ends_[i - 1];
+    const size_t begin = StartOf(i);
     return absl::string_view(text_).substr(begin, ends_[i] - begin);
   }
 
  private:
   size_t StartOf(size_t i) const { return i == 0 ? 0 : ends_[i - 1]; }
+  static int Direction(size_t from, size_t to) { return to < from ? -1 : to > from ? 1 : 0; }
+  // Moves ranges whose new places keep their order (as MoveRuns does): those going left
+  // in ascending order, then those going right in descending order, so that none is
+  // overwritten before it moves.
+  template <typename DirectionOf, typename Move>
+  static void InSafeOrder(size_t count, DirectionOf direction, Move move) {
+    for (size_t k = 0; k < count; ++k) {
+      if (direction(k) < 0) move(k);
+    }
+    for (size_t k = count; k-- > 0;) {
+      if (direction(k) > 0) move(k);
+    }
+  }
 
   std::string text_;
   std::vector<size_t> ends_;  // end of each string in text_

@@ -105,10 +105,14 @@ class PyTree final : public HostTree {
  private:
   static PyObject* Obj(Node n) { return const_cast<PyObject*>(static_cast<const PyObject*>(n)); }
 
-  absl::string_view Utf8(PyObject* s) const {
-    if (PyUnicode_IS_COMPACT_ASCII(s)) {  // nearly every key and value: its bytes are its UTF-8
+  // Inline for nearly every key and value, whose bytes are their UTF-8 (ASCII).
+  __attribute__((always_inline)) absl::string_view Utf8(PyObject* s) const {
+    if (PyUnicode_IS_COMPACT_ASCII(s)) {
       return absl::string_view(static_cast<const char*>(PyUnicode_DATA(s)), static_cast<size_t>(PyUnicode_GET_LENGTH(s)));
     }
+    return EncodedUtf8(s);
+  }
+  absl::string_view EncodedUtf8(PyObject* s) const {
     Py_ssize_t n = 0;
     const char* data = PyUnicode_AsUTF8AndSize(s, &n);  // kept in the str object: stable while it lives
     if (data == nullptr) {
@@ -136,20 +140,36 @@ class PyTree final : public HostTree {
       case Kind::kNull:
       case Kind::kScalar: return true;
       case Kind::kMap: {
+        // Entries are taken a batch at a time (one walk of the dict): a batch's keys and
+        // values are asked for together, then checked. They are held while checked, as
+        // reading a child that is another Mapping runs its code, which may change the dict.
+        constexpr int kBatch = 16;
+        PyObject* keys[kBatch];
+        PyObject* values[kBatch];
         Py_ssize_t pos = 0;
-        PyObject* k = nullptr;
-        PyObject* v = nullptr;
-        while (PyDict_Next(o, &pos, &k, &v)) {
-          Prefetch(k);
-          Prefetch(v);
-        }
-        pos = 0;
-        while (PyDict_Next(o, &pos, &k, &v)) {
-          if (!PyUnicode_Check(k)) {
-            Note(absl::StrCat("a map key is not a string: ", Repr(k)));
-            return false;
+        for (bool more = true; more;) {
+          int n = 0;
+          while (n < kBatch && (more = PyDict_Next(o, &pos, &keys[n], &values[n]))) {
+            Prefetch(keys[n]);
+            Prefetch(values[n]);
+            Py_INCREF(keys[n]);
+            Py_INCREF(values[n]);
+            ++n;
           }
-          if (!CheckNode(Obj(AsNode(v)), depth + 1, budget)) return false;
+          bool ok = true;
+          for (int i = 0; i < n && ok; ++i) {
+            if (!PyUnicode_Check(keys[i])) {
+              Note(absl::StrCat("a map key is not a string: ", Repr(keys[i])));
+              ok = false;
+            } else {
+              ok = CheckNode(Obj(AsNode(values[i])), depth + 1, budget);
+            }
+          }
+          for (int i = 0; i < n; ++i) {
+            Py_DECREF(keys[i]);
+            Py_DECREF(values[i]);
+          }
+          if (!ok) return false;
         }
         return true;
       }

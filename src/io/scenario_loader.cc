@@ -656,7 +656,35 @@ namespace {
 // One document alone (a watch event's object), read as any document is. Hosts and the
 // simulator read objects one at a time: the tables are kept per thread between calls,
 // as making and freeing them (a dozen deques) cost more than reading a pod.
+// A Pod with nothing to report, read straight into `out` (ReadPod, then the checks Put
+// makes, all of which ObjectProblems makes too): the bulk of a watch stream skips the
+// tables that documents of every kind go through. False when the document is anything
+// else, or reading it met something to report: the general reading then reads it again
+// and says what.
+bool ReadPlainPod(const DocNode& doc, const std::string& where, ScenarioObjects& out) {
+  if (!doc.IsMap()) return false;
+  const auto [kind_value, api_value] = doc.Fields({"kind", "apiVersion"});
+  std::string kind_scratch, api_scratch;
+  if (!kind_value.IsScalar() || kind_value.ScalarRef(&kind_scratch) != "Pod" || !api_value.IsScalar()) return false;
+  if (const absl::string_view api = api_value.ScalarRef(&api_scratch); api != "v1" && !absl::StartsWith(api, "v1/")) {
+    return false;
+  }
+  if (std::string path, key; doc.FindDuplicateJsonKey(&path, &key, "items")) return false;
+  Diagnostics diag;
+  ObjectReader r(&diag, Place{&where}, 0);
+  r.set_object("Pod", doc, /*namespaced=*/true);
+  PodSpec& pod = out.pods.emplace_back();
+  io_internal::ReadPod(r, doc, &pod);
+  return diag.errors.empty() && diag.warnings.empty() && ObjectProblems(pod).empty();
+}
+
 absl::Status ReadOneDocument(const DocNode& doc, const std::string& where, ScenarioObjects& out) {
+  ClearObjects(out);
+  try {
+    if (ReadPlainPod(doc, where, out)) return absl::OkStatus();
+  } catch (const io_internal::HostTreeError&) {
+    // read again below, which reports it
+  }
   thread_local Collected kept;
   thread_local bool kept_in_use = false;
   std::optional<Collected> fresh;  // only when called again while reading (not expected)

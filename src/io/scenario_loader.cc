@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/match.h"
+#include "absl/strings/strip.h"
 #include "src/io/config_reader.h"
 #include "src/io/job_documents.h"
 #include "src/io/json_list_items.h"
@@ -285,6 +286,11 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
   return e;
 }
 
+// Whether an apiVersion is `group` or one of its versions ("group/...").
+bool InApiGroup(absl::string_view api, absl::string_view group) {
+  return absl::ConsumePrefix(&api, group) && (api.empty() || api.front() == '/');
+}
+
 // The data entry of Volcano's scheduler ConfigMap that holds the configuration.
 constexpr char kSchedulerConfKey[] = "volcano-scheduler.conf";
 
@@ -330,7 +336,7 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
   }
   auto need_api = [&](std::initializer_list<const char*> prefixes) {
     for (const char* p : prefixes) {
-      if (api == p || absl::StartsWith(api, absl::StrCat(p, "/"))) return true;
+      if (InApiGroup(api, p)) return true;
     }
     r.Fail(api_value.IsDefined() ? api_value : doc, "apiVersion",
            absl::StrCat("unsupported apiVersion \"", api, "\" for kind ", kind));
@@ -653,9 +659,6 @@ absl::StatusOr<ScenarioObjects> LoadObjects(const std::vector<ScenarioSource>& s
 
 namespace {
 
-// One document alone (a watch event's object), read as any document is. Hosts and the
-// simulator read objects one at a time: the tables are kept per thread between calls,
-// as making and freeing them (a dozen deques) cost more than reading a pod.
 // A Pod with nothing to report, read straight into `out` (ReadPod, then the checks Put
 // makes, all of which ObjectProblems makes too): the bulk of a watch stream skips the
 // tables that documents of every kind go through. False when the document is anything
@@ -666,9 +669,7 @@ bool ReadPlainPod(const DocNode& doc, const std::string& where, ScenarioObjects&
   const auto [kind_value, api_value] = doc.Fields({"kind", "apiVersion"});
   std::string kind_scratch, api_scratch;
   if (!kind_value.IsScalar() || kind_value.ScalarRef(&kind_scratch) != "Pod" || !api_value.IsScalar()) return false;
-  if (const absl::string_view api = api_value.ScalarRef(&api_scratch); api != "v1" && !absl::StartsWith(api, "v1/")) {
-    return false;
-  }
+  if (!InApiGroup(api_value.ScalarRef(&api_scratch), "v1")) return false;
   if (std::string path, key; doc.FindDuplicateJsonKey(&path, &key, "items")) return false;
   Diagnostics diag;
   ObjectReader r(&diag, Place{&where}, 0);
@@ -678,6 +679,9 @@ bool ReadPlainPod(const DocNode& doc, const std::string& where, ScenarioObjects&
   return diag.errors.empty() && diag.warnings.empty() && ObjectProblems(pod).empty();
 }
 
+// One document alone (a watch event's object), read as any document is. Hosts and the
+// simulator read objects one at a time: the tables are kept per thread between calls,
+// as making and freeing them (a dozen deques) cost more than reading a pod.
 absl::Status ReadOneDocument(const DocNode& doc, const std::string& where, ScenarioObjects& out) {
   ClearObjects(out);
   try {

@@ -9,42 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "vcsched/cluster.h"
-#include "vcsched/io/cluster_io.h"
+#include "tests/testing/read_outcome.h"
 #include "vcsched/io/manifests.h"
 #include "vcsched/io/scenario.h"
-
-namespace {
-
-// `text` without the places YAML messages give (", line 12:5").
-std::string WithoutLines(std::string text) {
-  const std::string mark = ", line ";
-  for (size_t at = text.find(mark); at != std::string::npos; at = text.find(mark, at)) {
-    size_t end = at + mark.size();
-    const auto digits = [&] {
-      const size_t from = end;
-      while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
-      return end > from;
-    };
-    if (digits() && end < text.size() && text[end] == ':' && (++end, digits())) text.erase(at, end - at);
-    else at += mark.size();
-  }
-  return text;
-}
-
-// What a cluster holds after taking the objects read, or the error; `unplaced`: the
-// messages without their places.
-std::string Outcome(absl::StatusOr<vcsched::ScenarioObjects> objects, bool unplaced = false) {
-  const auto said = [&](absl::string_view message) { return unplaced ? WithoutLines(std::string(message)) : std::string(message); };
-  if (!objects.ok()) return "error: " + said(objects.status().message());
-  std::string out;
-  for (const std::string& w : objects->warnings) out += "warning: " + said(w) + "\n";
-  vcsched::Cluster cluster;
-  if (absl::Status s = vcsched::PutObjects(*objects, cluster); !s.ok()) return out + "refused: " + said(s.message());
-  return out + vcsched::ClusterToYaml(cluster);
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
@@ -63,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       // Text that is not JSON reads as YAML, whose messages place the problem ("line 1:16"),
       // which a tree read alone cannot: the places are left out of the comparison.
       const vcsched::Manifest& m = manifests->front();
-      if (Outcome(vcsched::ReadObjectValue(m.object, m.where)) != Outcome(vcsched::LoadObjects({{name, text}}), /*unplaced=*/true)) {
+      if (vcsched::testing::ReadOutcome(vcsched::ReadObjectValue(m.object, m.where)) !=
+          vcsched::testing::ReadOutcome(vcsched::LoadObjects({{name, text}}), /*unplaced=*/true)) {
         std::abort();
       }
     }

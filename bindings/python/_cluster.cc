@@ -1,4 +1,6 @@
 // The living cluster for Python: watch events in, snapshots out, decisions applied.
+#include <algorithm>
+
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -15,198 +17,295 @@ namespace py = pybind11;
 namespace vcsched::python {
 namespace {
 
-// Python objects read in place as a document tree: str as a string, int, float and bool
-// as plain scalars, None as null, dicts as maps, lists and tuples as lists. Another
-// Mapping is read through a dict made once and kept for the reading. Runs with the GIL
-// held: the readers visit only the fields they read, so nothing is converted first.
+// A Python object as PyTree walked it.
+struct Record {
+  PyObject* object = nullptr;  // held; for another Mapping, the dict made from it
+  PyObject* key_object = nullptr;  // held: this entry's key, in a map
+  PyTypeObject* type = nullptr;  // the object's own type, for messages
+  const char* key = nullptr;
+  const char* text = nullptr;  // a str's UTF-8
+  uint32_t key_size = 0;
+  uint32_t text_size = 0;
+  uint32_t begin = 0;  // a map's entries or a list's items: records_[begin, begin + size)
+  uint32_t size = 0;
+  HostTree::Kind kind = HostTree::Kind::kNull;
+  bool quoted = false;
+};
+const Record kNull{};  // an item past a list's end
+
+// Python objects walked once into flat records, then read as a document tree: str as a
+// string, int, float and bool as plain scalars, None as null, dicts as maps, lists and
+// tuples as lists; another Mapping is read through a dict made from it. The walk bounds
+// the tree as the loader's parsers bound a document (nesting at most 200 deep, at most
+// 4 million nodes, keys that are strings, values YAML can hold) and keeps each object
+// (a strong reference) until the next event: the readers then find a map's entries and
+// a string's text in the records, not by asking Python again for every field they seek.
 class PyTree final : public HostTree {
  public:
-  Kind kind(Node n) const override {
-    PyObject* o = Obj(n);
-    const unsigned long flags = Py_TYPE(o)->tp_flags;  // the type's flags first: no subtype walks
-    if ((flags & (Py_TPFLAGS_UNICODE_SUBCLASS | Py_TPFLAGS_LONG_SUBCLASS)) != 0) return Kind::kScalar;  // bool is an int
-    if ((flags & Py_TPFLAGS_DICT_SUBCLASS) != 0) return Kind::kMap;
-    if ((flags & (Py_TPFLAGS_LIST_SUBCLASS | Py_TPFLAGS_TUPLE_SUBCLASS)) != 0) return Kind::kList;
-    if (o == Py_None) return Kind::kNull;
-    return PyFloat_Check(o) ? Kind::kScalar : Kind::kOther;
-  }
+  PyTree() = default;
+  PyTree(const PyTree&) = delete;
+  PyTree& operator=(const PyTree&) = delete;
+  ~PyTree() override { Reset(); }
+
+  Kind kind(Node n) const override { return Rec(n).kind; }
 
   absl::string_view scalar(Node n, std::string* scratch) const override {
-    PyObject* o = Obj(n);
-    if (PyUnicode_Check(o)) return Utf8(o);
+    const Record& r = Rec(n);
+    if (r.kind != Kind::kScalar) return "";
+    if (r.quoted) return absl::string_view(r.text, r.text_size);
+    PyObject* o = r.object;
     if (PyBool_Check(o)) return o == Py_True ? "true" : "false";
-    if (!PyLong_Check(o) && !PyFloat_Check(o)) return "";
     // A number's text as Python spells it (repr keeps a float's every digit).
     py::object text = py::reinterpret_steal<py::object>(PyLong_Check(o) ? PyObject_Str(o) : PyObject_Repr(o));
-    if (!text) {
+    absl::string_view view = text ? Utf8(text.ptr()) : absl::string_view();
+    if (!text || (view.empty() && PyErr_Occurred())) {
       Note(absl::StrCat("a number cannot be read: ", Fetched()));
       return "";
     }
-    *scratch = std::string(Utf8(text.ptr()));
+    *scratch = std::string(view);
     return *scratch;
   }
 
-  bool quoted(Node n) const override { return PyUnicode_Check(Obj(n)); }
+  bool quoted(Node n) const override { return Rec(n).quoted; }
 
   size_t size(Node n) const override {
-    PyObject* o = Obj(n);
-    if (PyDict_Check(o)) return static_cast<size_t>(PyDict_GET_SIZE(o));
-    if (PyList_Check(o) || PyTuple_Check(o)) return static_cast<size_t>(PySequence_Fast_GET_SIZE(o));
-    return 0;
+    const Record& r = Rec(n);
+    return r.kind == Kind::kMap || r.kind == Kind::kList ? r.size : 0;
   }
 
   bool next_entry(Node map, size_t* cursor, absl::string_view* key, Node* value) const override {
-    PyObject* o = Obj(map);
-    if (!PyDict_Check(o)) return false;
-    Py_ssize_t pos = static_cast<Py_ssize_t>(*cursor);
-    PyObject* k = nullptr;
-    PyObject* v = nullptr;
-    if (!PyDict_Next(o, &pos, &k, &v)) return false;
-    *cursor = static_cast<size_t>(pos);
-    if (PyUnicode_Check(k)) {
-      *key = Utf8(k);
-    } else {
-      Note(absl::StrCat("a map key is not a string: ", Repr(k)));
-      *key = "";
-    }
-    *value = AsNode(v);
+    const Record& r = Rec(map);
+    if (r.kind != Kind::kMap || *cursor >= r.size) return false;
+    const Record& entry = records_[r.begin + *cursor];
+    ++*cursor;
+    *key = absl::string_view(entry.key, entry.key_size);
+    *value = &entry;
     return true;
   }
 
   Node item(Node list, size_t i) const override {
-    PyObject* o = Obj(list);
-    if ((!PyList_Check(o) && !PyTuple_Check(o)) || i >= static_cast<size_t>(PySequence_Fast_GET_SIZE(o))) {
-      return Py_None;
-    }
-    return AsNode(PySequence_Fast_GET_ITEM(o, static_cast<Py_ssize_t>(i)));
+    const Record& r = Rec(list);
+    if (r.kind != Kind::kList || i >= r.size) return &kNull;
+    return &records_[r.begin + i];
   }
 
-  std::string describe(Node n) const override { return absl::StrCat("a ", Py_TYPE(Obj(n))->tp_name); }
+  std::string describe(Node n) const override {
+    const Record& r = Rec(n);
+    return absl::StrCat("a ", r.type == nullptr ? "None" : r.type->tp_name);  // kNull has none
+  }
   std::string problem() const override { return problem_; }
 
-  // Made ready for the next event: its problems and dicts are its own.
-  void Reset() {
-    problem_.clear();
-    made_.clear();
-    kept_.clear();
-  }
-  // A root handed in by the host, read through a dict when it is another Mapping.
-  Node Root(PyObject* o) const { return AsNode(o); }
-
-  // Walks the whole tree once before it is read, as the loader's parsers bound a
-  // document: nesting at most 200 deep, at most 4 million nodes, keys that are strings,
-  // values YAML can hold. The first problem is kept (problem()). The walk also brings
-  // the objects into the cache for the readers that follow.
-  bool Check(Node root) const {
-    int64_t budget = int64_t{1} << 22;
-    return CheckNode(Obj(root), 0, &budget);
+  // Walks `root` into records, replacing the last event's; nullptr when the tree cannot
+  // be read (problem() says why). The records are valid until the next Walk or Reset.
+  Node Walk(PyObject* root) {
+    Reset();
+    Append(1);
+    records_[0].object = root;
+    Held(records_[0]);
+    budget_ = (int64_t{1} << 22) - 1;
+    if (Classify(records_[0]) == Leaf::kCollection && !Fill(0, 0)) return nullptr;
+    return problem_.empty() ? &records_[0] : nullptr;
   }
 
  private:
-  static PyObject* Obj(Node n) { return const_cast<PyObject*>(static_cast<const PyObject*>(n)); }
+  static const Record& Rec(Node n) { return *static_cast<const Record*>(n); }
 
-  // Inline for nearly every key and value, whose bytes are their UTF-8 (ASCII).
-  __attribute__((always_inline)) absl::string_view Utf8(PyObject* s) const {
-    if (PyUnicode_IS_COMPACT_ASCII(s)) {
-      return absl::string_view(static_cast<const char*>(PyUnicode_DATA(s)), static_cast<size_t>(PyUnicode_GET_LENGTH(s)));
+  void Reset() {
+    for (size_t i = 0; i < used_; ++i) {
+      Py_XDECREF(records_[i].object);
+      Py_XDECREF(records_[i].key_object);
     }
-    return EncodedUtf8(s);
+    used_ = 0;
+    made_.clear();
+    made_kept_.clear();
+    problem_.clear();
   }
-  absl::string_view EncodedUtf8(PyObject* s) const {
-    Py_ssize_t n = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(s, &n);  // kept in the str object: stable while it lives
-    if (data == nullptr) {
-      Note(absl::StrCat("a string cannot be read as UTF-8: ", Fetched()));
-      return "";
+
+  // What a record's object is, found when it is held: a scalar or null is complete then;
+  // a collection (or anything else) is filled after its siblings.
+  enum class Leaf : unsigned char { kDone, kCollection, kFailed };
+  Leaf Classify(Record& r) {
+    PyObject* o = r.object;
+    const unsigned long flags = Py_TYPE(o)->tp_flags;  // the type's flags first: no subtype walks
+    if ((flags & Py_TPFLAGS_UNICODE_SUBCLASS) != 0) {
+      const absl::string_view text = Utf8(o);
+      if (text.empty() && PyErr_Occurred()) {
+        Note(absl::StrCat("a string cannot be read as UTF-8: ", Fetched()));
+        return Leaf::kFailed;
+      }
+      r.kind = Kind::kScalar;
+      r.quoted = true;
+      r.text = text.data();
+      r.text_size = static_cast<uint32_t>(text.size());
+      return Leaf::kDone;
     }
-    return absl::string_view(data, static_cast<size_t>(n));
+    if ((flags & Py_TPFLAGS_LONG_SUBCLASS) != 0) {  // bool is an int
+      r.kind = Kind::kScalar;
+      return Leaf::kDone;
+    }
+    if ((flags & (Py_TPFLAGS_DICT_SUBCLASS | Py_TPFLAGS_LIST_SUBCLASS | Py_TPFLAGS_TUPLE_SUBCLASS)) == 0) {
+      if (o == Py_None) return Leaf::kDone;  // kNull
+      if (PyFloat_Check(o)) {
+        r.kind = Kind::kScalar;
+        return Leaf::kDone;
+      }
+    }
+    r.kind = Kind::kOther;  // until Fill makes it a map or a list, or refuses it
+    return Leaf::kCollection;
   }
 
-  // A child as a node: another Mapping (not a dict, not a sequence) is read through a
-  // dict made once per reading.
-  Node AsNode(PyObject* o) const {
-    constexpr unsigned long kReadable = Py_TPFLAGS_UNICODE_SUBCLASS | Py_TPFLAGS_DICT_SUBCLASS |
-                                        Py_TPFLAGS_LIST_SUBCLASS | Py_TPFLAGS_LONG_SUBCLASS | Py_TPFLAGS_TUPLE_SUBCLASS;
-    if ((Py_TYPE(o)->tp_flags & kReadable) != 0 || o == Py_None) return o;
-    return AsMapping(o);
-  }
-
-  bool CheckNode(PyObject* o, int depth, int64_t* budget) const {
-    if (depth > 200 || --*budget < 0) {
+  // Completes record i, classified as a collection: its children's records, each
+  // counted against the budget as it is made. By index, as the records grow while
+  // their children are added.
+  bool Fill(size_t i, int depth) {
+    if (depth > 200) {
       Note("the object is nested too deep or too large");
       return false;
     }
-    switch (kind(o)) {
-      case Kind::kNull:
-      case Kind::kScalar: return true;
-      case Kind::kMap: {
-        // Entries are taken a batch at a time (one walk of the dict): a batch's keys and
-        // values are asked for together, then checked. They are held while checked, as
-        // reading a child that is another Mapping runs its code, which may change the dict.
-        constexpr int kBatch = 16;
-        PyObject* keys[kBatch];
-        PyObject* values[kBatch];
-        Py_ssize_t pos = 0;
-        for (bool more = true; more;) {
-          int n = 0;
-          while (n < kBatch && (more = PyDict_Next(o, &pos, &keys[n], &values[n]))) {
-            Prefetch(keys[n]);
-            Prefetch(values[n]);
-            Py_INCREF(keys[n]);
-            Py_INCREF(values[n]);
-            ++n;
-          }
-          bool ok = true;
-          for (int i = 0; i < n && ok; ++i) {
-            if (!PyUnicode_Check(keys[i])) {
-              Note(absl::StrCat("a map key is not a string: ", Repr(keys[i])));
-              ok = false;
-            } else {
-              ok = CheckNode(Obj(AsNode(values[i])), depth + 1, budget);
-            }
-          }
-          for (int i = 0; i < n; ++i) {
-            Py_DECREF(keys[i]);
-            Py_DECREF(values[i]);
-          }
-          if (!ok) return false;
-        }
-        return true;
+    PyObject* o = records_[i].object;
+    const unsigned long flags = Py_TYPE(o)->tp_flags;
+    if ((flags & (Py_TPFLAGS_LIST_SUBCLASS | Py_TPFLAGS_TUPLE_SUBCLASS)) != 0) {
+      // Items are recorded, then held, then filled: no Python code runs before they are
+      // held. Asked for together first, so that their cache misses overlap.
+      const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+      if (!Children(i, Kind::kList, n)) return false;
+      Record* items = &records_[records_[i].begin];
+      for (Py_ssize_t k = 0; k < n; ++k) {
+        PyObject* item = PySequence_Fast_GET_ITEM(o, k);
+        Prefetch(item);
+        items[k].object = item;
       }
-      case Kind::kList: {
-        const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-        for (Py_ssize_t i = 0; i < n; ++i) Prefetch(PySequence_Fast_GET_ITEM(o, i));
-        for (Py_ssize_t i = 0; i < n; ++i) {
-          if (!CheckNode(Obj(AsNode(PySequence_Fast_GET_ITEM(o, i))), depth + 1, budget)) return false;
-        }
-        return true;
+      for (Py_ssize_t k = 0; k < n; ++k) Held(items[k]);
+      for (Py_ssize_t k = 0; k < n; ++k) {
+        if (Classify(items[k]) == Leaf::kFailed) return false;
       }
-      case Kind::kOther: break;
+      return FillChildren(i, depth);
     }
-    if (problem_.empty()) Note(absl::StrCat("cannot read a ", Py_TYPE(o)->tp_name, " as YAML"));
-    return false;
+    if ((flags & Py_TPFLAGS_DICT_SUBCLASS) == 0) {
+      o = AsDict(i);
+      if (o == nullptr) return false;
+    }
+    // Entries are recorded in one walk of the dict, then held and their keys read, then
+    // filled (filling another Mapping runs its code, which may change this dict: the
+    // records hold what they saw).
+    const Py_ssize_t n = PyDict_GET_SIZE(o);
+    if (!Children(i, Kind::kMap, n)) return false;
+    Record* entries = &records_[records_[i].begin];
+    Py_ssize_t pos = 0;
+    PyObject* key = nullptr;
+    PyObject* value = nullptr;
+    for (Py_ssize_t k = 0; k < n && PyDict_Next(o, &pos, &key, &value); ++k) {  // no code runs: n is exact
+      Prefetch(key);
+      Prefetch(value);
+      entries[k].object = value;
+      entries[k].key_object = key;
+    }
+    for (Py_ssize_t k = 0; k < n; ++k) {
+      Record& r = entries[k];
+      Held(r);
+      absl::string_view text;
+      if (!PyUnicode_Check(r.key_object)) {
+        Note(absl::StrCat("a map key is not a string: ", Repr(r.key_object)));
+      } else if (text = Utf8(r.key_object); text.empty() && PyErr_Occurred()) {
+        Note(absl::StrCat("a string cannot be read as UTF-8: ", Fetched()));
+      } else {
+        r.key = text.data();
+        r.key_size = static_cast<uint32_t>(text.size());
+        Classify(r);
+      }
+      if (!problem_.empty()) {
+        for (Py_ssize_t rest = k + 1; rest < n; ++rest) entries[rest] = Record{};  // not held: not released
+        return false;
+      }
+    }
+    return FillChildren(i, depth);
   }
 
-  // Asks for an object's first 64 bytes (a str's header and its first characters): a
-  // dict's or list's children are asked for together, so that their cache misses overlap
-  // instead of following one another, and the readers after the walk find them cached.
+  // A record's object and key, held until the next event.
+  static void Held(Record& r) {
+    Py_INCREF(r.object);
+    Py_XINCREF(r.key_object);
+    r.type = Py_TYPE(r.object);
+  }
+
+  // Asks for an object's first 64 bytes (a str's header and its first characters).
   static void Prefetch(const PyObject* o) {
     __builtin_prefetch(o);
     __builtin_prefetch(reinterpret_cast<const char*>(o) + 63);
   }
 
-  Node AsMapping(PyObject* o) const {
-    if (PyFloat_Check(o) || !PyMapping_Check(o) || PySequence_Check(o)) return o;
-    if (auto it = made_.find(o); it != made_.end()) return it->second;
-    py::object d = py::reinterpret_steal<py::object>(PyDict_New());
-    if (!d || PyDict_Merge(d.ptr(), o, 1) != 0) {
-      Note(absl::StrCat("cannot read a ", Py_TYPE(o)->tp_name, " as a map: ", Fetched()));
-      return Py_None;
+  // Makes record i a collection of n children, their records added empty; false (noted)
+  // when they would pass the budget, before anything is made for them.
+  bool Children(size_t i, Kind kind, Py_ssize_t n) {
+    if (n > budget_) {
+      Note("the object is nested too deep or too large");
+      return false;
     }
-    kept_.push_back(py::reinterpret_borrow<py::object>(o));  // its dict's key stays valid
-    kept_.push_back(d);
-    made_.emplace(o, d.ptr());
-    return d.ptr();
+    budget_ -= n;
+    const size_t begin = Append(static_cast<size_t>(n));
+    Record& r = records_[i];
+    r.kind = kind;
+    r.begin = static_cast<uint32_t>(begin);
+    r.size = static_cast<uint32_t>(n);
+    return true;
+  }
+
+  // n empty records after the used ones; the index of the first. The vector only grows:
+  // records are reused from event to event.
+  size_t Append(size_t n) {
+    const size_t begin = used_;
+    used_ += n;
+    if (used_ > records_.size()) records_.resize(std::max(used_, 2 * records_.size()));
+    for (size_t k = begin; k < used_; ++k) records_[k] = Record{};
+    return begin;
+  }
+
+  bool FillChildren(size_t i, int depth) {
+    const size_t begin = records_[i].begin;
+    const size_t end = begin + records_[i].size;
+    for (size_t k = begin; k < end; ++k) {
+      if (records_[k].kind == Kind::kOther && !Fill(k, depth + 1)) return false;
+    }
+    return true;
+  }
+
+  // Record i's object, another Mapping, replaced by a dict of its entries (made once per
+  // object in an event); nullptr, with the problem noted, when it is not one.
+  PyObject* AsDict(size_t i) {
+    PyObject* o = records_[i].object;
+    if (PyFloat_Check(o) || !PyMapping_Check(o) || PySequence_Check(o)) {
+      Note(absl::StrCat("cannot read a ", Py_TYPE(o)->tp_name, " as YAML"));
+      return nullptr;
+    }
+    PyObject* d = nullptr;
+    if (auto it = made_.find(o); it != made_.end()) {
+      d = it->second.ptr();
+    } else {
+      py::object made = py::reinterpret_steal<py::object>(PyDict_New());
+      if (!made || PyDict_Merge(made.ptr(), o, 1) != 0) {
+        Note(absl::StrCat("cannot read a ", Py_TYPE(o)->tp_name, " as a map: ", Fetched()));
+        return nullptr;
+      }
+      d = made.ptr();
+      made_.emplace(o, std::move(made));
+    }
+    // The record holds the dict now; its reference to the Mapping moves to made_kept_,
+    // so that made_'s key names a live object until the next event.
+    Py_INCREF(d);
+    records_[i].object = d;
+    made_kept_.push_back(py::reinterpret_steal<py::object>(o));
+    return d;
+  }
+
+  // Inline for nearly every key and value, whose bytes are their UTF-8 (ASCII).
+  __attribute__((always_inline)) static absl::string_view Utf8(PyObject* s) {
+    if (PyUnicode_IS_COMPACT_ASCII(s)) {
+      return absl::string_view(static_cast<const char*>(PyUnicode_DATA(s)), static_cast<size_t>(PyUnicode_GET_LENGTH(s)));
+    }
+    Py_ssize_t n = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(s, &n);  // kept in the str object: stable while it lives
+    if (data == nullptr) return "";  // PyErr_Occurred() says so
+    return absl::string_view(data, static_cast<size_t>(n));
   }
 
   std::string Repr(PyObject* o) const {
@@ -229,9 +328,12 @@ class PyTree final : public HostTree {
     if (problem_.empty()) problem_ = std::move(what);
   }
 
+  std::vector<Record> records_;  // [0, used_) this event's; the rest kept for the next
+  size_t used_ = 0;
+  int64_t budget_ = 0;  // records this event may still make
+  absl::flat_hash_map<PyObject*, py::object> made_;  // another Mapping's dict, by the Mapping
+  std::vector<py::object> made_kept_;
   mutable std::string problem_;
-  mutable absl::flat_hash_map<PyObject*, PyObject*> made_;
-  mutable std::vector<py::object> kept_;
 };
 
 // Applies dict events in order, each read in place from its Python objects (the GIL
@@ -243,11 +345,10 @@ std::vector<std::string> ApplyEvents(Cluster& cluster, const py::iterable& event
   int64_t index = 0;
   std::string where;  // one buffer for every event's place
   for (py::handle e : events) {
-    tree.Reset();
     where.assign(name);
     absl::StrAppend(&where, ": event ", ++index);
-    const HostTree::Node root = tree.Root(e.ptr());
-    if (!tree.Check(root)) Raise(absl::InvalidArgumentError(absl::StrCat(where, ": ", tree.problem())));
+    const HostTree::Node root = tree.Walk(e.ptr());
+    if (root == nullptr) Raise(absl::InvalidArgumentError(absl::StrCat(where, ": ", tree.problem())));
     if (absl::Status s = ApplyWatchEvent(cluster, tree, root, where, &notes); !s.ok()) Raise(s);
   }
   return notes;

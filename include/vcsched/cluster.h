@@ -20,6 +20,7 @@
 #ifndef VCSCHED_CLUSTER_H_
 #define VCSCHED_CLUSTER_H_
 
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -67,7 +68,9 @@ class Cluster {
   // Adds the object, or replaces the one with its key. kInvalidArgument (naming the
   // object and field) for an object SnapshotBuilder::Build would refuse.
   absl::Status PutNode(NodeSpec node);
-  absl::Status PutPod(PodSpec pod);
+  // A pod is moved in once (a host streams many): an lvalue is copied first.
+  absl::Status PutPod(PodSpec&& pod);
+  absl::Status PutPod(const PodSpec& pod) { return PutPod(PodSpec(pod)); }
   absl::Status PutPodGroup(PodGroupSpec pod_group);
   absl::Status PutQueue(QueueSpec queue);
   absl::Status PutPriorityClass(PriorityClassSpec priority_class);
@@ -152,8 +155,17 @@ class Cluster {
    public:
     using Map = std::map<std::string, Spec, std::less<>>;
     KeyedMap() = default;
-    KeyedMap(KeyedMap&&) = default;
-    KeyedMap& operator=(KeyedMap&&) = default;
+    // The moved map's end is its own: the hint starts again at the new one's.
+    KeyedMap(KeyedMap&& o) noexcept : map_(std::move(o.map_)), index_(std::move(o.index_)), hint_(map_.end()) {
+      o.hint_ = o.map_.end();
+    }
+    KeyedMap& operator=(KeyedMap&& o) noexcept {
+      map_ = std::move(o.map_);
+      index_ = std::move(o.index_);
+      hint_ = map_.end();
+      o.hint_ = o.map_.end();
+      return *this;
+    }
     KeyedMap(const KeyedMap&) = delete;
     KeyedMap& operator=(const KeyedMap&) = delete;
     const Map& map() const { return map_; }
@@ -176,11 +188,16 @@ class Cluster {
         at->second->second = std::move(spec);
         return at->second;
       }
-      auto it = map_.emplace(std::move(key), std::move(spec)).first;
+      // Tried first just after the last entry put: a relist comes in key order, and
+      // numbered names ("worker-11" after "worker-10") mostly follow one another, so two
+      // comparisons place it instead of a walk from the root.
+      auto it = map_.emplace_hint(hint_, std::move(key), std::move(spec));
+      hint_ = std::next(it);
       index_.emplace(HashedKey{it->first, hashed.hash}, it);
       return it;
     }
     void erase(typename Map::iterator it) {
+      if (hint_ == it) ++hint_;
       index_.erase(HashedKey::Of(it->first));
       map_.erase(it);
     }
@@ -199,6 +216,7 @@ class Cluster {
     };
     Map map_;
     absl::flat_hash_map<HashedKey, typename Map::iterator, HashOfKey> index_;
+    typename Map::iterator hint_ = map_.end();  // after the entry last put
   };
 
   KeyedMap<NodeSpec> nodes_;

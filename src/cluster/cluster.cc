@@ -157,7 +157,7 @@ absl::Status Cluster::PutNode(NodeSpec node) {
   return absl::OkStatus();
 }
 
-absl::Status Cluster::PutPod(PodSpec pod) {
+absl::Status Cluster::PutPod(PodSpec&& pod) {
   pod.namespace_labels = nullptr;  // the snapshot points it at its own namespace table
   if (absl::Status s = Check(pod); !s.ok()) return s;
   std::optional<PodGroupSpec> made;  // the controller's PodGroup for a plain pod, when new

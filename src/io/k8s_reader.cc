@@ -148,7 +148,7 @@ std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::s
     Container c;
     const auto [name, resources, restart_policy, ports_value] =
         item.Fields({"name", "resources", "restartPolicy", "ports"});
-    c.name = r.AsString(name, FieldPath(field, i, ".name")).value_or("");
+    r.AsStringInto(name, FieldPath(field, i, ".name"), "", &c.name);
     const DocNode res = r.AsMap(resources, FieldPath(field, i, ".resources"));
     const auto [requests, limits_value, claims] = res.Fields({"requests", "limits", "claims"});
     c.requests = r.AsResources(requests, FieldPath(field, i, ".resources.requests"));
@@ -164,11 +164,11 @@ std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::s
       HostPort hp;
       const std::optional<int32_t> host = r.Int32(ports[p], "hostPort", absl::StrCat(at, ".hostPort"));
       // A hostNetwork pod's container ports are host ports (the API server copies them).
-      const std::optional<int32_t> container =
-          host_network ? r.Int32(ports[p], "containerPort", absl::StrCat(at, ".containerPort")) : std::nullopt;
+      const int32_t container =
+          host_network ? r.Int32(ports[p], "containerPort", absl::StrCat(at, ".containerPort")).value_or(0) : 0;
       if (host) r.Warn(absl::StrCat(at, ".hostPort"), "host ports are not checked (NodePorts filter)");
-      if (!host.value_or(0) && !container.value_or(0)) continue;
-      hp.port = host.value_or(0) ? *host : *container;
+      if (!host.value_or(0) && !container) continue;
+      hp.port = host.value_or(0) ? *host : container;
       hp.protocol = r.String(ports[p], "protocol", absl::StrCat(at, ".protocol")).value_or("TCP");
       hp.host_ip = r.String(ports[p], "hostIP", absl::StrCat(at, ".hostIP")).value_or("");
       c.host_ports.push_back(std::move(hp));
@@ -215,9 +215,9 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   const auto [name, namespace_, uid, labels, annotations, created, deleted, owner_references] =
       meta.Fields({"name", "namespace", "uid", "labels", "annotations", "creationTimestamp", "deletionTimestamp",
                    "ownerReferences"});
-  p.name = r.AsString(name, "metadata.name").value_or("");
-  p.namespace_ = r.AsString(namespace_, "metadata.namespace").value_or("default");
-  p.uid = r.AsString(uid, "metadata.uid").value_or("");
+  r.AsStringInto(name, "metadata.name", "", &p.name);
+  r.AsStringInto(namespace_, "metadata.namespace", "default", &p.namespace_);
+  r.AsStringInto(uid, "metadata.uid", "", &p.uid);
   p.labels = r.AsStringMap(labels, "metadata.labels");
   p.annotations = r.AsStringMap(annotations, "metadata.annotations");
   p.creation_time = r.AsTime(created, "metadata.creationTimestamp");
@@ -236,11 +236,11 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
       spec.Fields({"schedulerName", "nodeName", "priority", "priorityClassName", "preemptionPolicy", "nodeSelector",
                    "affinity", "tolerations", "topologySpreadConstraints", "containers", "initContainers",
                    "overhead", "schedulingGates", "volumes", "hostNetwork"});
-  p.scheduler_name = r.AsString(scheduler_name, "spec.schedulerName").value_or("");
-  p.node_name = r.AsString(node_name, "spec.nodeName").value_or("");
+  r.AsStringInto(scheduler_name, "spec.schedulerName", "", &p.scheduler_name);
+  r.AsStringInto(node_name, "spec.nodeName", "", &p.node_name);
   if (auto v = r.AsInt32(priority, "spec.priority")) p.priority = *v;
-  p.priority_class_name = r.AsString(priority_class_name, "spec.priorityClassName").value_or("");
-  p.preemption_policy = r.AsString(preemption_policy, "spec.preemptionPolicy").value_or("");
+  r.AsStringInto(priority_class_name, "spec.priorityClassName", "", &p.priority_class_name);
+  r.AsStringInto(preemption_policy, "spec.preemptionPolicy", "", &p.preemption_policy);
   p.node_selector = r.AsStringMap(node_selector, "spec.nodeSelector");
   if (affinity.IsDefined()) p.affinity = ReadAffinity(r, affinity);
   const DocNode tols = r.AsList(tolerations, "spec.tolerations");
@@ -312,12 +312,12 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   }
   const DocNode status = r.AsMap(status_value, "status");
   const auto [phase, nominated_node_name] = status.Fields({"phase", "nominatedNodeName"});
-  p.phase = r.AsString(phase, "status.phase").value_or("Pending");
+  r.AsStringInto(phase, "status.phase", "Pending", &p.phase);
   static const char* kPodPhases[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
   if (std::find(std::begin(kPodPhases), std::end(kPodPhases), p.phase) == std::end(kPodPhases)) {
     r.Fail(phase, "status.phase", absl::StrCat("unknown phase \"", p.phase, "\""));
   }
-  p.nominated_node_name = r.AsString(nominated_node_name, "status.nominatedNodeName").value_or("");
+  r.AsStringInto(nominated_node_name, "status.nominatedNodeName", "", &p.nominated_node_name);
 }
 
 namespace {

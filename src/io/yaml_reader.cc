@@ -197,6 +197,26 @@ std::optional<std::string> ObjectReader::AsString(const DocNode& value, const Fi
   return n.Scalar();
 }
 
+void ObjectReader::AsStringInto(const DocNode& value, const FieldPath& field, absl::string_view absent,
+                                std::string* out) {
+  if (Absent(value)) {
+    out->assign(absent.data(), absent.size());
+    return;
+  }
+  if (!value.IsScalar()) {
+    Fail(value, field, absl::StrCat("expected a string, got ", Describe(value)));
+    out->assign(absent.data(), absent.size());
+    return;
+  }
+  std::string scratch;
+  const absl::string_view text = value.ScalarRef(&scratch);
+  if (text.data() == scratch.data()) {
+    *out = std::move(scratch);
+  } else {
+    out->assign(text.data(), text.size());
+  }
+}
+
 std::optional<int64_t> ObjectReader::AsInt(const DocNode& value, const FieldPath& field) {
   if (Absent(value)) return std::nullopt;
   const DocNode& n = value;

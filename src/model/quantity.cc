@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "src/model/quantity_exact.h"
 
 namespace vcsched {
 namespace {
@@ -115,18 +116,66 @@ absl::StatusOr<int64_t> Scaled(absl::string_view text, const Parsed& p, int scal
   return static_cast<int64_t>(num);
 }
 
+// The forms nearly every manifest writes ("2", "500m", "4Gi", "100M": up to 15 digits and
+// a suffix, no sign, dot or exponent), computed in int64 when no step overflows: then
+// the result is exact, as the general parser's is. False sends the text to it.
+bool ParseCommonForm(absl::string_view text, int scale_exp10, int64_t* out) {
+  size_t digits = 0;
+  int64_t v = 0;
+  while (digits < text.size() && digits < 16 && text[digits] >= '0' && text[digits] <= '9') {
+    v = v * 10 + (text[digits] - '0');
+    ++digits;
+  }
+  if (digits == 0 || digits > 15) return false;
+  const absl::string_view suffix = text.substr(digits);
+  int exp10 = scale_exp10;
+  int binary_power = 0;
+  if (suffix.size() == 2 && suffix[1] == 'i') {
+    const size_t at = absl::string_view("KMGTPE").find(suffix[0]);
+    if (at == absl::string_view::npos) return false;
+    binary_power = static_cast<int>(at) + 1;
+  } else if (suffix.size() == 1) {
+    switch (suffix[0]) {
+      case 'm': exp10 -= 3; break;
+      case 'k': exp10 += 3; break;
+      case 'M': exp10 += 6; break;
+      case 'G': exp10 += 9; break;
+      case 'T': exp10 += 12; break;
+      default: return false;
+    }
+  } else if (!suffix.empty()) {
+    return false;
+  }
+  for (int b = 0; b < binary_power; ++b) {
+    if (__builtin_mul_overflow(v, int64_t{1024}, &v)) return false;
+  }
+  for (; exp10 > 0; --exp10) {
+    if (__builtin_mul_overflow(v, int64_t{10}, &v)) return false;
+  }
+  if (exp10 < 0) {  // "500m" in whole units: rounded up
+    const int64_t den = 1000;  // exp10 is -3 here: "m" with no scale
+    v = v / den + (v % den != 0 ? 1 : 0);
+  }
+  *out = v;
+  return true;
+}
+
 }  // namespace
 
-absl::StatusOr<int64_t> ParseValue(absl::string_view text) {
+absl::StatusOr<int64_t> quantity_internal::ParseScaledExactly(absl::string_view text, int scale_exp10) {
   absl::StatusOr<Parsed> p = Parse(text);
   if (!p.ok()) return p.status();
-  return Scaled(text, *p, 0);
+  return Scaled(text, *p, scale_exp10);
+}
+
+absl::StatusOr<int64_t> ParseValue(absl::string_view text) {
+  if (int64_t v = 0; ParseCommonForm(text, 0, &v)) return v;
+  return quantity_internal::ParseScaledExactly(text, 0);
 }
 
 absl::StatusOr<int64_t> ParseMilliValue(absl::string_view text) {
-  absl::StatusOr<Parsed> p = Parse(text);
-  if (!p.ok()) return p.status();
-  return Scaled(text, *p, 3);
+  if (int64_t v = 0; ParseCommonForm(text, 3, &v)) return v;
+  return quantity_internal::ParseScaledExactly(text, 3);
 }
 
 std::string FormatMilli(int64_t milli) {

@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <vector>
+
+#include "src/model/quantity_exact.h"
 #include "vcsched/quantity.h"
 
 namespace vcsched {
@@ -49,6 +53,36 @@ TEST_CASE("Quantity: values beyond int64 are errors, not wraps", "[core][quantit
   CHECK(ParseValue("9000000000000000").ok());
   CHECK_FALSE(ParseValue("8Ei").ok());
   CHECK(*ParseValue("7Ei") == int64_t{7} << 60);
+}
+
+// The common forms take a shortcut (int64 arithmetic, no general parse): it must agree
+// with the general parser on every text, at the edges of int64 above all.
+TEST_CASE("Quantity: the common forms' shortcut agrees with the general parser", "[core][quantity]") {
+  std::vector<std::string> numbers = {"0", "7", "00012", "999999999999999", "9999999999999999", "1000000000000000",
+                                      "9223372036854775", "9223372036854", "9223372036", "8589934591", "123456789012345"};
+  for (int digits = 1; digits <= 19; ++digits) numbers.push_back(std::string(static_cast<size_t>(digits), '9'));
+  for (int digits = 1; digits <= 19; ++digits) numbers.push_back("1" + std::string(static_cast<size_t>(digits - 1), '0'));
+  const char* suffixes[] = {"", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u",
+                            "x", "i", "mi", "Kii", "e3", ".5", "Gi "};
+  int checked = 0;
+  for (const std::string& n : numbers) {
+    for (const char* suffix : suffixes) {
+      const std::string text = n + suffix;
+      for (int scale : {0, 3}) {
+        const absl::StatusOr<int64_t> fast = scale == 0 ? ParseValue(text) : ParseMilliValue(text);
+        const absl::StatusOr<int64_t> exact = quantity_internal::ParseScaledExactly(text, scale);
+        INFO(text << " at scale " << scale);
+        REQUIRE(fast.ok() == exact.ok());
+        if (fast.ok()) CHECK(*fast == *exact);
+        if (!fast.ok()) CHECK(fast.status().message() == exact.status().message());
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 1500);
+  CHECK(*ParseValue("1500m") == 2);  // rounded up, as Kubernetes' Value() does
+  CHECK(*ParseMilliValue("9223372036854775") == int64_t{9223372036854775000});
+  CHECK_FALSE(ParseMilliValue("9223372036854776").ok());
 }
 
 TEST_CASE("Quantity: formats canonical text", "[core][quantity]") {

@@ -2,6 +2,7 @@
 the loader reads the same objects from text, and be refused where it refuses them."""
 import datetime
 import re
+import sys
 import types
 
 import pytest
@@ -109,6 +110,23 @@ def test_an_object_yaml_cannot_hold_is_refused_and_changes_nothing(bad, message)
     with pytest.raises(vcsched.Error, match=re.escape(message)):
         cluster.apply_all([{"type": "ADDED", "object": obj}])
     assert cluster.to_yaml() == before
+
+
+def test_a_refused_object_leaves_every_reference_count_as_it_was():
+    # The reading holds each object it walks while the call lasts; an event refused part
+    # way through a dict (a key that is not text among others) gives back what it held,
+    # and only that.
+    values = [object().__class__.__name__ + str(i) * 40 for i in range(6)]  # strs of their own
+    bad = pod_dict()
+    bad["metadata"]["labels"] = {"a": values[0], "b": values[1], 3: values[2], "d": values[3]}
+    bad["spec"]["extra"] = [values[4], {"k": values[5]}]
+    counts = [sys.getrefcount(v) for v in values]
+    cluster = vcsched.Cluster()
+    for _ in range(3):
+        with pytest.raises(vcsched.Error, match="a map key is not a string: 3"):
+            cluster.apply_all([{"type": "ADDED", "object": bad}])
+    cluster.apply_all([{"type": "ADDED", "object": pod_dict()}])
+    assert [sys.getrefcount(v) for v in values] == counts
 
 
 def test_a_wide_or_cyclic_object_is_refused_not_followed():

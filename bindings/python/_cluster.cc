@@ -4,7 +4,6 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "bindings/python/status_errors.h"
 #include "vcsched/cluster.h"
@@ -116,8 +115,7 @@ class PyTree final : public HostTree {
       Py_XDECREF(records_[i].key_object);
     }
     used_ = 0;
-    made_.clear();
-    made_kept_.clear();
+    mappings_.clear();
     problem_.clear();
   }
 
@@ -269,31 +267,24 @@ class PyTree final : public HostTree {
     return true;
   }
 
-  // Record i's object, another Mapping, replaced by a dict of its entries (made once per
-  // object in an event); nullptr, with the problem noted, when it is not one.
+  // Record i's object, another Mapping, replaced by a dict of its entries; nullptr, with
+  // the problem noted, when it is not one.
   PyObject* AsDict(size_t i) {
     PyObject* o = records_[i].object;
     if (PyFloat_Check(o) || !PyMapping_Check(o) || PySequence_Check(o)) {
       Note(absl::StrCat("cannot read a ", Py_TYPE(o)->tp_name, " as YAML"));
       return nullptr;
     }
-    PyObject* d = nullptr;
-    if (auto it = made_.find(o); it != made_.end()) {
-      d = it->second.ptr();
-    } else {
-      py::object made = py::reinterpret_steal<py::object>(PyDict_New());
-      if (!made || PyDict_Merge(made.ptr(), o, 1) != 0) {
-        Note(absl::StrCat("cannot read a ", Py_TYPE(o)->tp_name, " as a map: ", Fetched()));
-        return nullptr;
-      }
-      d = made.ptr();
-      made_.emplace(o, std::move(made));
+    PyObject* d = PyDict_New();
+    if (d == nullptr || PyDict_Merge(d, o, 1) != 0) {
+      Py_XDECREF(d);
+      Note(absl::StrCat("cannot read a ", Py_TYPE(o)->tp_name, " as a map: ", Fetched()));
+      return nullptr;
     }
-    // The record holds the dict now; its reference to the Mapping moves to made_kept_,
-    // so that made_'s key names a live object until the next event.
-    Py_INCREF(d);
+    // The record holds the dict now; its reference to the Mapping is kept beside it, so
+    // that the record's type (for messages) stays the Mapping's.
     records_[i].object = d;
-    made_kept_.push_back(py::reinterpret_steal<py::object>(o));
+    mappings_.push_back(py::reinterpret_steal<py::object>(o));
     return d;
   }
 
@@ -331,8 +322,7 @@ class PyTree final : public HostTree {
   std::vector<Record> records_;  // [0, used_) this event's; the rest kept for the next
   size_t used_ = 0;
   int64_t budget_ = 0;  // records this event may still make
-  absl::flat_hash_map<PyObject*, py::object> made_;  // another Mapping's dict, by the Mapping
-  std::vector<py::object> made_kept_;
+  std::vector<py::object> mappings_;  // the Mappings read through dicts, held until the next event
   mutable std::string problem_;
 };
 

@@ -23,6 +23,25 @@ absl::Status Invalid(absl::string_view text, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("invalid quantity \"", text, "\"", why));
 }
 
+// A quantity's suffix: its power of ten and of 1024.
+struct Suffix {
+  absl::string_view text;
+  int exp10;
+  int binary_power;
+};
+constexpr Suffix kSuffixes[] = {
+    {"", 0, 0},   {"n", -9, 0}, {"u", -6, 0}, {"m", -3, 0}, {"k", 3, 0},
+    {"M", 6, 0},  {"G", 9, 0},  {"T", 12, 0}, {"P", 15, 0}, {"E", 18, 0},
+    {"Ki", 0, 1}, {"Mi", 0, 2}, {"Gi", 0, 3}, {"Ti", 0, 4}, {"Pi", 0, 5}, {"Ei", 0, 6}};
+
+// The SI suffix `text` names, or nullptr (an exponent such as "e3" is not one).
+const Suffix* FindSuffix(absl::string_view text) {
+  for (const Suffix& s : kSuffixes) {
+    if (text == s.text) return &s;
+  }
+  return nullptr;
+}
+
 absl::StatusOr<Parsed> Parse(absl::string_view text) {
   Parsed p;
   size_t i = 0;
@@ -50,20 +69,10 @@ absl::StatusOr<Parsed> Parse(absl::string_view text) {
   }
   if (!digits) return Invalid(text, "");
   const absl::string_view suffix = text.substr(i);
-  static constexpr struct { absl::string_view s; int exp10; int bin; } kSuffixes[] = {
-      {"", 0, 0},   {"n", -9, 0}, {"u", -6, 0}, {"m", -3, 0}, {"k", 3, 0},
-      {"M", 6, 0},  {"G", 9, 0},  {"T", 12, 0}, {"P", 15, 0}, {"E", 18, 0},
-      {"Ki", 0, 1}, {"Mi", 0, 2}, {"Gi", 0, 3}, {"Ti", 0, 4}, {"Pi", 0, 5}, {"Ei", 0, 6}};
-  bool matched = false;
-  for (const auto& s : kSuffixes) {
-    if (suffix == s.s) {
-      p.exp10 += s.exp10;
-      p.binary_power = s.bin;
-      matched = true;
-      break;
-    }
-  }
-  if (!matched) {
+  if (const Suffix* si = FindSuffix(suffix)) {
+    p.exp10 += si->exp10;
+    p.binary_power = si->binary_power;
+  } else {
     if (suffix.size() >= 2 && (suffix[0] == 'e' || suffix[0] == 'E')) {
       size_t j = 1;
       bool neg_exp = false;
@@ -117,7 +126,7 @@ absl::StatusOr<int64_t> Scaled(absl::string_view text, const Parsed& p, int scal
 }
 
 // The forms nearly every manifest writes ("2", "500m", "4Gi", "100M": up to 15 digits and
-// a suffix, no sign, dot or exponent), computed in int64 when no step overflows: then
+// an SI suffix, no sign, dot or exponent), computed in int64 when no step overflows: then
 // the result is exact, as the general parser's is. False sends the text to it.
 bool ParseCommonForm(absl::string_view text, int scale_exp10, int64_t* out) {
   size_t digits = 0;
@@ -127,33 +136,18 @@ bool ParseCommonForm(absl::string_view text, int scale_exp10, int64_t* out) {
     ++digits;
   }
   if (digits == 0 || digits > 15) return false;
-  const absl::string_view suffix = text.substr(digits);
-  int exp10 = scale_exp10;
-  int binary_power = 0;
-  if (suffix.size() == 2 && suffix[1] == 'i') {
-    const size_t at = absl::string_view("KMGTPE").find(suffix[0]);
-    if (at == absl::string_view::npos) return false;
-    binary_power = static_cast<int>(at) + 1;
-  } else if (suffix.size() == 1) {
-    switch (suffix[0]) {
-      case 'm': exp10 -= 3; break;
-      case 'k': exp10 += 3; break;
-      case 'M': exp10 += 6; break;
-      case 'G': exp10 += 9; break;
-      case 'T': exp10 += 12; break;
-      default: return false;
-    }
-  } else if (!suffix.empty()) {
-    return false;
-  }
-  for (int b = 0; b < binary_power; ++b) {
+  const Suffix* suffix = FindSuffix(text.substr(digits));
+  if (suffix == nullptr) return false;
+  for (int b = 0; b < suffix->binary_power; ++b) {
     if (__builtin_mul_overflow(v, int64_t{1024}, &v)) return false;
   }
+  int exp10 = suffix->exp10 + scale_exp10;
   for (; exp10 > 0; --exp10) {
     if (__builtin_mul_overflow(v, int64_t{10}, &v)) return false;
   }
-  if (exp10 < 0) {  // "500m" in whole units: rounded up
-    const int64_t den = 1000;  // exp10 is -3 here: "m" with no scale
+  if (exp10 < 0) {  // "500m" in whole units, "1n" in milli: rounded up
+    int64_t den = 1;
+    for (; exp10 < 0; ++exp10) den *= 10;  // at most 10^9
     v = v / den + (v % den != 0 ? 1 : 0);
   }
   *out = v;

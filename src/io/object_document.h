@@ -4,6 +4,7 @@
 #ifndef VCSCHED_SRC_IO_OBJECT_DOCUMENT_H_
 #define VCSCHED_SRC_IO_OBJECT_DOCUMENT_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -30,6 +31,15 @@ absl::Status ReadNodeObject(const DocNode& object, const std::string& where, Sce
 // after the walk refuses it.
 absl::Status ReadHostObject(const HostTree& tree, HostTree::Node object, const std::string& where,
                             ScenarioObjects& out);
+
+// A Pod with nothing to report (no warning, no error), read into `pod` (a default
+// PodSpec made there first): the bulk of a watch stream, read without the tables every
+// document goes through. False when the object is anything else or has something to
+// report: the general reading (above) then reads it and says what.
+bool ReadPlainPod(const DocNode& object, const std::string& where, std::optional<PodSpec>& pod);
+// The same for an object in a host's tree; false too when the tree reports a problem.
+bool ReadHostPlainPod(const HostTree& tree, HostTree::Node object, const std::string& where,
+                      std::optional<PodSpec>& pod);
 
 }  // namespace vcsched::io_internal
 

@@ -659,12 +659,9 @@ absl::StatusOr<ScenarioObjects> LoadObjects(const std::vector<ScenarioSource>& s
 
 namespace {
 
-// A Pod with nothing to report, read straight into `out` (ReadPod, then the checks Put
-// makes, all of which ObjectProblems makes too): the bulk of a watch stream skips the
-// tables that documents of every kind go through. False when the document is anything
-// else, or reading it met something to report: the general reading then reads it again
-// and says what.
-bool ReadPlainPod(const DocNode& doc, const std::string& where, ScenarioObjects& out) {
+// A Pod with nothing to report: ReadPod, then the checks Put makes, all of which
+// ObjectProblems makes too.
+bool ReadPlainPodInto(const DocNode& doc, const std::string& where, PodSpec& pod) {
   if (!doc.IsMap()) return false;
   const auto [kind_value, api_value] = doc.Fields({"kind", "apiVersion"});
   std::string kind_scratch, api_scratch;
@@ -674,7 +671,6 @@ bool ReadPlainPod(const DocNode& doc, const std::string& where, ScenarioObjects&
   Diagnostics diag;
   ObjectReader r(&diag, Place{&where}, 0);
   r.set_object("Pod", doc, /*namespaced=*/true);
-  PodSpec& pod = out.pods.emplace_back();
   io_internal::ReadPod(r, doc, &pod);
   return diag.errors.empty() && diag.warnings.empty() && ObjectProblems(pod).empty();
 }
@@ -685,7 +681,7 @@ bool ReadPlainPod(const DocNode& doc, const std::string& where, ScenarioObjects&
 absl::Status ReadOneDocument(const DocNode& doc, const std::string& where, ScenarioObjects& out) {
   ClearObjects(out);
   try {
-    if (ReadPlainPod(doc, where, out)) return absl::OkStatus();
+    if (ReadPlainPodInto(doc, where, out.pods.emplace_back())) return absl::OkStatus();
   } catch (const io_internal::HostTreeError&) {
     // read again below, which reports it
   }
@@ -750,6 +746,21 @@ absl::StatusOr<ScenarioObjects> io_internal::ReadValueObject(const Value& object
 
 absl::Status io_internal::ReadNodeObject(const DocNode& object, const std::string& where, ScenarioObjects& out) {
   return ReadOneDocument(object, where, out);
+}
+
+bool io_internal::ReadPlainPod(const DocNode& object, const std::string& where, std::optional<PodSpec>& pod) {
+  // Made again in place: cheaper than assigning a default one over the last pod's remains.
+  pod.emplace();
+  try {
+    return ReadPlainPodInto(object, where, *pod);
+  } catch (const io_internal::HostTreeError&) {
+    return false;  // the general reading reports it
+  }
+}
+
+bool io_internal::ReadHostPlainPod(const HostTree& tree, HostTree::Node object, const std::string& where,
+                                   std::optional<PodSpec>& pod) {
+  return ReadPlainPod(DocNode(&tree, object), where, pod) && tree.problem().empty();
 }
 
 absl::Status io_internal::ReadHostObject(const HostTree& tree, HostTree::Node object, const std::string& where,

@@ -1,6 +1,7 @@
 #include "vcsched/io/watch.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -215,6 +216,34 @@ std::pair<std::string, std::string> NamespaceAndName(const Value& manifest) {
   return {ns == nullptr ? "default" : ns->text(), name == nullptr ? "" : name->text()};
 }
 
+// What an event's messages say, for any object it holds.
+absl::Status UpdateOfAbsent(absl::string_view where, const absl::Status& s) {
+  return absl::Status(s.code(), absl::StrCat(where, ": MODIFIED: ", s.message(), " (an update of an object that does not exist)"));
+}
+absl::Status PutRefused(absl::string_view where, const absl::Status& s) {
+  if (s.ok()) return s;
+  return absl::Status(s.code(), absl::StrCat(where, ": ", s.message()));
+}
+void NoteDeletionOfAbsent(absl::string_view where, const absl::Status& s, std::vector<std::string>* notes) {
+  if (absl::IsNotFound(s)) notes->push_back(absl::StrCat(where, ": DELETED: ", s.message()));
+}
+
+// A pod's event, the bulk of a watch stream: applied as ApplyObjects applies an event
+// holding one pod, without the tables and checks several objects need.
+absl::Status ApplyPod(Cluster& cluster, WatchEvent::Type type, PodSpec&& pod, absl::string_view where,
+                      std::vector<std::string>* notes) {
+  using T = WatchEvent::Type;
+  if (type == T::kDeleted) {
+    NoteDeletionOfAbsent(where, cluster.DeletePod(pod.namespace_, pod.name), notes);
+    return absl::OkStatus();
+  }
+  if (type == T::kModified) {
+    const std::string key = absl::StrCat(pod.namespace_, "/", pod.name);
+    if (!cluster.pods().count(key)) return UpdateOfAbsent(where, absl::NotFoundError(absl::StrCat("Pod \"", key, "\": not found")));
+  }
+  return PutRefused(where, cluster.PutPod(std::move(pod)));
+}
+
 // Applies the objects of an ADDED, MODIFIED or DELETED event (read from JSON or a Value).
 absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::Status& read,
                           ScenarioObjects* objects, const WatchEvent& event, std::vector<std::string>* notes) {
@@ -225,9 +254,7 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
     notes->push_back(absl::StrCat(event.where, ": a scheduler configuration or expectation is not cluster state; ignored"));
   }
   if (type == T::kModified) {
-    if (absl::Status s = CheckAllExist(cluster, *objects); !s.ok()) {
-      return absl::Status(s.code(), absl::StrCat(event.where, ": MODIFIED: ", s.message(), " (an update of an object that does not exist)"));
-    }
+    if (absl::Status s = CheckAllExist(cluster, *objects); !s.ok()) return UpdateOfAbsent(event.where, s);
   }
   // A Volcano Job's pods that its new spec no longer has (scaled down; all of them when
   // the Job is deleted) go, as its controller deletes them.
@@ -240,9 +267,7 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
     for (auto& pod : PodsOfGroupBut(cluster, group, expanded)) dropped.push_back(std::move(pod));
   }
   if (type == T::kDeleted) {
-    const auto gone = [&](absl::Status s) {
-      if (absl::IsNotFound(s)) notes->push_back(absl::StrCat(event.where, ": DELETED: ", s.message()));
-    };
+    const auto gone = [&](const absl::Status& s) { NoteDeletionOfAbsent(event.where, s, notes); };
     std::set<std::string> deleted;  // the Job's pods, which its own expansion lists too
     for (const auto& [ns, name] : dropped) {
       (void)cluster.DeletePod(ns, name);
@@ -282,10 +307,7 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
     check(objects->nodes);
   }
   if (!problems.empty()) return absl::InvalidArgumentError(absl::StrCat(event.where, ": ", absl::StrJoin(problems, "\n")));
-  const auto put = [&](absl::Status s) -> absl::Status {
-    if (s.ok()) return s;
-    return absl::Status(s.code(), absl::StrCat(event.where, ": ", s.message()));
-  };
+  const auto put = [&](const absl::Status& s) { return PutRefused(event.where, s); };
   // A Job's manifest first: when it is refused, nothing of the event is applied.
   for (Value& job : objects->volcano_jobs) {
     if (absl::Status refused = put(cluster.PutVolcanoJob(std::move(job))); !refused.ok()) return refused;
@@ -349,7 +371,9 @@ namespace {
 absl::Status ApplyEventTree(
     Cluster& cluster, const io_internal::DocNode& node, absl::string_view where, std::vector<std::string>* notes,
     absl::FunctionRef<absl::Status(const io_internal::DocNode& object, const std::string& where, ScenarioObjects& out)>
-        read) {
+        read,
+    absl::FunctionRef<bool(const io_internal::DocNode& object, const std::string& where, std::optional<PodSpec>& pod)>
+        read_plain_pod) {
   using T = WatchEvent::Type;
   std::vector<std::string> ignored;
   if (notes == nullptr) notes = &ignored;
@@ -371,6 +395,8 @@ absl::Status ApplyEventTree(
   if (!object.IsMap()) return absl::InvalidArgumentError(absl::StrCat(where, ": object: is required (an object)"));
   WatchEvent e;  // the event's type and place; its object stays in the tree
   e.where = std::string(where);
+  thread_local std::optional<PodSpec> pod;  // reused: a pod is read into it, then moved into the cluster
+  if (read_plain_pod(object, e.where, pod)) return ApplyPod(cluster, *t, *std::move(pod), e.where, notes);
   thread_local ScenarioObjects objects;  // reused: its containers stay allocated
   const absl::Status status = read(object, e.where, objects);
   return ApplyObjects(cluster, *t, status, &objects, e, notes);
@@ -380,7 +406,8 @@ absl::Status ApplyEventTree(
 
 absl::Status ApplyWatchEvent(Cluster& cluster, const Value& event, absl::string_view where,
                              std::vector<std::string>* notes) {
-  return ApplyEventTree(cluster, io_internal::DocNode(&event), where, notes, io_internal::ReadNodeObject);
+  return ApplyEventTree(cluster, io_internal::DocNode(&event), where, notes, io_internal::ReadNodeObject,
+                        io_internal::ReadPlainPod);
 }
 
 absl::Status ApplyWatchEvent(Cluster& cluster, const HostTree& tree, HostTree::Node event, absl::string_view where,
@@ -388,6 +415,9 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const HostTree& tree, HostTree::N
   return ApplyEventTree(cluster, io_internal::DocNode(&tree, event), where, notes,
                         [&tree](const io_internal::DocNode& object, const std::string& at, ScenarioObjects& out) {
                           return io_internal::ReadHostObject(tree, object.host_node(), at, out);
+                        },
+                        [&tree](const io_internal::DocNode& object, const std::string& at, std::optional<PodSpec>& pod) {
+                          return io_internal::ReadHostPlainPod(tree, object.host_node(), at, pod);
                         });
 }
 

@@ -11,32 +11,6 @@
 namespace vcsched {
 namespace {
 
-// Moves each run's `width`-wide elements to its new place: the runs moving left in
-// ascending order, those moving right in descending order, so that none overwrites
-// another's elements before they move (the new places keep the runs' order).
-template <typename T>
-void MoveRuns(T* data, size_t width, absl::Span<const TaskRun> runs) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  if (width == 0) return;  // nothing to move (and no buffer to pass to memmove)
-  const auto move = [&](const TaskRun& r) {
-    std::memmove(data + static_cast<size_t>(r.new_begin) * width, data + static_cast<size_t>(r.old_begin) * width,
-                 static_cast<size_t>(r.old_end - r.old_begin) * width * sizeof(T));
-  };
-  for (const TaskRun& r : runs) {
-    if (r.new_begin < r.old_begin) move(r);
-  }
-  for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
-    if (r->new_begin > r->old_begin) move(*r);
-  }
-}
-
-template <typename T>
-void ShiftRuns(std::vector<T>& v, absl::Span<const TaskRun> runs, size_t n) {
-  if (n > v.size()) v.resize(n);
-  MoveRuns(v.data(), 1, runs);
-  v.resize(n);
-}
-
 // Task `t`'s role position among its job's roles with a minimum (-1: none).
 int32_t RoleSlotOf(const TaskInfo& t, absl::Span<const JobInfo> jobs) {
   if (t.job == kNone) return -1;
@@ -94,6 +68,12 @@ DenseFacts DenseFacts::Of(absl::Span<const TaskInfo> tasks, absl::Span<const Job
   for (const TaskInfo& t : tasks) {
     f.task_job.push_back(t.job);
     f.task_shape.push_back(t.shape);
+    if (t.shape >= 0 && static_cast<size_t>(t.shape) >= f.shape_first_task.size()) {
+      f.shape_first_task.resize(static_cast<size_t>(t.shape) + 1, kNone);
+    }
+    if (t.shape >= 0 && f.shape_first_task[static_cast<size_t>(t.shape)] == kNone) {
+      f.shape_first_task[static_cast<size_t>(t.shape)] = t.index;
+    }
     f.task_nonzero_cpu.push_back(t.nonzero_cpu);
     f.task_nonzero_memory.push_back(t.nonzero_memory);
     f.task_key.push_back(t.key);
@@ -117,7 +97,7 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
                                absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs,
                                const std::vector<bool>& job_redone, const std::vector<bool>& job_affected, size_t nodes, int dims,
                                std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
-                               int64_t latest_pod_creation_time) {
+                               std::vector<TaskIndex> shape_first_task, int64_t latest_pod_creation_time) {
   DenseFacts f;
   const size_t n = tasks.size();
   // The nodes' sums without the base's tasks that went, read before their columns move.
@@ -143,6 +123,7 @@ DenseFacts DenseFacts::Patched(const DenseFacts& was, DenseFacts* own, absl::Spa
   }
   f.task_flags = std::move(task_flags);
   f.task_shape = std::move(task_shape);
+  f.shape_first_task = std::move(shape_first_task);
   f.latest_creation_time = latest_pod_creation_time;
   if (own != nullptr) {  // own == &was: only these columns are moved out, the rest is read
     f.task_job = std::move(own->task_job);

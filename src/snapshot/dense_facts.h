@@ -4,7 +4,9 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -19,6 +21,34 @@ namespace vcsched {
 struct TaskRun {
   TaskIndex old_begin = 0, old_end = 0, new_begin = 0;
 };
+
+// Moves each run's `width`-wide elements to its new place: the runs moving left in
+// ascending order, those moving right in descending order, so that none overwrites
+// another's elements before they move (the new places keep the runs' order).
+template <typename T>
+void MoveRuns(T* data, size_t width, absl::Span<const TaskRun> runs) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  if (width == 0) return;  // nothing to move (and no buffer to pass to memmove)
+  const auto move = [&](const TaskRun& r) {
+    std::memmove(data + static_cast<size_t>(r.new_begin) * width, data + static_cast<size_t>(r.old_begin) * width,
+                 static_cast<size_t>(r.old_end - r.old_begin) * width * sizeof(T));
+  };
+  for (const TaskRun& r : runs) {
+    if (r.new_begin < r.old_begin) move(r);
+  }
+  for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
+    if (r->new_begin > r->old_begin) move(*r);
+  }
+}
+
+// A per-task column laid out again where it lies: `n` entries, each run's at its new
+// places (the others are left for the caller to write).
+template <typename T>
+void ShiftRuns(std::vector<T>& v, absl::Span<const TaskRun> runs, size_t n) {
+  if (n > v.size()) v.resize(n);
+  MoveRuns(v.data(), 1, runs);
+  v.resize(n);
+}
 
 // Statuses whose task holds resources on its node.
 inline bool HoldsNode(TaskStatus s) {
@@ -40,8 +70,8 @@ struct DenseFacts {
   // columns shifted where they lie (`own`: `was` itself when they may be taken over, else
   // null and they are copied first): the earlier tasks of each run are now the run's new places
   // (the rest are gone), the earlier task i is now moved[i] (kNone: gone), its job
-  // job_moved[j] (empty: the same), the tasks listed in `fresh` are new, and `task_flags`
-  // and `task_shape` are every task's, `job_redone` says per new job whether its record
+  // job_moved[j] (empty: the same), the tasks listed in `fresh` are new, `task_flags`,
+  // `task_shape` and `shape_first_task` are the new table's, `job_redone` says per new job whether its record
   // was worked out again and `job_affected` whether it lost or gained a task. Only the
   // records of new tasks, and of redone and affected jobs' tasks, are read.
   static DenseFacts Patched(const DenseFacts& was, DenseFacts* own, absl::Span<const TaskRun> runs, absl::Span<const TaskIndex> moved,
@@ -49,7 +79,7 @@ struct DenseFacts {
                             absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs,
                             const std::vector<bool>& job_redone, const std::vector<bool>& job_affected, size_t nodes, int dims,
                             std::vector<uint8_t> task_flags, std::vector<int32_t> task_shape,
-                            int64_t latest_pod_creation_time);
+                            std::vector<TaskIndex> shape_first_task, int64_t latest_pod_creation_time);
   // A task's TaskFlag bits, from its record and its pod's spec.
   static uint8_t FlagsOf(const TaskInfo& t);
 
@@ -62,6 +92,8 @@ struct DenseFacts {
   int64_t task_req_bound = 0;
   std::vector<JobIndex> task_job;
   std::vector<int32_t> task_shape;  // TaskInfo::shape
+  // Per shape, its first task: shapes are numbered in the order their first tasks come.
+  std::vector<TaskIndex> shape_first_task;
   std::vector<int64_t> task_nonzero_cpu, task_nonzero_memory;  // TaskInfo::nonzero_*
   // Tasks that do not start Pending off any node: the session moves only these.
   std::vector<TaskIndex> placed_tasks;

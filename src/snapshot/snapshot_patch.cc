@@ -339,7 +339,7 @@ void SnapshotPatch::MakeTasks() {
       tasks_.back().index = static_cast<TaskIndex>(to);
     }
   }
-  NumberShapes();
+  NumberShapes(gone);
   // A newest pod that went (often one changed in place) leaves the latest time as it was
   // when an arriving pod is as new; only otherwise are the tasks' times read again.
   if (newest_gone && latest_ < was_.latest_pod_creation_time) {
@@ -396,81 +396,178 @@ void SnapshotPatch::Rearrange(std::vector<std::pair<size_t, TaskInfo>>& arriving
 }
 
 // Shapes numbered by first appearance in task order, as a build numbers them, and the
-// carried tasks' jobs renumbered; read from the dense facts, so that only a task whose
-// numbers change is written.
-void SnapshotPatch::NumberShapes() {
-  const DenseFacts& was = *old_dense_;
-  renumbered_.assign(old_shape_keys_->size(), kNone);
-  flags_.resize(from_.size());
-  shapes_.resize(from_.size());
-  // A run of carried tasks: flags copied at once, shapes renumbered, jobs moved.
-  const auto carry = [&](const TaskRun& r) {
-    const auto len = static_cast<size_t>(r.old_end - r.old_begin);
-    const auto from = static_cast<size_t>(r.old_begin), to = static_cast<size_t>(r.new_begin);
-    std::copy_n(was.task_flags.begin() + static_cast<ptrdiff_t>(from), len, flags_.begin() + static_cast<ptrdiff_t>(to));
-    for (size_t k = 0; k < len; ++k) {
-      const int32_t before = was.task_shape[from + k];
-      const int32_t shape = HasOwnShape(flags_[to + k]) ? OwnShape() : OldShape(before);
-      shapes_[to + k] = shape;
-      if (shape != before) tasks_[to + k].shape = shape;
-    }
-    for (size_t k = 0; !job_moved_.empty() && k < len; ++k) {
-      const JobIndex job = was.task_job[from + k];
-      if (job != kNone && NewJobOf(job) != job) tasks_[to + k].job = NewJobOf(job);
-    }
-  };
-  std::string key;  // a new task's shape key
-  const auto fresh = [&](TaskIndex j) {
-    TaskInfo& t = tasks_[static_cast<size_t>(j)];
-    flags_[static_cast<size_t>(j)] = DenseFacts::FlagsOf(t);
-    if (HasOwnShape(flags_[static_cast<size_t>(j)])) {
-      t.shape = OwnShape();
-    } else {
-      ShapeKeyOf(t, *t.pod, key);
-      t.shape = ShapeOfKey(key);
-    }
-    shapes_[static_cast<size_t>(j)] = t.shape;
-  };
-  // In task order: shapes are numbered by first appearance.
-  auto r = runs_.begin();
-  auto f = fresh_.begin();
-  while (r != runs_.end() || f != fresh_.end()) {
-    if (f == fresh_.end() || (r != runs_.end() && r->new_begin < *f)) {
-      carry(*r++);
-    } else {
-      fresh(*f++);
+// carried tasks' jobs renumbered. The new tasks' flags and shape keys are worked out
+// first: when the changes leave the order of the shapes' first tasks as it was, the
+// numbers stay and the columns only move with the tasks (a pass over runs, not tasks).
+void SnapshotPatch::NumberShapes(const std::vector<TaskIndex>& gone) {
+  std::vector<FreshShape> fresh(fresh_.size());
+  std::string key;
+  for (size_t i = 0; i < fresh_.size(); ++i) {
+    const TaskInfo& t = tasks_[static_cast<size_t>(fresh_[i])];
+    fresh[i].flags = DenseFacts::FlagsOf(t);
+    if (HasOwnShape(fresh[i].flags)) continue;
+    ShapeKeyOf(t, *t.pod, key);
+    fresh[i].old_shape = BaseShapeOfKey(key);
+    if (fresh[i].old_shape == kNone) fresh[i].key = key;
+  }
+  if (NumbersStay(gone, fresh)) {
+    KeepNumbers(fresh);
+  } else {
+    shape_first_.clear();
+    Renumber(fresh);
+  }
+  if (!job_moved_.empty()) {
+    const DenseFacts& was = *old_dense_;
+    for (const TaskRun& r : runs_) {
+      for (TaskIndex k = 0; k < r.old_end - r.old_begin; ++k) {
+        const JobIndex job = was.task_job[static_cast<size_t>(r.old_begin + k)];
+        if (job != kNone && NewJobOf(job) != job) tasks_[static_cast<size_t>(r.new_begin + k)].job = NewJobOf(job);
+      }
     }
   }
 }
 
-// The next shape number for a task with a shape of its own.
-int32_t SnapshotPatch::OwnShape() {
-  shape_keys_.emplace_back();
-  return static_cast<int32_t>(shape_keys_.size() - 1);
-}
-
-// The new number of the base's shape-only shape `s`.
-int32_t SnapshotPatch::OldShape(int32_t s) {
-  int32_t& to = renumbered_[static_cast<size_t>(s)];
-  if (to == kNone) {
-    to = static_cast<int32_t>(shape_keys_.size());
-    shape_keys_.push_back((*old_shape_keys_)[static_cast<size_t>(s)]);
-  }
-  return to;
-}
-
-// The shape of a new shape-only task: the base's with that key, or a new one.
-int32_t SnapshotPatch::ShapeOfKey(const std::string& key) {
+// The base's shape-only shape with this key; kNone when it has none.
+int32_t SnapshotPatch::BaseShapeOfKey(const std::string& key) {
   if (old_by_key_.empty()) {
     for (size_t s = 0; s < old_shape_keys_->size(); ++s) {
       const std::string& k = (*old_shape_keys_)[s];
       if (!k.empty()) old_by_key_.emplace(k, static_cast<int32_t>(s));
     }
   }
-  if (auto o = old_by_key_.find(key); o != old_by_key_.end()) return OldShape(o->second);
-  auto [it, added] = new_by_key_.try_emplace(key, static_cast<int32_t>(shape_keys_.size()));
-  if (added) shape_keys_.push_back(key);
-  return it->second;
+  const auto o = old_by_key_.find(key);
+  return o == old_by_key_.end() ? kNone : o->second;
+}
+
+// Whether the shapes keep their numbers: each still has a task, and their first tasks
+// still come in number order. Works out each shape's first task as it goes: where it
+// moved, or, when it went, the shape's next task (found within a short walk; else the
+// shapes are numbered again), or a new task before either.
+bool SnapshotPatch::NumbersStay(const std::vector<TaskIndex>& gone, const std::vector<FreshShape>& fresh) {
+  constexpr size_t kWalk = 256;
+  const DenseFacts& was = *old_dense_;
+  const std::vector<TaskIndex>& first = was.shape_first_task;
+  const size_t shapes = first.size();
+  if (shapes != old_shape_keys_->size()) return false;
+  shape_first_.resize(shapes);
+  for (size_t s = 0; s < shapes; ++s) shape_first_[s] = moved_[static_cast<size_t>(first[s])];
+  std::vector<int32_t> changed;
+  for (const TaskIndex g : gone) {
+    const auto at = static_cast<size_t>(g);
+    const int32_t s = was.task_shape[at];
+    if (s < 0 || static_cast<size_t>(s) >= shapes) return false;
+    if (first[static_cast<size_t>(s)] != g) continue;
+    if (HasOwnShape(was.task_flags[at])) return false;  // its shape goes with it
+    TaskIndex next = kNone;
+    for (size_t k = at + 1; k < was.task_shape.size() && k <= at + kWalk && next == kNone; ++k) {
+      if (was.task_shape[k] == s) next = moved_[k];
+    }
+    shape_first_[static_cast<size_t>(s)] = next;
+    changed.push_back(s);
+  }
+  for (size_t i = 0; i < fresh.size(); ++i) {
+    if (HasOwnShape(fresh[i].flags) || fresh[i].old_shape == kNone) return false;  // a new number
+    TaskIndex& lead = shape_first_[static_cast<size_t>(fresh[i].old_shape)];
+    if (lead == kNone || fresh_[i] < lead) {
+      lead = fresh_[i];
+      changed.push_back(fresh[i].old_shape);
+    }
+  }
+  for (const int32_t s : changed) {
+    const auto k = static_cast<size_t>(s);
+    const TaskIndex lead = shape_first_[k];
+    if (lead == kNone) return false;
+    if (k > 0 && !(shape_first_[k - 1] < lead)) return false;
+    if (k + 1 < shapes && !(lead < shape_first_[k + 1])) return false;
+  }
+  return true;
+}
+
+// The base's numbers kept (NumbersStay found their first tasks): its keys, its columns
+// moved as the tasks moved, the new tasks' written.
+void SnapshotPatch::KeepNumbers(const std::vector<FreshShape>& fresh) {
+  const DenseFacts& was = *old_dense_;
+  const size_t n = from_.size();
+  shape_keys_ = in_place_ ? std::move(own_shape_keys_) : *old_shape_keys_;
+  if (in_place_) {
+    flags_ = std::move(own_dense_.task_flags);
+    shapes_ = std::move(own_dense_.task_shape);
+    ShiftRuns(flags_, runs_, n);
+    ShiftRuns(shapes_, runs_, n);
+  } else {
+    flags_.resize(n);
+    shapes_.resize(n);
+    for (const TaskRun& r : runs_) {
+      const auto len = static_cast<ptrdiff_t>(r.old_end - r.old_begin);
+      std::copy_n(was.task_flags.begin() + r.old_begin, len, flags_.begin() + r.new_begin);
+      std::copy_n(was.task_shape.begin() + r.old_begin, len, shapes_.begin() + r.new_begin);
+    }
+  }
+  for (size_t i = 0; i < fresh.size(); ++i) {
+    const auto j = static_cast<size_t>(fresh_[i]);
+    flags_[j] = fresh[i].flags;
+    shapes_[j] = tasks_[j].shape = fresh[i].old_shape;
+  }
+}
+
+// Every task numbered again in task order.
+void SnapshotPatch::Renumber(const std::vector<FreshShape>& fresh) {
+  const DenseFacts& was = *old_dense_;
+  renumbered_.assign(old_shape_keys_->size(), kNone);
+  flags_.resize(from_.size());
+  shapes_.resize(from_.size());
+  // A run of carried tasks: flags copied at once, shapes renumbered.
+  const auto carry = [&](const TaskRun& r) {
+    const auto len = static_cast<size_t>(r.old_end - r.old_begin);
+    const auto from = static_cast<size_t>(r.old_begin), to = static_cast<size_t>(r.new_begin);
+    std::copy_n(was.task_flags.begin() + static_cast<ptrdiff_t>(from), len, flags_.begin() + static_cast<ptrdiff_t>(to));
+    for (size_t k = 0; k < len; ++k) {
+      const int32_t before = was.task_shape[from + k];
+      const auto at = static_cast<TaskIndex>(to + k);
+      const int32_t shape = HasOwnShape(flags_[to + k]) ? NewShape(std::string(), at) : OldShape(before, at);
+      shapes_[to + k] = shape;
+      if (shape != before) tasks_[to + k].shape = shape;
+    }
+  };
+  const auto add = [&](size_t i) {
+    const TaskIndex j = fresh_[i];
+    TaskInfo& t = tasks_[static_cast<size_t>(j)];
+    flags_[static_cast<size_t>(j)] = fresh[i].flags;
+    if (HasOwnShape(fresh[i].flags)) {
+      t.shape = NewShape(std::string(), j);
+    } else if (fresh[i].old_shape != kNone) {
+      t.shape = OldShape(fresh[i].old_shape, j);
+    } else {
+      const auto [it, added] = new_by_key_.try_emplace(fresh[i].key, static_cast<int32_t>(shape_keys_.size()));
+      if (added) NewShape(fresh[i].key, j);
+      t.shape = it->second;
+    }
+    shapes_[static_cast<size_t>(j)] = t.shape;
+  };
+  // In task order: shapes are numbered by first appearance.
+  auto r = runs_.begin();
+  size_t f = 0;
+  while (r != runs_.end() || f < fresh_.size()) {
+    if (f == fresh_.size() || (r != runs_.end() && r->new_begin < fresh_[f])) {
+      carry(*r++);
+    } else {
+      add(f++);
+    }
+  }
+}
+
+// The next shape number, first met at task `at`.
+int32_t SnapshotPatch::NewShape(std::string key, TaskIndex at) {
+  shape_keys_.push_back(std::move(key));
+  shape_first_.push_back(at);
+  return static_cast<int32_t>(shape_keys_.size() - 1);
+}
+
+// The new number of the base's shape-only shape `s`, met at task `at`.
+int32_t SnapshotPatch::OldShape(int32_t s, TaskIndex at) {
+  int32_t& to = renumbered_[static_cast<size_t>(s)];
+  if (to == kNone) to = NewShape((*old_shape_keys_)[static_cast<size_t>(s)], at);
+  return to;
 }
 
 // The base's warnings without those of the changed objects alone, with the new ones.
@@ -537,7 +634,7 @@ void SnapshotPatch::Finish() {
   // In place the base's per-task columns are taken over (nothing reads them after this).
   n.dense = DenseFacts::Patched(*old_dense_, in_place_ ? &own_dense_ : nullptr, runs_, moved_, job_moved_, n.tasks, fresh_,
                                 n.jobs, job_redone_, job_affected_, n.nodes.size(), n.space.size(),
-                                std::move(flags_), std::move(shapes_), latest_);
+                                std::move(flags_), std::move(shapes_), std::move(shape_first_), latest_);
   if (!n.dense.task_keys_sorted) {
     n.task_by_key.clear();
     n.task_by_key.reserve(n.tasks.size());

@@ -88,10 +88,20 @@ class SnapshotPatch {
   void MakeTasks();
   size_t PlaceOf(const Change& c) const;
   void Rearrange(std::vector<std::pair<size_t, TaskInfo>>& arriving);
-  void NumberShapes();
-  int32_t OwnShape();
-  int32_t OldShape(int32_t s);
-  int32_t ShapeOfKey(const std::string& key);
+  // A new task's TaskFlag bits and, for a task without an own shape, the base's shape of
+  // its key (kNone: none, the key kept).
+  struct FreshShape {
+    uint8_t flags = 0;
+    int32_t old_shape = kNone;
+    std::string key;
+  };
+  void NumberShapes(const std::vector<TaskIndex>& gone);
+  int32_t BaseShapeOfKey(const std::string& key);
+  bool NumbersStay(const std::vector<TaskIndex>& gone, const std::vector<FreshShape>& fresh);
+  void KeepNumbers(const std::vector<FreshShape>& fresh);
+  void Renumber(const std::vector<FreshShape>& fresh);
+  int32_t NewShape(std::string key, TaskIndex at);
+  int32_t OldShape(int32_t s, TaskIndex at);
   void MergeWarnings();
   void MergeHiddenPods();
   void MergeOrphans();
@@ -133,6 +143,7 @@ class SnapshotPatch {
   std::vector<uint8_t> flags_;
   std::vector<int32_t> shapes_;
   std::vector<std::string> shape_keys_;
+  std::vector<TaskIndex> shape_first_;  // per new shape, its first task
   std::vector<int32_t> renumbered_;  // the base's shape-only shapes' new numbers
   absl::flat_hash_map<std::string, int32_t> old_by_key_, new_by_key_;
   std::vector<JobIndex> affected_jobs_;  // new jobs that lost or gained a task

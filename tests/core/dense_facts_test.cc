@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <random>
 
@@ -179,6 +180,7 @@ std::string FactsText(const DenseFacts& f) {
     for (Eigen::Index d = 0; d < f.task_req.cols(); ++d) absl::StrAppend(&out, f.task_req(static_cast<Eigen::Index>(t), d), ",");
     out += "\n";
   }
+  absl::StrAppend(&out, "shape firsts=", absl::StrJoin(f.shape_first_task, ","), "\n");
   absl::StrAppend(&out, "placed=", absl::StrJoin(f.placed_tasks, ","), " list=", absl::StrJoin(f.job_task_list, ","),
                   " begins=", absl::StrJoin(f.job_task_begin, ","),
                   " queue=", absl::StrJoin(f.job_queue, ","), " phase=");
@@ -308,6 +310,64 @@ TEST_CASE("PatchSnapshot: a pod deleted with its PodGroup stays deleted", "[core
   const Snapshot built = *std::move(again).Build();
   CHECK(FactsText(SnapshotInternals::Of(*patched).dense) == FactsText(SnapshotInternals::Of(built).dense));
   CHECK(patched->warnings() == built.warnings());
+}
+
+TEST_CASE("PatchSnapshot: shapes are numbered as a build numbers them when their first tasks go or come", "[core][dense]") {
+  // Shapes by request: cpu=1 is shape 0 (first a/p-0), cpu=2 shape 1 (first a/p-2).
+  const std::vector<std::pair<const char*, const char*>> pods = {
+      {"a/p-0", "cpu=1"}, {"a/p-1", "cpu=1"}, {"a/p-2", "cpu=2"}, {"a/p-3", "cpu=1"}, {"a/p-4", "cpu=2"}};
+  const auto build = [](const std::vector<std::pair<std::string, std::string>>& with) {
+    SnapshotBuilder b;
+    b.AddNode(MakeNode("n1", "cpu=8,memory=8Gi,pods=20"));
+    b.AddPodGroup(MakePodGroup("a/p", 1));
+    for (const auto& [key, req] : with) b.AddPod(MakePod(key, "p", req));
+    return *std::move(b).Build();
+  };
+  std::vector<std::pair<std::string, std::string>> all(pods.begin(), pods.end());
+  struct Case {
+    std::vector<std::string> deleted;
+    std::vector<std::pair<std::string, std::string>> put;
+  };
+  const std::vector<Case> cases = {
+      {{"a/p-0"}, {}},                      // shape 0's next task still leads
+      {{"a/p-0", "a/p-1"}, {}},             // its next task now comes after shape 1's: numbered again
+      {{"a/p-2"}, {}},                      // shape 1's next task is far on
+      {{"a/p-2", "a/p-4"}, {}},             // shape 1 has no task left
+      {{}, {{"a/p-00", "cpu=2"}}},          // a new task leads shape 1 before shape 0's first
+      {{}, {{"a/p-25", "cpu=1"}}},          // a new task of shape 0 after its first
+      {{}, {{"a/p-25", "cpu=3"}}},          // a new shape
+      {{"a/p-0"}, {{"a/p-0", "cpu=2"}}},    // shape 0's first changed to shape 1
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    CAPTURE(i);
+    for (const bool in_place : {false, true}) {
+      Snapshot base = build(all);
+      SnapshotChanges changes;
+      changes.deleted_pods = cases[i].deleted;
+      std::vector<std::pair<std::string, std::string>> now;
+      for (const auto& [key, req] : all) {
+        const bool gone = std::find(cases[i].deleted.begin(), cases[i].deleted.end(), key) != cases[i].deleted.end();
+        if (!gone) now.emplace_back(key, req);
+      }
+      for (const auto& [key, req] : cases[i].put) {
+        changes.put_pods.push_back(std::make_shared<PodSpec>(MakePod(key, "p", req)));
+        now.emplace_back(key, req);
+      }
+      std::sort(now.begin(), now.end());
+      changes.deleted_pods.erase(std::remove_if(changes.deleted_pods.begin(), changes.deleted_pods.end(),
+                                                [&](const std::string& k) {
+                                                  return std::any_of(cases[i].put.begin(), cases[i].put.end(),
+                                                                     [&](const auto& p) { return p.first == k; });
+                                                }),
+                                 changes.deleted_pods.end());
+      std::optional<Snapshot> patched = in_place ? PatchSnapshot(std::move(base), changes) : PatchSnapshot(base, changes);
+      REQUIRE(patched.has_value());
+      const Snapshot built = build(now);
+      CHECK(FactsText(SnapshotInternals::Of(*patched).dense) == FactsText(SnapshotInternals::Of(built).dense));
+      CHECK(SnapshotInternals::Of(*patched).shape_keys == SnapshotInternals::Of(built).shape_keys);
+      for (const TaskInfo& t : patched->tasks()) CHECK(t.shape == built.tasks()[static_cast<size_t>(t.index)].shape);
+    }
+  }
 }
 
 TEST_CASE("PatchSnapshot: the latest pod time follows its newest pod changed, replaced or deleted", "[core][dense]") {

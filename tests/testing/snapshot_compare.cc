@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/snapshot/snapshot_impl.h"
 
 namespace vcsched::testing {
 namespace {
@@ -67,6 +68,16 @@ std::string SnapshotDifference(const Snapshot& a, const Snapshot& b) {
   if (diff.empty()) {
     diff = compare("warning", a.warnings().size(), b.warnings().size(), [&](size_t i) { return a.warnings()[i]; },
                    [&](size_t i) { return b.warnings()[i]; });
+  }
+  if (diff.empty()) {
+    // The shape columns a patch may keep or number again: as a build numbers them.
+    const auto shapes = [](const Snapshot& s) {
+      const Snapshot::Impl& impl = SnapshotInternals::Of(s);
+      return absl::StrCat("shapes=", absl::StrJoin(impl.dense.task_shape, ","), " flags=",
+                          absl::StrJoin(impl.dense.task_flags, ",", [](std::string* out, uint8_t f) { absl::StrAppend(out, f); }),
+                          " firsts=", absl::StrJoin(impl.dense.shape_first_task, ","), " keys=", absl::StrJoin(impl.shape_keys, "|"));
+    };
+    if (shapes(a) != shapes(b)) return absl::StrCat("dense shapes:\n  ", shapes(a), "\n  ", shapes(b));
   }
   if (diff.empty()) {
     for (const TaskInfo& t : a.tasks()) {

@@ -255,7 +255,7 @@ bool SnapshotPatch::WorkOut(const Change& c, TaskInfo& t) {
   if (mine) {
     if (auto g = p.annotations.find(kPodGroupAnnotation); g != p.annotations.end()) {
       std::string group = absl::StrCat(p.namespace_, "/", g->second);
-      if (std::optional<JobIndex> j = FindJobByKey(next_->jobs, group)) {
+      if (std::optional<JobIndex> j = FindNewJob(group, p.namespace_, g->second)) {
         t.job = *j;
       } else {
         new_warnings_.push_back(PodGroupNotFoundWarning(t.key, group));
@@ -264,6 +264,25 @@ bool SnapshotPatch::WorkOut(const Change& c, TaskInfo& t) {
     }
   }
   return true;
+}
+
+// The new job of PodGroup `key` ("namespace/name"): searched among the base's packed
+// job keys (a few kilobytes, where the job records are large and far apart) and
+// checked on the new record, else searched among the new records.
+std::optional<JobIndex> SnapshotPatch::FindNewJob(const std::string& key, absl::string_view ns,
+                                                  absl::string_view name) const {
+  const PackedStrings& keys = old_dense_->job_key;  // in the base's job order: namespace, then name
+  size_t lo = 0, hi = keys.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (PackedKeyBefore(keys[mid], ns, name)) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < keys.size() && keys[lo] == key) {
+    const JobIndex now = NewJobOf(static_cast<JobIndex>(lo));
+    if (now != kNone && next_->jobs[static_cast<size_t>(now)].key == key) return now;
+  }
+  return FindJobByKey(next_->jobs, key);
 }
 
 // The task table: the base's tasks that stay, in order, with the changed pods' tasks put

@@ -85,6 +85,7 @@ class SnapshotPatch {
   void TakeOver();
   void Copy();
   bool WorkOut(const Change& c, TaskInfo& t);
+  std::optional<JobIndex> FindNewJob(const std::string& key, absl::string_view ns, absl::string_view name) const;
   void MakeTasks();
   size_t PlaceOf(const Change& c) const;
   void Rearrange(std::vector<std::pair<size_t, TaskInfo>>& arriving);

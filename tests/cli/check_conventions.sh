@@ -56,6 +56,9 @@ check "--now at int64's ends" 0 "summary:" -- "$vcsched" schedule "$quick" --now
 check "--now not a number" 2 "--now" -- "$vcsched" replay "$quick" "$quick" --now 12x
 check "simulate --seed negative" 2 'expected an integer from 0 to' -- "$vcsched" simulate "$quick" "$quick" --seed -1
 check "bench --churn past int32" 2 'expected an integer from 1 to 2147483647' -- "$vcsched" bench "$quick" --churn 99999999999
+check "bench --churn reports the cycle, the build and their paired ratio" 0 \
+  '"churn_ms": [0-9.]+, "churn_held_ms": [0-9.]+, "build_ms": [0-9.]+, "build_over_churn_paired": [0-9.]+' \
+  -- "$vcsched" bench "$quick" --repeat 1 --churn 4
 check "job steps keep their order" 0 "final phase: Running" -- "$vcsched" job \
   "$repo/tests/data/lifecycle/volcano-examples/job.yaml" --sync --podgroup=Inqueue --all-pods Running
 # HyperNodes from node labels: printed objects and in-memory discovery decide alike.

@@ -141,7 +141,7 @@ class Cluster {
   // A change the next snapshot must be built for (anything but pods and PodGroups).
   void Changed();
   // A change the next snapshot can patch in (PatchSnapshot): a pod or a PodGroup.
-  void PodChanged(std::string key);
+  void PodChanged(absl::string_view key);  // the key is kept only when a patch may follow
   void PodGroupChanged(std::string key);
   // The next snapshot may be a patch of the last one, so changed keys are worth keeping:
   // while it is to be built (none made yet, or a change a patch cannot take), they are not.

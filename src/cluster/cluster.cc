@@ -139,9 +139,9 @@ void Cluster::Changed() {
 }
 
 // A host's first relist puts every object before any snapshot: no key is kept for it.
-void Cluster::PodChanged(std::string key) {
+void Cluster::PodChanged(absl::string_view key) {
   Stale();
-  if (PatchMayFollow()) changed_pods_.insert(std::move(key));
+  if (PatchMayFollow()) changed_pods_.insert(std::string(key));
 }
 
 void Cluster::PodGroupChanged(std::string key) {
@@ -179,9 +179,9 @@ absl::Status Cluster::PutPod(PodSpec&& pod) {
     pod_groups_.put(group_key, *std::move(made));
     PodGroupChanged(std::move(group_key));
   }
-  std::string key = Key(pod.namespace_, pod.name);
-  pods_.put(key, std::make_shared<PodSpec>(std::move(pod)));
-  PodChanged(std::move(key));
+  std::string key = Key(pod.namespace_, pod.name);  // before the pod is moved
+  const auto it = pods_.put(std::move(key), std::make_shared<PodSpec>(std::move(pod)));
+  PodChanged(it->first);
   return absl::OkStatus();
 }
 
@@ -263,7 +263,7 @@ absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view 
   const auto it = pods_.find(key);
   if (it == pods_.end()) return absl::NotFoundError(absl::StrCat("Pod \"", key, "\": not found"));
   pods_.erase(it);
-  PodChanged(std::move(key));
+  PodChanged(key);
   return absl::OkStatus();
 }
 

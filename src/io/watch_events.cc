@@ -393,10 +393,14 @@ absl::Status ApplyEventTree(
     return absl::OkStatus();
   }
   if (!object.IsMap()) return absl::InvalidArgumentError(absl::StrCat(where, ": object: is required (an object)"));
+  // Reused, as the buffers below: the place (most are too long to fit in a string's own
+  // bytes) and a pod, read into it and then moved into the cluster.
+  thread_local std::string place;
+  place.assign(where.data(), where.size());
+  thread_local std::optional<PodSpec> pod;
+  if (read_plain_pod(object, place, pod)) return ApplyPod(cluster, *t, *std::move(pod), place, notes);
   WatchEvent e;  // the event's type and place; its object stays in the tree
-  e.where = std::string(where);
-  thread_local std::optional<PodSpec> pod;  // reused: a pod is read into it, then moved into the cluster
-  if (read_plain_pod(object, e.where, pod)) return ApplyPod(cluster, *t, *std::move(pod), e.where, notes);
+  e.where = place;
   thread_local ScenarioObjects objects;  // reused: its containers stay allocated
   const absl::Status status = read(object, e.where, objects);
   return ApplyObjects(cluster, *t, status, &objects, e, notes);

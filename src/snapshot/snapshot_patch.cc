@@ -469,7 +469,10 @@ bool SnapshotPatch::NumbersStay(const std::vector<TaskIndex>& gone, const std::v
   const size_t shapes = first.size();
   if (shapes != old_shape_keys_->size()) return false;
   shape_first_.resize(shapes);
-  for (size_t s = 0; s < shapes; ++s) shape_first_[s] = moved_[static_cast<size_t>(first[s])];
+  for (size_t s = 0; s < shapes; ++s) {
+    if (first[s] < 0 || static_cast<size_t>(first[s]) >= moved_.size()) return false;  // (every shape has a task)
+    shape_first_[s] = moved_[static_cast<size_t>(first[s])];
+  }
   std::vector<int32_t> changed;
   for (const TaskIndex g : gone) {
     const auto at = static_cast<size_t>(g);

@@ -25,10 +25,11 @@ absl::Status ReadJsonObject(absl::string_view json, const std::string& where, co
                             ScenarioObjects& out);
 // The same for an object held as a Value tree (whose size and depth its maker bounded).
 absl::StatusOr<ScenarioObjects> ReadValueObject(const Value& object, const std::string& where);
-// Any tree's node (a Value's, say) into `out`.
+// Any tree's node (a Value's, say) into `out`, read in full: for an object that
+// ReadPlainPod (below) has not taken.
 absl::Status ReadNodeObject(const DocNode& object, const std::string& where, ScenarioObjects& out);
-// The same for an object in a host's tree, read in place; a problem the tree reports
-// after the walk refuses it.
+// The same for an object in a host's tree, read in place (ReadHostPlainPod has not
+// taken it); a problem the tree reports after the walk refuses it.
 absl::Status ReadHostObject(const HostTree& tree, HostTree::Node object, const std::string& where,
                             ScenarioObjects& out);
 

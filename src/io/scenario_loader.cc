@@ -675,16 +675,11 @@ bool ReadPlainPodInto(const DocNode& doc, const std::string& where, PodSpec& pod
   return diag.errors.empty() && diag.warnings.empty() && ObjectProblems(pod).empty();
 }
 
-// One document alone (a watch event's object), read as any document is. Hosts and the
-// simulator read objects one at a time: the tables are kept per thread between calls,
-// as making and freeing them (a dozen deques) cost more than reading a pod.
-absl::Status ReadOneDocument(const DocNode& doc, const std::string& where, ScenarioObjects& out) {
-  ClearObjects(out);
-  try {
-    if (ReadPlainPodInto(doc, where, out.pods.emplace_back())) return absl::OkStatus();
-  } catch (const io_internal::HostTreeError&) {
-    // read again below, which reports it
-  }
+// One document alone (a watch event's object), read through the tables every document
+// goes through; `out` is emptied first. Hosts and the simulator read objects one at a time: the tables are kept
+// per thread between calls, as making and freeing them (a dozen deques) cost more than
+// reading a pod.
+absl::Status ReadOneDocumentInFull(const DocNode& doc, const std::string& where, ScenarioObjects& out) {
   thread_local Collected kept;
   thread_local bool kept_in_use = false;
   std::optional<Collected> fresh;  // only when called again while reading (not expected)
@@ -702,6 +697,17 @@ absl::Status ReadOneDocument(const DocNode& doc, const std::string& where, Scena
   absl::Status taken = TakeObjectsInto(c, diag, /*keep_storage=*/true, out);
   if (reuse) kept_in_use = false;
   return taken;
+}
+
+// The same, a Pod with nothing to report read by the short route first.
+absl::Status ReadOneDocument(const DocNode& doc, const std::string& where, ScenarioObjects& out) {
+  ClearObjects(out);
+  try {
+    if (ReadPlainPodInto(doc, where, out.pods.emplace_back())) return absl::OkStatus();
+  } catch (const io_internal::HostTreeError&) {
+    // read again in full, which reports it
+  }
+  return ReadOneDocumentInFull(doc, where, out);
 }
 
 absl::StatusOr<ScenarioObjects> ReadOneDocument(const DocNode& doc, const std::string& where) {
@@ -745,7 +751,7 @@ absl::StatusOr<ScenarioObjects> io_internal::ReadValueObject(const Value& object
 }
 
 absl::Status io_internal::ReadNodeObject(const DocNode& object, const std::string& where, ScenarioObjects& out) {
-  return ReadOneDocument(object, where, out);
+  return ReadOneDocumentInFull(object, where, out);
 }
 
 bool io_internal::ReadPlainPod(const DocNode& object, const std::string& where, std::optional<PodSpec>& pod) {
@@ -765,7 +771,7 @@ bool io_internal::ReadHostPlainPod(const HostTree& tree, HostTree::Node object, 
 
 absl::Status io_internal::ReadHostObject(const HostTree& tree, HostTree::Node object, const std::string& where,
                                          ScenarioObjects& out) {
-  absl::Status read = ReadOneDocument(DocNode(&tree, object), where, out);
+  absl::Status read = ReadOneDocumentInFull(DocNode(&tree, object), where, out);
   // A problem the walk met (a key that is not text) is the cause of whatever else failed.
   if (std::string problem = tree.problem(); !problem.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(where, ": ", problem));

@@ -173,36 +173,38 @@ std::vector<std::pair<std::string, std::string>> PodsOfGroupBut(const Cluster& c
   return out;
 }
 
+// NotFound naming an object by kind and key.
+absl::Status Absent(absl::string_view kind, absl::string_view key) {
+  return absl::NotFoundError(absl::StrCat(kind, " \"", key, "\": not found"));
+}
+
 // NotFound naming the first object of a MODIFIED event that the cluster does not hold. A
 // Volcano Job is known by its PodGroup (its pods may be new: it scaled up).
 absl::Status CheckAllExist(const Cluster& cluster, const ScenarioObjects& o) {
-  const auto absent = [](const char* kind, const std::string& key) {
-    return absl::NotFoundError(absl::StrCat(kind, " \"", key, "\": not found"));
-  };
   const std::set<std::string> job_groups(o.job_pod_groups.begin(), o.job_pod_groups.end());
   for (const NodeSpec& n : o.nodes) {
-    if (!cluster.nodes().count(n.name)) return absent("Node", n.name);
+    if (!cluster.nodes().count(n.name)) return Absent("Node", n.name);
   }
   for (const QueueSpec& q : o.queues) {
-    if (!cluster.queues().count(q.name)) return absent("Queue", q.name);
+    if (!cluster.queues().count(q.name)) return Absent("Queue", q.name);
   }
   for (const PriorityClassSpec& pc : o.priority_classes) {
-    if (!cluster.priority_classes().count(pc.name)) return absent("PriorityClass", pc.name);
+    if (!cluster.priority_classes().count(pc.name)) return Absent("PriorityClass", pc.name);
   }
   for (const NamespaceSpec& ns : o.namespaces) {
-    if (!cluster.namespaces().count(ns.name)) return absent("Namespace", ns.name);
+    if (!cluster.namespaces().count(ns.name)) return Absent("Namespace", ns.name);
   }
   for (const HyperNodeSpec& h : o.hyper_nodes) {
-    if (!cluster.hyper_nodes().count(h.name)) return absent("HyperNode", h.name);
+    if (!cluster.hyper_nodes().count(h.name)) return Absent("HyperNode", h.name);
   }
   for (const PodGroupSpec& g : o.pod_groups) {
     const std::string key = absl::StrCat(g.namespace_, "/", g.name);
-    if (!cluster.pod_groups().count(key)) return absent(job_groups.count(key) ? "the PodGroup of Job" : "PodGroup", key);
+    if (!cluster.pod_groups().count(key)) return Absent(job_groups.count(key) ? "the PodGroup of Job" : "PodGroup", key);
   }
   if (job_groups.empty()) {
     for (const PodSpec& p : o.pods) {
       const std::string key = absl::StrCat(p.namespace_, "/", p.name);
-      if (!cluster.pods().count(key)) return absent("Pod", key);
+      if (!cluster.pods().count(key)) return Absent("Pod", key);
     }
   }
   return absl::OkStatus();
@@ -239,7 +241,7 @@ absl::Status ApplyPod(Cluster& cluster, WatchEvent::Type type, PodSpec&& pod, ab
   }
   if (type == T::kModified) {
     const std::string key = absl::StrCat(pod.namespace_, "/", pod.name);
-    if (!cluster.pods().count(key)) return UpdateOfAbsent(where, absl::NotFoundError(absl::StrCat("Pod \"", key, "\": not found")));
+    if (!cluster.pods().count(key)) return UpdateOfAbsent(where, Absent("Pod", key));
   }
   return PutRefused(where, cluster.PutPod(std::move(pod)));
 }

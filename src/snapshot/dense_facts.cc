@@ -1,8 +1,6 @@
 #include "src/snapshot/dense_facts.h"
 
 #include <algorithm>
-#include <cstring>
-#include <type_traits>
 
 #include "absl/container/flat_hash_map.h"
 #include "src/model/pod_facts.h"

@@ -71,9 +71,10 @@ struct DenseFacts {
   // null and they are copied first): the earlier tasks of each run are now the run's new places
   // (the rest are gone), the earlier task i is now moved[i] (kNone: gone), its job
   // job_moved[j] (empty: the same), the tasks listed in `fresh` are new, `task_flags`,
-  // `task_shape` and `shape_first_task` are the new table's, `job_redone` says per new job whether its record
-  // was worked out again and `job_affected` whether it lost or gained a task. Only the
-  // records of new tasks, and of redone and affected jobs' tasks, are read.
+  // `task_shape` and `shape_first_task` are the new table's, `job_redone` says per new
+  // job whether its record was worked out again and `job_affected` whether it lost or
+  // gained a task. Only the records of new tasks, and of redone and affected jobs' tasks,
+  // are read.
   static DenseFacts Patched(const DenseFacts& was, DenseFacts* own, absl::Span<const TaskRun> runs, absl::Span<const TaskIndex> moved,
                             absl::Span<const JobIndex> job_moved, absl::Span<const TaskInfo> tasks,
                             absl::Span<const TaskIndex> fresh, absl::Span<const JobInfo> jobs,

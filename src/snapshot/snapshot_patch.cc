@@ -45,6 +45,15 @@ bool PackedKeyBefore(absl::string_view key, absl::string_view ns, absl::string_v
   return key[i] == '/' || static_cast<unsigned char>(key[i]) < static_cast<unsigned char>(ns[i]);
 }
 
+size_t PackedLowerBound(const PackedStrings& keys, size_t lo, size_t hi, absl::string_view ns, absl::string_view name) {
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (PackedKeyBefore(keys[mid], ns, name)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 std::optional<Snapshot> SnapshotPatch::Make(SnapshotChanges changes, bool in_place) {
   if (!Admit(changes)) return std::nullopt;
   if (in_place) {
@@ -272,12 +281,7 @@ bool SnapshotPatch::WorkOut(const Change& c, TaskInfo& t) {
 std::optional<JobIndex> SnapshotPatch::FindNewJob(const std::string& key, absl::string_view ns,
                                                   absl::string_view name) const {
   const PackedStrings& keys = old_dense_->job_key;  // in the base's job order: namespace, then name
-  size_t lo = 0, hi = keys.size();
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo) / 2;
-    if (PackedKeyBefore(keys[mid], ns, name)) lo = mid + 1;
-    else hi = mid;
-  }
+  const size_t lo = PackedLowerBound(keys, 0, keys.size(), ns, name);
   if (lo < keys.size() && keys[lo] == key) {
     const JobIndex now = NewJobOf(static_cast<JobIndex>(lo));
     if (now != kNone && next_->jobs[static_cast<size_t>(now)].key == key) return now;
@@ -385,12 +389,7 @@ void SnapshotPatch::PlaceChanges() {
       hi = lo + step - 1;
       step *= 2;
     }
-    hi = std::min(hi, n);
-    while (lo < hi) {
-      const size_t mid = lo + (hi - lo) / 2;
-      if (before(mid, c)) lo = mid + 1;
-      else hi = mid;
-    }
+    lo = PackedLowerBound(keys, lo, std::min(hi, n), c.ns(), c.name());
     c.place = lo;
   }
 }

@@ -26,6 +26,8 @@ bool KeyBefore(absl::string_view ns_a, absl::string_view name_a, absl::string_vi
 // the key's '/': a namespace holds no '/', so the first byte where the key and `ns`
 // differ decides, unless it is the key's '/' (its namespace is then a prefix of `ns`).
 bool PackedKeyBefore(absl::string_view key, absl::string_view ns, absl::string_view name);
+// The first of keys [lo, hi) (packed, in that order) not before (ns, name).
+size_t PackedLowerBound(const PackedStrings& keys, size_t lo, size_t hi, absl::string_view ns, absl::string_view name);
 
 // Lays records (tasks or jobs, each with its `index`) out where they lie: each run's
 // records go to their new places, those moving left in ascending order and those moving

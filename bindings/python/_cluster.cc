@@ -36,9 +36,14 @@ const Record kNull{};  // an item past a list's end
 // string, int, float and bool as plain scalars, None as null, dicts as maps, lists and
 // tuples as lists; another Mapping is read through a dict made from it. The walk bounds
 // the tree as the loader's parsers bound a document (nesting at most 200 deep, at most
-// 4 million nodes, keys that are strings, values YAML can hold) and keeps each object
-// (a strong reference) until the next event: the readers then find a map's entries and
-// a string's text in the records, not by asking Python again for every field they seek.
+// 4 million nodes, keys that are strings, values YAML can hold): the readers then find a
+// map's entries and a string's text in the records, not by asking Python again for
+// every field they seek. A tree of plain dicts, lists, tuples, strs, ints, floats, bools
+// and None is read without holding its objects: the event holds them, and no Python code
+// runs until the next event (nothing here calls into a user's type). Any other object
+// (a subclass, another Mapping) makes the walk start again, holding each object (a
+// strong reference) until the next event, since reading it may run code that drops the
+// others.
 class PyTree final : public HostTree {
  public:
   PyTree() = default;
@@ -97,24 +102,29 @@ class PyTree final : public HostTree {
   // Walks `root` into records, replacing the last event's; nullptr when the tree cannot
   // be read (problem() says why). The records are valid until the next Walk or Reset.
   Node Walk(PyObject* root) {
-    Reset();
-    Append(1);
-    records_[0].object = root;
-    Held(records_[0]);
-    budget_ = (int64_t{1} << 22) - 1;
-    if (Classify(records_[0]) == Leaf::kCollection && !Fill(0, 0)) return nullptr;
-    return problem_.empty() ? &records_[0] : nullptr;
+    for (const bool hold : {false, true}) {
+      Reset();
+      hold_ = hold;
+      Append(1);
+      records_[0].object = root;
+      Held(records_[0]);
+      budget_ = (int64_t{1} << 22) - 1;
+      const bool filled = Classify(records_[0]) != Leaf::kCollection || Fill(0, 0);
+      if (!needs_hold_) return filled && problem_.empty() ? &records_[0] : nullptr;
+    }
+    return nullptr;  // not reached: a walk that holds never needs to
   }
 
  private:
   static const Record& Rec(Node n) { return *static_cast<const Record*>(n); }
 
   void Reset() {
-    for (size_t i = 0; i < used_; ++i) {
+    for (size_t i = 0; hold_ && i < used_; ++i) {
       Py_XDECREF(records_[i].object);
       Py_XDECREF(records_[i].key_object);
     }
     used_ = 0;
+    needs_hold_ = false;
     mappings_.clear();
     problem_.clear();
   }
@@ -124,8 +134,10 @@ class PyTree final : public HostTree {
   enum class Leaf : unsigned char { kDone, kCollection, kFailed };
   Leaf Classify(Record& r) {
     PyObject* o = r.object;
-    const unsigned long flags = Py_TYPE(o)->tp_flags;  // the type's flags first: no subtype walks
+    const PyTypeObject* type = Py_TYPE(o);
+    const unsigned long flags = type->tp_flags;  // the type's flags first: no subtype walks
     if ((flags & Py_TPFLAGS_UNICODE_SUBCLASS) != 0) {
+      if (!hold_ && type != &PyUnicode_Type) return NeedsHold();
       const absl::string_view text = Utf8(o);
       if (text.empty() && PyErr_Occurred()) {
         Note(absl::StrCat("a string cannot be read as UTF-8: ", Fetched()));
@@ -138,18 +150,30 @@ class PyTree final : public HostTree {
       return Leaf::kDone;
     }
     if ((flags & Py_TPFLAGS_LONG_SUBCLASS) != 0) {  // bool is an int
+      if (!hold_ && type != &PyLong_Type && type != &PyBool_Type) return NeedsHold();
       r.kind = Kind::kScalar;
       return Leaf::kDone;
     }
     if ((flags & (Py_TPFLAGS_DICT_SUBCLASS | Py_TPFLAGS_LIST_SUBCLASS | Py_TPFLAGS_TUPLE_SUBCLASS)) == 0) {
       if (o == Py_None) return Leaf::kDone;  // kNull
       if (PyFloat_Check(o)) {
+        if (!hold_ && type != &PyFloat_Type) return NeedsHold();
         r.kind = Kind::kScalar;
         return Leaf::kDone;
       }
+      if (!hold_) return NeedsHold();  // another Mapping, read through a dict made by its code
+    } else if (!hold_ && type != &PyDict_Type && type != &PyList_Type && type != &PyTuple_Type) {
+      return NeedsHold();
     }
     r.kind = Kind::kOther;  // until Fill makes it a map or a list, or refuses it
     return Leaf::kCollection;
+  }
+
+  // A walk that does not hold its objects met one that it must hold: it stops, to start
+  // again holding them.
+  Leaf NeedsHold() {
+    needs_hold_ = true;
+    return Leaf::kFailed;
   }
 
   // Completes record i, classified as a collection: its children's records, each
@@ -211,7 +235,7 @@ class PyTree final : public HostTree {
         r.key_size = static_cast<uint32_t>(text.size());
         Classify(r);
       }
-      if (!problem_.empty()) {
+      if (!problem_.empty() || needs_hold_) {
         for (Py_ssize_t rest = k + 1; rest < n; ++rest) entries[rest] = Record{};  // not held: not released
         return false;
       }
@@ -219,12 +243,15 @@ class PyTree final : public HostTree {
     return FillChildren(i, depth);
   }
 
-  // A record's object and key, held until the next event.
-  static void Held(Record& r) {
-    Py_INCREF(r.object);
-    Py_XINCREF(r.key_object);
+  // A record's object and key, held until the next event when the walk holds them.
+  void Held(Record& r) const {
+    if (hold_) {
+      Py_INCREF(r.object);
+      Py_XINCREF(r.key_object);
+    }
     r.type = Py_TYPE(r.object);
   }
+
 
   // Asks for an object's first 64 bytes (a str's header and its first characters).
   static void Prefetch(const PyObject* o) {
@@ -322,6 +349,8 @@ class PyTree final : public HostTree {
   std::vector<Record> records_;  // [0, used_) this event's; the rest kept for the next
   size_t used_ = 0;
   int64_t budget_ = 0;  // records this event may still make
+  bool hold_ = false;  // this walk holds its objects
+  bool needs_hold_ = false;  // this walk met an object that must be held: it starts again
   std::vector<py::object> mappings_;  // the Mappings read through dicts, held until the next event
   mutable std::string problem_;
 };

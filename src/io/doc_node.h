@@ -41,7 +41,9 @@ class DocNode {
   // Node `index` of a YamlTree that must outlive the node.
   DocNode(const YamlTree* tree, int32_t index) : kind_(Kind::kTree), index_(index), tree_(tree) {}
   // Node `n` of a host's tree; both must outlive the node.
-  DocNode(const HostTree* host, HostTree::Node n) : kind_(Kind::kHost), host_node_(n), host_(host) {}
+  // Its kind is asked for once, here: readers ask a node's kind several times.
+  DocNode(const HostTree* host, HostTree::Node n)
+      : kind_(Kind::kHost), host_kind_(host->kind(n)), host_node_(n), host_(host) {}
 
   // The JSON side of these is inline: a pod's reading asks them a few dozen times.
   bool IsDefined() const {
@@ -113,9 +115,10 @@ class DocNode {
   const Value* value_node() const { return kind_ == Kind::kValue ? value_ : nullptr; }
   const YamlTree::Node* tree_node() const { return kind_ == Kind::kTree ? &tree_->node(index_) : nullptr; }
   YamlTree::Kind tree_kind() const { return tree_->node(index_).kind; }
-  HostTree::Kind host_kind() const { return host_->kind(host_node_); }
+  HostTree::Kind host_kind() const { return host_kind_; }
   const HostTree* host() const { return kind_ == Kind::kHost ? host_ : nullptr; }
   Kind kind_ = Kind::kAbsent;
+  HostTree::Kind host_kind_ = HostTree::Kind::kNull;  // a host node's
   int32_t index_ = 0;  // in tree_
   simdjson::dom::element json_;
   union {
@@ -198,7 +201,7 @@ void DocNode::ForEachItem(F&& f) const {
     for (simdjson::dom::element item : arr) f(DocNode(item));
   } else if (const Value* v = value_node(); v != nullptr && v->is_list()) {
     for (const Value& item : v->items()) f(DocNode(&item));
-  } else if (const HostTree* h = host(); h != nullptr && h->kind(host_node_) == HostTree::Kind::kList) {
+  } else if (const HostTree* h = host(); h != nullptr && host_kind_ == HostTree::Kind::kList) {
     const size_t n = h->size(host_node_);
     for (size_t i = 0; i < n; ++i) f(DocNode(h, h->item(host_node_, i)));
   }

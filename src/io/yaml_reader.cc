@@ -200,7 +200,11 @@ std::optional<std::string> ObjectReader::AsString(const DocNode& value, const Fi
 void ObjectReader::AsStringInto(const DocNode& value, const FieldPath& field, absl::string_view absent,
                                 std::string* out) {
   if (Absent(value)) {
-    out->assign(absent.data(), absent.size());
+    if (absent.empty()) {
+      out->clear();  // no call: most absent fields read as empty
+    } else {
+      out->assign(absent.data(), absent.size());
+    }
     return;
   }
   if (!value.IsScalar()) {
@@ -325,22 +329,28 @@ bool ParseUtcSeconds(absl::string_view s, int64_t* out) {
   if (s.size() != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z') {
     return false;
   }
-  int64_t v[6];
-  const int at[6][2] = {{0, 4}, {5, 2}, {8, 2}, {11, 2}, {14, 2}, {17, 2}};
-  for (int i = 0; i < 6; ++i) {
-    v[i] = 0;
-    for (int k = at[i][0]; k < at[i][0] + at[i][1]; ++k) {
-      if (s[k] < '0' || s[k] > '9') return false;
-      v[i] = v[i] * 10 + (s[k] - '0');
+  // A field's digits, unrolled where the counts are constants.
+  const auto digits = [s](int from, int count, int64_t* value) {
+    int64_t n = 0;
+    for (int k = from; k < from + count; ++k) {
+      const unsigned d = static_cast<unsigned char>(s[k]) - unsigned{'0'};
+      if (d > 9) return false;
+      n = n * 10 + d;
     }
-  }
-  const bool leap = (v[0] % 4 == 0 && v[0] % 100 != 0) || v[0] % 400 == 0;
-  const int64_t month_days[12] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > month_days[v[1] - 1] || v[3] > 23 || v[4] > 59 || v[5] > 60) {
+    *value = n;
+    return true;
+  };
+  int64_t year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (!digits(0, 4, &year) || !digits(5, 2, &month) || !digits(8, 2, &day) || !digits(11, 2, &hour) ||
+      !digits(14, 2, &minute) || !digits(17, 2, &second)) {
     return false;
   }
+  static constexpr int8_t kMonthDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60) return false;
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  if (day > kMonthDays[month - 1] + (month == 2 && leap ? 1 : 0)) return false;
   // A leap second (60) counts as the next minute's first, as a civil-time conversion does.
-  *out = DaysFromCivil(v[0], v[1], v[2]) * 86400 + v[3] * 3600 + v[4] * 60 + v[5];
+  *out = DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
   return true;
 }
 

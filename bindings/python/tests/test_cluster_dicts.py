@@ -129,6 +129,48 @@ def test_a_refused_object_leaves_every_reference_count_as_it_was():
     assert [sys.getrefcount(v) for v in values] == counts
 
 
+def test_python_code_run_while_an_object_is_read_frees_nothing_the_reading_holds():
+    # Plain dicts, lists and scalars are read without holding them (no Python code can
+    # run meanwhile). An int subclass's text comes from its own code: here that code
+    # empties the pod's spec as the reading asks for the priority, dropping the last
+    # references to the container's strs (read after it), and makes new strs that would
+    # take their memory. The walk then holds every object of the event, so the pod reads
+    # as it was when the event began, and every count returns after it.
+    def text(c):
+        return "".join([c] * 40)  # a str of its own, not a shared constant
+
+    def with_container(name, image):
+        pod = pod_dict()
+        pod["spec"]["containers"] = [{"name": name, "image": image,
+                                      "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]
+        return pod
+
+    expected = with_container(text("c"), text("i"))
+    obj = with_container(text("c"), text("i"))
+    junk = []
+
+    class Emptying(int):
+        def __str__(self):
+            obj["spec"].clear()
+            junk.extend(text("x") for _ in range(10_000))
+            return int.__str__(self)
+
+    obj["spec"]["priority"] = Emptying(7)
+    expected["spec"]["priority"] = 7
+    kept = text("k")
+    obj["metadata"]["labels"] = {"team": kept}
+    expected["metadata"]["labels"] = {"team": text("k")}
+    count = sys.getrefcount(kept)
+    group = {"type": "ADDED", "object": {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup",
+                                         "metadata": {"name": "g", "namespace": "ns"}, "spec": {"minMember": 1}}}
+    read, plain = vcsched.Cluster(), vcsched.Cluster()
+    read.apply_all([group, {"type": "ADDED", "object": obj}])
+    plain.apply_all([group, {"type": "ADDED", "object": expected}])
+    assert obj["spec"] == {} and junk  # its code ran
+    assert read.to_yaml() == plain.to_yaml()
+    assert sys.getrefcount(kept) == count
+
+
 def test_a_wide_or_cyclic_object_is_refused_not_followed():
     cyclic = pod_dict()
     cyclic["spec"]["loop"] = cyclic  # a reader never goes there; the bound still holds

@@ -12,7 +12,13 @@
 namespace vcsched {
 namespace {
 
-std::string Key(absl::string_view namespace_, absl::string_view name) { return absl::StrCat(namespace_, "/", name); }
+// Made for every pod put or deleted: sized once and copied into, with no formatting.
+std::string Key(absl::string_view namespace_, absl::string_view name) {
+  std::string key(namespace_.size() + 1 + name.size(), '/');
+  std::copy(namespace_.begin(), namespace_.end(), key.begin());
+  std::copy(name.begin(), name.end(), key.begin() + static_cast<ptrdiff_t>(namespace_.size()) + 1);
+  return key;
+}
 
 // An object's own problems (ObjectProblems: Build's rules) as one error, or OK.
 template <typename Spec>

@@ -117,6 +117,23 @@ class DocNode {
   YamlTree::Kind tree_kind() const { return tree_->node(index_).kind; }
   HostTree::Kind host_kind() const { return host_kind_; }
   const HostTree* host() const { return kind_ == Kind::kHost ? host_ : nullptr; }
+  // An undefined node (Fields' slots) made a node of a tree, a JSON element or a host's
+  // tree in place: nothing to release, and no node made and moved for each field found.
+  void Become(const YamlTree* tree, int32_t index) {
+    kind_ = Kind::kTree;
+    tree_ = tree;
+    index_ = index;
+  }
+  void Become(simdjson::dom::element e) {
+    kind_ = Kind::kJson;
+    json_ = e;
+  }
+  void Become(const HostTree* host, HostTree::Node n) {
+    kind_ = Kind::kHost;
+    host_kind_ = host->kind(n);
+    host_node_ = n;
+    host_ = host;
+  }
   Kind kind_ = Kind::kAbsent;
   HostTree::Kind host_kind_ = HostTree::Kind::kNull;  // a host node's
   int32_t index_ = 0;  // in tree_
@@ -146,7 +163,7 @@ std::array<DocNode, N> DocNode::Fields(const absl::string_view (&keys)[N]) const
   };
   if (const YamlTree::Node* t = tree_node(); t != nullptr && t->kind == YamlTree::Kind::kMap) {
     for (uint32_t k = 0; k < t->size; ++k) {
-      if (DocNode* to = slot(tree_->key(*t, k))) *to = DocNode(tree_, tree_->value(*t, k));
+      if (DocNode* to = slot(tree_->key(*t, k))) to->Become(tree_, tree_->value(*t, k));
     }
   } else if (const YAML::Node* y = yaml_node(); y != nullptr && y->IsMap()) {
     for (const auto& kv : *y) {
@@ -154,7 +171,7 @@ std::array<DocNode, N> DocNode::Fields(const absl::string_view (&keys)[N]) const
     }
   } else if (simdjson::dom::object obj; json_node() != nullptr && json_node()->get(obj) == simdjson::SUCCESS) {
     for (simdjson::dom::key_value_pair kv : obj) {
-      if (DocNode* to = slot(absl::string_view(kv.key.data(), kv.key.size()))) *to = DocNode(kv.value);
+      if (DocNode* to = slot(absl::string_view(kv.key.data(), kv.key.size()))) to->Become(kv.value);
     }
   } else if (const Value* v = value_node(); v != nullptr && v->is_map()) {
     for (const auto& [key, child] : v->entries()) {
@@ -165,7 +182,7 @@ std::array<DocNode, N> DocNode::Fields(const absl::string_view (&keys)[N]) const
     absl::string_view key;
     HostTree::Node child = nullptr;
     while (h->next_entry(host_node_, &cursor, &key, &child)) {
-      if (DocNode* to = slot(key)) *to = DocNode(h, child);
+      if (DocNode* to = slot(key)) to->Become(h, child);
     }
   }
   return out;

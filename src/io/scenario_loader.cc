@@ -467,6 +467,21 @@ bool ReadJsonListByItems(const ScenarioSource& src, simdjson::padded_string_view
   return true;
 }
 
+// Whether every document of `text` reads as YAML (syntax alone: nothing is read from it).
+bool IsYaml(absl::string_view text, const LoadOptions& options) {
+  if (io_internal::FirstInvalidUtf8(text) >= 0) return false;
+  io_internal::DocumentSplitter splitter(text);
+  io_internal::DocumentText piece;
+  io_internal::YamlTree tree;
+  std::string error;
+  while (splitter.Next(&piece)) {
+    if (tree.Parse(piece.text, piece.first_line, options.max_depth, &error) != io_internal::YamlTree::Failure::kNone) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Reads every JSON document of `src` (one, or several one after another); a top-level
 // array is a list of documents. Returns false, having read nothing, when the first
 // document is not JSON: YAML flow style (`{kind: Node, ...}`) also starts with a brace,
@@ -517,27 +532,37 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
     read_top(doc);
     return true;
   }
+  // The stream is checked whole before anything is read. Text that goes wrong as JSON
+  // after a valid first document may still be YAML (`{...}` then `---`, a comment): it is
+  // then read as YAML, as every reader of manifests reads it, not reported half-read.
   simdjson::dom::document_stream stream;
   if (parser.parse_many(text.data(), text.size(), batch).get(stream) != simdjson::SUCCESS) return false;
-  for (auto it = stream.begin(); it != stream.end(); ++it) {
+  int documents = 0;
+  std::string failure;  // where and why the stream goes wrong, if it does
+  for (auto it = stream.begin(); it != stream.end(); ++it, ++documents) {
     simdjson::dom::element doc;
     if (auto err = (*it).get(doc); err != simdjson::SUCCESS) {
-      if (index == 0 && err != simdjson::DEPTH_ERROR) return false;
+      if (err != simdjson::DEPTH_ERROR && (documents == 0 || IsYaml(src_text, options))) return false;
       const std::string why = err == simdjson::DEPTH_ERROR
                                   ? absl::StrCat("nesting deeper than the limit of ", options.max_depth)
                                   : std::string(simdjson::error_message(err));
-      diag.errors.push_back(absl::StrCat(src.name, ": document ", index + 1, " (byte ", it.current_index(),
-                                         "): invalid JSON: ", why));
-      return true;
+      failure = absl::StrCat(" (byte ", it.current_index(), "): invalid JSON: ", why);
+      break;
     }
-    read_top(doc);
   }
   // parse_many stops quietly before an incomplete last document.
-  if (const size_t cut = stream.truncated_bytes(); cut > 0) {
-    if (index == 0) return false;
-    diag.errors.push_back(absl::StrCat(src.name, ": document ", index + 1, " (byte ", src_text.size() - cut,
-                                       "): invalid JSON: the document is incomplete"));
+  if (const size_t cut = stream.truncated_bytes(); failure.empty() && cut > 0) {
+    if (documents == 0 || IsYaml(src_text, options)) return false;
+    failure = absl::StrCat(" (byte ", src_text.size() - cut, "): invalid JSON: the document is incomplete");
   }
+  if (parser.parse_many(text.data(), text.size(), batch).get(stream) != simdjson::SUCCESS) return false;
+  int read = 0;
+  for (auto it = stream.begin(); it != stream.end() && read < documents; ++it, ++read) {
+    simdjson::dom::element doc;
+    if ((*it).get(doc) != simdjson::SUCCESS) break;  // not met: the same parse succeeded above
+    read_top(doc);
+  }
+  if (!failure.empty()) diag.errors.push_back(absl::StrCat(src.name, ": document ", index + 1, failure));
   return true;
 }
 

@@ -111,6 +111,20 @@ TEST_CASE("JSON loader: errors name the source, document, object and field", "[i
   absl::StatusOr<Scenario> flow = LoadScenario({{"flow.yaml", "{apiVersion: v1, kind: Node, metadata: {name: n1}}\n"}});
   REQUIRE(flow.ok());
   CHECK(flow->snapshot.nodes().size() == 1);
+  // JSON then something only YAML reads (a document marker, a comment): the whole text
+  // is YAML, read as YAML as every manifest reader reads it, not half-read as JSON. A
+  // stream that is neither keeps the JSON error (above, and a later document broken).
+  for (const char* tail : {"\n---\n", "\n# the end\n", "\n---\n{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"b\"}}\n"}) {
+    const std::string text = absl::StrCat(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}})", tail);
+    INFO(text);
+    absl::StatusOr<Scenario> as_yaml = LoadScenario({{"in.json", text}});
+    REQUIRE(as_yaml.ok());
+    absl::StatusOr<std::vector<Manifest>> manifests = LoadManifests({{"in.json", text}});
+    REQUIRE(manifests.ok());
+    CHECK(as_yaml->snapshot.nodes().size() == manifests->size());
+  }
+  CHECK_THAT(error(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}} {"kind": 1 x})"),
+             Catch::Contains("in.json: document 2 (byte 58): invalid JSON"));
   // Several documents one after another, and a top-level array of documents.
   absl::StatusOr<Scenario> two = LoadScenario(
       {{"in.json", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}} [{"apiVersion":"v1","kind":"Node","metadata":{"name":"b"}}])"}});

@@ -1,10 +1,13 @@
 #include "src/io/value_yaml.h"
 
+#include <optional>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/io/json_documents.h"
 #include "src/io/yaml_normalize.h"
 #include "src/io/yaml_reader.h"
 #include "vcsched/io/manifests.h"
@@ -265,6 +268,7 @@ absl::StatusOr<std::vector<Manifest>> LoadManifests(const std::vector<ScenarioSo
       errors.push_back(absl::StrCat(src.name, ": ", io_internal::DescribeInvalidByte(src.text, bad)));
       continue;
     }
+    const size_t out_before = out.size(), errors_before = errors.size();
     int index = 0;
     io_internal::YamlTree tree;
     std::string error;
@@ -288,6 +292,20 @@ absl::StatusOr<std::vector<Manifest>> LoadManifests(const std::vector<ScenarioSo
       }
       if (failure == io_internal::YamlTree::Failure::kContent) {
         errors.push_back(absl::StrCat(src.name, ": document ", ++index, ", ", error));
+      }
+    }
+    // JSON values one after another are not YAML: read as the scenario loader reads them.
+    if (errors.size() == errors_before || !io_internal::LooksLikeJson(src.text)) continue;
+    std::optional<std::vector<io_internal::JsonDocument>> json = io_internal::ReadJsonStream(src.text);
+    if (!json) continue;  // nor JSON: the YAML errors stand
+    out.erase(out.begin() + static_cast<ptrdiff_t>(out_before), out.end());
+    errors.resize(errors_before);
+    for (io_internal::JsonDocument& d : *json) {
+      const std::string where = absl::StrCat(src.name, ": document ", d.number);
+      if (d.error.empty()) {
+        Flatten(std::move(d.value), where, out, errors);
+      } else {
+        errors.push_back(absl::StrCat(where, ": ", d.error));
       }
     }
   }

@@ -125,6 +125,26 @@ TEST_CASE("JSON loader: errors name the source, document, object and field", "[i
   }
   CHECK_THAT(error(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}} {"kind": 1 x})"),
              Catch::Contains("in.json: document 2 (byte 58): invalid JSON"));
+  // JSON values one after another (not YAML): the manifest readers read them as the
+  // loader does, numbered alike; a repeated key is refused by both.
+  {
+    const std::string stream = R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}} null
+        [{"apiVersion":"v1","kind":"Node","metadata":{"name":"b"}}, null, {"apiVersion":"v1","kind":"Node","metadata":{"name":"c"}}])";
+    absl::StatusOr<Scenario> loaded = LoadScenario({{"in.json", stream}});
+    REQUIRE(loaded.ok());
+    absl::StatusOr<std::vector<Manifest>> manifests = LoadManifests({{"in.json", stream}});
+    REQUIRE(manifests.ok());
+    REQUIRE(manifests->size() == 3);
+    CHECK(manifests->at(1).where == "in.json: document 3");
+    CHECK(manifests->at(2).where == "in.json: document 5");
+    CHECK(manifests->at(2).object.Find("metadata")->Find("name")->text() == "c");
+    CHECK(loaded->snapshot.nodes().size() == manifests->size());
+    const std::string repeated = R"({"kind":"Node"} {"kind":"Node","kind":"Pod"})";
+    absl::StatusOr<std::vector<Manifest>> refused = LoadManifests({{"in.json", repeated}});
+    REQUIRE(!refused.ok());
+    CHECK_THAT(std::string(refused.status().message()), Catch::Contains("in.json: document 2: duplicate key \"kind\""));
+    CHECK_THAT(error(repeated), Catch::Contains("duplicate key \"kind\""));
+  }
   // Several documents one after another, and a top-level array of documents.
   absl::StatusOr<Scenario> two = LoadScenario(
       {{"in.json", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}} [{"apiVersion":"v1","kind":"Node","metadata":{"name":"b"}}])"}});

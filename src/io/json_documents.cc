@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/io/doc_node.h"
 #include "src/io/expansion_limits.h"
+#include "src/io/json_stream_parser.h"
 #include "src/io/value_yaml.h"
 
 namespace vcsched::io_internal {
@@ -75,11 +76,8 @@ JsonDocument ReadOne(simdjson::dom::element e, int number) {
 std::optional<std::vector<JsonDocument>> ReadJsonStream(absl::string_view text) {
   const simdjson::padded_string copy(text.data(), text.size());
   simdjson::dom::parser parser;
-#ifdef SIMDJSON_THREADS_ENABLED
-  parser.threaded = false;  // no threads of the library's own
-#endif
-  const size_t batch = std::max<size_t>(text.size(), size_t{1} << 12);
-  if (parser.allocate(batch, static_cast<size_t>(kMaxValueDepth) + 1) != simdjson::SUCCESS) return std::nullopt;
+  const size_t batch = PrepareStreamParser(parser, text.size(), static_cast<size_t>(kMaxValueDepth));
+  if (batch == 0) return std::nullopt;
   simdjson::dom::document_stream stream;
   if (parser.parse_many(copy, batch).get(stream) != simdjson::SUCCESS) return std::nullopt;
   std::vector<JsonDocument> out;

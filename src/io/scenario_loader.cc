@@ -18,6 +18,7 @@
 #include "src/io/job_documents.h"
 #include "src/io/json_documents.h"
 #include "src/io/json_list_items.h"
+#include "src/io/json_stream_parser.h"
 #include "src/io/k8s_reader.h"
 #include "src/io/object_document.h"
 #include "src/io/skipped_kinds.h"
@@ -492,14 +493,10 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
   }
   if (ReadJsonListByItems(src, text, options, c, diag)) return true;
   simdjson::dom::parser parser;
-#ifdef SIMDJSON_THREADS_ENABLED
-  parser.threaded = false;  // the library starts no threads (parse_many would, past one batch)
-#endif
-  // Sized to the text (parse_many needs a batch as large as its largest document): a small
-  // input does not pay for a megabyte of parser buffers.
-  const size_t batch = std::max<size_t>(src_text.size(), size_t{1} << 12);
-  if (parser.allocate(batch, static_cast<size_t>(options.max_depth) + 1) != simdjson::SUCCESS) {
-    diag.errors.push_back(absl::StrCat(src.name, ": out of memory for a JSON parser of ", batch, " bytes"));
+  const size_t batch = io_internal::PrepareStreamParser(parser, src_text.size(), static_cast<size_t>(options.max_depth));
+  if (batch == 0) {
+    diag.errors.push_back(absl::StrCat(src.name, ": out of memory for a JSON parser of ",
+                                       std::max<size_t>(src_text.size(), size_t{1} << 12), " bytes"));
     return true;
   }
   int index = 0;

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/io/doc_node.h"
+#include "src/io/json_stream_parser.h"
 #include "src/io/object_document.h"
 #include "src/model/output_text.h"
 
@@ -122,12 +123,9 @@ absl::StatusOr<std::vector<WatchEvent>> ReadWatchEvents(const ScenarioSource& so
                                                    " bytes exceeds the limit of ", limits.max_bytes));
   }
   simdjson::dom::parser parser;
-#ifdef SIMDJSON_THREADS_ENABLED
-  parser.threaded = false;  // the library starts no threads
-#endif
   const simdjson::padded_string padded(text.data(), text.size());
-  const size_t batch = std::max<size_t>(text.size(), size_t{1} << 12);
-  if (parser.allocate(batch, static_cast<size_t>(limits.max_depth) + 1) != simdjson::SUCCESS) {
+  const size_t batch = io_internal::PrepareStreamParser(parser, text.size(), static_cast<size_t>(limits.max_depth));
+  if (batch == 0) {
     return absl::ResourceExhaustedError(absl::StrCat(source.name, ": out of memory for a JSON parser"));
   }
   simdjson::dom::document_stream stream;

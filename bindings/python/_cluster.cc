@@ -1,10 +1,12 @@
 // The living cluster for Python: watch events in, snapshots out, decisions applied.
 #include <algorithm>
+#include <optional>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "absl/strings/str_cat.h"
+#include "bindings/python/plain_pod_event.h"
 #include "bindings/python/status_errors.h"
 #include "vcsched/cluster.h"
 #include "vcsched/io/cluster_io.h"
@@ -357,15 +359,22 @@ class PyTree final : public HostTree {
 
 // Applies dict events in order, each read in place from its Python objects (the GIL
 // stays held: the readers touch them); the first refused one raises, naming its
-// position (the events before it stay applied). Returns the notes.
+// position (the events before it stay applied). A plain Pod's event is read straight
+// into a pod; any other is walked and read as a document. Returns the notes.
 std::vector<std::string> ApplyEvents(Cluster& cluster, const py::iterable& events, const std::string& name) {
   std::vector<std::string> notes;
   PyTree tree;
   int64_t index = 0;
   std::string where;  // one buffer for every event's place
+  std::optional<PodSpec> pod;
   for (py::handle e : events) {
     where.assign(name);
     absl::StrAppend(&where, ": event ", ++index);
+    WatchEvent::Type type = WatchEvent::Type::kAdded;
+    if (ReadPlainPodEvent(e.ptr(), &type, &pod.emplace())) {
+      if (absl::Status s = ApplyPodEvent(cluster, type, *std::move(pod), where, &notes); !s.ok()) Raise(s);
+      continue;
+    }
     const HostTree::Node root = tree.Walk(e.ptr());
     if (root == nullptr) Raise(absl::InvalidArgumentError(absl::StrCat(where, ": ", tree.problem())));
     if (absl::Status s = ApplyWatchEvent(cluster, tree, root, where, &notes); !s.ok()) Raise(s);

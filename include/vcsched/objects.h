@@ -40,6 +40,10 @@ absl::StatusOr<ResourceList> ParseResourceList(
 // does not track (its quantity must still parse). Errors do not name the resource:
 // `invalid quantity "4Gx"`.
 absl::StatusOr<int64_t> ParseResourceQuantity(absl::string_view name, absl::string_view text, bool* tracked);
+// An RFC 3339 time (metadata.creationTimestamp) as seconds since the epoch; false when the
+// text is not one. The API server's own form, "2026-11-29T18:04:21Z", is read without a
+// general time parser.
+bool ParseApiTime(absl::string_view text, int64_t* seconds);
 
 struct LabelSelectorRequirement {
   enum class Operator { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };

@@ -364,6 +364,16 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const WatchEvent& event, std::vec
   return ApplyObjects(cluster, event.type, read, &objects, event, notes);
 }
 
+absl::Status ApplyPodEvent(Cluster& cluster, WatchEvent::Type type, PodSpec&& pod, absl::string_view where,
+                          std::vector<std::string>* notes) {
+  using T = WatchEvent::Type;
+  if (type != T::kAdded && type != T::kModified && type != T::kDeleted) {
+    return absl::InvalidArgumentError(absl::StrCat(where, ": type: a Pod's event is ADDED, MODIFIED or DELETED"));
+  }
+  std::vector<std::string> ignored;
+  return ApplyPod(cluster, type, std::move(pod), where, notes == nullptr ? &ignored : notes);
+}
+
 namespace {
 
 // An event held as a tree (a Value a host built, or a host's own objects): its type and

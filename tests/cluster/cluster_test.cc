@@ -423,5 +423,39 @@ TEST_CASE("Cluster: watch events, including a Volcano Job, relists and deletions
   CHECK(c.generation() == generation);
 }
 
+
+TEST_CASE("Cluster: a pod the host read itself is applied as its watch event would be", "[cluster]") {
+  Cluster c;
+  std::vector<std::string> notes;
+  PodSpec pod;
+  pod.name = "p";
+  pod.namespace_ = "ns";
+  pod.containers.push_back({"c", {{"cpu", 1000}}, false, {}});
+  PodSpec update = pod;
+  update.phase = "Running";
+  // MODIFIED before it exists: refused, as for a watch event.
+  CHECK_THAT(std::string(ApplyPodEvent(c, WatchEvent::Type::kModified, PodSpec(pod), "e", &notes).message()),
+             Catch::Contains("e: MODIFIED: Pod \"ns/p\": not found"));
+  CHECK(c.pods().empty());
+  REQUIRE(ApplyPodEvent(c, WatchEvent::Type::kAdded, PodSpec(pod), "e", &notes).ok());
+  REQUIRE(ApplyPodEvent(c, WatchEvent::Type::kAdded, std::move(update), "e", &notes).ok());  // a relist
+  CHECK(c.pods().at("ns/p")->phase == "Running");
+  // Only changes of a pod: another type is refused, and nothing changes.
+  const int64_t generation = c.generation();
+  CHECK_FALSE(ApplyPodEvent(c, WatchEvent::Type::kSchedule, PodSpec(pod), "e", &notes).ok());
+  CHECK(c.generation() == generation);
+  REQUIRE(ApplyPodEvent(c, WatchEvent::Type::kDeleted, PodSpec(pod), "e", &notes).ok());
+  CHECK(c.pods().empty());
+  CHECK(notes.empty());
+  REQUIRE(ApplyPodEvent(c, WatchEvent::Type::kDeleted, PodSpec(pod), "e", &notes).ok());
+  REQUIRE(notes.size() == 1);  // a deletion of an absent pod is noted
+  CHECK_THAT(notes[0], Catch::Contains("DELETED"));
+  // A pod the readers would refuse is refused here too, and named.
+  PodSpec bad = pod;
+  bad.phase = "Bogus";
+  CHECK_FALSE(ApplyPodEvent(c, WatchEvent::Type::kAdded, std::move(bad), "e", &notes).ok());
+  CHECK(c.pods().empty());
+}
+
 }  // namespace
 }  // namespace vcsched

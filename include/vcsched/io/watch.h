@@ -52,6 +52,11 @@ absl::Status ApplyWatchEvent(Cluster& cluster, const Value& event, absl::string_
 // fields the readers need are visited, and nothing is copied first.
 absl::Status ApplyWatchEvent(Cluster& cluster, const HostTree& tree, HostTree::Node event, absl::string_view where,
                              std::vector<std::string>* notes);
+// The same for an ADDED, MODIFIED or DELETED event of a Pod the host has read itself
+// (Python's reader of plain dicts): applied as ApplyWatchEvent applies such an event. The
+// pod must be one the readers would give without a warning, and pass ObjectProblems.
+absl::Status ApplyPodEvent(Cluster& cluster, WatchEvent::Type type, PodSpec&& pod, absl::string_view where,
+                           std::vector<std::string>* notes);
 
 }  // namespace vcsched
 

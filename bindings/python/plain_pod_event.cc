@@ -198,32 +198,28 @@ class PlainPodReader {
   // Container ports that are not host ports: nothing to read. A host port (or any port
   // of a hostNetwork pod) is the general reader's, which warns about it.
   bool Ports(PyObject* o, bool host_network) {
-    if (Unset(o)) return true;
-    if (!IsSequence(o) || (host_network && PySequence_Fast_GET_SIZE(o) > 0)) return false;
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
-      PyObject* port = PySequence_Fast_GET_ITEM(o, i);
-      static constexpr absl::string_view kNames[] = {"hostPort"};
-      PyObject* f[1];
-      if (!IsDict(port)) {
-        if (!Plain(port, 6)) return false;
-      } else if (!Fields(port, kNames, f, 6) || !Unset(f[0])) {
-        return false;
-      }
-    }
-    return true;
+    static constexpr absl::string_view kHostPort[] = {"hostPort"};
+    if (host_network && !Unset(o) && (!IsSequence(o) || PySequence_Fast_GET_SIZE(o) > 0)) return false;
+    return ListWithout(o, kHostPort, /*null_is_absent=*/true, 6);
   }
 
   // Volumes are not read; a claim's is warned about (the general reader's).
   bool Volumes(PyObject* o) {
+    static constexpr absl::string_view kClaim[] = {"persistentVolumeClaim"};
+    return ListWithout(o, kClaim, /*null_is_absent=*/false, 4);
+  }
+
+  // A list read no further than this: a map in it must not hold `field` (null counts as
+  // absent when `null_is_absent`); everything else in it must be plain.
+  bool ListWithout(PyObject* o, const absl::string_view (&field)[1], bool null_is_absent, int depth) {
     if (Unset(o)) return true;
     if (!IsSequence(o)) return false;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
-      PyObject* volume = PySequence_Fast_GET_ITEM(o, i);
-      static constexpr absl::string_view kNames[] = {"persistentVolumeClaim"};
+      PyObject* item = PySequence_Fast_GET_ITEM(o, i);
       PyObject* f[1];
-      if (!IsDict(volume)) {
-        if (!Plain(volume, 4)) return false;
-      } else if (!Fields(volume, kNames, f, 4) || f[0] != nullptr) {
+      if (!IsDict(item)) {
+        if (!Plain(item, depth)) return false;
+      } else if (!Fields(item, field, f, depth) || !(f[0] == nullptr || (null_is_absent && f[0] == Py_None))) {
         return false;
       }
     }
@@ -238,43 +234,32 @@ class PlainPodReader {
 
   // Quantities given as strings or integers.
   bool Resources(PyObject* o, ResourceList* out) {
-    if (Unset(o)) return true;
-    if (!IsDict(o)) return false;
-    Py_ssize_t pos = 0;
-    PyObject* key = nullptr;
-    PyObject* value = nullptr;
-    while (PyDict_Next(o, &pos, &key, &value)) {
-      absl::string_view name, text;
-      std::optional<absl::AlphaNum> number;  // an integer's digits, as Python prints it
-      if (--budget_ < 0 || !Text(key, &name)) return false;
-      if (Py_IS_TYPE(value, &PyLong_Type)) {
-        int overflow = 0;
-        const long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
-        if (overflow != 0) return false;
-        text = number.emplace(v).Piece();
-      } else if (!Text(value, &text)) {
-        return false;
-      }
-      bool tracked = false;
-      const absl::StatusOr<int64_t> amount = ParseResourceQuantity(name, text, &tracked);
-      if (!amount.ok()) return false;
-      if (tracked) out->try_emplace(out->end(), std::string(name), 0)->second += *amount;
-    }
-    return true;
+    return Unset(o) || ForEachEntry(o, [out](absl::string_view name, PyObject* value) {
+             absl::string_view text;
+             std::optional<absl::AlphaNum> number;  // an integer's digits, as Python prints it
+             if (Py_IS_TYPE(value, &PyLong_Type)) {
+               int overflow = 0;
+               const long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+               if (overflow != 0) return false;
+               text = number.emplace(v).Piece();
+             } else if (!Text(value, &text)) {
+               return false;
+             }
+             bool tracked = false;
+             const absl::StatusOr<int64_t> amount = ParseResourceQuantity(name, text, &tracked);
+             if (!amount.ok()) return false;
+             if (tracked) out->try_emplace(out->end(), std::string(name), 0)->second += *amount;
+             return true;
+           });
   }
 
   bool StringMap(PyObject* o, Labels* out) {
-    if (Unset(o)) return true;
-    if (!IsDict(o)) return false;
-    Py_ssize_t pos = 0;
-    PyObject* key = nullptr;
-    PyObject* value = nullptr;
-    while (PyDict_Next(o, &pos, &key, &value)) {
-      absl::string_view k, v;
-      if (--budget_ < 0 || !Text(key, &k) || (value != Py_None && !Text(value, &v))) return false;
-      out->insert_or_assign(out->end(), std::string(k), std::string(v));
-    }
-    return true;
+    return Unset(o) || ForEachEntry(o, [out](absl::string_view key, PyObject* value) {
+             absl::string_view text;
+             if (value != Py_None && !Text(value, &text)) return false;
+             out->insert_or_assign(out->end(), std::string(key), std::string(text));
+             return true;
+           });
   }
 
   static bool String(PyObject* o, absl::string_view absent, std::string* out) {
@@ -295,21 +280,27 @@ class PlainPodReader {
   // other entry must be plain. False when `o` is not a dict or an entry is not plain.
   template <size_t N>
   bool Fields(PyObject* o, const absl::string_view (&names)[N], PyObject* (&slots)[N], int depth) {
-    if (!IsDict(o)) return false;
     std::fill(std::begin(slots), std::end(slots), nullptr);
+    return ForEachEntry(o, [&](absl::string_view key, PyObject* value) {
+      size_t i = 0;
+      while (i < N && names[i] != key) ++i;
+      if (i == N) return Plain(value, depth + 1);
+      slots[i] = value;
+      return true;
+    });
+  }
+
+  // f(key, value) for each entry of dict `o`, each counted against the budget; false
+  // when `o` is not a dict, a key is not text, or f declines.
+  template <typename F>
+  bool ForEachEntry(PyObject* o, F&& f) {
+    if (!IsDict(o)) return false;
     Py_ssize_t pos = 0;
     PyObject* key = nullptr;
     PyObject* value = nullptr;
     while (PyDict_Next(o, &pos, &key, &value)) {
       absl::string_view name;
-      if (--budget_ < 0 || !Text(key, &name)) return false;
-      size_t i = 0;
-      while (i < N && names[i] != name) ++i;
-      if (i < N) {
-        slots[i] = value;
-      } else if (!Plain(value, depth + 1)) {
-        return false;
-      }
+      if (--budget_ < 0 || !Text(key, &name) || !f(name, value)) return false;
     }
     return true;
   }
@@ -326,14 +317,7 @@ class PlainPodReader {
       return true;
     }
     if (IsDict(o)) {
-      Py_ssize_t pos = 0;
-      PyObject* key = nullptr;
-      PyObject* value = nullptr;
-      while (PyDict_Next(o, &pos, &key, &value)) {
-        absl::string_view name;
-        if (!Text(key, &name) || !Plain(value, depth + 1)) return false;
-      }
-      return true;
+      return ForEachEntry(o, [&](absl::string_view, PyObject* value) { return Plain(value, depth + 1); });
     }
     if (IsSequence(o)) {
       for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {

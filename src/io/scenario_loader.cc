@@ -496,7 +496,7 @@ bool ParseJson(const ScenarioSource& src, absl::string_view src_text, size_t rea
   const size_t batch = io_internal::PrepareStreamParser(parser, src_text.size(), static_cast<size_t>(options.max_depth));
   if (batch == 0) {
     diag.errors.push_back(absl::StrCat(src.name, ": out of memory for a JSON parser of ",
-                                       std::max<size_t>(src_text.size(), size_t{1} << 12), " bytes"));
+                                       io_internal::StreamBatch(src_text.size()), " bytes"));
     return true;
   }
   int index = 0;

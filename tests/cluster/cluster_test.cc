@@ -423,7 +423,6 @@ TEST_CASE("Cluster: watch events, including a Volcano Job, relists and deletions
   CHECK(c.generation() == generation);
 }
 
-
 TEST_CASE("Cluster: a pod the host read itself is applied as its watch event would be", "[cluster]") {
   Cluster c;
   std::vector<std::string> notes;

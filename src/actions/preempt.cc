@@ -216,10 +216,9 @@ class PreemptAction : public Action {
       removed.push_back(v);
       if (fits()) break;
     }
-    if (removed.empty()) {
-      if (!fits()) return std::nullopt;
-      return Candidate{node, {}};
-    }
+    // No potential victim: the node is not a candidate, even where the preemptor already
+    // fits (Volcano's SelectVictimsOnNode answers "no preemption victims found").
+    if (removed.empty()) return std::nullopt;
     if (!ssn.SimulatePredicate(p, node, removed).ok()) return std::nullopt;
     // Reprieve, highest priority first: put each back; keep it only if `p` still fits.
     std::vector<TaskIndex> potential = removed;

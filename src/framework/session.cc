@@ -839,6 +839,35 @@ std::vector<TaskIndex> Session::VictimTasks(absl::Span<const TaskIndex> candidat
 
 // ---------------------------------------------------------------- direct changes
 
+namespace internal {
+bool CacheTakesBind(Session::State& s, TaskIndex t) {
+  const NodeIndex n = s.node[static_cast<size_t>(t)];
+  if (n == kNone) return false;
+  const absl::Span<const int64_t> req = s.req(t);
+  const absl::Span<const int64_t> idle = Row(s.idle, n);
+  // The cache compares cpu and memory always, other resources where the task asks for
+  // them. The session's idle already counts every allocated task on the node, `t`
+  // included; the cache's counts those not yet bound as free. So the bind fits unless
+  // the session's idle is negative in a compared resource by more than the other
+  // unbound allocations on the node give back (worked out only then: rare).
+  const auto compared = [&](int d) { return d == kCpu || d == kMemory || req[static_cast<size_t>(d)] > 0; };
+  bool short_somewhere = false;
+  for (int d = 0; d < s.dims; ++d) short_somewhere |= compared(d) && idle[static_cast<size_t>(d)] < 0;
+  if (!short_somewhere) return true;
+  if (!s.node_tasks_listed) s.ListNodeTasks();
+  std::vector<int64_t> have(idle.begin(), idle.end());
+  for (TaskIndex other : s.node_tasks[static_cast<size_t>(n)]) {
+    if (other == t || s.status[static_cast<size_t>(other)] != TaskStatus::kAllocated) continue;
+    const absl::Span<const int64_t> r = s.req(other);
+    for (int d = 0; d < s.dims; ++d) have[static_cast<size_t>(d)] = SaturatingAdd(have[static_cast<size_t>(d)], r[static_cast<size_t>(d)]);
+  }
+  for (int d = 0; d < s.dims; ++d) {
+    if (compared(d) && have[static_cast<size_t>(d)] < 0) return false;
+  }
+  return true;
+}
+}  // namespace internal
+
 absl::Status Session::Allocate(TaskIndex t, NodeIndex n) {
   State& s = *s_;
   if (s.status[static_cast<size_t>(t)] != TaskStatus::kPending) {
@@ -850,6 +879,9 @@ absl::Status Session::Allocate(TaskIndex t, NodeIndex n) {
   if (j != kNone && JobReady(j)) {
     for (TaskIndex other : s.job(j).tasks) {
       if (s.status[static_cast<size_t>(other)] != TaskStatus::kAllocated) continue;
+      // A bind the cache refuses stops the job's dispatch; its tasks stay allocated
+      // (Volcano's Session.Allocate returns the dispatch error).
+      if (!internal::CacheTakesBind(s, other)) break;
       s.MoveTask(other, TaskStatus::kBinding, s.node[static_cast<size_t>(other)]);
       s.AddBind(other);
     }

@@ -246,6 +246,14 @@ namespace internal {
 // abstentions passes to the next; true when every tier abstained. `rejecter`, when
 // given, receives the index of the registration that rejected.
 bool TierVote(const std::vector<Registered<JobVoteFn>>& regs, JobIndex j, size_t* rejecter = nullptr);
+
+// Whether Volcano's cache takes the bind of allocated task `t` (SchedulerCache.AddBindTask:
+// the task must fit its node's idle resources as the cache counts them, which leaves out
+// this session's allocations not yet bound). The session's own fit checks keep this true,
+// except where backfill places a best-effort pod by the predicates' pod count alone and
+// the Kubernetes node view undercounts the node's pods (docs/reference/scheduler.md §10.6):
+// then the cache refuses the bind and the pod is not bound.
+bool CacheTakesBind(Session::State& s, TaskIndex t);
 }  // namespace internal
 
 // The framework's way in (session.cc, the statement, the scheduler); built-in actions

@@ -69,6 +69,12 @@ void Statement::Commit() {
     switch (op.kind) {
       case OpKind::kAllocate:
         if (s.status[static_cast<size_t>(op.task)] != TaskStatus::kAllocated) break;
+        if (!internal::CacheTakesBind(s, op.task)) {
+          // Volcano's Statement.Commit undoes an allocation whose bind the cache refused.
+          s.MoveTask(op.task, TaskStatus::kPending, kNone);
+          s.FireDeallocate(op.task);
+          break;
+        }
         s.MoveTask(op.task, TaskStatus::kBinding, op.node);
         s.AddBind(op.task);
         break;

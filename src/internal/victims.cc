@@ -43,7 +43,8 @@ std::vector<NodeIndex> PreemptCandidateNodes(Session& ssn, TaskIndex t) {
 }
 
 bool ValidateVictims(const Session& ssn, TaskIndex preemptor, NodeIndex n, const std::vector<TaskIndex>& victims) {
-  if (victims.empty()) return false;
+  // No victims is valid (Volcano HEAD's util.ValidateVictims): a node with room already
+  // takes the preemptor without an eviction.
   Resource future = ssn.node_future_idle(n);
   for (TaskIndex v : victims) future += ssn.task_resreq(v);
   return LessEqual(ssn.task_resreq(preemptor), future.span());

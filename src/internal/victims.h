@@ -20,7 +20,8 @@ std::vector<TaskIndex> InVictimOrder(const Session& ssn, TaskIndex preemptor, st
 // UnschedulableAndUnresolvable, Error, Skip or Wait status).
 std::vector<NodeIndex> PreemptCandidateNodes(Session& ssn, TaskIndex t);
 
-// p.InitResreq <= node FutureIdle + the victims' requests; false for no victims.
+// p.InitResreq <= node FutureIdle + the victims' requests. An empty list passes when the
+// node's future idle already holds the preemptor, as in Volcano HEAD.
 bool ValidateVictims(const Session& ssn, TaskIndex preemptor, NodeIndex n, const std::vector<TaskIndex>& victims);
 
 }  // namespace vcsched::internal

@@ -45,6 +45,33 @@ std::string DocNode::Scalar() const {
   }
 }
 
+ScalarType DocNode::TypeAsKubernetesReads() const {
+  if (!IsScalar()) return ScalarType::kNull;
+  if (const YamlTree::Node* t = tree_node()) {
+    return t->quoted ? ScalarType::kString : PlainYamlScalarType(tree_->text(*t));
+  }
+  if (const YAML::Node* y = yaml_node()) {
+    // yaml-cpp tags a plain scalar "?", a quoted one "!"; an explicit tag is kept.
+    const std::string& tag = y->Tag();
+    if (tag == "?") return PlainYamlScalarType(y->Scalar());
+    if (tag == "tag:yaml.org,2002:bool") return ScalarType::kBool;
+    if (tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float") return ScalarType::kNumber;
+    return ScalarType::kString;
+  }
+  if (const Value* v = value_node()) return v->quoted() ? ScalarType::kString : PlainYamlScalarType(v->text());
+  if (const HostTree* h = host()) {
+    // A host's number or boolean is given as its plain text.
+    if (h->quoted(host_node_)) return ScalarType::kString;
+    std::string scratch;
+    return PlainYamlScalarType(h->scalar(host_node_, &scratch));
+  }
+  switch (json_node()->type()) {
+    case simdjson::dom::element_type::STRING: return ScalarType::kString;
+    case simdjson::dom::element_type::BOOL: return ScalarType::kBool;
+    default: return ScalarType::kNumber;
+  }
+}
+
 absl::string_view DocNode::ScalarRef(std::string* scratch) const {
   if (const YamlTree::Node* t = tree_node(); t != nullptr && t->kind == YamlTree::Kind::kScalar) {
     return tree_->text(*t);

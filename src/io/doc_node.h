@@ -16,6 +16,7 @@
 #include <simdjson.h>
 #include "absl/strings/string_view.h"
 #include <yaml-cpp/yaml.h>
+#include "src/io/scalar_type.h"
 #include "src/io/yaml_tree.h"
 #include "vcsched/io/host_tree.h"
 #include "vcsched/value.h"
@@ -71,6 +72,10 @@ class DocNode {
   bool IsScalar() const;
   // The text of a scalar: a JSON number or boolean in its JSON spelling.
   std::string Scalar() const;
+  // A scalar's type as Kubernetes' decoders see it (src/io/scalar_type.h): a JSON or
+  // host value's own type; a YAML scalar's by YAML 1.1 unless it was quoted or tagged
+  // !!str. kNull for anything that is not a scalar.
+  ScalarType TypeAsKubernetesReads() const;
   // The same text; a JSON string is viewed in place, anything else is put in *scratch.
   absl::string_view ScalarRef(std::string* scratch) const;
   size_t size() const;

@@ -20,6 +20,7 @@ std::vector<std::string> StringList(ObjectReader& r, const DocNode& parent, cons
       r.Fail(l_items[i], At(field, i), absl::StrCat("expected a string, got ", Describe(l_items[i])));
       continue;
     }
+    if (r.NotAString(l_items[i], At(field, i))) continue;
     out.push_back(l_items[i].Scalar());
   }
   return out;

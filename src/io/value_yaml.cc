@@ -102,6 +102,8 @@ bool NeedsQuotes(const std::string& s) {
   for (const char* w : kWords) {
     if (lower == w) return true;
   }
+  // Anything Kubernetes' YAML 1.1 reader would type (0x1F, 1_000, .5, Off).
+  if (PlainYamlScalarType(s) != ScalarType::kString) return true;
   double d;
   return absl::SimpleAtod(s, &d) || s.find_first_of(":#{}[],&*!|>'\"%@`") != std::string::npos ||
          absl::ascii_isspace(static_cast<unsigned char>(s.front())) || s.front() == '-' || s.front() == '?';

@@ -186,6 +186,20 @@ int64_t ObjectReader::Time(const DocNode& parent, const char* key, const FieldPa
   return AsTime(Present(parent, key), field);
 }
 
+bool ObjectReader::NotAString(const DocNode& value, const FieldPath& field) {
+  const ScalarType type = value.TypeAsKubernetesReads();
+  if (type != ScalarType::kBool && type != ScalarType::kNumber) return false;
+  const std::string text = value.Scalar();
+  Fail(value, field,
+       type == ScalarType::kBool
+           ? absl::StrCat("expected a string, got the boolean ", text,
+                          " (Kubernetes reads an unquoted y, yes, n, no, on, off, true or false as a boolean, and "
+                          "the API server refuses it where a string belongs): write \"", text, "\"")
+           : absl::StrCat("expected a string, got the number ", text,
+                          " (the API server refuses a number where a string belongs): write \"", text, "\""));
+  return true;
+}
+
 std::optional<std::string> ObjectReader::AsString(const DocNode& value, const FieldPath& field) {
   if (Absent(value)) return std::nullopt;
   const DocNode& n = value;
@@ -193,6 +207,7 @@ std::optional<std::string> ObjectReader::AsString(const DocNode& value, const Fi
     Fail(n, field, absl::StrCat("expected a string, got ", Describe(n)));
     return std::nullopt;
   }
+  if (NotAString(n, field)) return std::nullopt;
   return n.Scalar();
 }
 
@@ -206,8 +221,8 @@ void ObjectReader::AsStringInto(const DocNode& value, const FieldPath& field, ab
     }
     return;
   }
-  if (!value.IsScalar()) {
-    Fail(value, field, absl::StrCat("expected a string, got ", Describe(value)));
+  if (!value.IsScalar() || NotAString(value, field)) {
+    if (!value.IsScalar()) Fail(value, field, absl::StrCat("expected a string, got ", Describe(value)));
     out->assign(absent.data(), absent.size());
     return;
   }
@@ -283,6 +298,8 @@ Labels ObjectReader::AsStringMap(const DocNode& value, const FieldPath& field) {
       out.insert_or_assign(out.end(), std::move(k), "");
     } else if (!v.IsScalar()) {
       Fail(v, absl::StrCat(field.str(), ".", k), absl::StrCat("expected a string, got ", Describe(v)));
+    } else if (NotAString(v, absl::StrCat(field.str(), ".", k))) {
+      return;
     } else {
       out.insert_or_assign(out.end(), std::move(k), v.Scalar());
     }

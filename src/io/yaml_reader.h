@@ -91,6 +91,9 @@ class ObjectReader {
   Labels AsStringMap(const DocNode& value, const FieldPath& field);
   ResourceList AsResources(const DocNode& value, const FieldPath& field);
   int64_t AsTime(const DocNode& value, const FieldPath& field);
+  // A scalar Kubernetes reads as a number or a boolean, where the field is a string:
+  // reported (the API server refuses it) and true.
+  bool NotAString(const DocNode& value, const FieldPath& field);
 
  private:
   std::string Where() const { return place_.document != nullptr ? place_.str() : where_; }

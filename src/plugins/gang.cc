@@ -97,9 +97,10 @@ class GangPlugin : public Plugin {
   void OnSessionClose(Session& ssn) override {
     for (JobIndex j = 0; j < ssn.num_jobs(); ++j) {
       if (ssn.queue_of(j) == kNone || ssn.job_tasks(j).empty()) continue;
-      if (auto invalid = ssn.JobValid(j)) {
-        ssn.SetJobCondition(j, SharedText::Literal("Unschedulable"), invalid->first, invalid->second);
-      } else if (!ssn.JobIsReady(j)) {
+      // Volcano HEAD's close hook does not ask JobValid: an invalid job reads as any job
+      // that is not ready, and a gang that lost pods this session to evictions is left
+      // alone while its releasing pods still hold the gang's place.
+      if (!ssn.JobIsReady(j)) {
         const int32_t releasing_on_node = ssn.JobReleasingOnNodeNum(j);
         const int32_t scheduled = ssn.job_count(j, TaskStatus::kRunning) + ssn.job_count(j, TaskStatus::kBound) +
                                   ssn.job_count(j, TaskStatus::kFailed) + ssn.job_count(j, TaskStatus::kSucceeded);

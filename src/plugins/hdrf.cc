@@ -11,16 +11,11 @@ std::vector<std::string> HdrfTree::PathOf(QueueIndex q) const {
   const Session& s = *ssn_;
   const QueueInfo& info = s.queue(q);
   auto it = info.spec.annotations.find("volcano.sh/hierarchy");
-  if (it != info.spec.annotations.end()) return absl::StrSplit(it->second, '/');
-  // Without the annotation the path follows spec.parent up to root.
-  std::vector<std::string> path;
-  for (QueueIndex cur = q; cur != kNone; cur = s.queue(cur).parent) {
-    path.push_back(s.queue(cur).spec.name);
-    if (s.queue(cur).spec.name == "root") break;
-  }
-  if (path.back() != "root") path.push_back("root");
-  std::reverse(path.begin(), path.end());
-  return path;
+  // Volcano HEAD (api/queue_info.go, drf.go buildHierarchy) reads the annotation alone:
+  // without it a queue's jobs hang straight under the root (spec.parent plays no part),
+  // so every such queue compares equal and HDRF names no victims between them.
+  if (it == info.spec.annotations.end() || it->second.empty()) return {"root"};
+  return absl::StrSplit(it->second, '/');
 }
 
 HdrfTree::HdrfTree(const Session& ssn, const std::vector<Resource>& allocated) : ssn_(&ssn) {

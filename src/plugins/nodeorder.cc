@@ -178,34 +178,52 @@ class NodeOrderPlugin : public Plugin {
     return weights == 0 ? 0 : sum / weights;
   }
 
+  // NodeResourcesBalancedAllocation as Kubernetes v1.36.1 scores it
+  // (noderesources/balanced_allocation.go, balancedResourceScorer): not the balance the
+  // node has with the pod, but how much the pod improves it. Both balances are
+  // `int((1 - std) * 100)` over the same resources; the score is
+  // `50 + (50 + with - without) / 2`, in [50, 100] (75 when the pod changes nothing).
   int64_t Balanced(TaskIndex t, NodeIndex n) const {
     const Session& s = *ssn_;
     const absl::Span<const int64_t> req = s.task_resreq(t);
-    std::array<double, 3> fractions{};  // cpu, memory and at most one gpu: no allocation per node
+    // cpu, memory and at most one gpu: no allocation per node
+    std::array<double, 3> with_pod{}, without_pod{};
     size_t count = 0;
     bool requests_any = false;
     auto add = [&](int d) {
-      const int64_t cap = s.node_allocatable(n)[static_cast<size_t>(d)];
-      if (req[static_cast<size_t>(d)] > 0) requests_any = true;
+      const size_t i = static_cast<size_t>(d);
+      const int64_t cap = s.node_allocatable(n)[i];
+      if (req[i] > 0) requests_any = true;
       if (cap <= 0) return;
-      const double f = (static_cast<double>(view_->requested(n, d)) + static_cast<double>(req[static_cast<size_t>(d)])) /
-                       static_cast<double>(cap);
-      fractions[count++] = std::min(f, 1.0);
+      // Kubernetes sums in int64 and divides as float64.
+      const int64_t allocated = view_->requested(n, d);
+      const double capacity = static_cast<double>(cap);
+      with_pod[count] = std::min(static_cast<double>(SaturatingAdd(allocated, req[i])) / capacity, 1.0);
+      without_pod[count] = std::min(static_cast<double>(allocated) / capacity, 1.0);
+      ++count;
     };
     add(kCpu);
     add(kMemory);
     if (gpu_dim_ >= 0 && req[static_cast<size_t>(gpu_dim_)] > 0) add(gpu_dim_);
-    if (!requests_any || count == 0) return 0;
+    if (!requests_any) return 0;  // a best-effort pod: Kubernetes skips the plugin
+    const int64_t with = BalanceScore(with_pod.data(), count);
+    const int64_t without = BalanceScore(without_pod.data(), count);
+    return kMaxNodeScore / 2 + (kMaxNodeScore / 2 + with - without) / 2;
+  }
+
+  // `int((1 - std) * 100)` over the fractions, std as Kubernetes computes it: |f1 - f2| / 2
+  // for two, the population standard deviation for more, 0 for fewer.
+  static int64_t BalanceScore(const double* fractions, size_t count) {
     double std_dev = 0;
     if (count == 2) {
-      std_dev = std::fabs(fractions[0] - fractions[1]) / 2;
+      std_dev = std::fabs((fractions[0] - fractions[1]) / 2);
     } else if (count > 2) {
-      double mean = 0;
-      for (size_t i = 0; i < count; ++i) mean += fractions[i];
-      mean /= static_cast<double>(count);
-      double var = 0;
-      for (size_t i = 0; i < count; ++i) var += (fractions[i] - mean) * (fractions[i] - mean);
-      std_dev = std::sqrt(var / static_cast<double>(count));
+      double total = 0;
+      for (size_t i = 0; i < count; ++i) total += fractions[i];
+      const double mean = total / static_cast<double>(count);
+      double sum = 0;
+      for (size_t i = 0; i < count; ++i) sum += (fractions[i] - mean) * (fractions[i] - mean);
+      std_dev = std::sqrt(sum / static_cast<double>(count));
     }
     return static_cast<int64_t>((1 - std_dev) * static_cast<double>(kMaxNodeScore));
   }

@@ -23,6 +23,9 @@ class PredicatesPlugin : public Plugin {
     bool taint_toleration = true;
     bool pod_affinity = true;
     bool topology_spread = true;
+    // VolumeBinding or DynamicResources is on: Volcano runs their Reserve before a task
+    // joins the Kubernetes node view (below).
+    bool reserve_plugins = true;
   };
   explicit PredicatesPlugin(Flags flags) : flags_(flags) {}
 
@@ -76,7 +79,14 @@ class PredicatesPlugin : public Plugin {
       PodAffinityFilter(PodAffinityState::FromPlacements(st.snapshot(), t, *view_, placed), n, fail);
       return result;
     });
-    ssn.AddEventHandler({[this](TaskIndex t) { view_->Add(t, ssn_->task_node(t)); },
+    // Volcano's handler runs the Reserve plugins first, and VolumeBinding's and
+    // DynamicResources' Reserve fail for a pod whose PreFilter never ran this session
+    // (no cycle state): a running pod whose eviction is undone never comes back into the
+    // Kubernetes node view, so later scores and filters no longer count it.
+    ssn.AddEventHandler({[this](TaskIndex t) {
+                           if (flags_.reserve_plugins && prefilter_seq_[static_cast<size_t>(t)] < 0) return;
+                           view_->Add(t, ssn_->task_node(t));
+                         },
                          [this](TaskIndex t) { view_->Remove(t); }});
     return absl::OkStatus();
   }
@@ -359,11 +369,13 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewPredicatesPlugin(const Arguments& arg
   VCSCHED_ASSIGN_OR_RETURN(f.taint_toleration, args.GetBool("predicate.TaintTolerationEnable", true));
   VCSCHED_ASSIGN_OR_RETURN(f.pod_affinity, args.GetBool("predicate.PodAffinityEnable", true));
   VCSCHED_ASSIGN_OR_RETURN(f.topology_spread, args.GetBool("predicate.PodTopologySpreadEnable", true));
+  VCSCHED_ASSIGN_OR_RETURN(const bool volume_binding, args.GetBool("predicate.VolumeBindingEnable", true));
+  VCSCHED_ASSIGN_OR_RETURN(const bool dra, args.GetBool("predicate.DynamicResourceAllocationEnable", true));
+  f.reserve_plugins = volume_binding || dra;
   // Accepted for compatibility; the filters they gate need data a snapshot does not carry
   // (host ports, volumes, DRA claims) or only change speed (CacheEnable).
   for (const char* key : {"predicate.NodePortsEnable", "predicate.NodeVolumeLimitsEnable",
-                          "predicate.VolumeZoneEnable", "predicate.VolumeBindingEnable",
-                          "predicate.DynamicResourceAllocationEnable", "predicate.CacheEnable",
+                          "predicate.VolumeZoneEnable", "predicate.CacheEnable",
                           "predicate.GPUSharingEnable", "predicate.GPUNumberEnable",
                           "predicate.ProportionalEnable"}) {
     VCSCHED_RETURN_IF_ERROR(args.GetBool(key, false).status());

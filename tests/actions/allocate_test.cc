@@ -121,9 +121,11 @@ TEST_CASE("Backfill: best-effort pods go wherever predicates pass", "[actions][b
         "0/2 nodes are unavailable: 1 node(s) had untolerated taint(s), 1 node(s) pod number exceeded.");
 }
 
-// Found by scenario_fuzz: Volcano's backfill tests only predicates, so without the
-// predicates plugin nothing holds best-effort pods to a node's pod slots (docs/reference/scheduler.md §9.3).
-TEST_CASE("Backfill without the predicates plugin overfills a node's pod slots", "[actions][backfill]") {
+// Volcano's backfill tests only predicates (docs/reference/scheduler.md §9.3), but its
+// cache refuses, at dispatch, a bind past the node's pod slots: with the predicates plugin
+// or without it, two of three best-effort pods bind to a node of two slots (as Volcano
+// HEAD does, run with the vcharness harness).
+TEST_CASE("Backfill: the cache refuses best-effort binds past a node's pod slots", "[actions][backfill]") {
   SnapshotBuilder b;
   b.AddNode(MakeNode("n1", "cpu=4,pods=2"));
   b.AddPodGroup(MakePodGroup("ns/g", 1));
@@ -134,7 +136,7 @@ TEST_CASE("Backfill without the predicates plugin overfills a node's pod slots",
   no_predicates.ApplyDefaults();
   absl::StatusOr<Decisions> d = RunSession(snap, no_predicates);
   REQUIRE(d.ok());
-  CHECK(BindStrings(*d) == std::vector<std::string>{"ns/be-0->n1", "ns/be-1->n1", "ns/be-2->n1"});
+  CHECK(BindStrings(*d) == std::vector<std::string>{"ns/be-0->n1", "ns/be-1->n1"});
   SchedulerConfig with_predicates = no_predicates;
   with_predicates.tiers.push_back({{PluginOption{"predicates"}}});
   with_predicates.ApplyDefaults();

@@ -214,9 +214,13 @@ TEST_CASE("Block scanner: every YAML file of the repository", "[io][yaml]") {
       const std::string whole = text.str();
       INFO(e.path().string());
       CHECK(CompareYamlReaders(whole).difference == "");
+      // The differential corpus is PyYAML's output, whose `spec:\n  {}` (a flow map on
+      // the line below its key) the scanner leaves to libyaml: compared, not counted.
+      const bool counted = e.path().string().find("/tests/differential/") == std::string::npos;
       for (const io_internal::DocumentText& piece : io_internal::SplitDocuments(whole)) {
         const ReaderComparison c = CompareYamlReaders(piece.text);
         CHECK(c.difference == "");
+        if (!counted) continue;
         ++pieces;
         fast += c.fast ? 1 : 0;
       }

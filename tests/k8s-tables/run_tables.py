@@ -13,7 +13,9 @@ asserts:
   nodes; `failed: [node]` lists nodes that are in the cluster but fail the filters. nodeorder runs with
   only the table's plugin weighted; the pod must bind to a node of the highest score. With
   `ranking: full`, the check repeats with the best node(s) removed, down the ranking
-  (only for scorers whose order does not depend on which nodes are feasible).
+  (only for scorers whose order does not depend on which nodes are feasible). With
+  `exact: PLUGIN`, every candidate node's score from that plugin (vcsched.scores) must
+  also equal the table's score.
 
 usage: run_tables.py [TABLE.yaml...]   (PYTHONPATH must reach the vcsched package)
 """
@@ -74,7 +76,7 @@ def pod_doc(frag, default_name, incoming):
     return d
 
 
-def session(case, weights, room):
+def scenario(case, room):
     on_node = {}
     for p in case.get("pods", []):
         node = p.get("spec", {}).get("nodeName")
@@ -89,9 +91,21 @@ def session(case, weights, room):
     incoming = pod_doc(case["pod"], "incoming", True)
     docs.append(incoming)
     text = yaml.safe_dump_all(docs, sort_keys=False)
-    d = vcsched.schedule(vcsched.load_scenario(text), config(weights))
     key = f"{incoming['metadata']['namespace']}/{incoming['metadata']['name']}"
-    return d.binds.get(key)
+    return vcsched.load_scenario(text), key
+
+
+def session(case, weights, room):
+    loaded, key = scenario(case, room)
+    return vcsched.schedule(loaded, config(weights)).binds.get(key)
+
+
+def check_exact(case, weights, plugin):
+    """Each candidate node's score from `plugin` (vcsched.scores) equals the table's."""
+    loaded, key = scenario(case, set(case["scores"]))
+    got = {n["node"]: n["plugins"].get(plugin, 0) for n in vcsched.scores(loaded, key, config(weights))}
+    return [f"{node}: Kubernetes scores {want}, vcsched's {plugin} {got.get(node)}"
+            for node, want in sorted(case["scores"].items()) if got.get(node) != want]
 
 
 def check_filter(case, weights):
@@ -136,6 +150,8 @@ def run(path):
                 errors = check_filter(case, table.get("weights"))
             else:
                 errors = check_score(case, table.get("weights"), table.get("ranking") == "full")
+                if "exact" in table:
+                    errors += check_exact(case, table.get("weights"), table["exact"])
         except Exception as e:  # a load error is a failed case, named
             errors = [f"{type(e).__name__}: {e}"]
         if errors:

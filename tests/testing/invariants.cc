@@ -176,16 +176,14 @@ std::vector<std::string> CheckInvariants(const Snapshot& snap, const SchedulerCo
       after[static_cast<size_t>(task.node)] -= task.resreq;
     }
   }
-  // Backfill makes no fit test of its own (docs/reference/scheduler.md §9.3): only the predicates plugin's
-  // pod count keeps best-effort pods within a node's pod slots, so without its predicate
-  // they may overfill them, as in Volcano.
+  // Backfill makes no fit test of its own (docs/reference/scheduler.md §9.3), but the
+  // cache's check at dispatch refuses a bind past a node's pod slots, with the
+  // predicates plugin or without it.
   for (const Bind& b : d.binds) {
     auto t = snap.FindTask(b.task);
     auto n = snap.FindNode(b.node);
     if (!t || !n) continue;
-    const TaskInfo& task = snap.tasks()[static_cast<size_t>(*t)];
-    if (task.best_effort && !predicates_on) continue;
-    after[static_cast<size_t>(*n)] += task.resreq;
+    after[static_cast<size_t>(*n)] += snap.tasks()[static_cast<size_t>(*t)].resreq;
   }
   // Pods with requests are bound into idle resources only (allocate never binds onto
   // resources still being released).

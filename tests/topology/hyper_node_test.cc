@@ -117,7 +117,7 @@ TEST_CASE("HyperNode tree: members, tiers, the virtual root and lowest-tier Hype
 }
 
 TEST_CASE("HyperNode members: regex unanchored, labels, empty selectors and missing names warn", "[topology]") {
-  std::string text = NodeDoc("s0-n1") + NodeDoc("s10-n1") + NodeDoc("x", "2", "{rack: a}") + NodeDoc("y", "2", "{rack: b}");
+  std::string text = NodeDoc("s0-n1") + NodeDoc("s10-n1") + NodeDoc("x", "2", "{rack: a}") + NodeDoc("w", "2", "{rack: b}");
   text += HyperNodeDoc("loose", 1, "[{type: Node, selector: {regexMatch: {pattern: 0-n}}}]");
   text += HyperNodeDoc("anchored", 1, "[{type: Node, selector: {regexMatch: {pattern: '^s0-'}}}]");
   text += HyperNodeDoc("labelled", 1, "[{type: Node, selector: {labelMatch: {matchLabels: {rack: a}}}}]");

@@ -23,6 +23,20 @@ def cluster_objects(path):
     return [d for d in docs if isinstance(d, dict) and d.get("kind") in CLUSTER_KINDS]
 
 
+class KubernetesSafeDumper(yaml.SafeDumper):
+    """PyYAML's dumper, quoting the strings that PyYAML leaves plain but Kubernetes' YAML
+    1.1 reader (go-yaml) takes for booleans: y, Y, n, N."""
+
+
+KubernetesSafeDumper.add_representer(
+    str, lambda dumper, text: dumper.represent_scalar(
+        "tag:yaml.org,2002:str", text, style='"' if text in ("y", "Y", "n", "N") else None))
+
+
+def dump_all(docs):
+    return yaml.dump_all(docs, Dumper=KubernetesSafeDumper, allow_unicode=True)
+
+
 def state(snapshot):
     """A snapshot's objects as text, to compare two snapshots whole."""
     return vcsched.Cluster(snapshot).to_yaml()
@@ -35,7 +49,7 @@ def test_dicts_read_as_the_loader_reads_the_same_objects_as_text(repo):
         docs = cluster_objects(path)
         if not docs:
             continue
-        text = yaml.safe_dump_all(docs)
+        text = dump_all(docs)
         events = [{"type": "ADDED", "object": d} for d in docs]
         try:
             loaded = vcsched.load_scenario(text)
@@ -68,7 +82,7 @@ def pod_dict(**spec_extra):
 
 
 def test_python_scalars_tuples_and_other_mappings_read_as_their_yaml():
-    as_text = yaml.safe_dump_all([
+    as_text = dump_all([
         {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"},
          "spec": {"unschedulable": False}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}},
         {"apiVersion": "scheduling.volcano.sh/v1beta1", "kind": "PodGroup", "metadata": {"name": "g", "namespace": "ns"},
@@ -76,7 +90,7 @@ def test_python_scalars_tuples_and_other_mappings_read_as_their_yaml():
         {**pod_dict(hostNetwork=True), "spec": {**pod_dict(hostNetwork=True)["spec"],
                                                "containers": [{"name": "c", "resources": {"requests": {
                                                    "cpu": "0.5", "memory": "1Gi"}}}]}},
-    ], allow_unicode=True)
+    ])
     from_text = vcsched.load_scenario(as_text).snapshot
     cluster = vcsched.Cluster()
     cluster.apply_all([

@@ -6,7 +6,8 @@
 //
 // `keys` go from the widest domain to the narrowest, as Volcano's networkTopologyTypes
 // list them; a last key kubernetes.io/hostname (the node itself) is dropped, as Volcano
-// drops it. The narrowest key gives tier 1, whose HyperNodes hold nodes; each wider key
+// drops it, and a key given more than once counts once, at its widest place (a domain
+// cannot hold itself). The narrowest key gives tier 1, whose HyperNodes hold nodes; each wider key
 // gives the next tier, whose HyperNodes hold the ones below. A node is climbed from the
 // narrowest key up to the first key it lacks. One HyperNode stands for each (key, value)
 // pair, whatever lies below it, as in Volcano (a value must be unique across the cluster).

@@ -45,8 +45,13 @@ struct Draft {
 
 std::vector<HyperNodeSpec> DiscoverHyperNodes(const std::vector<const NodeSpec*>& nodes,
                                               const std::vector<std::string>& keys, absl::string_view topology_type) {
-  // Narrowest first, without the node's own hostname label.
-  std::vector<std::string> climb(keys.rbegin(), keys.rend());
+  // Narrowest first, without the node's own hostname label. A key given twice counts
+  // once, at its widest place: a domain cannot contain itself.
+  std::vector<std::string> climb;
+  for (const std::string& key : keys) {
+    if (std::find(climb.begin(), climb.end(), key) == climb.end()) climb.push_back(key);
+  }
+  std::reverse(climb.begin(), climb.end());
   if (!climb.empty() && climb.front() == kHostnameLabel) climb.erase(climb.begin());
   std::vector<const NodeSpec*> sorted = nodes;
   std::sort(sorted.begin(), sorted.end(), [](const NodeSpec* a, const NodeSpec* b) { return a->name < b->name; });

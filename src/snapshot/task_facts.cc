@@ -107,12 +107,16 @@ void WorkOutPodFacts(const PodSpec& p, const Snapshot::Impl& impl, TaskInfo& t) 
   t.resreq = PodRequest(impl.space, p);
   std::tie(t.nonzero_cpu, t.nonzero_memory) = NonZeroRequest(p);
   t.best_effort = t.resreq.IsEmpty();
+  // A pod without spec.priority gets what the API server's Priority admission would have
+  // written: its class's value, else the global default class's (no class named), else 0.
+  // (Volcano's own fallback of 1 is never reached in a cluster: admission always sets it.)
   if (p.priority) {
     t.priority = *p.priority;
   } else if (!p.priority_class_name.empty()) {
-    if (auto v = impl.pc_by_name.find(p.priority_class_name); v != impl.pc_by_name.end()) {
-      t.priority = impl.priority_classes[static_cast<size_t>(v->second)].value;  // admission fills it
-    }
+    const auto v = impl.pc_by_name.find(p.priority_class_name);
+    t.priority = v == impl.pc_by_name.end() ? 0 : impl.priority_classes[static_cast<size_t>(v->second)].value;
+  } else {
+    t.priority = GlobalDefaultPriority(impl.priority_classes).value_or(0);
   }
   auto tp = p.annotations.find("volcano.sh/task-priority");
   if (tp != p.annotations.end()) {

@@ -331,6 +331,40 @@ TEST_CASE("HyperNode discovery from node labels, as Volcano's label discoverer",
   for (size_t i = 0; i < found.size(); ++i) CHECK(again[i].name == found[i].name);
 }
 
+// Issue 57, class 7: a key given twice (`--labels a,a`, `b,a,b`) made a HyperNode list
+// itself, or a HyperNode as a Node member. It counts once, at its widest place.
+TEST_CASE("HyperNode discovery counts a repeated label key once", "[topology][discovery]") {
+  const std::vector<NodeSpec> nodes = {LabelledNode("n0", {{"a", "x"}, {"b", "y"}}),
+                                       LabelledNode("n1", {{"a", "x"}, {"b", "z"}})};
+  std::vector<const NodeSpec*> ptrs;
+  for (const NodeSpec& n : nodes) ptrs.push_back(&n);
+  const auto members_valid = [](const std::vector<HyperNodeSpec>& found) {
+    std::set<std::string> names;
+    for (const HyperNodeSpec& h : found) names.insert(h.name);
+    for (const HyperNodeSpec& h : found) {
+      for (const HyperNodeMember& m : h.members) {
+        if (m.name == h.name) return false;  // lists itself
+        const bool is_hyper = names.count(m.name) > 0;
+        if (is_hyper != (m.type == HyperNodeMember::Type::kHyperNode)) return false;
+      }
+    }
+    return true;
+  };
+  const std::vector<HyperNodeSpec> once = DiscoverHyperNodes(ptrs, {"a"});
+  const std::vector<HyperNodeSpec> twice = DiscoverHyperNodes(ptrs, {"a", "a"});
+  CHECK(members_valid(twice));
+  REQUIRE(twice.size() == once.size());
+  for (size_t i = 0; i < once.size(); ++i) CHECK(twice[i].name == once[i].name);
+  const std::vector<HyperNodeSpec> bab = DiscoverHyperNodes(ptrs, {"b", "a", "b"});
+  const std::vector<HyperNodeSpec> ba = DiscoverHyperNodes(ptrs, {"b", "a"});
+  CHECK(members_valid(bab));
+  REQUIRE(bab.size() == ba.size());
+  for (size_t i = 0; i < ba.size(); ++i) {
+    CHECK(bab[i].name == ba[i].name);
+    CHECK(bab[i].tier == ba[i].tier);
+  }
+}
+
 TEST_CASE("Discovered HyperNodes place a hard gang like written ones", "[topology][discovery]") {
   std::string text;
   for (int i = 0; i < 4; ++i) {

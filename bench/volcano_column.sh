@@ -35,18 +35,18 @@ rows="$OUT/volcano.jsonl"
 for round in $(seq "$ROUNDS"); do
   for name in S O M M-topology M-aff; do
     file="$OUT/$name.yaml"
-    ours=$("$BUILD/vcsched" bench "$file" --repeat 5)
-    default=$("$HARNESS" --repeat 1 "$file" 2>/dev/null)
-    full=$("$HARNESS" --repeat 1 --percentage-nodes-to-find=100 "$file" 2>/dev/null)
-    "$PY" - "$name" "$round" "$ours" "$default" "$full" >> "$rows" <<'ROW'
+    "$BUILD/vcsched" bench "$file" --repeat 5 > "$OUT/volcano-ours.json"
+    "$HARNESS" --repeat 1 "$file" > "$OUT/volcano-default.json" 2>/dev/null
+    "$HARNESS" --repeat 1 --percentage-nodes-to-find=100 "$file" > "$OUT/volcano-full.json" 2>/dev/null
+    "$PY" - "$name" "$round" "$OUT/volcano-ours.json" "$OUT/volcano-default.json" "$OUT/volcano-full.json" \
+      >> "$rows" <<'ROW'
 import json, sys
-name, rnd, ours, default, full = sys.argv[1], int(sys.argv[2]), *map(json.loads, sys.argv[3:])
-def same(v):  # the bound set of the session, to say whether both decided alike in size
-    return len(v.get("binds", []))
+name, rnd = sys.argv[1], int(sys.argv[2])
+ours, default, full = (json.load(open(p)) for p in sys.argv[3:])
 print(json.dumps({"scenario": name, "round": rnd, "vcsched_ms": ours["session_ms"],
                   "vcsched_binds": ours["binds"], "volcano_ms": default["session_ms"],
-                  "volcano_binds": same(default), "volcano_all_nodes_ms": full["session_ms"],
-                  "volcano_all_nodes_binds": same(full)}))
+                  "volcano_binds": len(default.get("binds") or []), "volcano_all_nodes_ms": full["session_ms"],
+                  "volcano_all_nodes_binds": len(full.get("binds") or [])}))
 ROW
   done
 done

@@ -522,8 +522,11 @@ py::array_t<int64_t> Matrix(const std::vector<std::vector<int64_t>>& rows, size_
 PYBIND11_MODULE(_vcsched, m) {
   m.doc() = "C++ core of vcsched (use the vcsched package)";
   m.attr("__version__") = VCSCHED_VERSION_STRING;
-  py::register_exception<InputError>(m, "Error", PyExc_ValueError);
-  py::register_exception<NotFound>(m, "NotFoundError", PyExc_KeyError);
+  const py::exception<InputError>& error = py::register_exception<InputError>(m, "Error", PyExc_ValueError);
+  // NotFoundError is a vcsched.Error (`except vcsched.Error` catches every refusal) and a
+  // KeyError (a missing key, as Python's mappings raise).
+  const py::tuple not_found_bases = py::make_tuple(error, py::handle(PyExc_KeyError));
+  py::register_exception<NotFound>(m, "NotFoundError", not_found_bases.ptr());
   RegisterLifecycle(m);
   RegisterCluster(m);
   RegisterSimulate(m);

@@ -24,6 +24,7 @@ import os
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _vcsched
+from ._args import INT32_MAX, INT32_MIN, optional_whole, whole
 
 __version__: str = _vcsched.__version__
 """The vcsched version (CMakeLists.txt's project VERSION, as VCSCHED_VERSION_STRING in C++)."""
@@ -251,7 +252,7 @@ class SnapshotBuilder:
         if node:
             spec["nodeName"] = node
         if priority is not None:
-            spec["priority"] = int(priority)
+            spec["priority"] = whole("priority", priority, INT32_MIN, INT32_MAX)
         if node_selector:
             spec["nodeSelector"] = dict(node_selector)
         if tolerations:
@@ -268,7 +269,7 @@ class SnapshotBuilder:
                       network_topology: Optional[Mapping[str, Any]] = None,
                       sub_group_policy: Optional[List[Mapping[str, Any]]] = None) -> "SnapshotBuilder":
         obj, name = _name_or_object(obj, name)
-        spec: Dict[str, Any] = {"minMember": int(min_member)}
+        spec: Dict[str, Any] = {"minMember": whole("min_member", min_member, 0, INT32_MAX)}
         if network_topology is not None:
             spec["networkTopology"] = dict(network_topology)
         if sub_group_policy is not None:
@@ -289,7 +290,8 @@ class SnapshotBuilder:
                   parent: Optional[str] = None, state: str = "Open", priority: int = 0,
                   annotations=None) -> "SnapshotBuilder":
         obj, name = _name_or_object(obj, name)
-        spec: Dict[str, Any] = {"weight": int(weight), "reclaimable": bool(reclaimable), "priority": int(priority)}
+        spec: Dict[str, Any] = {"weight": whole("weight", weight, INT32_MIN, INT32_MAX), "reclaimable": bool(reclaimable),
+                                "priority": whole("priority", priority, INT32_MIN, INT32_MAX)}
         if capability:
             spec["capability"] = _quantities(capability)
         if guarantee:
@@ -305,7 +307,8 @@ class SnapshotBuilder:
                            global_default: bool = False) -> "SnapshotBuilder":
         obj, name = _name_or_object(obj, name)
         return self._add("PriorityClass", "scheduling.k8s.io/v1", obj,
-                         {"metadata": _meta(name), "value": int(value), "globalDefault": bool(global_default)})
+                         {"metadata": _meta(name), "value": whole("value", value, INT32_MIN, INT32_MAX),
+                          "globalDefault": bool(global_default)})
 
     def add_hyper_node(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, tier: int = 1,
                        tier_name: Optional[str] = None, nodes: Optional[List[str]] = None,
@@ -321,7 +324,7 @@ class SnapshotBuilder:
             members.append({"type": "Node", "selector": {"regexMatch": {"pattern": node_regex}}})
         if node_labels is not None:
             members.append({"type": "Node", "selector": {"labelMatch": {"matchLabels": dict(node_labels)}}})
-        spec: Dict[str, Any] = {"tier": int(tier), "members": members}
+        spec: Dict[str, Any] = {"tier": whole("tier", tier, INT32_MIN, INT32_MAX), "members": members}
         if tier_name:
             spec["tierName"] = tier_name
         return self._add("HyperNode", "topology.volcano.sh/v1alpha1", obj, {"metadata": {"name": name}, "spec": spec})
@@ -359,8 +362,7 @@ def load_scenario(path_or_text: PathOrText, *, hyper_node_labels: Sequence[str] 
     `hyper_node_labels` (node label keys, widest network domain first) adds the HyperNodes
     Volcano's label discoverer would make from the nodes' labels. `threads` > 1 lets the
     loader parse a YAML stream's documents on that many threads (the result is the same)."""
-    if threads < 1:
-        raise ValueError("threads must be at least 1")
+    threads = whole("threads", threads, 1, 1024)
     name, text = _read(path_or_text)
     loaded = _vcsched.load_scenario([(name, text)], list(hyper_node_labels), threads)
     return Scenario(Snapshot(loaded["snapshot"]), loaded["config"], loaded["expectation"], list(loaded["warnings"]),
@@ -597,9 +599,10 @@ def schedule(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerC
     `plugins` adds host plugins for this call on top of :func:`register_plugin`'s.
     The GIL is released while the C++ session runs.
     """
+    now = whole("now", now)
     snapshot, cfg, all_plugins = _session_args(snapshot, config, plugins)
-    impl = _vcsched.schedule(snapshot._impl, cfg, int(now), all_plugins)
-    return Decisions(impl, snapshot, (cfg, int(now), all_plugins))
+    impl = _vcsched.schedule(snapshot._impl, cfg, now, all_plugins)
+    return Decisions(impl, snapshot, (cfg, now, all_plugins))
 
 
 def _session_args(snapshot: Union[Snapshot, Scenario], config: Any, plugins: Optional[Mapping[str, Callable[..., Any]]],
@@ -624,7 +627,8 @@ def explain(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerCo
     ``vcsched explain -o json`` prints it. `max_reruns` bounds the hint search: sessions
     re-run for the whole call, spent on the waiting jobs in order."""
     snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "explain")
-    return json.loads(_vcsched.explain_json(snap._impl, cfg, int(now), all_plugins, job or "", int(max_reruns)))
+    return json.loads(_vcsched.explain_json(snap._impl, cfg, whole("now", now), all_plugins, job or "",
+                                            whole("max_reruns", max_reruns, 0, INT32_MAX)))
 
 
 def queues(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None,
@@ -632,7 +636,7 @@ def queues(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerCon
     """Each queue after one session (name, state, weight, parent, deserved, allocated,
     capability, guarantee, inqueue, share), as ``vcsched queues -o json``."""
     snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "queues")
-    return list(json.loads(_vcsched.queues_json(snap._impl, cfg, int(now), all_plugins))["queues"])
+    return list(json.loads(_vcsched.queues_json(snap._impl, cfg, whole("now", now), all_plugins))["queues"])
 
 
 def scores(snapshot: Union[Snapshot, Scenario], task: str,
@@ -641,7 +645,7 @@ def scores(snapshot: Union[Snapshot, Scenario], task: str,
     """Each feasible node's score for pod `task` ("namespace/name") as the session opens:
     ``{"node", "plugins": {plugin: score}, "total"}``, highest total first, ties by name."""
     snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "scores")
-    return list(json.loads(_vcsched.scores_json(snap._impl, cfg, int(now), all_plugins, task))["nodes"])
+    return list(json.loads(_vcsched.scores_json(snap._impl, cfg, whole("now", now), all_plugins, task))["nodes"])
 
 
 def would_fit(snapshot: Union[Snapshot, Scenario], job: str,
@@ -650,7 +654,7 @@ def would_fit(snapshot: Union[Snapshot, Scenario], job: str,
     """Would `job` (a PodGroup's or Volcano Job's "namespace/name") fit now, and where:
     ``{"fits", "placements": {pod: node}, "job", "reason", "message"}`` from one session."""
     snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "would_fit")
-    return dict(_vcsched.would_fit(snap._impl, cfg, int(now), all_plugins, job))
+    return dict(_vcsched.would_fit(snap._impl, cfg, whole("now", now), all_plugins, job))
 
 
 class Scheduler:
@@ -724,8 +728,9 @@ class Cluster:
         of the apply (conflicts included) is in :attr:`last_apply`.
         """
         snap = self.snapshot()
-        decisions = schedule(snap, config if config is not None else self._config, now=int(now or 0), plugins=plugins)
-        self.last_apply: Dict[str, Any] = dict(self._impl.apply_decisions(decisions._impl, int(now or 0)))
+        now = optional_whole("now", now) or 0
+        decisions = schedule(snap, config if config is not None else self._config, now=now, plugins=plugins)
+        self.last_apply: Dict[str, Any] = dict(self._impl.apply_decisions(decisions._impl, now))
         return decisions
 
     def to_yaml(self) -> str:

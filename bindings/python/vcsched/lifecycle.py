@@ -21,6 +21,7 @@ import os
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _vcsched
+from ._args import whole
 
 Source = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -73,7 +74,7 @@ class JobSimulator:
     event, the action chosen (and by which policy), the commands and the phase after."""
 
     def __init__(self, job: Source, now: int = 0) -> None:
-        self._impl = _vcsched.JobSimulator(_sources([job]), now)
+        self._impl = _vcsched.JobSimulator(_sources([job]), whole("now", now))
 
     def sync(self) -> Dict[str, Any]:
         return self._impl.sync()
@@ -103,7 +104,7 @@ class JobSimulator:
 
     def advance(self, seconds: int) -> List[Dict[str, Any]]:
         """Time passes; delayed (timeout) actions that fall due run."""
-        return self._impl.advance(seconds)
+        return self._impl.advance(whole("seconds", seconds, 0))
 
     @property
     def status(self) -> Dict[str, Any]:
@@ -142,4 +143,5 @@ def cron_next(schedule: str, after: int, utc_offset_seconds: int = 0, *,
     The schedule is read in ``time_zone``, an IANA name ("Asia/Shanghai",
     "America/New_York": daylight-saving changes included, from the system's zoneinfo),
     or else at a fixed ``utc_offset_seconds`` east of UTC. None when it never fires."""
-    return _vcsched.cron_next(schedule, after, utc_offset_seconds, time_zone=time_zone)
+    return _vcsched.cron_next(schedule, whole("after", after), whole("utc_offset_seconds", utc_offset_seconds),
+                              time_zone=time_zone)

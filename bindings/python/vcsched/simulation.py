@@ -16,6 +16,7 @@ import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _vcsched
+from ._args import UINT64_MAX, duration_ms, optional_whole, whole
 
 Source = Union[str, os.PathLike, Mapping[str, Any]]
 
@@ -67,13 +68,7 @@ def _source(source: Source, what: str):
 
 
 def _until_ms(until: Union[None, str, int, float]) -> Optional[int]:
-    if until is None:
-        return None
-    if isinstance(until, str):
-        return _vcsched.parse_duration_ms(until)
-    if isinstance(until, (int, float)) and until >= 0:
-        return int(round(until * 1000))
-    raise ValueError(f"until: expected seconds or a duration such as '24h', got {until!r}")
+    return None if until is None else duration_ms("until", until)
 
 
 def _config(config: Any):
@@ -133,7 +128,8 @@ def simulate(cluster: Source, workload: Union[Source, Sequence[Source]], config:
     workload's. Raises vcsched.Error on bad input, naming the file and field."""
     workloads = workload if isinstance(workload, (list, tuple)) else [workload]
     texts = [_source(w, "workload") for w in workloads]
-    return SimulationResult(_simulate_texts(_source(cluster, "cluster"), texts, _config(config), _until_ms(until), seed))
+    return SimulationResult(_simulate_texts(_source(cluster, "cluster"), texts, _config(config), _until_ms(until),
+                                            optional_whole("seed", seed, 0, UINT64_MAX)))
 
 
 def _summary_row(args) -> Dict[str, Any]:
@@ -177,6 +173,9 @@ def sweep(cluster: Source, workload: Union[Source, Sequence[Source]], configs: S
         else:
             config_texts.append(_source(c, "config"))
     until_ms = _until_ms(until)
+    seeds = [optional_whole(f"seeds[{k}]", seed, 0, UINT64_MAX) for k, seed in enumerate(seeds)]
+    if processes is not None:
+        whole("processes", processes, 1, 4096)
     grid = [(cluster_text, texts, config_texts[i], until_ms, seed, i)
             for i, seed in itertools.product(range(len(config_texts)), seeds)]
     if client is not None:

@@ -1,5 +1,6 @@
 // Cron schedule parsing and the next activation time.
 #include <algorithm>
+#include <cstdint>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -109,9 +110,17 @@ absl::StatusOr<CronSchedule> CronSchedule::Parse(const std::string& raw) {
 }
 
 std::optional<absl::Time> CronSchedule::Next(absl::Time t, absl::TimeZone zone) const {
+  // Nothing after the end of representable time (an absl::Time saturates there rather
+  // than wrapping, and a saturated time is on no schedule).
+  const auto representable = [](absl::Time x) {
+    return x != absl::InfiniteFuture() && x != absl::InfinitePast() && x < absl::FromUnixSeconds(INT64_MAX);
+  };
+  if (!representable(t)) return std::nullopt;
   if (every_seconds_ > 0) {
     // Like robfig/cron: the next whole second `every` after t.
-    return t + absl::Seconds(every_seconds_);  // absl::Time saturates
+    const absl::Time next = t + absl::Seconds(every_seconds_);
+    if (!representable(next)) return std::nullopt;
+    return next;
   }
   absl::CivilMinute m = absl::ToCivilMinute(t, zone) + 1;
   const absl::CivilMinute limit = m + 60 * 24 * 366 * 5;
@@ -146,6 +155,8 @@ std::optional<absl::Time> CronSchedule::Next(absl::Time t, absl::TimeZone zone) 
       continue;
     }
     const absl::Time at = info.pre;
+    // A minute past the end of representable time comes back clamped: not this minute.
+    if (!representable(at) || absl::ToCivilMinute(at, zone) != m) return std::nullopt;
     if (at > t) return at;
     m += 1;
   }

@@ -64,7 +64,14 @@ absl::Status Simulator::CronTick(int c) {
       s.children.push_back(*j);
     }
   }
-  if (r.next_time) Push((*r.next_time - workload_.start_seconds) * 1000, EventKind::kCronTick, c);
+  // The next tick, unless it lies past what the clock can count (milliseconds since the
+  // start in 64 bits): the CronJob then fires no more, and the run ends at --until.
+  int64_t offset_s = 0, offset_ms = 0;
+  if (r.next_time && *r.next_time > NowSeconds() &&
+      !__builtin_sub_overflow(*r.next_time, workload_.start_seconds, &offset_s) &&
+      !__builtin_mul_overflow(offset_s, int64_t{1000}, &offset_ms)) {
+    Push(offset_ms, EventKind::kCronTick, c);
+  }
   return absl::OkStatus();
 }
 

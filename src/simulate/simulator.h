@@ -161,7 +161,7 @@ class Simulator {
   void AddTimelineRow();
   void Account(int64_t until_ms);
 
-  int64_t NowSeconds() const { return workload_.start_seconds + now_ms_ / 1000; }
+  int64_t NowSeconds() const { return SaturatingAdd(workload_.start_seconds, now_ms_ / 1000); }
   std::string Where() const;
 
   const Workload& workload_;

@@ -52,6 +52,27 @@ VolcanoCronJob ExampleCron() {
   return c;
 }
 
+// Issue 57, class 11: near the end of representable time the next activation is none,
+// never a saturated time that is neither on the schedule nor after the given one.
+TEST_CASE("cron schedules at the end of representable time") {
+  const absl::TimeZone utc = absl::UTCTimeZone();
+  const int64_t max = INT64_MAX;
+  const CronSchedule five = *CronSchedule::Parse("*/5 * * * *");
+  const CronSchedule hourly = *CronSchedule::Parse("@every 1h");
+  for (int64_t after : {max - 1, max - 59, max - 299}) {
+    INFO(after);
+    const std::optional<absl::Time> next = five.Next(absl::FromUnixSeconds(after), utc);
+    if (next) {
+      CHECK(*next > absl::FromUnixSeconds(after));
+      CHECK(absl::ToUnixSeconds(*next) % 300 == 0);
+    }
+    CHECK_FALSE(hourly.Next(absl::FromUnixSeconds(after), utc).has_value());
+  }
+  CHECK_FALSE(five.Next(absl::FromUnixSeconds(max - 1), utc).has_value());
+  CHECK(absl::ToUnixSeconds(*five.Next(absl::FromUnixSeconds(max - 60), utc)) == max - max % 300);
+  CHECK_FALSE(five.Next(absl::InfiniteFuture(), utc).has_value());
+}
+
 TEST_CASE("CronJob admission") {
   VolcanoCronJob c = ExampleCron();
   CHECK(ValidateCronJob(c).ok());

@@ -74,6 +74,21 @@ def main():
               f"bad workload: exit {p.returncode}: {p.stderr}")
         p = run(vcsched, os.path.join(one, "cluster.yaml"), os.path.join(one, "workload.yaml"), "--until", "later")
         check(p.returncode == 2 and "--until" in p.stderr, f"bad --until: exit {p.returncode}: {p.stderr}")
+        # Issue 57, class 11: a CronJob starting at the end of representable time ends at
+        # --until (it used to loop for ever on a tick time that wrapped).
+        late = os.path.join(tmp, "late-cron.yaml")
+        with open(late, "w") as f:
+            f.write("apiVersion: vcsched/v1\nkind: Workload\nstart: 292277026596-12-04T15:30:07Z\ncronJobs:\n"
+                    "- duration: {fixed: 1m}\n  template: {apiVersion: batch.volcano.sh/v1alpha1, kind: CronJob, "
+                    "metadata: {name: c, namespace: default}, spec: {schedule: '*/5 * * * *', jobTemplate: {spec: "
+                    "{minAvailable: 1, tasks: [{name: w, replicas: 1, template: {spec: {containers: [{name: m, "
+                    "image: b, resources: {requests: {cpu: '1'}}}]}}}]}}}}\n")
+        try:
+            p = subprocess.run([vcsched, "simulate", os.path.join(one, "cluster.yaml"), late, "--until", "1h"],
+                               capture_output=True, text=True, timeout=60)
+            check(p.returncode == 0, f"cron at the end of time: exit {p.returncode}: {p.stderr}")
+        except subprocess.TimeoutExpired:
+            check(False, "cron at the end of time: simulate did not end within 60 s")
         p = run(vcsched, os.path.join(one, "cluster.yaml"), os.path.join(tmp, "missing.yaml"))
         check(p.returncode == 1 and "missing.yaml" in p.stderr, f"missing workload: exit {p.returncode}: {p.stderr}")
     for f in failures:

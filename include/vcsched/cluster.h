@@ -230,8 +230,13 @@ class Cluster {
   std::map<std::string, NamespaceSpec, std::less<>> namespaces_;
   std::map<std::string, HyperNodeSpec, std::less<>> hyper_nodes_;
   std::map<std::string, Value, std::less<>> volcano_jobs_;
-  // PodGroups the cluster made for plain pods: a later pod of the same owner joins one.
-  std::set<std::string, std::less<>> implicit_groups_;
+  // PodGroups the cluster made for plain pods (a later pod of the same owner joins one),
+  // with the number of pods that name each. Volcano's controller makes the group owned by
+  // the pod when the pod has no controller, so the group goes when its last such pod does.
+  std::map<std::string, int64_t, std::less<>> implicit_groups_;
+  // The implicit group `pod` names, if any (its key), for the counts above.
+  const std::string* ImplicitGroupOf(const PodSpec& pod) const;
+  void ForgetPodOfImplicitGroup(const PodSpec& pod);
   int64_t generation_ = 0;
   mutable std::optional<vcsched::Snapshot> cached_;  // the snapshot of this generation
   mutable std::optional<vcsched::Snapshot> last_built_;  // the last snapshot made: the next one's base

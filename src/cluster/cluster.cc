@@ -116,7 +116,7 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
     // A group named as the controller names a pod's own group was made for plain pods.
     auto group = pod.annotations.find(kPodGroupAnnotation);
     if (group != pod.annotations.end() && group->second == ImplicitPodGroupFor(pod).name) {
-      c.implicit_groups_.insert(Key(pod.namespace_, group->second));
+      ++c.implicit_groups_[Key(pod.namespace_, group->second)];
     }
     if (!c.pods_.contains(t.key)) c.pods_.put(t.key, t.pod);  // shared with the snapshot, as it prepared it
   }
@@ -181,14 +181,42 @@ absl::Status Cluster::PutPod(PodSpec&& pod) {
   }
   if (made) {
     std::string group_key = Key(made->namespace_, made->name);
-    implicit_groups_.insert(group_key);
+    implicit_groups_.emplace(group_key, 0);
     pod_groups_.put(group_key, *std::move(made));
     PodGroupChanged(std::move(group_key));
   }
   std::string key = Key(pod.namespace_, pod.name);  // before the pod is moved
+  // The pod this one replaces leaves its group's count, and this one joins its own.
+  if (const auto old = pods_.find(key); old != pods_.end()) {
+    if (const std::string* g = ImplicitGroupOf(*old->second)) --implicit_groups_[*g];
+  }
+  if (const std::string* g = ImplicitGroupOf(pod)) ++implicit_groups_[*g];
   const auto it = pods_.put(std::move(key), std::make_shared<PodSpec>(std::move(pod)));
   PodChanged(it->first);
   return absl::OkStatus();
+}
+
+const std::string* Cluster::ImplicitGroupOf(const PodSpec& pod) const {
+  const auto group = pod.annotations.find(kPodGroupAnnotation);
+  if (group == pod.annotations.end()) return nullptr;
+  const auto it = implicit_groups_.find(Key(pod.namespace_, group->second));
+  return it == implicit_groups_.end() ? nullptr : &it->first;
+}
+
+// A pod naming an implicit group is gone: the group goes with the last pod that has no
+// controller (Volcano's group is then owned by the pod, and garbage-collected with it).
+// A group of pods with a controller stays, as the controller's does in a cluster.
+void Cluster::ForgetPodOfImplicitGroup(const PodSpec& pod) {
+  const std::string* g = ImplicitGroupOf(pod);
+  if (g == nullptr) return;
+  auto counted = implicit_groups_.find(*g);
+  if (--counted->second > 0 || !pod.controller_uid.empty()) return;
+  std::string group_key = counted->first;
+  implicit_groups_.erase(counted);
+  if (pod_groups_.contains(group_key)) {
+    (void)Erase(pod_groups_, "PodGroup", group_key);
+    PodGroupChanged(std::move(group_key));
+  }
 }
 
 absl::Status Cluster::PutPodGroup(PodGroupSpec pod_group) {
@@ -268,7 +296,9 @@ absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view 
   std::string key = Key(namespace_, name);
   const auto it = pods_.find(key);
   if (it == pods_.end()) return absl::NotFoundError(absl::StrCat("Pod \"", key, "\": not found"));
+  const std::shared_ptr<const PodSpec> pod = it->second;
   pods_.erase(it);
+  ForgetPodOfImplicitGroup(*pod);
   PodChanged(key);
   return absl::OkStatus();
 }

@@ -5,6 +5,8 @@
 // the state printed as YAML and read back decides alike.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include <map>
 #include <random>
 #include <string>
@@ -43,10 +45,33 @@ struct Model {
       PodGroupSpec g = ImplicitPodGroupFor(p);
       p.annotations[std::string(kPodGroupAnnotation)] = g.name;
       const std::string key = absl::StrCat(g.namespace_, "/", g.name);
-      if (!groups.count(key)) groups[key] = g;
+      if (!groups.count(key)) {
+        groups[key] = g;
+        implicit.insert(key);
+      }
     }
     pods[absl::StrCat(p.namespace_, "/", p.name)] = p;
   }
+  // A pod goes; an implicit group goes with the last pod naming it, when that pod had no
+  // controller (Volcano's group is then the pod's own).
+  bool DeletePod(const std::string& key) {
+    auto it = pods.find(key);
+    if (it == pods.end()) return false;
+    const PodSpec gone = it->second;
+    pods.erase(it);
+    auto a = gone.annotations.find(std::string(kPodGroupAnnotation));
+    if (a == gone.annotations.end() || !gone.controller_uid.empty()) return true;
+    const std::string group = absl::StrCat(gone.namespace_, "/", a->second);
+    if (!implicit.count(group)) return true;
+    for (const auto& [_, p] : pods) {
+      auto b = p.annotations.find(std::string(kPodGroupAnnotation));
+      if (p.namespace_ == gone.namespace_ && b != p.annotations.end() && b->second == a->second) return true;
+    }
+    groups.erase(group);
+    implicit.erase(group);
+    return true;
+  }
+  std::set<std::string> implicit;
   void Apply(const Decisions& d) {
     for (const Bind& b : d.binds) {
       auto p = pods.find(std::string(b.task));
@@ -176,7 +201,7 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
       } else if (op == 5) {  // a pod goes
         const std::string ns = pick(3) == 0 ? "other" : "ns";
         const std::string name = absl::StrCat("p", pick(12));
-        const bool had = model.pods.erase(absl::StrCat(ns, "/", name)) > 0;
+        const bool had = model.DeletePod(absl::StrCat(ns, "/", name));
         CHECK(cluster.DeletePod(ns, name).ok() == had);
       } else if (op == 6) {  // a PodGroup comes or changes
         PodGroupSpec g;
@@ -230,7 +255,7 @@ TEST_CASE("Cluster: 1000 random change sequences decide as scratch builds of the
         if (pick(3) == 0 && !model.pods.empty()) {
           const auto victim = std::next(model.pods.begin(), pick(static_cast<int>(model.pods.size())));
           REQUIRE(cluster.DeletePod(victim->second.namespace_, victim->second.name).ok());
-          model.pods.erase(victim);
+          model.DeletePod(victim->first);
         }
         conflicts += static_cast<int64_t>(cluster.Apply(*d).conflicts.size());
         evictions_applied += static_cast<int64_t>(d->evictions.size());

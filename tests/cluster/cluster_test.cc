@@ -107,6 +107,36 @@ TEST_CASE("Cluster: a plain pod gets the controller's PodGroup, which later pods
   CHECK(d.pods().empty());
 }
 
+// Issue 57, class 10: the PodGroups made for standalone pods went on after the pods (15,100
+// of them after 15,100 pods came and went). Volcano's is owned by the pod and goes with it;
+// the group of pods with a controller is the controller's, and stays.
+TEST_CASE("Cluster: the PodGroup made for a standalone pod goes with the pod", "[cluster]") {
+  Cluster c;
+  for (int i = 0; i < 1000; ++i) {
+    PodSpec p = Pod(absl::StrCat("solo-", i), "", 1000);
+    p.uid = absl::StrCat("uid-", i);
+    REQUIRE(c.PutPod(p).ok());
+    REQUIRE(c.PutPod(p).ok());  // a MODIFIED of the same pod counts once
+  }
+  CHECK(c.pod_groups().size() == 1000);
+  for (int i = 0; i < 1000; ++i) REQUIRE(c.DeletePod("ns", absl::StrCat("solo-", i)).ok());
+  CHECK(c.pod_groups().empty());
+  CHECK(c.Snapshot()->jobs().empty());
+  // Two pods of one controller share a group; it outlives them, as the controller does.
+  PodSpec a = Pod("a", "", 1000), b = Pod("b", "", 1000);
+  a.controller_uid = b.controller_uid = "rs-1";
+  REQUIRE(c.PutPod(a).ok());
+  REQUIRE(c.PutPod(b).ok());
+  REQUIRE(c.DeletePod("ns", "a").ok());
+  REQUIRE(c.DeletePod("ns", "b").ok());
+  CHECK(c.pod_groups().count("ns/podgroup-rs-1") == 1);
+  // A group the user wrote is never the cluster's to remove.
+  REQUIRE(c.PutPodGroup(Group("mine", 1)).ok());
+  REQUIRE(c.PutPod(Pod("m", "mine", 1000)).ok());
+  REQUIRE(c.DeletePod("ns", "m").ok());
+  CHECK(c.pod_groups().count("ns/mine") == 1);
+}
+
 TEST_CASE("Cluster: decisions are applied, and those that no longer fit are conflicts", "[cluster]") {
   Cluster c;
   REQUIRE(c.PutNode(Node("n1", 4000)).ok());

@@ -1,6 +1,7 @@
 #include "vcsched/io/watch.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <set>
 #include <utility>
@@ -245,6 +246,87 @@ absl::Status ApplyPod(Cluster& cluster, WatchEvent::Type type, PodSpec&& pod, ab
 }
 
 // Applies the objects of an ADDED, MODIFIED or DELETED event (read from JSON or a Value).
+// What the puts of one event replace, to put back when a later put of it is refused.
+// Each Keep is called before its put; Run restores in reverse, so every step goes back to
+// a state the cluster already held (and so passes its checks again).
+class EventUndo {
+ public:
+  explicit EventUndo(Cluster& cluster) : c_(cluster) {}
+  void KeepNode(const std::string& name) {
+    Keep(c_.nodes(), name, [this, name] { (void)c_.DeleteNode(name); },
+         [this](const NodeSpec& n) { (void)c_.PutNode(n); });
+  }
+  void KeepQueue(const std::string& name) {
+    Keep(c_.queues(), name, [this, name] { (void)c_.DeleteQueue(name); },
+         [this](const QueueSpec& q) { (void)c_.PutQueue(q); });
+  }
+  void KeepPriorityClass(const std::string& name) {
+    Keep(c_.priority_classes(), name, [this, name] { (void)c_.DeletePriorityClass(name); },
+         [this](const PriorityClassSpec& pc) { (void)c_.PutPriorityClass(pc); });
+  }
+  void KeepNamespace(const std::string& name) {
+    Keep(c_.namespaces(), name, [this, name] { (void)c_.DeleteNamespace(name); },
+         [this](const NamespaceSpec& ns) { (void)c_.PutNamespace(ns); });
+  }
+  void KeepHyperNode(const std::string& name) {
+    Keep(c_.hyper_nodes(), name, [this, name] { (void)c_.DeleteHyperNode(name); },
+         [this](const HyperNodeSpec& h) { (void)c_.PutHyperNode(h); });
+  }
+  void KeepPodGroup(const std::string& key) {
+    const auto [ns, name] = SplitKey(key);
+    Keep(c_.pod_groups(), key, [this, ns = ns, name = name] { (void)c_.DeletePodGroup(ns, name); },
+         [this](const PodGroupSpec& g) { (void)c_.PutPodGroup(g); });
+  }
+  void KeepVolcanoJob(const std::string& ns, const std::string& name) {
+    Keep(c_.volcano_jobs(), absl::StrCat(ns, "/", name), [this, ns, name] { (void)c_.DeleteVolcanoJob(ns, name); },
+         [this](const Value& job) { (void)c_.PutVolcanoJob(job); });
+  }
+  // A pod's put may also make the PodGroup Volcano's controller makes for a plain pod:
+  // that goes too when the put is undone.
+  void KeepPod(const PodSpec& pod) {
+    const std::string key = absl::StrCat(pod.namespace_, "/", pod.name);
+    const PodGroupSpec implicit = ImplicitPodGroupFor(pod);
+    const std::string implicit_key = absl::StrCat(implicit.namespace_, "/", implicit.name);
+    const bool implicit_existed = c_.pod_groups().count(implicit_key) > 0;
+    auto it = c_.pods().find(key);
+    std::optional<PodSpec> old;
+    if (it != c_.pods().end()) old = *it->second;
+    steps_.push_back([this, key, old = std::move(old), implicit_key, implicit_existed] {
+      if (old) {
+        (void)c_.PutPod(*old);
+      } else {
+        const auto [ns, name] = SplitKey(key);
+        (void)c_.DeletePod(ns, name);
+      }
+      if (!implicit_existed && c_.pod_groups().count(implicit_key)) {
+        const auto [ns, name] = SplitKey(implicit_key);
+        (void)c_.DeletePodGroup(ns, name);
+      }
+    });
+  }
+  void Run() {
+    for (auto it = steps_.rbegin(); it != steps_.rend(); ++it) (*it)();
+    steps_.clear();
+  }
+
+ private:
+  static std::pair<std::string, std::string> SplitKey(const std::string& key) {
+    const size_t slash = key.find('/');
+    return {key.substr(0, slash), key.substr(slash + 1)};
+  }
+  template <typename Map, typename Remove, typename Restore>
+  void Keep(const Map& map, const std::string& key, Remove remove, Restore restore) {
+    auto it = map.find(key);
+    if (it == map.end()) {
+      steps_.push_back(std::move(remove));
+    } else {
+      steps_.push_back([restore = std::move(restore), old = it->second] { restore(old); });
+    }
+  }
+  Cluster& c_;
+  std::vector<std::function<void()>> steps_;
+};
+
 absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::Status& read,
                           ScenarioObjects* objects, const WatchEvent& event, std::vector<std::string>* notes) {
   using T = WatchEvent::Type;
@@ -308,16 +390,40 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
   }
   if (!problems.empty()) return absl::InvalidArgumentError(absl::StrCat(event.where, ": ", absl::StrJoin(problems, "\n")));
   const auto put = [&](const absl::Status& s) { return PutRefused(event.where, s); };
+  // One event is applied whole or not at all: what each put replaces is kept, and put
+  // back (in reverse) when a later put of the same event is refused, e.g. a List whose
+  // second object closes a queue cycle.
+  EventUndo undo(cluster);
   // A Job's manifest first: when it is refused, nothing of the event is applied.
   for (Value& job : objects->volcano_jobs) {
-    if (absl::Status refused = put(cluster.PutVolcanoJob(std::move(job))); !refused.ok()) return refused;
+    const auto [ns, name] = NamespaceAndName(job);
+    undo.KeepVolcanoJob(ns, name);
+    if (absl::Status refused = put(cluster.PutVolcanoJob(std::move(job))); !refused.ok()) {
+      undo.Run();
+      return refused;
+    }
   }
   absl::Status s;
-  for (QueueSpec& q : objects->queues) s.Update(put(cluster.PutQueue(std::move(q))));
-  for (PriorityClassSpec& pc : objects->priority_classes) s.Update(put(cluster.PutPriorityClass(std::move(pc))));
-  for (NamespaceSpec& ns : objects->namespaces) s.Update(put(cluster.PutNamespace(std::move(ns))));
-  for (NodeSpec& n : objects->nodes) s.Update(put(cluster.PutNode(std::move(n))));
-  for (HyperNodeSpec& h : objects->hyper_nodes) s.Update(put(cluster.PutHyperNode(std::move(h))));
+  for (QueueSpec& q : objects->queues) {
+    undo.KeepQueue(q.name);
+    s.Update(put(cluster.PutQueue(std::move(q))));
+  }
+  for (PriorityClassSpec& pc : objects->priority_classes) {
+    undo.KeepPriorityClass(pc.name);
+    s.Update(put(cluster.PutPriorityClass(std::move(pc))));
+  }
+  for (NamespaceSpec& ns : objects->namespaces) {
+    undo.KeepNamespace(ns.name);
+    s.Update(put(cluster.PutNamespace(std::move(ns))));
+  }
+  for (NodeSpec& n : objects->nodes) {
+    undo.KeepNode(n.name);
+    s.Update(put(cluster.PutNode(std::move(n))));
+  }
+  for (HyperNodeSpec& h : objects->hyper_nodes) {
+    undo.KeepHyperNode(h.name);
+    s.Update(put(cluster.PutHyperNode(std::move(h))));
+  }
   // A Job's controller creates the pods it lacks and leaves the ones it made, and the
   // scheduler owns its PodGroup's status: a Job seen again changes neither.
   const std::set<std::string> job_groups(objects->job_pod_groups.begin(), objects->job_pod_groups.end());
@@ -331,6 +437,7 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
       g.failed = kept.failed;
       g.conditions = kept.conditions;
     }
+    undo.KeepPodGroup(key);
     s.Update(put(cluster.PutPodGroup(std::move(g))));
   }
   for (PodSpec& p : objects->pods) {
@@ -338,11 +445,14 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
     const bool of_job = group != p.annotations.end() && !job_groups.empty() &&
                         job_groups.count(absl::StrCat(p.namespace_, "/", group->second));
     if (of_job && cluster.pods().count(absl::StrCat(p.namespace_, "/", p.name))) continue;
+    undo.KeepPod(p);
     s.Update(put(cluster.PutPod(std::move(p))));
   }
-  if (s.ok()) {
-    for (const auto& [ns, name] : dropped) (void)cluster.DeletePod(ns, name);
+  if (!s.ok()) {
+    undo.Run();
+    return s;
   }
+  for (const auto& [ns, name] : dropped) (void)cluster.DeletePod(ns, name);
   return s;
 }
 

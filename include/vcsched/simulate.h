@@ -115,6 +115,10 @@ struct SimulationOptions {
   // Refuse a workload that would create more jobs than this (its entries' counts, and
   // at run time the jobs CronJobs and JobFlows create too). Default: 1,000,000.
   int64_t max_jobs = 1000000;
+  // Without until_ms, stop with an error after this many events: work that cannot end
+  // (a Job that always fails, with a huge maxRetry) would otherwise run for ever. A day
+  // of 20,000 jobs is about 260,000 events. 0: no bound.
+  int64_t max_events = 10000000;
 };
 
 // jobs.csv: one row per job, in creation order. Times are seconds from `start`; -1 where

@@ -92,6 +92,7 @@ struct SimulateOptions {
   std::string config;                  // a volcano-scheduler.conf; empty: the cluster file's or the default
   std::string until;                   // a duration; empty: until no work remains
   std::optional<uint64_t> seed;        // overrides the workload's
+  int64_t max_events = 10000000;       // without --until, stop with an error past this
   std::string out;                     // the output directory; empty: summary.json to stdout
 };
 int Simulate(const SimulateOptions& options);

@@ -140,6 +140,9 @@ int RunCli(int argc, char** argv) {
                   "A volcano-scheduler.conf (default: the cluster file's SchedulerConfiguration, else Volcano's default)");
   sim->add_option("--until", simulate.until, "Stop after this much simulated time, e.g. 24h (default: when no work remains)");
   sim->add_option("--seed", simulate.seed, "Overrides the workload's seed")->check(IntegerFrom(0, kInt64Max));
+  sim->add_option("--max-events", simulate.max_events,
+                  "Without --until, stop with an error after this many events (default 10000000; 0: no bound)")
+      ->check(IntegerFrom(0, kInt64Max));
   sim->add_option("--out", simulate.out,
                   "Write jobs.csv, timeline.csv, queues.csv, summary.json, the SVG plots and report.html here "
                   "(default: print summary.json)");

@@ -95,6 +95,7 @@ int Simulate(const SimulateOptions& options) {
     sim.until_ms = *until;
   }
   if (options.seed) sim.seed = *options.seed;
+  sim.max_events = options.max_events;
   const bool terminal = isatty(STDERR_FILENO) != 0;
   if (terminal) sim.progress = ShowProgress;
   absl::StatusOr<SimulationResult> r = vcsched::Simulate(*cluster, *workload, config, sim);

@@ -106,7 +106,12 @@ absl::Status Simulator::Run() {
         events_.pop();
         const int64_t generation = cluster_.generation();
         VCSCHED_RETURN_IF_ERROR(Handle(e));
-        ++result_.events;
+        if (++result_.events > options_.max_events && options_.max_events > 0 && until < 0) {
+          return absl::ResourceExhaustedError(absl::StrCat(
+              "the simulation has handled ", options_.max_events, " events (", Where(),
+              ") and its work has not ended (a job that fails and restarts for ever?): give an end (--until, until=), "
+              "or a larger --max-events"));
+        }
         if (cluster_.generation() != generation && !dirty_) {
           dirty_ = true;
           dirty_since_ms_ = now_ms_;

@@ -89,6 +89,23 @@ def main():
             check(p.returncode == 0, f"cron at the end of time: exit {p.returncode}: {p.stderr}")
         except subprocess.TimeoutExpired:
             check(False, "cron at the end of time: simulate did not end within 60 s")
+        # Issue 57, class 9: work that cannot end (a job that always fails, maxRetry 2e9) and
+        # no --until: a clear error after --max-events, not a run for ever.
+        doomed = os.path.join(tmp, "doomed.yaml")
+        with open(doomed, "w") as f:
+            f.write("apiVersion: vcsched/v1\nkind: Workload\njobs:\n- name: d\n  arrival: {at: [0s]}\n"
+                    "  duration: {fixed: 10s}\n  failures: {probability: 1, exitCode: 1}\n"
+                    "  template: {apiVersion: batch.volcano.sh/v1alpha1, kind: Job, spec: {minAvailable: 1, "
+                    "maxRetry: 2000000000, tasks: [{name: w, replicas: 1, policies: [{event: PodFailed, action: "
+                    "RestartJob}], template: {spec: {containers: [{name: m, image: b, resources: {requests: "
+                    "{cpu: '1'}}}]}}}]}}\n")
+        try:
+            p = subprocess.run([vcsched, "simulate", os.path.join(one, "cluster.yaml"), doomed, "--max-events", "5000"],
+                               capture_output=True, text=True, timeout=60)
+            check(p.returncode == 1 and "5000 events" in p.stderr and "--until" in p.stderr,
+                  f"endless work: exit {p.returncode}: {p.stderr}")
+        except subprocess.TimeoutExpired:
+            check(False, "endless work: simulate did not stop within 60 s")
         p = run(vcsched, os.path.join(one, "cluster.yaml"), os.path.join(tmp, "missing.yaml"))
         check(p.returncode == 1 and "missing.yaml" in p.stderr, f"missing workload: exit {p.returncode}: {p.stderr}")
     for f in failures:

@@ -30,16 +30,6 @@ std::string Num(double x) {
 
 std::string Seconds(double s) { return s < 0 ? "" : Num(s); }
 
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 double NearestRank(std::vector<double> sorted_values, double p) {
   if (sorted_values.empty()) return 0;
   std::sort(sorted_values.begin(), sorted_values.end());
@@ -59,15 +49,14 @@ std::map<std::string, std::vector<double>> WaitsByQueue(const SimulationResult& 
 
 }  // namespace simulate_internal
 
-using simulate_internal::CsvField;
 using simulate_internal::Num;
 using simulate_internal::Seconds;
 
 std::string JobsCsv(const SimulationResult& r) {
   std::string out = "job,queue,created_s,inqueue_s,running_s,finished_s,phase,wait_s,retries\n";
   for (const JobRecord& j : r.jobs) {
-    absl::StrAppend(&out, CsvField(j.job), ",", CsvField(j.queue), ",", Seconds(j.created_s), ",",
-                    Seconds(j.inqueue_s), ",", Seconds(j.running_s), ",", Seconds(j.finished_s), ",", CsvField(j.phase),
+    absl::StrAppend(&out, CsvCell(j.job), ",", CsvCell(j.queue), ",", Seconds(j.created_s), ",",
+                    Seconds(j.inqueue_s), ",", Seconds(j.running_s), ",", Seconds(j.finished_s), ",", CsvCell(j.phase),
                     ",", j.running_s >= 0 ? Num(j.running_s - j.created_s) : "", ",", j.retries, "\n");
   }
   return out;
@@ -75,7 +64,9 @@ std::string JobsCsv(const SimulationResult& r) {
 
 std::string TimelineCsv(const SimulationResult& r) {
   std::string out = "time_s,pending_pods,running_pods";
-  for (const std::string& res : r.resources) absl::StrAppend(&out, ",", res, "_allocated,", res, "_capacity");
+  for (const std::string& res : r.resources) {
+    absl::StrAppend(&out, ",", CsvCell(res + "_allocated"), ",", CsvCell(res + "_capacity"));
+  }
   out += "\n";
   for (const TimelineRow& row : r.timeline) {
     absl::StrAppend(&out, Num(row.time_s), ",", row.pending_pods, ",", row.running_pods);
@@ -89,10 +80,12 @@ std::string TimelineCsv(const SimulationResult& r) {
 
 std::string QueuesCsv(const SimulationResult& r) {
   std::string out = "time_s,queue";
-  for (const std::string& res : r.resources) absl::StrAppend(&out, ",", res, "_allocated,", res, "_deserved");
+  for (const std::string& res : r.resources) {
+    absl::StrAppend(&out, ",", CsvCell(res + "_allocated"), ",", CsvCell(res + "_deserved"));
+  }
   out += ",share\n";
   for (const QueueRow& row : r.queues) {
-    absl::StrAppend(&out, Num(row.time_s), ",", CsvField(row.queue));
+    absl::StrAppend(&out, Num(row.time_s), ",", CsvCell(row.queue));
     for (size_t i = 0; i < r.resources.size(); ++i) {
       absl::StrAppend(&out, ",", Num(row.allocated[i]), ",", Num(row.deserved[i]));
     }

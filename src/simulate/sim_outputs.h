@@ -14,7 +14,6 @@ namespace vcsched::simulate_internal {
 std::string Num(double x);
 // Num, or empty for a time not reached (-1).
 std::string Seconds(double s);
-std::string CsvField(const std::string& s);
 // The nearest-rank percentile p (0–100) of the values.
 double NearestRank(std::vector<double> values, double p);
 // Wait times (running_s − created_s) of the jobs that reached their barrier, by queue.

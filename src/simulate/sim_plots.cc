@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
+#include "src/model/output_text.h"
 #include "src/simulate/sim_outputs.h"
 #include "vcsched/simulate.h"
 
@@ -25,7 +25,7 @@ struct Series {
 };
 
 std::string Escape(const std::string& s) {
-  return absl::StrReplaceAll(s, {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}});
+  return XmlText(s);
 }
 
 // A "nice" tick step for a range: 1, 2 or 5 times a power of ten.

@@ -226,6 +226,11 @@ class Cluster {
   mutable KeyedMap<std::shared_ptr<const PodSpec>> pods_;
   KeyedMap<PodGroupSpec> pod_groups_;
   std::map<std::string, QueueSpec, std::less<>> queues_;
+  // Each queue's children by name (spec.parent, empty meaning root), so that a queue's
+  // put checks the hierarchy it touches: its ancestors and its subtree, not every queue.
+  std::map<std::string, std::set<std::string, std::less<>>, std::less<>> queue_children_;
+  absl::Status CheckQueueHierarchyChange(const QueueSpec& queue) const;
+  void IndexQueueParent(const QueueSpec& queue, bool add);
   std::map<std::string, PriorityClassSpec, std::less<>> priority_classes_;
   std::map<std::string, NamespaceSpec, std::less<>> namespaces_;
   std::map<std::string, HyperNodeSpec, std::less<>> hyper_nodes_;

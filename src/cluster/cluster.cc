@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "src/model/queue_checks.h"
 
 namespace vcsched {
 namespace {
@@ -25,16 +26,6 @@ template <typename Spec>
 absl::Status Check(const Spec& spec) {
   const std::vector<std::string> problems = ObjectProblems(spec);
   return problems.empty() ? absl::OkStatus() : absl::InvalidArgumentError(absl::StrJoin(problems, "\n"));
-}
-
-// Checks objects together as Build checks them, by building a snapshot of them alone
-// (for the queue hierarchy, which needs every queue).
-template <typename Fill>
-absl::Status CheckAsBuildWould(const SnapshotOptions& options, Fill fill) {
-  SnapshotBuilder b(options);
-  fill(b);
-  absl::StatusOr<Snapshot> built = std::move(b).Build();
-  return built.ok() ? absl::OkStatus() : built.status();
 }
 
 template <typename Map>
@@ -99,7 +90,10 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
     if (!c.nodes_.contains(n.spec.name)) c.nodes_.put(n.spec.name, n.spec);
   }
   for (const QueueInfo& q : snapshot.queues()) {
-    if (!q.synthesized) c.queues_.emplace(q.spec.name, q.spec);
+    if (!q.synthesized) {
+      c.queues_.emplace(q.spec.name, q.spec);
+      c.IndexQueueParent(q.spec, true);
+    }
   }
   for (const PriorityClassSpec& pc : snapshot.priority_classes()) c.priority_classes_.emplace(pc.name, pc);
   for (const HyperNodeInfo& h : snapshot.hyper_nodes()) {
@@ -229,16 +223,78 @@ absl::Status Cluster::PutPodGroup(PodGroupSpec pod_group) {
 
 absl::Status Cluster::PutQueue(QueueSpec queue) {
   // The hierarchy is checked whole: a queue's parent and children are other queues.
-  absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) {
-    for (const auto& [name, q] : queues_) {
-      if (name != queue.name) b.AddQueue(q);
-    }
-    b.AddQueue(queue);
-  });
-  if (!s.ok()) return s;
+  if (absl::Status s = CheckQueueHierarchyChange(queue); !s.ok()) return s;
+  if (const auto old = queues_.find(queue.name); old != queues_.end()) IndexQueueParent(old->second, false);
+  IndexQueueParent(queue, true);
   std::string key = queue.name;
   queues_.insert_or_assign(std::move(key), std::move(queue));
   Changed();
+  return absl::OkStatus();
+}
+
+void Cluster::IndexQueueParent(const QueueSpec& queue, bool add) {
+  const std::string parent = queue.parent == "root" ? std::string() : queue.parent;
+  if (add) {
+    queue_children_[parent].insert(queue.name);
+    return;
+  }
+  auto it = queue_children_.find(parent);
+  if (it == queue_children_.end()) return;
+  it->second.erase(queue.name);
+  if (it->second.empty()) queue_children_.erase(it);
+}
+
+// What a build would refuse of the hierarchy once `queue` is put, checked where the put
+// can change it: the queue itself (its name, weight, annotation), its ancestors (a cycle
+// through it, its depth) and its subtree (how deep it then reaches). The rest of the
+// hierarchy was valid before and is untouched. Messages are the builder's.
+absl::Status Cluster::CheckQueueHierarchyChange(const QueueSpec& queue) const {
+  std::vector<std::string> errors = ObjectProblems(queue);
+  CheckQueueHierarchy(std::vector<QueueSpec>{queue}, errors);  // parent itself, annotation levels
+  if (!errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(errors, "\n"));
+  if (queue.name == "root") return absl::OkStatus();
+  // Up: a cycle must pass through `queue` (none existed before); the depth of `queue`.
+  std::vector<std::string> chain = {queue.name};
+  int64_t depth = 1;
+  for (std::string cur = queue.parent; !cur.empty() && cur != "root";) {
+    if (cur == queue.name) {
+      std::vector<std::string> names(chain.begin(), chain.end());
+      const auto smallest = std::min_element(names.begin(), names.end()) - names.begin();
+      std::rotate(names.begin(), names.begin() + smallest, names.end());
+      names.push_back(names.front());
+      return absl::InvalidArgumentError(absl::StrCat("Queue \"", names.front(),
+                                                     "\": spec.parent: the queues' parents form a cycle (",
+                                                     absl::StrJoin(names, " -> "), ")"));
+    }
+    const auto it = queues_.find(cur);
+    if (it == queues_.end()) break;  // a missing parent: the builder warns
+    chain.push_back(cur);
+    ++depth;
+    if (depth > kMaxQueueHierarchyDepth + 1) break;  // deep enough to refuse below
+    cur = it->second.parent;
+  }
+  // Down: the deepest queue of its subtree (children by name), breadth first.
+  int64_t height = 0;
+  std::vector<std::string> level = {queue.name};
+  std::string deepest = queue.name;
+  while (!level.empty() && depth + height <= kMaxQueueHierarchyDepth) {
+    std::vector<std::string> next;
+    for (const std::string& q : level) {
+      const auto kids = queue_children_.find(q);
+      if (kids == queue_children_.end()) continue;
+      for (const std::string& k : kids->second) {
+        if (k != queue.name) next.push_back(k);
+      }
+    }
+    if (next.empty()) break;
+    ++height;
+    deepest = next.front();
+    level = std::move(next);
+  }
+  if (depth + height > kMaxQueueHierarchyDepth) {
+    return absl::InvalidArgumentError(absl::StrCat("Queue \"", deepest, "\": spec.parent: the queue is more than ",
+                                                   kMaxQueueHierarchyDepth, " levels below root"));
+  }
   return absl::OkStatus();
 }
 
@@ -314,13 +370,11 @@ absl::Status Cluster::DeletePodGroup(absl::string_view namespace_, absl::string_
 
 absl::Status Cluster::DeleteQueue(absl::string_view name) {
   if (!queues_.count(name)) return absl::NotFoundError(absl::StrCat("Queue \"", name, "\": not found"));
-  absl::Status s = CheckAsBuildWould(options_, [&](SnapshotBuilder& b) {
-    for (const auto& [n, q] : queues_) {
-      if (n != name) b.AddQueue(q);
-    }
-  });
-  if (!s.ok()) return absl::FailedPreconditionError(absl::StrCat("Queue \"", name, "\": cannot be deleted: ", s.message()));
-  queues_.erase(queues_.find(name));
+  // Taking a queue away makes no cycle and no deeper queue (its children's parent is then
+  // missing, which the builder warns of): nothing to check.
+  const auto gone = queues_.find(name);
+  IndexQueueParent(gone->second, false);
+  queues_.erase(gone);
   Changed();
   return absl::OkStatus();
 }

@@ -3,8 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
+#include <random>
 
 #include "absl/strings/str_cat.h"
+#include "src/model/queue_checks.h"
 #include "vcsched/cluster.h"
 #include "vcsched/io/cluster_io.h"
 #include "vcsched/io/format.h"
@@ -484,6 +487,62 @@ TEST_CASE("Cluster: a pod the host read itself is applied as its watch event wou
   bad.phase = "Bogus";
   CHECK_FALSE(ApplyPodEvent(c, WatchEvent::Type::kAdded, std::move(bad), "e", &notes).ok());
   CHECK(c.pods().empty());
+}
+
+}  // namespace
+}  // namespace vcsched
+
+namespace vcsched {
+namespace {
+
+QueueSpec Q(const std::string& name, const std::string& parent) {
+  QueueSpec q;
+  q.name = name;
+  q.parent = parent;
+  q.weight = 1;
+  return q;
+}
+
+// Issue 57, class 4: a Queue's put checks the hierarchy it touches (its ancestors and
+// subtree), not a build of every queue; it must accept and refuse exactly as that build.
+TEST_CASE("Cluster: queue puts are checked as a build of every queue would check them", "[cluster][queues]") {
+  std::mt19937 rng(56);
+  for (int round = 0; round < 200; ++round) {
+    Cluster c;
+    std::map<std::string, QueueSpec> model;
+    for (int step = 0; step < 40; ++step) {
+      const std::string name = absl::StrCat("q", rng() % 10);
+      const int p = static_cast<int>(rng() % 12);
+      QueueSpec q = Q(name, p >= 10 ? (p == 10 ? "" : "root") : absl::StrCat("q", p));
+      if (rng() % 8 == 0) {
+        const std::string gone = absl::StrCat("q", rng() % 10);
+        const bool had = model.erase(gone) > 0;
+        CHECK(c.DeleteQueue(gone).ok() == had);
+        continue;
+      }
+      std::map<std::string, QueueSpec> next = model;
+      next[name] = q;
+      SnapshotBuilder b;
+      for (const auto& [_, spec] : next) b.AddQueue(spec);
+      const bool build_ok = std::move(b).Build().ok();
+      const absl::Status put = c.PutQueue(q);
+      INFO("round " << round << " step " << step << ": " << put.message());
+      REQUIRE(put.ok() == build_ok);
+      if (put.ok()) model = std::move(next);
+    }
+  }
+  // A chain as deep as allowed, then one more level refused; the refusal names the
+  // deepest queue, and a put that would lift a subtree past the limit is refused too.
+  Cluster c;
+  for (int i = 0; i < kMaxQueueHierarchyDepth; ++i) {
+    REQUIRE(c.PutQueue(Q(absl::StrCat("d", i), i == 0 ? "" : absl::StrCat("d", i - 1))).ok());
+  }
+  const absl::Status deeper = c.PutQueue(Q("one-more", absl::StrCat("d", kMaxQueueHierarchyDepth - 1)));
+  CHECK_THAT(std::string(deeper.message()), Catch::Contains("Queue \"one-more\": spec.parent: the queue is more than"));
+  REQUIRE(c.PutQueue(Q("top", "")).ok());
+  CHECK_THAT(std::string(c.PutQueue(Q("d0", "top")).message()), Catch::Contains("levels below root"));  // lifts the chain
+  CHECK_THAT(std::string(c.PutQueue(Q("d0", "d5")).message()),
+             Catch::Contains("spec.parent: the queues' parents form a cycle (d0 -> d5 -> d4 -> d3 -> d2 -> d1 -> d0)"));
 }
 
 }  // namespace

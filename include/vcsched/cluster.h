@@ -119,6 +119,10 @@ class Cluster {
   const SnapshotOptions& options() const { return options_; }
   const std::map<std::string, NodeSpec, std::less<>>& nodes() const { return nodes_.map(); }
   const std::map<std::string, std::shared_ptr<const PodSpec>, std::less<>>& pods() const { return pods_.map(); }
+  // The keys ("namespace/name") of the pods that name PodGroup `namespace_/name` in their
+  // scheduling.k8s.io/group-name annotation, sorted; found through an index, so a Volcano
+  // Job's event costs its own pods, not every pod of the cluster.
+  std::vector<std::string> PodsOfPodGroup(absl::string_view namespace_, absl::string_view name) const;
   const std::map<std::string, PodGroupSpec, std::less<>>& pod_groups() const { return pod_groups_.map(); }
   const std::map<std::string, QueueSpec, std::less<>>& queues() const { return queues_; }
   const std::map<std::string, PriorityClassSpec, std::less<>>& priority_classes() const { return priority_classes_; }
@@ -239,6 +243,9 @@ class Cluster {
   // with the number of pods that name each. Volcano's controller makes the group owned by
   // the pod when the pod has no controller, so the group goes when its last such pod does.
   std::map<std::string, int64_t, std::less<>> implicit_groups_;
+  // Pod keys by the PodGroup ("namespace/group") they name.
+  std::map<std::string, std::set<std::string, std::less<>>, std::less<>> pods_by_group_;
+  void IndexPodGroupOf(const PodSpec& pod, bool add);
   // The implicit group `pod` names, if any (its key), for the counts above.
   const std::string* ImplicitGroupOf(const PodSpec& pod) const;
   void ForgetPodOfImplicitGroup(const PodSpec& pod);

@@ -267,6 +267,11 @@ struct HyperNodeSpec {
   std::vector<HyperNodeMember> members;
 };
 
+// The deepest queue hierarchy a snapshot accepts, in levels below root. Volcano's webhook
+// allows 5 by default; a scheduler fed objects directly sees whatever exists, so the
+// bound is generous, and only there to keep memory and stack use small.
+inline constexpr int kMaxQueueHierarchyDepth = 256;
+
 struct QueueSpec {
   std::string name;
   Labels annotations;

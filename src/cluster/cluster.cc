@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
-#include "src/model/queue_checks.h"
 
 namespace vcsched {
 namespace {
@@ -112,7 +111,10 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
     if (group != pod.annotations.end() && group->second == ImplicitPodGroupFor(pod).name) {
       ++c.implicit_groups_[Key(pod.namespace_, group->second)];
     }
-    if (!c.pods_.contains(t.key)) c.pods_.put(t.key, t.pod);  // shared with the snapshot, as it prepared it
+    if (!c.pods_.contains(t.key)) {
+      c.pods_.put(t.key, t.pod);  // shared with the snapshot, as it prepared it
+      c.IndexPodGroupOf(pod, true);
+    }
   }
   c.cached_ = snapshot;
   return c;
@@ -183,11 +185,34 @@ absl::Status Cluster::PutPod(PodSpec&& pod) {
   // The pod this one replaces leaves its group's count, and this one joins its own.
   if (const auto old = pods_.find(key); old != pods_.end()) {
     if (const std::string* g = ImplicitGroupOf(*old->second)) --implicit_groups_[*g];
+    IndexPodGroupOf(*old->second, false);
   }
   if (const std::string* g = ImplicitGroupOf(pod)) ++implicit_groups_[*g];
+  IndexPodGroupOf(pod, true);
   const auto it = pods_.put(std::move(key), std::make_shared<PodSpec>(std::move(pod)));
   PodChanged(it->first);
   return absl::OkStatus();
+}
+
+void Cluster::IndexPodGroupOf(const PodSpec& pod, bool add) {
+  const auto group = pod.annotations.find(kPodGroupAnnotation);
+  if (group == pod.annotations.end()) return;
+  std::string group_key = Key(pod.namespace_, group->second);
+  std::string pod_key = Key(pod.namespace_, pod.name);
+  if (add) {
+    pods_by_group_[std::move(group_key)].insert(std::move(pod_key));
+    return;
+  }
+  auto it = pods_by_group_.find(group_key);
+  if (it == pods_by_group_.end()) return;
+  it->second.erase(pod_key);
+  if (it->second.empty()) pods_by_group_.erase(it);
+}
+
+std::vector<std::string> Cluster::PodsOfPodGroup(absl::string_view namespace_, absl::string_view name) const {
+  const auto it = pods_by_group_.find(Key(namespace_, name));
+  if (it == pods_by_group_.end()) return {};
+  return std::vector<std::string>(it->second.begin(), it->second.end());
 }
 
 const std::string* Cluster::ImplicitGroupOf(const PodSpec& pod) const {
@@ -249,9 +274,7 @@ void Cluster::IndexQueueParent(const QueueSpec& queue, bool add) {
 // through it, its depth) and its subtree (how deep it then reaches). The rest of the
 // hierarchy was valid before and is untouched. Messages are the builder's.
 absl::Status Cluster::CheckQueueHierarchyChange(const QueueSpec& queue) const {
-  std::vector<std::string> errors = ObjectProblems(queue);
-  CheckQueueHierarchy(std::vector<QueueSpec>{queue}, errors);  // parent itself, annotation levels
-  if (!errors.empty()) return absl::InvalidArgumentError(absl::StrJoin(errors, "\n"));
+  if (absl::Status s = Check(queue); !s.ok()) return s;  // name, weight, annotation levels
   if (queue.name == "root") return absl::OkStatus();
   // Up: a cycle must pass through `queue` (none existed before); the depth of `queue`.
   std::vector<std::string> chain = {queue.name};
@@ -354,6 +377,7 @@ absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view 
   if (it == pods_.end()) return absl::NotFoundError(absl::StrCat("Pod \"", key, "\": not found"));
   const std::shared_ptr<const PodSpec> pod = it->second;
   pods_.erase(it);
+  IndexPodGroupOf(*pod, false);
   ForgetPodOfImplicitGroup(*pod);
   PodChanged(key);
   return absl::OkStatus();

@@ -16,6 +16,7 @@
 #include "src/io/json_stream_parser.h"
 #include "src/io/object_document.h"
 #include "src/model/output_text.h"
+#include "vcsched/lifecycle/job.h"
 
 namespace vcsched {
 namespace {
@@ -157,17 +158,39 @@ absl::StatusOr<std::vector<WatchEvent>> ReadWatchEvents(const ScenarioSource& so
 
 namespace {
 
-// Pods in the cluster that name PodGroup `group_key` ("namespace/name") and are not in
-// `keep`: the pods of a Volcano Job beyond its replicas, which its controller deletes.
+// Pods in the cluster that name PodGroup `group_key` ("namespace/name"), are owned by one
+// of `owners` (the event's Volcano Jobs, by uid) and are not in `keep`: the pods of a Job
+// beyond its replicas, which its controller deletes. A pod the Job did not make is not
+// its controller's to delete, whatever group it names. Costs the group's pods alone.
 std::vector<std::pair<std::string, std::string>> PodsOfGroupBut(const Cluster& cluster, absl::string_view group_key,
-                                                                const std::set<std::string>& keep) {
+                                                                const std::set<std::string>& keep,
+                                                                const std::set<std::string>& owners) {
   const size_t slash = group_key.find('/');
   const absl::string_view ns = group_key.substr(0, slash), name = group_key.substr(slash + 1);
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [key, pod] : cluster.pods()) {
-    if (pod->namespace_ != ns || keep.count(key)) continue;
-    auto g = pod->annotations.find(kPodGroupAnnotation);
-    if (g != pod->annotations.end() && g->second == name) out.emplace_back(pod->namespace_, pod->name);
+  for (const std::string& key : cluster.PodsOfPodGroup(ns, name)) {
+    if (keep.count(key)) continue;
+    const auto pod = cluster.pods().find(key);
+    if (pod == cluster.pods().end() || !owners.count(pod->second->controller_uid)) continue;
+    out.emplace_back(pod->second->namespace_, pod->second->name);
+  }
+  return out;
+}
+
+// The uids of the Volcano Jobs of an event, as their expansion writes them into their
+// pods' controller ownerReference (a Job without metadata.uid gets a derived one).
+std::set<std::string> JobUids(const std::vector<Value>& jobs) {
+  std::set<std::string> out;
+  for (const Value& job : jobs) {
+    const Value* uid = FindPath(job, "metadata.uid");
+    if (uid != nullptr && !uid->text().empty()) {
+      out.insert(uid->text());
+      continue;
+    }
+    const Value* ns = FindPath(job, "metadata.namespace");
+    const Value* name = FindPath(job, "metadata.name");
+    out.insert(lifecycle::DerivedUid("Job", ns == nullptr || ns->text().empty() ? "default" : ns->text(),
+                                     name == nullptr ? "" : name->text()));
   }
   return out;
 }
@@ -345,8 +368,11 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
     for (const PodSpec& p : objects->pods) expanded.insert(absl::StrCat(p.namespace_, "/", p.name));
   }
   std::vector<std::pair<std::string, std::string>> dropped;
-  for (const std::string& group : objects->job_pod_groups) {
-    for (auto& pod : PodsOfGroupBut(cluster, group, expanded)) dropped.push_back(std::move(pod));
+  if (!objects->job_pod_groups.empty()) {
+    const std::set<std::string> owners = JobUids(objects->volcano_jobs);
+    for (const std::string& group : objects->job_pod_groups) {
+      for (auto& pod : PodsOfGroupBut(cluster, group, expanded, owners)) dropped.push_back(std::move(pod));
+    }
   }
   if (type == T::kDeleted) {
     const auto gone = [&](const absl::Status& s) { NoteDeletionOfAbsent(event.where, s, notes); };

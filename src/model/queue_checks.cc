@@ -72,15 +72,18 @@ void CheckQueueHierarchy(const std::vector<QueueSpec>& queues,
     }
   }
   for (size_t i = 0; i < queues.size(); ++i) {
-    auto it = queues[i].annotations.find("volcano.sh/hierarchy");
-    if (it == queues[i].annotations.end()) continue;
-    int64_t levels = 1;
-    for (char c : it->second) levels += c == '/';
-    if (levels > kMaxQueueHierarchyDepth + 1) {
-      report(i, absl::StrCat("metadata.annotations.volcano.sh/hierarchy: ", levels, " levels, more than the limit of ",
-                             kMaxQueueHierarchyDepth + 1));
-    }
+    if (std::string problem = HierarchyAnnotationProblem(queues[i]); !problem.empty()) report(i, problem);
   }
+}
+
+std::string HierarchyAnnotationProblem(const QueueSpec& queue) {
+  auto it = queue.annotations.find("volcano.sh/hierarchy");
+  if (it == queue.annotations.end()) return "";
+  int64_t levels = 1;
+  for (char c : it->second) levels += c == '/';
+  if (levels <= kMaxQueueHierarchyDepth + 1) return "";
+  return absl::StrCat("metadata.annotations.volcano.sh/hierarchy: ", levels, " levels, more than the limit of ",
+                      kMaxQueueHierarchyDepth + 1);
 }
 
 void LintQueues(const std::vector<QueueSpec>& queues, std::vector<std::string>& warnings) {

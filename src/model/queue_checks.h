@@ -12,10 +12,9 @@
 
 namespace vcsched {
 
-// The deepest hierarchy a snapshot accepts, in levels below root. Volcano's webhook
-// allows 5 by default; a scheduler fed objects directly sees whatever exists, so the
-// bound is generous, and only there to keep memory and stack use small.
-inline constexpr int kMaxQueueHierarchyDepth = 256;
+// The volcano.sh/hierarchy annotation's problem, if it has more levels than
+// kMaxQueueHierarchyDepth allows (`metadata.annotations...: N levels, ...`), else "".
+std::string HierarchyAnnotationProblem(const QueueSpec& queue);
 
 // Appends an error for each parent cycle (naming its queues in order), each queue
 // deeper than kMaxQueueHierarchyDepth, and each volcano.sh/hierarchy annotation with

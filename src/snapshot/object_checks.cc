@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "re2/re2.h"
 #include "src/model/object_names.h"
+#include "src/model/queue_checks.h"
 #include "vcsched/snapshot.h"
 
 namespace vcsched {
@@ -103,6 +104,9 @@ std::vector<std::string> ObjectProblems(const QueueSpec& q) {
   std::vector<std::string> out;
   CheckName("Queue", q.name, nullptr, &out);
   if (q.weight < 0) out.push_back(absl::StrCat("Queue \"", q.name, "\": spec.weight: must not be negative, got ", q.weight));
+  if (std::string problem = HierarchyAnnotationProblem(q); !problem.empty()) {
+    out.push_back(absl::StrCat("Queue \"", q.name, "\": ", problem));
+  }
   return out;
 }
 

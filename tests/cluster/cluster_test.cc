@@ -7,7 +7,6 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
-#include "src/model/queue_checks.h"
 #include "vcsched/cluster.h"
 #include "vcsched/io/cluster_io.h"
 #include "vcsched/io/format.h"

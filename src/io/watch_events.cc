@@ -10,12 +10,14 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/functional/function_ref.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/io/doc_node.h"
 #include "src/io/json_stream_parser.h"
 #include "src/io/object_document.h"
 #include "src/model/output_text.h"
+#include "src/util/status_macros.h"
 #include "vcsched/lifecycle/job.h"
 
 namespace vcsched {
@@ -177,22 +179,33 @@ std::vector<std::pair<std::string, std::string>> PodsOfGroupBut(const Cluster& c
   return out;
 }
 
-// The uids of the Volcano Jobs of an event, as their expansion writes them into their
-// pods' controller ownerReference (a Job without metadata.uid gets a derived one).
+// A Volcano Job's uid, as its expansion writes it into its pods' controller
+// ownerReference and its PodGroup's name (a Job without metadata.uid gets a derived one).
+std::string JobUid(const Value& job) {
+  const Value* uid = FindPath(job, "metadata.uid");
+  if (uid != nullptr && !uid->text().empty()) return uid->text();
+  const Value* ns = FindPath(job, "metadata.namespace");
+  const Value* name = FindPath(job, "metadata.name");
+  return lifecycle::DerivedUid("Job", ns == nullptr || ns->text().empty() ? "default" : ns->text(),
+                               name == nullptr ? "" : name->text());
+}
+
 std::set<std::string> JobUids(const std::vector<Value>& jobs) {
   std::set<std::string> out;
-  for (const Value& job : jobs) {
-    const Value* uid = FindPath(job, "metadata.uid");
-    if (uid != nullptr && !uid->text().empty()) {
-      out.insert(uid->text());
-      continue;
-    }
-    const Value* ns = FindPath(job, "metadata.namespace");
-    const Value* name = FindPath(job, "metadata.name");
-    out.insert(lifecycle::DerivedUid("Job", ns == nullptr || ns->text().empty() ? "default" : ns->text(),
-                                     name == nullptr ? "" : name->text()));
-  }
+  for (const Value& job : jobs) out.insert(JobUid(job));
   return out;
+}
+
+// The cluster's Volcano Job whose PodGroup is `namespace_/name` ("<job>-<uid>"), if any:
+// costs the Jobs of that namespace.
+const Value* JobOwningPodGroup(const Cluster& cluster, absl::string_view namespace_, absl::string_view name) {
+  const std::string prefix = absl::StrCat(namespace_, "/");
+  for (auto it = cluster.volcano_jobs().lower_bound(prefix);
+       it != cluster.volcano_jobs().end() && absl::StartsWith(it->first, prefix); ++it) {
+    const absl::string_view job_name = absl::string_view(it->first).substr(prefix.size());
+    if (name == absl::StrCat(job_name, "-", JobUid(it->second))) return &it->second;
+  }
+  return nullptr;
 }
 
 // NotFound naming an object by kind and key.
@@ -397,6 +410,19 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
       absl::Status s = cluster.DeleteQueue(q.name);
       if (absl::IsNotFound(s)) gone(s);
       else if (!s.ok()) return absl::FailedPreconditionError(absl::StrCat(event.where, ": ", s.message()));
+    }
+    // A Volcano Job still here whose PodGroup went: its controller makes the PodGroup
+    // again (Volcano's job controller syncs it), as reading the state back from text
+    // would. Its pods stay as they are.
+    for (const PodGroupSpec& g : objects->pod_groups) {
+      const Value* job = JobOwningPodGroup(cluster, g.namespace_, g.name);
+      if (job == nullptr) continue;
+      notes->push_back(absl::StrCat(event.where, ": PodGroup \"", g.namespace_, "/", g.name,
+                                    "\" belongs to a Volcano Job that is still here: its controller makes it again"));
+      const Value manifest = *job;
+      ScenarioObjects again;
+      const absl::Status read = io_internal::ReadNodeObject(io_internal::DocNode(&manifest), event.where, again);
+      VCSCHED_RETURN_IF_ERROR(ApplyObjects(cluster, T::kAdded, read, &again, event, notes));
     }
     return absl::OkStatus();
   }

@@ -304,7 +304,15 @@ class PythonPlugin : public Plugin {
         py::gil_scoped_acquire gil;
         if (Failed()) return 0;
         try {
-          return impl_.attr("node_order")(TaskRef(snap, t, s, life_), NodeRef(snap, n, s, life_)).cast<double>();
+          const py::object r = impl_.attr("node_order")(TaskRef(snap, t, s, life_), NodeRef(snap, n, s, life_));
+          // A number, as batch_node_order's items are: a bool, a string or NaN is the
+          // plugin's error (NaN would order nodes by chance).
+          if (r.is_none() || py::isinstance<py::bool_>(r) || py::isinstance<py::str>(r)) {
+            throw py::cast_error("got " + py::repr(r).cast<std::string>());
+          }
+          const double v = r.cast<double>();
+          if (std::isnan(v)) throw py::cast_error("got NaN");
+          return v;
         } catch (py::error_already_set& e) {
           Record(e);
         } catch (const py::cast_error& e) {

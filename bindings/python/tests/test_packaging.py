@@ -184,3 +184,13 @@ def test_cron_next_with_iana_time_zones():
         vcsched.cron_next("0 9 * * *", 0, time_zone="Mars/Olympus")
     with pytest.raises(vcsched.Error, match="not both"):
         vcsched.cron_next("0 9 * * *", 0, 3600, time_zone="UTC")
+
+
+@pytest.mark.parametrize("value", [float("nan"), "1", True, None])
+def test_node_order_must_return_a_number(value):
+    """Issue 57: a node_order returning NaN was taken silently (it orders nodes by chance)."""
+    class Bad:
+        def node_order(self, task, node):
+            return value
+    with pytest.raises(TypeError, match="node_order must return a number"):
+        vcsched.schedule(cluster(), config_with("bad"), plugins={"bad": Bad})

@@ -1,6 +1,7 @@
 #include "src/cli/files.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -25,16 +26,30 @@ namespace {
 // loader's size limit: /dev/zero or an endless pipe ends with an error, not with all
 // memory used, and an empty read of something that is not a regular file is not taken
 // for an empty file without saying so.
+// The pieces are kept apart until the end, so that memory stays near the bytes read (a
+// growing string would double past the limit), and a NUL byte, which no YAML or JSON text
+// holds, ends the read at once: /dev/zero and /dev/urandom are refused in their first
+// pieces.
 absl::StatusOr<std::string> ReadBounded(std::istream& in, const std::string& name) {
   const size_t kLimit = LoadOptions().max_bytes;
-  std::string text;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, static_cast<size_t>(in.gcount()));
-    if (text.size() > kLimit) {
+  std::vector<std::string> pieces;
+  size_t total = 0;
+  std::string chunk(size_t{1} << 20, '\0');
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    const size_t got = static_cast<size_t>(in.gcount());
+    if (const void* nul = std::memchr(chunk.data(), 0, got)) {
+      return absl::InvalidArgumentError(absl::StrCat(name, ": byte ", total + (static_cast<const char*>(nul) - chunk.data()),
+                                                     " is NUL: not YAML or JSON text"));
+    }
+    total += got;
+    if (total > kLimit) {
       return absl::InvalidArgumentError(absl::StrCat(name, ": input exceeds the limit of ", kLimit, " bytes"));
     }
+    pieces.emplace_back(chunk.data(), got);
   }
+  std::string text;
+  text.reserve(total + 64);  // the JSON parser reads up to 64 bytes past the end in place
+  for (const std::string& p : pieces) text += p;
   return text;
 }
 

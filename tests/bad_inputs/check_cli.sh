@@ -15,4 +15,12 @@ for f in "$dir"/*.yaml; do
     echo "FAIL $f: stderr lacks '$expect': $err"; fail=1
   fi
 done
+# Endless devices are refused at once (a NUL byte is no YAML or JSON), not read into memory.
+for dev in /dev/zero /dev/urandom; do
+  err="$("$bin" validate "$dev" 2>&1 >/dev/null)"
+  rc=$?
+  if [ $rc -eq 0 ] || [ $rc -ge 128 ] || ! grep -qF "is NUL: not YAML or JSON text" <<<"$err"; then
+    echo "FAIL $dev: exit $rc: $err"; fail=1
+  fi
+done
 exit $fail

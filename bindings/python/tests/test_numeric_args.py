@@ -82,3 +82,10 @@ def test_not_found_is_a_vcsched_error_and_a_key_error():
     cluster = vcsched.Cluster()
     with pytest.raises(vcsched.Error):
         cluster.apply({"type": "MODIFIED", "object": {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "x"}}})
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_an_endless_device_is_refused_at_once(device):
+    """Issue 57: reading /dev/zero allocated 0.5-0.9 GiB before the size limit answered."""
+    with pytest.raises(vcsched.Error, match="is NUL: not YAML or JSON text"):
+        vcsched.load_scenario(device)

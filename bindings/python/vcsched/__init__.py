@@ -72,7 +72,29 @@ def _read(path_or_text: PathOrText) -> Tuple[str, Union[str, bytes]]:
     else:
         raise TypeError(f"expected a path or YAML text, got {type(path_or_text).__name__}")
     with open(path, "rb") as f:  # FileNotFoundError / IsADirectoryError name the path
-        return path, f.read()
+        return path, _read_bounded(f, path)
+
+
+_MAX_INPUT_BYTES = 256 << 20  # the loader's limit (LoadOptions::max_bytes)
+
+
+def _read_bounded(f, path: str) -> bytes:
+    """The file's bytes, read in pieces up to the loader's limit: /dev/zero, /dev/urandom
+    or an endless pipe is refused at once (a NUL byte is never YAML or JSON text) or at the
+    limit, never read into all memory."""
+    pieces = []
+    total = 0
+    while True:
+        piece = f.read(1 << 20)
+        if not piece:
+            return b"".join(pieces)
+        nul = piece.find(b"\0")
+        if nul >= 0:
+            raise Error(f"{path}: byte {total + nul} is NUL: not YAML or JSON text")
+        total += len(piece)
+        if total > _MAX_INPUT_BYTES:
+            raise Error(f"{path}: input exceeds the limit of {_MAX_INPUT_BYTES} bytes")
+        pieces.append(piece)
 
 
 TaskRef = _vcsched.TaskRef

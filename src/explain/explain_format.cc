@@ -62,13 +62,15 @@ std::string QueuesJsonList(const std::vector<QueueView>& queues) {
 std::string Amounts(const Pairs& pairs) {
   if (pairs.empty()) return "-";
   std::vector<std::string> parts;
-  for (const auto& [k, v] : pairs) parts.push_back(absl::StrCat(k, "=", v));
+  for (const auto& [k, v] : pairs) parts.push_back(absl::StrCat(Printable(k), "=", Printable(v)));
   return absl::StrJoin(parts, " ");
 }
 
+// The text forms print every field through Printable: nothing from the input starts a line.
 std::string QueueText(const QueueView& q) {
-  return absl::StrCat("queue ", q.name, " (", q.state, ", weight ", q.weight, q.parent.empty() ? "" : ", parent ",
-                      q.parent, q.plugin.empty() ? "" : ", by ", q.plugin, ")\n", "  deserved:   ", Amounts(q.deserved),
+  return absl::StrCat("queue ", Printable(q.name), " (", Printable(q.state), ", weight ", q.weight,
+                      q.parent.empty() ? "" : ", parent ", Printable(q.parent), q.plugin.empty() ? "" : ", by ",
+                      Printable(q.plugin), ")\n", "  deserved:   ", Amounts(q.deserved),
                       "\n  allocated:  ", Amounts(q.allocated), "\n  capability: ", Amounts(q.capability),
                       "\n  guarantee:  ", Amounts(q.guarantee), "\n  inqueue:    ", Amounts(q.inqueue),
                       "\n  share:      ", Number(q.share), "\n");
@@ -86,16 +88,21 @@ std::string ExplanationToJson(const Explanation& explanation) {
 std::string ExplanationToText(const Explanation& explanation) {
   std::string out;
   for (const JobExplanation& e : explanation.jobs) {
-    absl::StrAppend(&out, "job ", e.job, " (queue ", e.queue, "): ", e.reason, e.stage.empty() ? "" : " at ", e.stage,
-                    "\n  ", e.message, "\n  pods ", e.pods, ", minMember ", e.min_member, ", placed ", e.placed,
-                    ", pipelined ", e.pipelined, ", fit ", e.fit, "\n");
-    if (e.causes.size() > 1) absl::StrAppend(&out, "  causes: ", absl::StrJoin(e.causes, ", "), "\n");
+    absl::StrAppend(&out, "job ", Printable(e.job), " (queue ", Printable(e.queue), "): ", Printable(e.reason),
+                    e.stage.empty() ? "" : " at ", Printable(e.stage), "\n  ", Printable(e.message), "\n  pods ",
+                    e.pods, ", minMember ", e.min_member, ", placed ", e.placed, ", pipelined ", e.pipelined, ", fit ",
+                    e.fit, "\n");
+    if (e.causes.size() > 1) {
+      std::vector<std::string> causes;
+      for (const std::string& c : e.causes) causes.push_back(Printable(c));
+      absl::StrAppend(&out, "  causes: ", absl::StrJoin(causes, ", "), "\n");
+    }
     if (!e.check.empty()) absl::StrAppend(&out, "  check: ", Amounts(e.check), "\n");
     if (!e.nodes.empty()) {
-      absl::StrAppend(&out, "  nodes for ", e.nodes_task, ":\n");
-      for (const auto& [cause, count] : e.nodes) absl::StrAppend(&out, "    ", count, " ", cause, "\n");
+      absl::StrAppend(&out, "  nodes for ", Printable(e.nodes_task), ":\n");
+      for (const auto& [cause, count] : e.nodes) absl::StrAppend(&out, "    ", count, " ", Printable(cause), "\n");
     }
-    for (const Hint& h : e.hints) absl::StrAppend(&out, "  hint (", h.kind, "): ", h.change, "\n");
+    for (const Hint& h : e.hints) absl::StrAppend(&out, "  hint (", Printable(h.kind), "): ", Printable(h.change), "\n");
   }
   for (const QueueView& q : explanation.queues) absl::StrAppend(&out, QueueText(q));
   return out;
@@ -124,11 +131,11 @@ std::string ScoresToJson(absl::string_view task, const std::vector<NodeScore>& s
 }
 
 std::string ScoresToText(absl::string_view task, const std::vector<NodeScore>& scores) {
-  std::string out = absl::StrCat("scores for ", task, " (", scores.size(), " feasible nodes)\n");
+  std::string out = absl::StrCat("scores for ", Printable(task), " (", scores.size(), " feasible nodes)\n");
   for (const NodeScore& s : scores) {
     std::vector<std::string> parts;
-    for (const auto& [plugin, v] : s.plugins) parts.push_back(absl::StrCat(plugin, "=", Number(v)));
-    absl::StrAppend(&out, "  ", s.node, "  total ", Number(s.total), "  ", absl::StrJoin(parts, " "), "\n");
+    for (const auto& [plugin, v] : s.plugins) parts.push_back(absl::StrCat(Printable(plugin), "=", Number(v)));
+    absl::StrAppend(&out, "  ", Printable(s.node), "  total ", Number(s.total), "  ", absl::StrJoin(parts, " "), "\n");
   }
   return out;
 }

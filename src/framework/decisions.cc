@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "src/model/output_text.h"
 #include "src/framework/decisions_sort.h"
 
 namespace vcsched {
@@ -73,27 +74,30 @@ SharedText Decisions::Keep(absl::string_view text) {
 
 void Decisions::Sort() { internal::SortDecisions(*this, {}); }
 
+// Every field goes through Printable: a reason or message (a host plugin's, a name
+// quoted from the input) cannot start a line that reads as a decision.
 std::string Decisions::ToString() const {
   std::string out;
-  for (const Bind& b : binds) absl::StrAppend(&out, "bind ", b.task, " -> ", b.node, "\n");
-  for (const Pipelined& p : pipelined) absl::StrAppend(&out, "pipeline ", p.task, " -> ", p.node, "\n");
+  const auto p = [](absl::string_view s) { return Printable(s); };
+  for (const Bind& b : binds) absl::StrAppend(&out, "bind ", p(b.task), " -> ", p(b.node), "\n");
+  for (const Pipelined& pl : pipelined) absl::StrAppend(&out, "pipeline ", p(pl.task), " -> ", p(pl.node), "\n");
   for (const Eviction& e : evictions) {
-    absl::StrAppend(&out, "evict ", e.task, " by ", e.action);
-    if (!e.preemptor.empty()) absl::StrAppend(&out, " for ", e.preemptor);
-    absl::StrAppend(&out, ": ", e.reason, "\n");
+    absl::StrAppend(&out, "evict ", p(e.task), " by ", p(e.action));
+    if (!e.preemptor.empty()) absl::StrAppend(&out, " for ", p(e.preemptor));
+    absl::StrAppend(&out, ": ", p(e.reason), "\n");
   }
   for (const PodGroupStatus& g : pod_groups) {
-    absl::StrAppend(&out, "podgroup ", g.job, " ", g.old_phase, " -> ", g.phase, "\n");
+    absl::StrAppend(&out, "podgroup ", p(g.job), " ", p(g.old_phase), " -> ", p(g.phase), "\n");
     for (const PodGroupCondition& c : g.conditions) {
-      absl::StrAppend(&out, "  condition ", c.type, "=", c.status, " reason=\"", c.reason, "\"");
-      if (!c.message.empty()) absl::StrAppend(&out, " message=\"", c.message, "\"");
+      absl::StrAppend(&out, "  condition ", p(c.type), "=", p(c.status), " reason=\"", p(c.reason), "\"");
+      if (!c.message.empty()) absl::StrAppend(&out, " message=\"", p(c.message), "\"");
       out += "\n";
     }
   }
   for (const TaskReason& r : task_reasons) {
-    absl::StrAppend(&out, "unplaced ", r.task, " ", r.reason, ": ", r.message, "\n");
+    absl::StrAppend(&out, "unplaced ", p(r.task), " ", p(r.reason), ": ", p(r.message), "\n");
   }
-  for (const std::string& w : warnings) absl::StrAppend(&out, "warning ", w, "\n");
+  for (const std::string& w : warnings) absl::StrAppend(&out, "warning ", p(w), "\n");
   return out;
 }
 

@@ -35,6 +35,23 @@ bool IsValidObjectName(absl::string_view name) { return Made(name); }
 
 bool IsValidNamespace(absl::string_view name) { return name.size() <= 63 && Made(name); }
 
+bool IsQualifiedName(absl::string_view name) {
+  const size_t slash = name.find('/');
+  if (slash != absl::string_view::npos) {
+    const absl::string_view prefix = name.substr(0, slash);
+    // A DNS subdomain: lower-case letters, digits, '-' and '.', alphanumeric at both ends.
+    if (prefix.empty() || prefix.size() > 253) return false;
+    for (char c : prefix) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.')) return false;
+    }
+    if (!Alnum(prefix.front()) || !Alnum(prefix.back())) return false;
+    name = name.substr(slash + 1);
+  }
+  return name.size() <= 63 && Made(name);
+}
+
+bool IsLabelValue(absl::string_view value) { return value.empty() || (value.size() <= 63 && Made(value)); }
+
 std::string QuoteName(absl::string_view name) {
   const bool cut = name.size() > 64;
   return absl::StrCat("\"", absl::CHexEscape(name.substr(0, 64)), cut ? "...\"" : "\"");

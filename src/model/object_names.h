@@ -24,6 +24,20 @@ inline constexpr absl::string_view kInvalidNameMessage =
 inline constexpr absl::string_view kInvalidNamespaceMessage =
     "not a valid namespace: letters, digits, '-', '.' and '_' only, starting and ending with a letter or digit, "
     "at most 63 characters (Kubernetes allows a lower-case RFC 1123 label)";
+// Kubernetes' qualified names (label keys, taint and toleration keys, resource names): an
+// optional DNS subdomain prefix of at most 253 characters and a '/', then a name of at most
+// 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit.
+bool IsQualifiedName(absl::string_view name);
+// Kubernetes' label values (also taint and toleration values): empty, or at most 63
+// characters as a qualified name's name part.
+bool IsLabelValue(absl::string_view value);
+inline constexpr absl::string_view kQualifiedNameMessage =
+    "not a qualified name: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' "
+    "and '.', starting and ending with a letter or digit";
+inline constexpr absl::string_view kLabelValueMessage =
+    "not a valid label value: at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or "
+    "digit, or empty";
+
 // The name as it may be printed in a message: quoted, control and non-ASCII bytes
 // escaped, cut after 64 characters.
 std::string QuoteName(absl::string_view name);

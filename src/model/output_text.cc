@@ -1,5 +1,6 @@
 #include "src/model/output_text.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 
@@ -52,6 +53,37 @@ size_t Utf8At(absl::string_view s, size_t i, uint32_t* cp) {
 }
 
 }  // namespace
+
+std::string Printable(absl::string_view s) {
+  const auto plain = [](unsigned char c) { return c >= 0x20 && c != 0x7F && c != 0xC2; };
+  if (std::all_of(s.begin(), s.end(), [&](char c) { return plain(static_cast<unsigned char>(c)); })) {
+    return std::string(s);
+  }
+  std::string out;
+  out.reserve(s.size() + 8);
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    char buf[8];
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7F) {
+      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+      out += buf;
+    } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(s[i + 1]) <= 0x9F) {
+      std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned char>(s[i + 1]));  // a C1 control
+      out += buf;
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
 
 std::string XmlText(absl::string_view s) {
   std::string out;

@@ -13,6 +13,12 @@ namespace vcsched {
 // Also a valid YAML double-quoted scalar.
 std::string JsonQuote(absl::string_view s);
 
+// `s` as it may stand inside one line of a text output: every control character (line
+// feeds, carriage returns, escape sequences; C0, DEL and C1) written as \n, \r, \t or \xNN
+// (\u00NN for C1), so that no text from the input can start a line of its own or drive a
+// terminal. Everything else, backslashes and UTF-8 included, is kept.
+std::string Printable(absl::string_view s);
+
 // `s` as XML or HTML character data or attribute value: & < > " ' escaped, and every
 // character XML 1.0 forbids (control characters but tab, line feed and carriage return;
 // bytes that are not UTF-8) replaced by U+FFFD, so that a document holding any name stays

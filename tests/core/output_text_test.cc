@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "src/model/output_text.h"
+#include "vcsched/decisions.h"
 
 namespace vcsched {
 namespace {
@@ -49,6 +50,35 @@ TEST_CASE("XML text: markup escaped, forbidden characters and bad UTF-8 replaced
   std::string every;
   for (int c = 0; c < 256; ++c) every += static_cast<char>(c);
   CHECK(WellFormedText(XmlText(every)));
+}
+
+}  // namespace
+}  // namespace vcsched
+
+namespace vcsched {
+namespace {
+
+// Issue 57, class 2: free text (a host plugin's reason, a name quoted from the input) must
+// not forge a line of the text output.
+TEST_CASE("Printable: control characters are written out, nothing else changes", "[output]") {
+  CHECK(Printable("plain text / with \\ and caf\xc3\xa9") == "plain text / with \\ and caf\xc3\xa9");
+  CHECK(Printable("a\nbind x -> y") == "a\\nbind x -> y");
+  CHECK(Printable("cr\rtab\tesc\x1b[2J del\x7f") == "cr\\rtab\\tesc\\x1b[2J del\\x7f");
+  CHECK(Printable("c1 \xc2\x9b" "31m") == "c1 \\u009b31m");
+  CHECK(Printable(std::string("nul\0", 4)) == "nul\\x00");
+}
+
+TEST_CASE("Decisions text: a forged line in a reason stays inside its own line", "[output]") {
+  Decisions d;
+  d.task_reasons.push_back({d.Keep("ns/p"), d.Keep("Unschedulable"),
+                            d.Keep("no room\nbind ns/evil -> n1\nsummary: 99 binds")});
+  d.warnings.push_back("Queue \"q\": note\r\nbind ns/other -> n2");
+  const std::string text = d.ToString();
+  size_t lines = 0;
+  for (size_t at = 0; (at = text.find('\n', at)) != std::string::npos; ++at) ++lines;
+  CHECK(lines == 2);
+  CHECK(text.find("\nbind ") == std::string::npos);
+  CHECK(text.rfind("bind ", 0) == std::string::npos);
 }
 
 }  // namespace

@@ -1,12 +1,18 @@
 // vcsched simulate: a cluster and a workload over virtual time (docs/SIMULATE.md); the
 // tables, plots and report go to --out, the summary to standard output without it.
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
@@ -16,29 +22,71 @@
 namespace vcsched::cli {
 namespace {
 
-absl::Status WriteText(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", path.string()));
+// Writes `text` to a new file beside `path` (created exclusively: nothing already in the
+// folder is opened, so a symlink planted there is never followed).
+absl::Status WriteNew(const std::filesystem::path& path, const std::string& text) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return absl::UnavailableError(absl::StrCat("cannot write ", path.string(), ": ", std::strerror(errno)));
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = errno;
+      close(fd);
+      return absl::UnavailableError(absl::StrCat("cannot write ", path.string(), ": ", std::strerror(err)));
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (close(fd) != 0) return absl::UnavailableError(absl::StrCat("cannot write ", path.string(), ": ", std::strerror(errno)));
   return absl::OkStatus();
 }
 
+// The output files, whole or not at all: each is written to a temporary file in the
+// folder first; only when all are written are they renamed into place (a rename replaces
+// a symlink of that name rather than writing through it). On a failure the temporary
+// files go and the folder keeps what it had.
 absl::Status WriteOutputs(const std::string& dir, const SimulationResult& r) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir, ": ", ec.message()));
   const std::filesystem::path d(dir);
-  for (const auto& [name, text] : std::vector<std::pair<const char*, std::string>>{
-           {"jobs.csv", JobsCsv(r)},
-           {"timeline.csv", TimelineCsv(r)},
-           {"queues.csv", QueuesCsv(r)},
-           {"summary.json", SummaryJson(r)},
-           {"utilization.svg", UtilizationSvg(r)},
-           {"queue_shares.svg", QueueSharesSvg(r)},
-           {"wait_times.svg", WaitTimesSvg(r)},
-           {"report.html", ReportHtml(r)}}) {
-    if (absl::Status s = WriteText(d / name, text); !s.ok()) return s;
+  const std::vector<std::pair<const char*, std::string>> files = {
+      {"jobs.csv", JobsCsv(r)},
+      {"timeline.csv", TimelineCsv(r)},
+      {"queues.csv", QueuesCsv(r)},
+      {"summary.json", SummaryJson(r)},
+      {"utilization.svg", UtilizationSvg(r)},
+      {"queue_shares.svg", QueueSharesSvg(r)},
+      {"wait_times.svg", WaitTimesSvg(r)},
+      {"report.html", ReportHtml(r)}};
+  for (const auto& [name, _] : files) {
+    const std::filesystem::path target = d / name;
+    if (std::filesystem::is_directory(std::filesystem::symlink_status(target, ec))) {
+      return absl::UnavailableError(absl::StrCat("cannot write ", target.string(), ": is a directory"));
+    }
+  }
+  std::vector<std::filesystem::path> written;
+  const auto temp_of = [&](const char* name) { return d / absl::StrCat(".", name, ".vcsched-", getpid(), ".tmp"); };
+  const auto discard = [&] {
+    for (const std::filesystem::path& t : written) std::filesystem::remove(t, ec);
+  };
+  for (const auto& [name, text] : files) {
+    const std::filesystem::path temp = temp_of(name);
+    std::filesystem::remove(temp, ec);  // a leftover of an interrupted run of this pid
+    if (absl::Status s = WriteNew(temp, text); !s.ok()) {
+      discard();
+      return s;
+    }
+    written.push_back(temp);
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::filesystem::path target = d / files[i].first;
+    if (std::rename(written[i].c_str(), target.c_str()) != 0) {
+      const int err = errno;
+      discard();
+      return absl::UnavailableError(absl::StrCat("cannot write ", target.string(), ": ", std::strerror(err)));
+    }
   }
   return absl::OkStatus();
 }

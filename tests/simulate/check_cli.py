@@ -106,6 +106,25 @@ def main():
                   f"endless work: exit {p.returncode}: {p.stderr}")
         except subprocess.TimeoutExpired:
             check(False, "endless work: simulate did not stop within 60 s")
+        # Issue 57: --out never writes through a symlink in the folder, and a failed write
+        # leaves the folder as it was (the outputs are written whole or not at all).
+        out = os.path.join(tmp, "linked")
+        os.makedirs(out)
+        outside = os.path.join(tmp, "outside.txt")
+        with open(outside, "w") as f:
+            f.write("keep")
+        os.symlink(outside, os.path.join(out, "jobs.csv"))
+        p = run(vcsched, os.path.join(one, "cluster.yaml"), os.path.join(one, "workload.yaml"), "--out", out)
+        check(p.returncode == 0 and open(outside).read() == "keep" and not os.path.islink(os.path.join(out, "jobs.csv")),
+              f"--out wrote through a symlink: exit {p.returncode}: {p.stderr}")
+        blocked = os.path.join(tmp, "blocked")
+        os.makedirs(os.path.join(blocked, "report.html"))
+        with open(os.path.join(blocked, "jobs.csv"), "w") as f:
+            f.write("old")
+        p = run(vcsched, os.path.join(one, "cluster.yaml"), os.path.join(one, "workload.yaml"), "--out", blocked)
+        check(p.returncode == 1 and "report.html" in p.stderr and open(os.path.join(blocked, "jobs.csv")).read() == "old"
+              and sorted(os.listdir(blocked)) == ["jobs.csv", "report.html"],
+              f"a failed --out left partial output: exit {p.returncode}: {p.stderr} {os.listdir(blocked)}")
         p = run(vcsched, os.path.join(one, "cluster.yaml"), os.path.join(tmp, "missing.yaml"))
         check(p.returncode == 1 and "missing.yaml" in p.stderr, f"missing workload: exit {p.returncode}: {p.stderr}")
     for f in failures:

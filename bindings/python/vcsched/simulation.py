@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import tempfile
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from . import _vcsched
@@ -106,9 +107,25 @@ class SimulationResult:
     def write(self, directory: Union[str, os.PathLike]) -> None:
         """Writes the output files into `directory` (created when missing)."""
         os.makedirs(directory, exist_ok=True)
-        for name, text in self.files().items():
-            with open(os.path.join(directory, name), "w", encoding="utf-8", newline="") as f:
-                f.write(text)
+        # Whole or not at all, as the CLI: each file goes to a new temporary file first
+        # (never through a symlink already in the folder), then all are renamed into place.
+        written = []
+        try:
+            for name, text in self.files().items():
+                fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+                written.append((temp, os.path.join(directory, name)))
+                with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+                    f.write(text)
+                os.chmod(temp, 0o644)
+        except BaseException:
+            for temp, _ in written:
+                try:
+                    os.unlink(temp)
+                except OSError:
+                    pass
+            raise
+        for temp, target in written:
+            os.replace(temp, target)
 
     def __repr__(self) -> str:
         s = self.summary

@@ -83,9 +83,10 @@ class TaskRef {
   int32_t priority() const { return info().priority; }
   std::string job() const { return info().job == kNone ? "" : s_->jobs()[static_cast<size_t>(info().job)].key; }
   std::map<std::string, int64_t> request() const {
+    const TaskInfo& t = info();  // first: the snapshot is read only while the session runs
     std::map<std::string, int64_t> out;
     for (int d = 0; d < s_->dims(); ++d) {
-      if (info().resreq[d] != 0) out[s_->space().name(d)] = info().resreq[d];
+      if (t.resreq[d] != 0) out[s_->space().name(d)] = t.resreq[d];
     }
     return out;
   }

@@ -150,6 +150,14 @@ def test_references_kept_past_the_session_raise_instead_of_reading_freed_memory(
     gc.collect()
     with pytest.raises(vcsched.Error, match="session that has ended"):
         node.name
+    # Every field, with the snapshot gone: `request` answered {} under some layouts (it read
+    # the snapshot's size before checking the session).
+    for field in ("key", "name", "namespace", "labels", "annotations", "priority", "job", "request", "status"):
+        with pytest.raises(vcsched.Error, match="session that has ended"):
+            getattr(task, field)
+    for field in ("name", "labels", "allocatable", "idle", "used"):
+        with pytest.raises(vcsched.Error, match="session that has ended"):
+            getattr(node, field)
 
 
 def test_schedule_from_inside_a_plugin_is_refused():

@@ -70,11 +70,12 @@ class PlainPodReader {
   bool Metadata(PyObject* o, PodSpec* p) {
     static constexpr absl::string_view kNames[] = {"name",        "namespace",         "uid",
                                                    "labels",      "annotations",       "creationTimestamp",
-                                                   "deletionTimestamp", "ownerReferences"};
-    PyObject* f[8];
+                                                   "deletionTimestamp", "ownerReferences", "resourceVersion"};
+    PyObject* f[9];
     if (!Fields(o, kNames, f, 2)) return false;
     if (!String(f[0], "", &p->name) || !String(f[1], "default", &p->namespace_) || !String(f[2], "", &p->uid) ||
-        !StringMap(f[3], &p->labels) || !StringMap(f[4], &p->annotations)) {
+        !StringMap(f[3], &p->labels) || !StringMap(f[4], &p->annotations) ||
+        !String(f[8], "", &p->resource_version)) {
       return false;
     }
     if (!Unset(f[5])) {

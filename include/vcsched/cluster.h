@@ -119,6 +119,12 @@ class Cluster {
   const SnapshotOptions& options() const { return options_; }
   const std::map<std::string, NodeSpec, std::less<>>& nodes() const { return nodes_.map(); }
   const std::map<std::string, std::shared_ptr<const PodSpec>, std::less<>>& pods() const { return pods_.map(); }
+  // Whether a pod event carrying `pod` is older than the pod the cluster holds: both carry
+  // a numeric metadata.resourceVersion and the event's is lower, or not higher when this
+  // cluster has changed the pod since (a bind or an eviction applied here is a write the
+  // API server would have given a newer version). Informers deliver in order; a relist or
+  // a replay may not, and a stale event must not undo a newer state.
+  bool IsStalePodEvent(const PodSpec& pod) const;
   // The keys ("namespace/name") of the pods that name PodGroup `namespace_/name` in their
   // scheduling.k8s.io/group-name annotation, sorted; found through an index, so a Volcano
   // Job's event costs its own pods, not every pod of the cluster.
@@ -243,6 +249,9 @@ class Cluster {
   // with the number of pods that name each. Volcano's controller makes the group owned by
   // the pod when the pod has no controller, so the group goes when its last such pod does.
   std::map<std::string, int64_t, std::less<>> implicit_groups_;
+  // Pods this cluster changed (Apply) since their last event: their stored resourceVersion
+  // stands for a newer one.
+  std::set<std::string, std::less<>> written_here_;
   // Pod keys by the PodGroup ("namespace/group") they name.
   std::map<std::string, std::set<std::string, std::less<>>, std::less<>> pods_by_group_;
   void IndexPodGroupOf(const PodSpec& pod, bool add);

@@ -172,6 +172,9 @@ struct PodSpec {
   // kubernetes.io/metadata.name); set by SnapshotBuilder::Build.
   std::shared_ptr<const Labels> namespace_labels;
   std::string uid;  // empty: "<namespace>-<name>"
+  // metadata.resourceVersion as given (a Cluster ignores a pod event older than the pod
+  // it holds); decides nothing.
+  std::string resource_version;
   Labels labels;
   Labels annotations;
   int64_t creation_time = 0;  // seconds since the epoch; 0 when unset

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 
 namespace vcsched {
@@ -189,9 +190,23 @@ absl::Status Cluster::PutPod(PodSpec&& pod) {
   }
   if (const std::string* g = ImplicitGroupOf(pod)) ++implicit_groups_[*g];
   IndexPodGroupOf(pod, true);
+  if (!written_here_.empty()) {
+    if (const auto w = written_here_.find(key); w != written_here_.end()) written_here_.erase(w);
+  }
   const auto it = pods_.put(std::move(key), std::make_shared<PodSpec>(std::move(pod)));
   PodChanged(it->first);
   return absl::OkStatus();
+}
+
+bool Cluster::IsStalePodEvent(const PodSpec& pod) const {
+  if (pod.resource_version.empty()) return false;
+  const auto it = pods_.find(Key(pod.namespace_, pod.name));
+  if (it == pods_.end() || it->second->resource_version.empty()) return false;
+  uint64_t incoming = 0, held = 0;
+  if (!absl::SimpleAtoi(pod.resource_version, &incoming) || !absl::SimpleAtoi(it->second->resource_version, &held)) {
+    return false;  // versions are opaque to clients; only the API server's numbers compare
+  }
+  return incoming < held || (incoming == held && written_here_.count(it->first) > 0);
 }
 
 void Cluster::IndexPodGroupOf(const PodSpec& pod, bool add) {
@@ -378,6 +393,7 @@ absl::Status Cluster::DeletePod(absl::string_view namespace_, absl::string_view 
   const std::shared_ptr<const PodSpec> pod = it->second;
   pods_.erase(it);
   IndexPodGroupOf(*pod, false);
+  if (const auto w = written_here_.find(key); w != written_here_.end()) written_here_.erase(w);
   ForgetPodOfImplicitGroup(*pod);
   PodChanged(key);
   return absl::OkStatus();
@@ -520,6 +536,7 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
     auto it = pods_.find(key);
     if (it != pods_.end()) {
       if (PatchMayFollow()) changed_pods_.insert(std::string(key));
+      written_here_.insert(std::string(key));
       return &Writable(it->second);
     }
     report.conflicts.push_back(absl::StrCat(what, " ", key, ": pod not found"));

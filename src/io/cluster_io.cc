@@ -189,6 +189,7 @@ Value PodManifest(const PodSpec& p) {
   meta["name"] = Str(p.name);
   meta["namespace"] = Str(p.namespace_);
   if (!p.uid.empty()) meta["uid"] = Str(p.uid);
+  if (!p.resource_version.empty()) meta["resourceVersion"] = Str(p.resource_version);
   if (!p.labels.empty()) meta["labels"] = StringMap(p.labels);
   if (!p.annotations.empty()) meta["annotations"] = StringMap(p.annotations);
   if (p.creation_time != 0) meta["creationTimestamp"] = Time(p.creation_time);

@@ -213,12 +213,13 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   PodSpec& p = *out;
   const auto [metadata, spec_value, status_value] = doc.Fields({"metadata", "spec", "status"});
   const DocNode meta = r.AsMap(metadata, "metadata");
-  const auto [name, namespace_, uid, labels, annotations, created, deleted, owner_references] =
+  const auto [name, namespace_, uid, labels, annotations, created, deleted, owner_references, resource_version] =
       meta.Fields({"name", "namespace", "uid", "labels", "annotations", "creationTimestamp", "deletionTimestamp",
-                   "ownerReferences"});
+                   "ownerReferences", "resourceVersion"});
   r.AsStringInto(name, "metadata.name", "", &p.name);
   r.AsStringInto(namespace_, "metadata.namespace", "default", &p.namespace_);
   r.AsStringInto(uid, "metadata.uid", "", &p.uid);
+  r.AsStringInto(resource_version, "metadata.resourceVersion", "", &p.resource_version);
   p.labels = r.AsStringMap(labels, "metadata.labels");
   p.annotations = r.AsStringMap(annotations, "metadata.annotations");
   p.creation_time = r.AsTime(created, "metadata.creationTimestamp");

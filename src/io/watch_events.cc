@@ -267,6 +267,12 @@ void NoteDeletionOfAbsent(absl::string_view where, const absl::Status& s, std::v
 
 // A pod's event, the bulk of a watch stream: applied as ApplyObjects applies an event
 // holding one pod, without the tables and checks several objects need.
+// A pod event older than the pod held: ignored, as an informer's cache ignores it.
+void NoteStalePod(absl::string_view where, const PodSpec& pod, std::vector<std::string>* notes) {
+  notes->push_back(absl::StrCat(where, ": Pod \"", pod.namespace_, "/", pod.name, "\": resourceVersion ",
+                                pod.resource_version, " is older than the pod's state here; the event is ignored"));
+}
+
 absl::Status ApplyPod(Cluster& cluster, WatchEvent::Type type, PodSpec&& pod, absl::string_view where,
                       std::vector<std::string>* notes) {
   using T = WatchEvent::Type;
@@ -277,6 +283,10 @@ absl::Status ApplyPod(Cluster& cluster, WatchEvent::Type type, PodSpec&& pod, ab
   if (type == T::kModified) {
     const std::string key = absl::StrCat(pod.namespace_, "/", pod.name);
     if (!cluster.pods().count(key)) return UpdateOfAbsent(where, Absent("Pod", key));
+  }
+  if (cluster.IsStalePodEvent(pod)) {
+    NoteStalePod(where, pod, notes);
+    return absl::OkStatus();
   }
   return PutRefused(where, cluster.PutPod(std::move(pod)));
 }
@@ -497,6 +507,10 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
     const bool of_job = group != p.annotations.end() && !job_groups.empty() &&
                         job_groups.count(absl::StrCat(p.namespace_, "/", group->second));
     if (of_job && cluster.pods().count(absl::StrCat(p.namespace_, "/", p.name))) continue;
+    if (cluster.IsStalePodEvent(p)) {
+      NoteStalePod(event.where, p, notes);
+      continue;
+    }
     undo.KeepPod(p);
     s.Update(put(cluster.PutPod(std::move(p))));
   }

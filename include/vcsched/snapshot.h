@@ -188,8 +188,9 @@ struct SnapshotOptions {
   // requesting any of them fits no node either way, and every rule compares such
   // amounts with a cluster total of zero, so decisions are the same; the tables stay
   // small when pods name thousands of such resources. Messages and queue amounts then
-  // name kUnofferedResource. Build does this on its own (with a warning) when the
-  // resource tables would otherwise pass their limit. Default: false.
+  // name kUnofferedResource. Build does this on its own (with a warning) when more than
+  // 16 names are of that sort, or the resource tables would otherwise pass their limit.
+  // Default: false.
   bool fold_unoffered_resources = false;
 };
 

@@ -114,17 +114,26 @@ class SnapshotAssembly {
     const uint64_t rows = pods_.size() + 6 * s_.nodes.size() + 2 * s_.pod_groups.size() + 4 * s_.queues.size();
     const uint64_t every_name = kFixedDims + anchored_.size() + pod_only.size();
     const bool too_many = every_name * rows > kMaxResourceTableValues;
-    if (!pod_only.empty() && (s_.options.fold_unoffered_resources || too_many)) {
+    // Dense tables hold a column per name for every pod, node, job and queue: more than a
+    // few names that only pods ask for (each pod naming its own, say) would multiply the
+    // memory of every row for nothing, as such requests fit no node whichever they are.
+    constexpr size_t kPodOnlyNamesKeptApart = 16;
+    const bool sparse = pod_only.size() > kPodOnlyNamesKeptApart;
+    if (!pod_only.empty() && (s_.options.fold_unoffered_resources || too_many || sparse)) {
       if (std::binary_search(anchored_.begin(), anchored_.end(), kUnofferedResource) ||
           std::binary_search(pod_only.begin(), pod_only.end(), kUnofferedResource)) {
         return absl::InvalidArgumentError(absl::StrCat(
             "the resource name ", kUnofferedResource, " is reserved for the names no node offers, which are folded"));
       }
-      if (too_many && !s_.options.fold_unoffered_resources) {
+      if ((too_many || sparse) && !s_.options.fold_unoffered_resources) {
         impl_->warnings.push_back(absl::StrCat(
             pod_only.size(), " resource names are requested by pods or PodGroups but offered by no node and named by "
             "no queue (", pod_only.front(), ", ...): they count as one resource, ", kUnofferedResource,
-            ", since one table column each would pass the limit of ", kMaxResourceTableValues, " values"));
+            too_many ? absl::StrCat(", since one table column each would pass the limit of ", kMaxResourceTableValues,
+                                    " values")
+                     : absl::StrCat(", since more than ", kPodOnlyNamesKeptApart,
+                                    " such names would each take a column of every table (a request of any fits no "
+                                    "node either way)")));
       }
       impl_->space = ResourceSpace(std::move(anchored_), std::move(pod_only));
     } else {

@@ -1,6 +1,6 @@
 // Resource names that no node offers and no queue names can stand for one dimension
-// (SnapshotOptions::fold_unoffered_resources, and on its own when one column each would
-// pass the tables' limit): a pod requesting any of them fits nowhere, and every rule
+// (SnapshotOptions::fold_unoffered_resources, and on their own when there are more than 16,
+// or one column each would pass the tables' limit): a pod requesting any of them fits nowhere, and every rule
 // compares such amounts with a cluster total of zero, so the decisions are the same.
 #include <catch2/catch.hpp>
 
@@ -73,6 +73,33 @@ TEST_CASE("Folded resources: thousands of names only pods request fold on their 
   absl::StatusOr<Decisions> d = RunSession(*s, DefaultSchedulerConfig());
   REQUIRE(d.ok());
   CHECK(d->binds.size() == 20);  // the GPU pods; the others fit no node
+}
+
+// Issue 57: 4,000 pods each naming its own resource took 30 times the memory of the same
+// pods without (1 GiB against 31 MiB): past 16 such names they fold on their own.
+TEST_CASE("Folded resources: more than 16 names only pods request fold on their own", "[core][resources]") {
+  const auto build = [](int names) {
+    SnapshotBuilder b;
+    b.AddNode(testing::MakeNode("n1", "cpu=64,memory=256Gi,pods=110"));
+    for (int i = 0; i < 40; ++i) {
+      PodSpec p = testing::MakePod(absl::StrCat("ns/p", i), "", "cpu=1");
+      if (i < names) p.init_containers.push_back(Container{"init", {{absl::StrCat("example.com/r", i), 1000}}});
+      b.AddPod(std::move(p));
+    }
+    return std::move(b).Build();
+  };
+  absl::StatusOr<Snapshot> few = build(16), many = build(17);
+  REQUIRE(few.ok());
+  REQUIRE(many.ok());
+  CHECK(few->space().folded_dim() < 0);
+  CHECK(many->space().folded_dim() >= 0);
+  CHECK(many->space().folded_count() == 17);
+  bool warned = false;
+  for (const std::string& w : many->warnings()) warned = warned || absl::StrContains(w, "more than 16 such names");
+  CHECK(warned);
+  absl::StatusOr<Decisions> d = RunSession(*many, DefaultSchedulerConfig());
+  REQUIRE(d.ok());
+  CHECK(d->binds.size() == 23);  // the pods that ask for no such resource
 }
 
 TEST_CASE("Folded resources: the reserved name may not be a real one when folding", "[core][resources]") {

@@ -13,8 +13,16 @@ FILES = ["jobs.csv", "timeline.csv", "queues.csv", "summary.json", "utilization.
          "wait_times.svg", "report.html"]
 
 
-def run(vcsched, *args):
-    return subprocess.run([vcsched, "simulate", *args], capture_output=True, text=True)
+def run(vcsched, *args, timeout=None):
+    """`vcsched simulate ARGS`; None when it did not end within `timeout` seconds."""
+    try:
+        return subprocess.run([vcsched, "simulate", *args], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def ended(p):
+    return "did not end in time" if p is None else f"exit {p.returncode}: {p.stderr}"
 
 
 def main():
@@ -83,12 +91,8 @@ def main():
                     "metadata: {name: c, namespace: default}, spec: {schedule: '*/5 * * * *', jobTemplate: {spec: "
                     "{minAvailable: 1, tasks: [{name: w, replicas: 1, template: {spec: {containers: [{name: m, "
                     "image: b, resources: {requests: {cpu: '1'}}}]}}}]}}}}\n")
-        try:
-            p = subprocess.run([vcsched, "simulate", os.path.join(one, "cluster.yaml"), late, "--until", "1h"],
-                               capture_output=True, text=True, timeout=60)
-            check(p.returncode == 0, f"cron at the end of time: exit {p.returncode}: {p.stderr}")
-        except subprocess.TimeoutExpired:
-            check(False, "cron at the end of time: simulate did not end within 60 s")
+        p = run(vcsched, os.path.join(one, "cluster.yaml"), late, "--until", "1h", timeout=60)
+        check(p is not None and p.returncode == 0, f"cron at the end of time: {ended(p)}")
         # Issue 57, class 9: work that cannot end (a job that always fails, maxRetry 2e9) and
         # no --until: a clear error after --max-events, not a run for ever.
         doomed = os.path.join(tmp, "doomed.yaml")
@@ -99,13 +103,9 @@ def main():
                     "maxRetry: 2000000000, tasks: [{name: w, replicas: 1, policies: [{event: PodFailed, action: "
                     "RestartJob}], template: {spec: {containers: [{name: m, image: b, resources: {requests: "
                     "{cpu: '1'}}}]}}}]}}\n")
-        try:
-            p = subprocess.run([vcsched, "simulate", os.path.join(one, "cluster.yaml"), doomed, "--max-events", "5000"],
-                               capture_output=True, text=True, timeout=60)
-            check(p.returncode == 1 and "5000 events" in p.stderr and "--until" in p.stderr,
-                  f"endless work: exit {p.returncode}: {p.stderr}")
-        except subprocess.TimeoutExpired:
-            check(False, "endless work: simulate did not stop within 60 s")
+        p = run(vcsched, os.path.join(one, "cluster.yaml"), doomed, "--max-events", "5000", timeout=60)
+        check(p is not None and p.returncode == 1 and "5000 events" in p.stderr and "--until" in p.stderr,
+              f"endless work: {ended(p)}")
         # Issue 57: --out never writes through a symlink in the folder, and a failed write
         # leaves the folder as it was (the outputs are written whole or not at all).
         out = os.path.join(tmp, "linked")

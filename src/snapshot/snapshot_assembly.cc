@@ -102,13 +102,9 @@ class SnapshotAssembly {
   absl::Status MakeResourceSpace() {
     for (const NodeSpec& n : s_.nodes) Collect(n.allocatable);
     for (const PodGroupSpec& g : s_.pod_groups) if (g.min_resources) CollectCounted(*g.min_resources, scalars_);
-    for (const QueueSpec& q : s_.queues) {
-      Collect(q.capability);
-      Collect(q.guarantee);
-      Collect(q.deserved);
-    }
     SortUnique(anchored_);
     SortUnique(scalars_);
+    AddQueueNames();
     std::vector<std::string> pod_only;
     std::set_difference(scalars_.begin(), scalars_.end(), anchored_.begin(), anchored_.end(), std::back_inserter(pod_only));
     const uint64_t rows = pods_.size() + 6 * s_.nodes.size() + 2 * s_.pod_groups.size() + 4 * s_.queues.size();
@@ -527,6 +523,37 @@ class SnapshotAssembly {
   }
 
   // A node's or queue's resource names.
+  // The names the queues' amounts name join the space, unless more than 16 of them are
+  // named by queues alone (no node offers them, no pod or PodGroup asks for them): such
+  // amounts change no decision, and a column each of every table would multiply its
+  // memory. The queues' own amounts are kept (their specs print them).
+  void AddQueueNames() {
+    const size_t offered = anchored_.size();
+    for (const QueueSpec& q : s_.queues) {
+      Collect(q.capability);
+      Collect(q.guarantee);
+      Collect(q.deserved);
+    }
+    std::vector<std::string> named(anchored_.begin() + static_cast<ptrdiff_t>(offered), anchored_.end());
+    anchored_.resize(offered);
+    SortUnique(named);
+    std::vector<std::string> queue_only, asked;
+    std::set_difference(named.begin(), named.end(), anchored_.begin(), anchored_.end(), std::back_inserter(asked));
+    std::set_difference(asked.begin(), asked.end(), scalars_.begin(), scalars_.end(), std::back_inserter(queue_only));
+    constexpr size_t kQueueOnlyNamesKept = 16;
+    if (queue_only.size() > kQueueOnlyNamesKept) {
+      impl_->warnings.push_back(absl::StrCat(
+          queue_only.size(), " resource names are named only by queues' amounts (", queue_only.front(),
+          ", ...): no node offers them and no pod asks for them, so they change no decision and are left out of the "
+          "resource tables"));
+      std::vector<std::string> kept;
+      std::set_difference(named.begin(), named.end(), queue_only.begin(), queue_only.end(), std::back_inserter(kept));
+      named = std::move(kept);
+    }
+    anchored_.insert(anchored_.end(), named.begin(), named.end());
+    SortUnique(anchored_);
+  }
+
   void Collect(const ResourceList& l) {
     for (const auto& [n, v] : l) {
       if (ClassifyResourceName(n) == ResourceKind::kScalar) anchored_.push_back(n);

@@ -431,8 +431,8 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
                                     "\" belongs to a Volcano Job that is still here: its controller makes it again"));
       const Value manifest = *job;
       ScenarioObjects again;
-      const absl::Status read = io_internal::ReadNodeObject(io_internal::DocNode(&manifest), event.where, again);
-      VCSCHED_RETURN_IF_ERROR(ApplyObjects(cluster, T::kAdded, read, &again, event, notes));
+      const absl::Status reread = io_internal::ReadNodeObject(io_internal::DocNode(&manifest), event.where, again);
+      VCSCHED_RETURN_IF_ERROR(ApplyObjects(cluster, T::kAdded, reread, &again, event, notes));
     }
     return absl::OkStatus();
   }

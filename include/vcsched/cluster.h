@@ -253,8 +253,11 @@ class Cluster {
   // stands for a newer one.
   std::set<std::string, std::less<>> written_here_;
   // Pod keys by the PodGroup ("namespace/group") they name.
-  std::map<std::string, std::set<std::string, std::less<>>, std::less<>> pods_by_group_;
-  void IndexPodGroupOf(const PodSpec& pod, bool add);
+  // Made on the first question (PodsOfPodGroup), then kept: a host that streams in pods
+  // and never asks pays nothing for it.
+  mutable std::map<std::string, std::set<std::string, std::less<>>, std::less<>> pods_by_group_;
+  mutable bool pods_by_group_made_ = false;
+  void IndexPodGroupOf(const PodSpec& pod, bool add) const;
   // The implicit group `pod` names, if any (its key), for the counts above.
   const std::string* ImplicitGroupOf(const PodSpec& pod) const;
   void ForgetPodOfImplicitGroup(const PodSpec& pod);

@@ -114,7 +114,6 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
     }
     if (!c.pods_.contains(t.key)) {
       c.pods_.put(t.key, t.pod);  // shared with the snapshot, as it prepared it
-      c.IndexPodGroupOf(pod, true);
     }
   }
   c.cached_ = snapshot;
@@ -209,7 +208,8 @@ bool Cluster::IsStalePodEvent(const PodSpec& pod) const {
   return incoming < held || (incoming == held && written_here_.count(it->first) > 0);
 }
 
-void Cluster::IndexPodGroupOf(const PodSpec& pod, bool add) {
+void Cluster::IndexPodGroupOf(const PodSpec& pod, bool add) const {
+  if (!pods_by_group_made_) return;
   const auto group = pod.annotations.find(kPodGroupAnnotation);
   if (group == pod.annotations.end()) return;
   std::string group_key = Key(pod.namespace_, group->second);
@@ -225,12 +225,17 @@ void Cluster::IndexPodGroupOf(const PodSpec& pod, bool add) {
 }
 
 std::vector<std::string> Cluster::PodsOfPodGroup(absl::string_view namespace_, absl::string_view name) const {
+  if (!pods_by_group_made_) {
+    pods_by_group_made_ = true;
+    for (const auto& [_, pod] : pods_.map()) IndexPodGroupOf(*pod, true);
+  }
   const auto it = pods_by_group_.find(Key(namespace_, name));
   if (it == pods_by_group_.end()) return {};
   return std::vector<std::string>(it->second.begin(), it->second.end());
 }
 
 const std::string* Cluster::ImplicitGroupOf(const PodSpec& pod) const {
+  if (implicit_groups_.empty()) return nullptr;  // most clusters: every pod names its group
   const auto group = pod.annotations.find(kPodGroupAnnotation);
   if (group == pod.annotations.end()) return nullptr;
   const auto it = implicit_groups_.find(Key(pod.namespace_, group->second));

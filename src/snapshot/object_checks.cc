@@ -36,23 +36,27 @@ void CheckName(absl::string_view kind, absl::string_view name, const std::string
 }
 
 // Problems of the names in a resource list (qualified names, as the API server checks
-// resource names); `field` names the list, e.g. "spec.containers[0].resources.requests".
-void CheckResourceNames(absl::string_view object, const ResourceList& resources, absl::string_view field,
+// resource names). The object's label and the field are made only for a problem: every
+// pod's lists are checked on their way in.
+template <typename Object, typename Field>
+void CheckResourceNames(const Object& object, const ResourceList& resources, const Field& field,
                         std::vector<std::string>* out) {
   for (const auto& [name, _] : resources) {
     if (!IsQualifiedName(name)) {
-      out->push_back(absl::StrCat(object, ": ", field, ": resource name ", QuoteName(name), " is ", kQualifiedNameMessage));
+      out->push_back(absl::StrCat(object(), ": ", field(), ": resource name ", QuoteName(name), " is ",
+                                  kQualifiedNameMessage));
     }
   }
 }
 
-void CheckKey(absl::string_view object, absl::string_view key, absl::string_view field, std::vector<std::string>* out) {
-  if (!IsQualifiedName(key)) out->push_back(absl::StrCat(object, ": ", field, ": ", QuoteName(key), " is ", kQualifiedNameMessage));
+template <typename Object, typename Field>
+void CheckKey(const Object& object, absl::string_view key, const Field& field, std::vector<std::string>* out) {
+  if (!IsQualifiedName(key)) out->push_back(absl::StrCat(object(), ": ", field(), ": ", QuoteName(key), " is ", kQualifiedNameMessage));
 }
 
-void CheckValue(absl::string_view object, absl::string_view value, absl::string_view field,
-                std::vector<std::string>* out) {
-  if (!IsLabelValue(value)) out->push_back(absl::StrCat(object, ": ", field, ": ", QuoteName(value), " is ", kLabelValueMessage));
+template <typename Object, typename Field>
+void CheckValue(const Object& object, absl::string_view value, const Field& field, std::vector<std::string>* out) {
+  if (!IsLabelValue(value)) out->push_back(absl::StrCat(object(), ": ", field(), ": ", QuoteName(value), " is ", kLabelValueMessage));
 }
 
 }  // namespace
@@ -67,11 +71,12 @@ std::vector<std::string> ObjectProblems(const NodeSpec& node) {
   std::vector<std::string> out;
   CheckName("Node", node.name, nullptr, &out);
   if (!out.empty()) return out;
-  const std::string object = absl::StrCat("Node ", QuoteName(node.name));
-  CheckResourceNames(object, node.allocatable, "status.allocatable", &out);
+  const auto object = [&] { return absl::StrCat("Node ", QuoteName(node.name)); };
+  const auto text = [](absl::string_view f) { return [f] { return std::string(f); }; };
+  CheckResourceNames(object, node.allocatable, text("status.allocatable"), &out);
   for (size_t i = 0; i < node.taints.size(); ++i) {
-    CheckKey(object, node.taints[i].key, absl::StrCat("spec.taints[", i, "].key"), &out);
-    CheckValue(object, node.taints[i].value, absl::StrCat("spec.taints[", i, "].value"), &out);
+    CheckKey(object, node.taints[i].key, [i] { return absl::StrCat("spec.taints[", i, "].key"); }, &out);
+    CheckValue(object, node.taints[i].value, [i] { return absl::StrCat("spec.taints[", i, "].value"); }, &out);
   }
   return out;
 }
@@ -83,22 +88,25 @@ std::vector<std::string> ObjectProblems(const PodSpec& p) {
     out.push_back(absl::StrCat("Pod \"", p.namespace_, "/", p.name, "\": status.phase: unknown phase \"", p.phase, "\""));
   }
   if (!out.empty()) return out;
-  const std::string object = absl::StrCat("Pod \"", p.namespace_, "/", p.name, "\"");
+  const auto object = [&] { return absl::StrCat("Pod \"", p.namespace_, "/", p.name, "\""); };
   for (size_t i = 0; i < p.containers.size(); ++i) {
-    CheckResourceNames(object, p.containers[i].requests, absl::StrCat("spec.containers[", i, "].resources"), &out);
-  }
-  for (size_t i = 0; i < p.init_containers.size(); ++i) {
-    CheckResourceNames(object, p.init_containers[i].requests, absl::StrCat("spec.initContainers[", i, "].resources"),
+    CheckResourceNames(object, p.containers[i].requests, [i] { return absl::StrCat("spec.containers[", i, "].resources"); },
                        &out);
   }
-  CheckResourceNames(object, p.overhead, "spec.overhead", &out);
+  for (size_t i = 0; i < p.init_containers.size(); ++i) {
+    CheckResourceNames(object, p.init_containers[i].requests,
+                       [i] { return absl::StrCat("spec.initContainers[", i, "].resources"); }, &out);
+  }
+  CheckResourceNames(object, p.overhead, [] { return std::string("spec.overhead"); }, &out);
   for (const auto& [k, v] : p.node_selector) {
-    CheckKey(object, k, "spec.nodeSelector", &out);
-    if (IsQualifiedName(k)) CheckValue(object, v, absl::StrCat("spec.nodeSelector.", k), &out);
+    CheckKey(object, k, [] { return std::string("spec.nodeSelector"); }, &out);
+    if (IsQualifiedName(k)) CheckValue(object, v, [&k = k] { return absl::StrCat("spec.nodeSelector.", k); }, &out);
   }
   for (size_t i = 0; i < p.tolerations.size(); ++i) {
-    if (!p.tolerations[i].key.empty()) CheckKey(object, p.tolerations[i].key, absl::StrCat("spec.tolerations[", i, "].key"), &out);
-    CheckValue(object, p.tolerations[i].value, absl::StrCat("spec.tolerations[", i, "].value"), &out);
+    if (!p.tolerations[i].key.empty()) {
+      CheckKey(object, p.tolerations[i].key, [i] { return absl::StrCat("spec.tolerations[", i, "].key"); }, &out);
+    }
+    CheckValue(object, p.tolerations[i].value, [i] { return absl::StrCat("spec.tolerations[", i, "].value"); }, &out);
   }
   return out;
 }
@@ -131,7 +139,8 @@ std::vector<std::string> ObjectProblems(const PodGroupSpec& g) {
   };
   check_topology(g.network_topology, "spec.networkTopology");
   if (g.min_resources && out.empty()) {
-    CheckResourceNames(absl::StrCat("PodGroup \"", key, "\""), *g.min_resources, "spec.minResources", &out);
+    CheckResourceNames([&] { return absl::StrCat("PodGroup \"", key, "\""); }, *g.min_resources,
+                       [] { return std::string("spec.minResources"); }, &out);
   }
   for (size_t i = 0; i < g.sub_group_policy.size(); ++i) {
     const SubGroupPolicySpec& p = g.sub_group_policy[i];
@@ -153,10 +162,10 @@ std::vector<std::string> ObjectProblems(const QueueSpec& q) {
   CheckName("Queue", q.name, nullptr, &out);
   if (q.weight < 0) out.push_back(absl::StrCat("Queue \"", q.name, "\": spec.weight: must not be negative, got ", q.weight));
   if (out.empty()) {
-    const std::string object = absl::StrCat("Queue \"", q.name, "\"");
-    CheckResourceNames(object, q.capability, "spec.capability", &out);
-    CheckResourceNames(object, q.deserved, "spec.deserved", &out);
-    CheckResourceNames(object, q.guarantee, "spec.guarantee.resource", &out);
+    const auto object = [&] { return absl::StrCat("Queue \"", q.name, "\""); };
+    CheckResourceNames(object, q.capability, [] { return std::string("spec.capability"); }, &out);
+    CheckResourceNames(object, q.deserved, [] { return std::string("spec.deserved"); }, &out);
+    CheckResourceNames(object, q.guarantee, [] { return std::string("spec.guarantee.resource"); }, &out);
   }
   if (std::string problem = HierarchyAnnotationProblem(q); !problem.empty()) {
     out.push_back(absl::StrCat("Queue \"", q.name, "\": ", problem));

@@ -58,18 +58,21 @@ py::dict JobColumns(const SimulationResult& r) {
   return out;
 }
 
-// Per resource, `<resource>_allocated` and `<resource>_<second>` columns of `rows`.
+// Per resource, `<resource>_allocated`, `<resource>_<second>` and `<resource>_goodput`
+// columns of `rows`.
 template <typename Row>
 void AddResourceColumns(const SimulationResult& r, const std::vector<Row>& rows, const char* second,
                         std::vector<double> Row::*other, py::dict& out) {
   for (size_t i = 0; i < r.resources.size(); ++i) {
-    std::vector<double> allocated, others;
+    std::vector<double> allocated, others, goodput;
     for (const Row& row : rows) {
       allocated.push_back(row.allocated[i]);
       others.push_back((row.*other)[i]);
+      goodput.push_back(i < row.goodput.size() ? row.goodput[i] : 0);
     }
     out[py::str(r.resources[i] + "_allocated")] = allocated;
     out[py::str(r.resources[i] + "_" + second)] = others;
+    out[py::str(r.resources[i] + "_goodput")] = goodput;
   }
 }
 
@@ -118,6 +121,7 @@ void RegisterSimulate(py::module_& m) {
       .def("timeline_csv", &TimelineCsv)
       .def("queues_csv", &QueuesCsv)
       .def("summary_json", &SummaryJson)
+      .def("summary_text", &SummaryText)
       .def("utilization_svg", &UtilizationSvg)
       .def("queue_shares_svg", &QueueSharesSvg)
       .def("wait_times_svg", &WaitTimesSvg)

@@ -10,8 +10,9 @@ or pipelined after reclaim) and what share of the cluster each queue holds after
 """
 import pathlib
 import sys
+from typing import Any, Dict, List
 
-import yaml
+import yaml  # type: ignore[import]  # PyYAML ships no type information
 
 import vcsched
 
@@ -19,7 +20,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 SCENARIO = HERE.parent / "queues" / "contention-reclaim-by-weight.yaml"
 
 
-def build(docs, heavy_weight):
+def build(docs: List[Dict[str, Any]], heavy_weight: int) -> vcsched.Snapshot:
     b = vcsched.SnapshotBuilder()
     for doc in docs:
         if doc.get("kind") in ("SchedulerConfiguration", "Expectation"):
@@ -30,7 +31,7 @@ def build(docs, heavy_weight):
     return b.build()
 
 
-def main(argv):
+def main(argv: List[str]) -> int:
     docs = [d for d in yaml.safe_load_all(SCENARIO.read_text()) if d]
     config = next(d for d in docs if d.get("kind") == "SchedulerConfiguration")
     config = {k: v for k, v in config.items() if k not in ("apiVersion", "kind")}

@@ -36,6 +36,7 @@ struct Hint {
 
 struct JobExplanation {
   std::string job;    // the PodGroup's "namespace/name"
+  std::string volcano_job;  // the Volcano Job's "namespace/name" when one owns the PodGroup
   std::string queue;
   std::string stage;  // enqueue, allocate, backfill, preempt, reclaim; empty when Scheduled
   std::string reason; // a reason_code
@@ -56,6 +57,9 @@ struct JobExplanation {
 struct Explanation {
   std::vector<JobExplanation> jobs;  // by job key
   std::vector<QueueView> queues;     // by name
+  // Pending pods left out because another scheduler serves their schedulerName.
+  int64_t other_scheduler_pods = 0;
+  std::string other_scheduler_example;  // "ns/pod (schedulerName default-scheduler)", one of them
 };
 
 struct ExplainOptions {

@@ -28,6 +28,7 @@ inline constexpr absl::string_view kGangShortfall = "GangShortfall";
 inline constexpr absl::string_view kPreemptionPending = "PreemptionPending";
 inline constexpr absl::string_view kPartiallyPlaced = "PartiallyPlaced";
 inline constexpr absl::string_view kNotTried = "NotTried";  // no configured action reached the job
+inline constexpr absl::string_view kAwaitingPods = "AwaitingPods";  // admitted, no pods made yet
 inline constexpr absl::string_view kScheduled = "Scheduled";
 }  // namespace reason_code
 

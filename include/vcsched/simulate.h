@@ -138,6 +138,8 @@ struct TimelineRow {
   double time_s = 0;
   int64_t pending_pods = 0, running_pods = 0;
   std::vector<double> allocated, capacity;  // per SimulationResult::resources
+  // Held by jobs at their barrier (running and making progress), per resource.
+  std::vector<double> goodput;
 };
 
 // queues.csv: one row per queue per session.
@@ -145,7 +147,34 @@ struct QueueRow {
   double time_s = 0;
   std::string queue;
   std::vector<double> allocated, deserved;  // per SimulationResult::resources
+  std::vector<double> goodput;  // held by the queue's jobs at their barrier
   double share = 0;
+};
+
+// Why a job never reached its barrier: explain's verdict in the last session that saw it.
+struct NeverStarted {
+  std::string reason;   // an explain reason code (docs/EXPLAIN.md); "NeverInSession" when none saw it
+  std::string message;  // explain's message
+  std::vector<std::pair<std::string, std::string>> check;  // the deciding check's numbers
+  int32_t running = 0;  // its pods running at the end
+  int32_t pods = 0;     // its pods
+  int32_t barrier = 0;  // the pods it needs running to make progress
+};
+
+// The run reached a state no event or session could change while work remained.
+struct Stall {
+  double since_s = 0;  // the time of the last change
+  int64_t unfinished = 0;  // jobs not finished
+  // Jobs that hold resources without reaching their barrier: together, a deadlock.
+  std::vector<std::string> deadlocked;
+  std::vector<double> held;  // what the deadlocked jobs hold, per resource
+};
+
+// Per queue, over the whole run (time-weighted, as fractions of the cluster's capacity).
+struct QueueUsage {
+  int32_t weight = 0;  // as the last session saw it
+  std::vector<double> utilization;  // held by the queue's pods
+  std::vector<double> goodput;      // held by the queue's jobs at their barrier
 };
 
 struct SimulationResult {
@@ -155,11 +184,16 @@ struct SimulationResult {
   std::vector<TimelineRow> timeline;
   std::vector<QueueRow> queues;
   std::vector<double> utilization;  // per resource: time-weighted allocated / capacity
+  // Per resource: time-weighted goodput / capacity. Allocation is not progress: a job
+  // holding 8 of the 10 GPUs it needs counts in utilization, not here.
+  std::vector<double> goodput;
+  std::map<std::string, QueueUsage> queue_usage;  // queue -> its usage
+  std::optional<Stall> stall;  // set when nothing could change while jobs were unfinished
   int64_t evictions = 0;
   int64_t sessions = 0;
   int64_t events = 0;
   double end_s = 0;  // the simulated time at the end
-  std::map<std::string, std::string> never_started;  // job -> its last explanation
+  std::map<std::string, NeverStarted> never_started;  // job -> why
   std::vector<std::string> notes;  // controller warnings, refused objects
 };
 
@@ -171,6 +205,9 @@ std::string JobsCsv(const SimulationResult& result);
 std::string TimelineCsv(const SimulationResult& result);
 std::string QueuesCsv(const SimulationResult& result);
 std::string SummaryJson(const SimulationResult& result);
+// The headline numbers in a few lines of text: jobs, makespan, allocation against
+// goodput, a stall or deadlock, and why jobs never started.
+std::string SummaryText(const SimulationResult& result);
 // Plots the project draws itself: utilisation over time, queue shares against deserved,
 // the wait-time distribution; and a page that shows them.
 std::string UtilizationSvg(const SimulationResult& result);

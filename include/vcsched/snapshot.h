@@ -250,6 +250,9 @@ class Snapshot {
   std::optional<int32_t> PriorityClassValue(absl::string_view name) const;
   // What Build() tolerated but the caller should know (dangling references, ...), sorted.
   const std::vector<std::string>& warnings() const;
+  // Pending pods whose schedulerName this scheduler does not serve (options): in no
+  // session, neither placed nor explained; by key.
+  const std::vector<std::shared_ptr<const PodSpec>>& other_scheduler_pods() const;
   // The options it was built with.
   const SnapshotOptions& options() const;
 

@@ -1,4 +1,5 @@
 // vcsched explain / queues / scores: why work waits (docs/EXPLAIN.md).
+#include <algorithm>
 #include <iostream>
 
 #include "src/cli/commands.h"
@@ -39,6 +40,14 @@ int Explain(const ExplainCommandOptions& options) {
     opts.max_reruns = options.max_reruns;
     absl::StatusOr<ExplainResult> r = vcsched::Explain(in.scenario.snapshot, in.config, opts);
     if (!r.ok()) return r.status();
+    if (!options.job.empty()) {
+      // One job asked for: that job alone in text; its queue beside it in JSON.
+      std::vector<QueueView>& queues = r->explanation.queues;
+      const std::string queue = r->explanation.jobs.empty() ? "" : r->explanation.jobs.front().queue;
+      queues.erase(std::remove_if(queues.begin(), queues.end(),
+                                  [&](const QueueView& q) { return options.output != "json" || q.name != queue; }),
+                   queues.end());
+    }
     std::cout << (options.output == "json" ? ExplanationToJson(r->explanation) : ExplanationToText(r->explanation));
     return absl::OkStatus();
   });

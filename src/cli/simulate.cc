@@ -155,6 +155,10 @@ int Simulate(const SimulateOptions& options) {
     return 0;
   }
   if (absl::Status s = WriteOutputs(options.out, *r); !s.ok()) return fail(s);
+  const std::filesystem::path dir(options.out);
+  std::cout << "wrote " << (dir / "report.html").string() << " (and jobs.csv, timeline.csv, queues.csv, summary.json, "
+            << "utilization.svg, queue_shares.svg, wait_times.svg beside it)\n"
+            << SummaryText(*r);
   return 0;
 }
 

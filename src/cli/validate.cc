@@ -9,6 +9,7 @@
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
 #include "src/cli/manifest_files.h"
+#include "src/model/output_text.h"
 #include "vcsched/scheduler.h"
 #include "vcsched/lifecycle/admit.h"
 
@@ -52,6 +53,14 @@ void PrintSchedulingLint(const std::vector<std::string>& files) {
   absl::StatusOr<Decisions> d = RunSession(sc->snapshot, sc->config.value_or(DefaultSchedulerConfig()));
   const std::vector<std::string>& warnings = d.ok() ? d->warnings : sc->snapshot.warnings();
   for (const std::string& w : warnings) std::cout << "lint: " << w << "\n";
+  const auto& others = sc->snapshot.other_scheduler_pods();
+  if (!others.empty()) {
+    const PodSpec& p = *others.front();
+    std::cout << "note: " << others.size()
+              << " pending pod(s) are not scheduled here: another scheduler serves their schedulerName (for example "
+              << Printable(p.namespace_ + "/" + p.name) << ", schedulerName "
+              << (p.scheduler_name.empty() ? "empty" : Printable(p.scheduler_name)) << ")\n";
+  }
 }
 
 }  // namespace

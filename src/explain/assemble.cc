@@ -172,9 +172,18 @@ class Assembler {
       if (std::find(e.causes.begin(), e.causes.end(), c.record.code) == e.causes.end()) e.causes.push_back(c.record.code);
     }
     const Cause* decisive = nullptr;
-    if (pending == 0 && e.pipelined == 0) {
+    if (pending == 0 && e.pipelined == 0 && e.pods == 0 && causes.empty() && !ssn_.JobIsPending(j)) {
+      // Admitted, and its controller has not made its pods yet: nothing is placed.
+      e.reason = std::string(reason_code::kAwaitingPods);
+      e.stage = "";
+      e.message = "the PodGroup is admitted (" + std::string(ssn_.job_phase(j)) +
+                  ") and has no pods yet: its controller creates them";
+      e.check = {{"phase", ssn_.job_phase(j)}, {"pods", "0"}};
+      return e;
+    }
+    if (pending == 0 && e.pipelined == 0 && e.pods > 0) {
       e.reason = std::string(reason_code::kScheduled);
-      e.message = e.pods == 0 ? "the PodGroup has no pods" : "every pod of the job holds a node";
+      e.message = "every pod of the job holds a node";
       e.check = {{"placed", absl::StrCat(e.placed)}, {"pods", absl::StrCat(e.pods)}};
       return e;
     }

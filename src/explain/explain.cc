@@ -3,7 +3,9 @@
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "re2/re2.h"
 #include "src/explain/assemble.h"
 #include "src/explain/hints.h"
 #include "src/framework/run_session.h"
@@ -40,6 +42,23 @@ bool Names(const Snapshot& snapshot, const JobInfo& job, absl::string_view spec)
   return false;
 }
 
+// The Volcano Job that owns the PodGroup: its pods' volcano.sh/job-name, else the
+// name Volcano's controller gives a Job's PodGroup ("<job>-<job uid>") without the uid.
+std::string VolcanoJobOf(const Snapshot& snapshot, const JobInfo& job) {
+  const std::string& ns = job.pod_group.namespace_;
+  for (TaskIndex t : job.tasks) {
+    const PodSpec& pod = *snapshot.tasks()[static_cast<size_t>(t)].pod;
+    for (const Labels* m : {&pod.labels, &pod.annotations}) {
+      auto it = m->find("volcano.sh/job-name");
+      if (it != m->end() && !it->second.empty()) return absl::StrCat(ns, "/", it->second);
+    }
+  }
+  static const RE2 kUidSuffix("^(.+)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
+  std::string name;
+  if (RE2::FullMatch(job.pod_group.name, kUidSuffix, &name)) return absl::StrCat(ns, "/", name);
+  return "";
+}
+
 absl::StatusOr<std::string> ResolveJob(const Snapshot& snapshot, absl::string_view spec) {
   for (const JobInfo& job : snapshot.jobs()) {
     if (job.key == spec) return job.key;
@@ -47,7 +66,26 @@ absl::StatusOr<std::string> ResolveJob(const Snapshot& snapshot, absl::string_vi
   for (const JobInfo& job : snapshot.jobs()) {
     if (Names(snapshot, job, spec)) return job.key;
   }
+  const std::string qualified = absl::StrContains(spec, '/') ? std::string(spec) : absl::StrCat("default/", spec);
+  for (const JobInfo& job : snapshot.jobs()) {
+    if (VolcanoJobOf(snapshot, job) == qualified) return job.key;
+  }
   return absl::NotFoundError(absl::StrCat("job ", spec, ": no PodGroup or Volcano Job of that name in the input"));
+}
+
+void NoteWhoseJobs(const Snapshot& snapshot, Explanation& e) {
+  for (JobExplanation& j : e.jobs) {
+    if (const std::optional<JobIndex> i = snapshot.FindJob(j.job)) {
+      j.volcano_job = VolcanoJobOf(snapshot, snapshot.jobs()[static_cast<size_t>(*i)]);
+    }
+  }
+  const auto& others = snapshot.other_scheduler_pods();
+  e.other_scheduler_pods = static_cast<int64_t>(others.size());
+  if (!others.empty()) {
+    const PodSpec& p = *others.front();
+    e.other_scheduler_example = absl::StrCat(p.namespace_, "/", p.name, " (schedulerName ",
+                                             p.scheduler_name.empty() ? "empty" : p.scheduler_name, ")");
+  }
 }
 
 }  // namespace
@@ -64,6 +102,7 @@ absl::StatusOr<ExplainResult> Explain(const Snapshot& snapshot, const SchedulerC
     jobs = listed ? std::vector<std::string>{only} : std::vector<std::string>{};
   }
   VCSCHED_ASSIGN_OR_RETURN(ExplainResult r, RunExplaining(snapshot, config, options.run, jobs ? &*jobs : nullptr));
+  NoteWhoseJobs(snapshot, r.explanation);
   // One budget of re-runs for the call, spent on the jobs in order: a large file
   // explained whole stays as fast as a few sessions.
   int32_t budget = std::max(options.max_reruns, 0);

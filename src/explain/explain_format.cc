@@ -35,7 +35,8 @@ std::string JobJson(const JobExplanation& e) {
     hints.push_back(absl::StrCat("{\"kind\": ", JsonQuote(h.kind), ", \"change\": ", JsonQuote(h.change),
                                  ", \"target\": ", JsonQuote(h.target), ", \"amount\": ", h.amount, "}"));
   }
-  return absl::StrCat("    {\"job\": ", JsonQuote(e.job), ", \"queue\": ", JsonQuote(e.queue),
+  return absl::StrCat("    {\"job\": ", JsonQuote(e.job), ", \"volcanoJob\": ", JsonQuote(e.volcano_job),
+                      ", \"queue\": ", JsonQuote(e.queue),
                       ", \"stage\": ", JsonQuote(e.stage), ", \"reason\": ", JsonQuote(e.reason),
                       ",\n     \"causes\": ", StringList(e.causes), ", \"message\": ", JsonQuote(e.message),
                       ",\n     \"minMember\": ", e.min_member, ", \"pods\": ", e.pods, ", \"placed\": ", e.placed,
@@ -82,13 +83,18 @@ std::string ExplanationToJson(const Explanation& explanation) {
   std::vector<std::string> jobs;
   for (const JobExplanation& e : explanation.jobs) jobs.push_back(JobJson(e));
   return absl::StrCat("{\n  \"jobs\": [\n", absl::StrJoin(jobs, ",\n"), explanation.jobs.empty() ? "" : "\n",
-                      "  ],\n  \"queues\": ", QueuesJsonList(explanation.queues), "\n}\n");
+                      "  ],\n  \"queues\": ", QueuesJsonList(explanation.queues),
+                      ",\n  \"podsOfOtherSchedulers\": ", explanation.other_scheduler_pods, "\n}\n");
 }
 
 std::string ExplanationToText(const Explanation& explanation) {
   std::string out;
   for (const JobExplanation& e : explanation.jobs) {
-    absl::StrAppend(&out, "job ", Printable(e.job), " (queue ", Printable(e.queue), "): ", Printable(e.reason),
+    const std::string who = e.volcano_job.empty() || e.volcano_job == e.job
+                                ? absl::StrCat("job ", Printable(e.job), " (queue ", Printable(e.queue), ")")
+                                : absl::StrCat("job ", Printable(e.volcano_job), " (Volcano Job; PodGroup ",
+                                               Printable(e.job), ", queue ", Printable(e.queue), ")");
+    absl::StrAppend(&out, who, ": ", Printable(e.reason),
                     e.stage.empty() ? "" : " at ", Printable(e.stage), "\n  ", Printable(e.message), "\n  pods ",
                     e.pods, ", minMember ", e.min_member, ", placed ", e.placed, ", pipelined ", e.pipelined, ", fit ",
                     e.fit, "\n");
@@ -105,6 +111,11 @@ std::string ExplanationToText(const Explanation& explanation) {
     for (const Hint& h : e.hints) absl::StrAppend(&out, "  hint (", Printable(h.kind), "): ", Printable(h.change), "\n");
   }
   for (const QueueView& q : explanation.queues) absl::StrAppend(&out, QueueText(q));
+  if (explanation.other_scheduler_pods > 0) {
+    absl::StrAppend(&out, "note: ", explanation.other_scheduler_pods,
+                    " pending pod(s) left out: another scheduler serves their schedulerName (for example ",
+                    Printable(explanation.other_scheduler_example), ")\n");
+  }
   return out;
 }
 

@@ -117,33 +117,92 @@ class HintSearch {
     return out;
   }
 
+  // The capability the deciding check asks for, per resource it refused: what enqueue
+  // admits against (minResources + allocated + inqueue − elastic) or allocate places
+  // against (allocated + request). Empty when the check is another one.
+  std::map<std::string, int64_t> CapabilityTheCheckNeeds() const {
+    std::map<std::string, std::map<std::string, int64_t>> by_resource;  // resource -> field -> amount
+    for (const auto& [key, text] : job_.check) {
+      const size_t dot = key.rfind('.');
+      if (dot == std::string::npos) continue;
+      const std::string name = key.substr(0, dot);
+      bool tracked = false;
+      absl::StatusOr<int64_t> v = ParseResourceQuantity(name, text, &tracked);
+      if (v.ok()) by_resource[name][key.substr(dot + 1)] = *v;
+    }
+    std::map<std::string, int64_t> out;
+    for (auto& [name, f] : by_resource) {
+      if (!f.count("capability")) continue;
+      const int64_t need = f.count("request")
+                               ? SaturatingAdd(f["allocated"], f["request"])
+                               : SaturatingAdd(SaturatingAdd(f["minResources"], f["allocated"]), f["inqueue"]) - f["elastic"];
+      if (need > f["capability"]) out[name] = need;
+    }
+    return out;
+  }
+
   absl::Status RaiseCapability(std::vector<Hint>& hints) {
     const std::string queue = job_.queue;
     auto it = snapshot_.FindQueue(queue);
     if (!it) return absl::OkStatus();
     const QueueSpec spec = snapshot_.queues()[static_cast<size_t>(*it)].spec;
-    const std::map<std::string, int64_t> need = PendingRequest();
-    std::map<std::string, int64_t> raised;
-    for (const auto& [name, amount] : need) {
-      auto cap = spec.capability.find(name);
-      if (cap != spec.capability.end()) raised[name] = amount;
-    }
-    if (raised.empty()) return absl::OkStatus();
-    auto make = [&](int64_t factor) -> Change {
+    auto with = [&](const std::map<std::string, int64_t>& capability) -> Change {
       return [=](Cluster& c) {
         QueueSpec q = spec;
-        for (const auto& [name, amount] : raised) q.capability[name] = SaturatingAdd(q.capability[name], SaturatingMul(amount, factor));
+        for (const auto& [name, amount] : capability) q.capability[name] = amount;
         return c.PutQueue(std::move(q));
       };
     };
-    VCSCHED_ASSIGN_OR_RETURN(std::optional<int64_t> k, Smallest(4, make));
-    if (!k) return absl::OkStatus();
-    std::vector<std::string> parts;
-    for (const auto& [name, amount] : raised) {
-      parts.push_back(absl::StrCat(name, " ", FormatAmount(name, spec.capability.at(name)), " -> ",
-                                   FormatAmount(name, SaturatingAdd(spec.capability.at(name), SaturatingMul(amount, *k)))));
+    std::map<std::string, int64_t> found;
+    std::string how;
+    // First the exact numbers of the refusing check: one run, and any less fails that check.
+    std::map<std::string, int64_t> exact = CapabilityTheCheckNeeds();
+    for (auto e = exact.begin(); e != exact.end();) e = spec.capability.count(e->first) ? std::next(e) : exact.erase(e);
+    if (!exact.empty()) {
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(with(exact)));
+      if (r && *r) {
+        found = exact;
+        how = "the least the refusing check admits";
+      }
     }
-    hints.push_back({"raise-capability", absl::StrCat("raise queue ", queue, "'s capability: ", absl::StrJoin(parts, ", ")),
+    if (found.empty()) {
+      // Else the pending request added 1..4 times, then each resource searched down alone.
+      std::map<std::string, int64_t> request;
+      for (const auto& [name, amount] : PendingRequest()) {
+        if (spec.capability.count(name)) request[name] = amount;
+      }
+      if (request.empty()) return absl::OkStatus();
+      auto raised = [&](int64_t factor) {
+        std::map<std::string, int64_t> c;
+        for (const auto& [name, amount] : request) c[name] = SaturatingAdd(spec.capability.at(name), SaturatingMul(amount, factor));
+        return c;
+      };
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<int64_t> k, Smallest(4, [&](int64_t f) { return with(raised(f)); }));
+      if (!k) return absl::OkStatus();
+      found = raised(*k);
+      how = "searched: each resource lowered until the job no longer runs";
+      for (auto& [name, amount] : found) {
+        const int64_t base = spec.capability.at(name);
+        const int64_t unit = name == "memory" ? int64_t{1} << 20 : 1000;  // 1Mi, or one core / one device
+        int64_t lo = 0, hi = (amount - base + unit - 1) / unit;  // in units above the current capability
+        while (hi - lo > 1) {
+          const int64_t mid = lo + (hi - lo) / 2;
+          std::map<std::string, int64_t> trial = found;
+          trial[name] = std::min(amount, SaturatingAdd(base, SaturatingMul(mid, unit)));
+          VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(with(trial)));
+          if (!r) break;
+          if (*r) hi = mid;
+          else lo = mid;
+        }
+        amount = std::min(amount, SaturatingAdd(base, SaturatingMul(hi, unit)));
+      }
+    }
+    std::vector<std::string> parts;
+    for (const auto& [name, amount] : found) {
+      parts.push_back(absl::StrCat(name, " ", FormatAmount(name, spec.capability.at(name)), " -> ", FormatAmount(name, amount)));
+    }
+    hints.push_back({"raise-capability",
+                     absl::StrCat("raise queue ", queue, "'s capability: ", absl::StrJoin(parts, ", "), " (", how, ")"),
                      queue, 0});
     return absl::OkStatus();
   }

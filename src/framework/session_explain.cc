@@ -64,22 +64,20 @@ std::string TopologyKeys(const std::vector<PodAffinityTerm>& terms) {
 
 ExplainLog& Log(const Session::State& s) { return *s.explain; }
 
-// The most of dimension d any node has free for a new pod (idle + releasing - pipelined),
-// and the most any node has at all (allocatable).
-std::pair<int64_t, int64_t> MostFree(const Session& ssn, int d) {
-  if (ssn.num_nodes() == 0) return {0, 0};
-  int64_t free = std::numeric_limits<int64_t>::min(), allocatable = 0;
+// Dimension d of node n: what it has free for a new pod (idle + releasing - pipelined),
+// and its allocatable.
+std::pair<int64_t, int64_t> FreeOn(const Session& ssn, NodeIndex n, int d) {
   const size_t i = static_cast<size_t>(d);
-  for (NodeIndex n = 0; n < ssn.num_nodes(); ++n) {
-    free = std::max(free, ssn.node_idle(n)[i] + ssn.node_releasing(n)[i] - ssn.node_pipelined(n)[i]);
-    allocatable = std::max(allocatable, ssn.node_allocatable(n)[i]);
-  }
-  return {std::max<int64_t>(free, 0), allocatable};
+  return {std::max<int64_t>(0, ssn.node_idle(n)[i] + ssn.node_releasing(n)[i] - ssn.node_pipelined(n)[i]),
+          ssn.node_allocatable(n)[i]};
 }
 
+// Per dimension, the most free and the most allocatable among the nodes whose verdict
+// is "Insufficient <that resource>": the numbers describe the nodes they are printed for.
+using MostFree = std::vector<std::pair<int, std::pair<int64_t, int64_t>>>;
+
 // A reason made exact for one node: the taint it names, the selector, the numbers.
-std::string ExactCause(const Session& ssn, TaskIndex t, NodeIndex n, const std::string& text,
-                       std::vector<std::pair<int, std::pair<int64_t, int64_t>>>& most_free) {
+std::string ExactCause(const Session& ssn, TaskIndex t, NodeIndex n, const std::string& text, const MostFree& most_free) {
   const TaskInfo& task = ssn.task(t);
   if (text == kTaintText) {
     for (const Taint& taint : ssn.node_info(n).spec.taints) {
@@ -113,9 +111,9 @@ std::string ExactCause(const Session& ssn, TaskIndex t, NodeIndex n, const std::
     const int d = ssn.snapshot().space().Find(name);
     if (d < 0) return text;
     auto it = std::find_if(most_free.begin(), most_free.end(), [&](const auto& p) { return p.first == d; });
-    if (it == most_free.end()) it = most_free.insert(most_free.end(), {d, MostFree(ssn, d)});
+    if (it == most_free.end()) return text;
     return absl::StrCat(text, " (requests ", FormatAmount(name, ssn.task_resreq(t)[static_cast<size_t>(d)]),
-                        "; a node has at most ", FormatAmount(name, it->second.first), " free, ",
+                        "; on these nodes at most ", FormatAmount(name, it->second.first), " free, ",
                         FormatAmount(name, it->second.second), " allocatable)");
   }
   return text;
@@ -143,7 +141,23 @@ void Session::ExplainNodeVerdicts(TaskIndex t, absl::Span<const std::pair<NodeIn
   NodeVerdicts v;
   v.stage = log.stage;
   v.nodes = static_cast<int32_t>(failures.size());
-  std::vector<std::pair<int, std::pair<int64_t, int64_t>>> most_free;
+  MostFree most_free;
+  for (const auto& [n, result] : failures) {
+    for (ReasonId r : result.reasons) {
+      const std::string& text = ReasonText(r);
+      if (!absl::StartsWith(text, kInsufficient)) continue;
+      const int d = snapshot().space().Find(absl::string_view(text).substr(kInsufficient.size()));
+      if (d < 0) continue;
+      const std::pair<int64_t, int64_t> here = FreeOn(*this, n, d);
+      auto it = std::find_if(most_free.begin(), most_free.end(), [&](const auto& p) { return p.first == d; });
+      if (it == most_free.end()) {
+        most_free.emplace_back(d, here);
+      } else {
+        it->second.first = std::max(it->second.first, here.first);
+        it->second.second = std::max(it->second.second, here.second);
+      }
+    }
+  }
   for (const auto& [n, result] : failures) {
     for (ReasonId r : result.reasons) ++v.causes[ExactCause(*this, t, n, ReasonText(r), most_free)];
   }

@@ -50,6 +50,8 @@ absl::Status Simulator::SetupResources(const ScenarioObjects& cluster) {
   capacity_.assign(resources_.size(), 0);
   allocated_area_.assign(resources_.size(), 0);
   capacity_area_.assign(resources_.size(), 0);
+  goodput_.assign(resources_.size(), 0);
+  goodput_area_.assign(resources_.size(), 0);
   for (const auto& [_, n] : cluster_.nodes()) AddTo(capacity_, CapacityOf(n), 1);
   // Pods of the cluster file: those on a node hold its resources for the whole run.
   absl::StatusOr<Snapshot> snapshot = cluster_.Snapshot();
@@ -97,10 +99,40 @@ void Simulator::ReleaseForeign(absl::string_view pod_key) {
   foreign_held_.erase(it);
 }
 
-void Simulator::Hold(PodSlot& slot, bool hold) {
+void Simulator::Hold(int j, PodSlot& slot, bool hold) {
   if (slot.holds == hold) return;
   slot.holds = hold;
-  AddTo(allocated_, slot.request, hold ? 1 : -1);
+  const double sign = hold ? 1 : -1;
+  SimJob& job = jobs_[static_cast<size_t>(j)];
+  const auto q = static_cast<size_t>(job.queue_index);
+  AddTo(allocated_, slot.request, sign);
+  AddTo(job.held, slot.request, sign);
+  AddTo(queue_held_[q], slot.request, sign);
+  if (job.productive) {
+    AddTo(goodput_, slot.request, sign);
+    AddTo(queue_goodput_[q], slot.request, sign);
+  }
+}
+
+void Simulator::SyncGoodput(int j) {
+  SimJob& job = jobs_[static_cast<size_t>(j)];
+  const bool productive = job.at_barrier_since >= 0;
+  if (productive == job.productive) return;
+  job.productive = productive;
+  const double sign = productive ? 1 : -1;
+  AddTo(goodput_, job.held, sign);
+  AddTo(queue_goodput_[static_cast<size_t>(job.queue_index)], job.held, sign);
+}
+
+int Simulator::QueueIndex(const std::string& queue) {
+  auto [it, added] = queue_index_.try_emplace(queue, static_cast<int64_t>(queue_names_.size()));
+  if (added) {
+    queue_names_.push_back(queue);
+    for (auto* v : {&queue_held_, &queue_goodput_, &queue_held_area_, &queue_goodput_area_}) {
+      v->emplace_back(resources_.size(), 0.0);
+    }
+  }
+  return static_cast<int>(it->second);
 }
 
 void Simulator::Account(int64_t until_ms) {
@@ -109,6 +141,13 @@ void Simulator::Account(int64_t until_ms) {
   for (size_t i = 0; i < resources_.size(); ++i) {
     allocated_area_[i] += allocated_[i] * dt;
     capacity_area_[i] += capacity_[i] * dt;
+    goodput_area_[i] += goodput_[i] * dt;
+  }
+  for (size_t q = 0; q < queue_held_.size(); ++q) {
+    for (size_t i = 0; i < resources_.size(); ++i) {
+      queue_held_area_[q][i] += queue_held_[q][i] * dt;
+      queue_goodput_area_[q][i] += queue_goodput_[q][i] * dt;
+    }
   }
   accounted_ms_ = until_ms;
 }
@@ -119,21 +158,22 @@ void Simulator::AddTimelineRow() {
   if (last_row_ms_ != now_ms_ || t.time_s.empty()) {  // else one row per moment: its last state
     t.time_s.push_back(0);
     t.counts.resize(t.counts.size() + 2);
-    t.amounts.resize(t.amounts.size() + 2 * n);
+    t.amounts.resize(t.amounts.size() + 3 * n);
   }
   t.time_s.back() = static_cast<double>(now_ms_) / 1000;
   t.counts[t.counts.size() - 2] = pending_pods_;
   t.counts[t.counts.size() - 1] = running_pods_;
-  double* row = t.amounts.data() + (t.amounts.size() - 2 * n);
+  double* row = t.amounts.data() + (t.amounts.size() - 3 * n);
   std::copy(allocated_.begin(), allocated_.end(), row);
   std::copy(capacity_.begin(), capacity_.end(), row + n);
+  std::copy(goodput_.begin(), goodput_.end(), row + 2 * n);
   last_row_ms_ = now_ms_;
 }
 
 void Simulator::MakeSeriesRows() {
   const size_t n = resources_.size();
   const auto amounts = [n](const SeriesColumns& c, size_t row, size_t half) {
-    const double* at = c.amounts.data() + row * 2 * n + half * n;
+    const double* at = c.amounts.data() + row * 3 * n + half * n;
     return std::vector<double>(at, at + n);
   };
   result_.timeline.reserve(timeline_.time_s.size());
@@ -144,6 +184,7 @@ void Simulator::MakeSeriesRows() {
     row.running_pods = timeline_.counts[2 * i + 1];
     row.allocated = amounts(timeline_, i, 0);
     row.capacity = amounts(timeline_, i, 1);
+    row.goodput = amounts(timeline_, i, 2);
   }
   timeline_ = SeriesColumns();
   result_.queues.reserve(queue_series_.time_s.size());
@@ -154,6 +195,7 @@ void Simulator::MakeSeriesRows() {
     row.share = queue_series_.share[i];
     row.allocated = amounts(queue_series_, i, 0);
     row.deserved = amounts(queue_series_, i, 1);
+    row.goodput = amounts(queue_series_, i, 2);
   }
   queue_series_ = SeriesColumns();
 }
@@ -231,7 +273,7 @@ absl::Status Simulator::RemoveNode(const std::string& name) {
     if (was != State::kBound && was != State::kRunning && was != State::kReleasing && was != State::kDone) continue;
     if (was == State::kBound) --pending_pods_;
     if (was == State::kBound || was == State::kRunning) ++result_.evictions;
-    Hold(slot, false);
+    Hold(j, slot, false);
     if (was == State::kRunning) PodStopped(j, s, true);
     (void)cluster_.DeletePod(slot.spec.namespace_, slot.name);
     const bool tell = was == State::kBound || was == State::kRunning || (was == State::kReleasing && slot.evicted);

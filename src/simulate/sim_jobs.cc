@@ -113,6 +113,8 @@ absl::StatusOr<int> Simulator::CreateJob(const Value& manifest, const std::strin
   s.name = job.metadata.name;
   s.namespace_ = job.metadata.namespace_;
   s.queue = job.queue.empty() ? "default" : job.queue;
+  s.queue_index = QueueIndex(s.queue);
+  s.held.assign(resources_.size(), 0);
   s.created_ms = now_ms_;
   s.duration_ms = duration_ms;
   s.pod_interval_ms = pod_interval_ms;
@@ -310,6 +312,7 @@ void Simulator::UpdateProgress(int j) {
     job.progress_ms += now_ms_ - job.at_barrier_since;
     job.at_barrier_since = -1;
     ++job.progress_epoch;
+    SyncGoodput(j);
   }
   if (!at_barrier) return;
   if (job.running_ms < 0) {
@@ -318,6 +321,7 @@ void Simulator::UpdateProgress(int j) {
   }
   job.at_barrier_since = now_ms_;
   ++job.progress_epoch;
+  SyncGoodput(j);
   Push(now_ms_ + std::max<int64_t>(0, job.duration_ms - job.progress_ms), EventKind::kWorkDone, j, 0,
        job.progress_epoch);
 }
@@ -328,6 +332,7 @@ absl::Status Simulator::WorkDone(int j) {
   job.at_barrier_since = -1;
   job.work_done = true;
   ++job.progress_epoch;
+  SyncGoodput(j);
   // Every live pod of the job finishes now: the work they shared is done.
   std::vector<std::string> names;
   for (size_t s = 0; s < job.pods.size(); ++s) {
@@ -335,7 +340,7 @@ absl::Status Simulator::WorkDone(int j) {
     if (slot.state == State::kAbsent || slot.state == State::kReleasing || slot.state == State::kDone) continue;
     names.push_back(slot.name);
     if (slot.state == State::kRunning || slot.state == State::kBound) {
-      Hold(slot, false);
+      Hold(j, slot, false);
       PodStopped(j, static_cast<int>(s), slot.state == State::kRunning);
       if (slot.state == State::kBound) --pending_pods_;
     } else if (slot.state == State::kPending) {
@@ -361,7 +366,7 @@ absl::Status Simulator::PodFailed(int j, int s) {
   SimJob& job = jobs_[static_cast<size_t>(j)];
   PodSlot& slot = job.pods[static_cast<size_t>(s)];
   if (slot.state != State::kRunning) return absl::OkStatus();
-  Hold(slot, false);
+  Hold(j, slot, false);
   PodStopped(j, s, true);
   slot.state = State::kDone;
   ++slot.incarnation;
@@ -375,7 +380,7 @@ absl::Status Simulator::Released(int j, int s) {
   SimJob& job = jobs_[static_cast<size_t>(j)];
   PodSlot& slot = job.pods[static_cast<size_t>(s)];
   if (slot.state != State::kReleasing) return absl::OkStatus();
-  Hold(slot, false);
+  Hold(j, slot, false);
   (void)cluster_.DeletePod(slot.spec.namespace_, slot.name);
   slot.state = State::kAbsent;
   ++slot.incarnation;
@@ -400,6 +405,7 @@ absl::Status Simulator::AfterStep(int j) {
       ++job.progress_epoch;
     }
     UpdateProgress(j);
+    SyncGoodput(j);
   }
   if (st.phase != job.phase_seen) {
     job.phase_seen = st.phase;
@@ -450,6 +456,7 @@ void Simulator::FinishJob(int j) {
     job.at_barrier_since = -1;
   }
   ++job.progress_epoch;
+  SyncGoodput(j);
   // A finished job's objects leave the cluster: nothing of them matters to a session.
   for (size_t s = 0; s < job.pods.size(); ++s) DeletePod(j, static_cast<int>(s), true);
   DeletePodGroupOf(job);

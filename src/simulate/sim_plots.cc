@@ -1,5 +1,5 @@
 // The plots of a simulation, drawn here as plain SVG (no plotting library, so the same
-// result gives the same bytes), and report.html, which shows them with the summary.
+// result gives the same bytes).
 #include <algorithm>
 #include <cmath>
 
@@ -13,7 +13,7 @@ namespace {
 
 using simulate_internal::Num;
 
-constexpr double kWidth = 720, kHeight = 360, kLeft = 60, kRight = 170, kTop = 30, kBottom = 40;
+constexpr double kWidth = 760, kHeight = 360, kLeft = 60, kRight = 210, kTop = 30, kBottom = 40;
 const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
@@ -28,6 +28,9 @@ std::string Escape(const std::string& s) {
   return XmlText(s);
 }
 
+// A plot coordinate: a tenth of a pixel is finer than any screen shows.
+std::string Px(double v) { return Num(std::round(v * 10) / 10); }
+
 // A "nice" tick step for a range: 1, 2 or 5 times a power of ten.
 double TickStep(double range) {
   if (!(range > 0)) return 1;
@@ -39,25 +42,31 @@ double TickStep(double range) {
   return 10 * p;
 }
 
-// At most ~2 points per horizontal pixel: each bucket keeps its first, lowest, highest
-// and last point, so spikes survive.
-std::vector<std::pair<double, double>> Thin(const std::vector<std::pair<double, double>>& pts, double x0, double x1) {
-  const size_t buckets = 1200;
+// At most one bucket per horizontal pixel: each keeps its first, lowest, highest and
+// last point, all drawn at the bucket's x, so spikes survive and a long run's plot stays
+// small. `thinned` says whether the points were bucketed (then they are not drawn as steps).
+std::vector<std::pair<double, double>> Thin(const std::vector<std::pair<double, double>>& pts, double x0, double x1,
+                                            size_t buckets, bool* thinned) {
+  *thinned = false;
   if (pts.size() <= buckets * 2 || !(x1 > x0)) return pts;
+  *thinned = true;
   std::vector<std::pair<double, double>> out;
+  const auto bucket_of = [&](double x) {
+    return std::min(buckets - 1, static_cast<size_t>(std::max(0.0, (x - x0) / (x1 - x0) * static_cast<double>(buckets))));
+  };
   size_t i = 0;
   while (i < pts.size()) {
-    const size_t b = static_cast<size_t>((pts[i].first - x0) / (x1 - x0) * buckets);
+    const size_t b = bucket_of(pts[i].first);
     size_t k = i, lo = i, hi = i;
-    while (k < pts.size() && static_cast<size_t>((pts[k].first - x0) / (x1 - x0) * buckets) == b) {
+    while (k < pts.size() && bucket_of(pts[k].first) == b) {
       if (pts[k].second < pts[lo].second) lo = k;
       if (pts[k].second > pts[hi].second) hi = k;
       ++k;
     }
-    std::vector<size_t> keep = {i, lo, hi, k - 1};
-    std::sort(keep.begin(), keep.end());
-    keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
-    for (size_t idx : keep) out.push_back(pts[idx]);
+    const double bx = x0 + (static_cast<double>(b) + 0.5) / static_cast<double>(buckets) * (x1 - x0);
+    for (size_t idx : {i, lo, hi, k - 1}) {
+      if (out.empty() || out.back().first != bx || out.back().second != pts[idx].second) out.emplace_back(bx, pts[idx].second);
+    }
     i = k;
   }
   return out;
@@ -108,10 +117,11 @@ std::string Chart(const std::string& title, const std::string& x_label, const st
     const char* color = kColors[static_cast<size_t>(s.color) % 10];
     std::string path;
     double last_y = 0;
-    bool first = true;
-    for (const auto& [x, y] : Thin(s.points, x0, x1)) {
-      if (!first && steps) absl::StrAppend(&path, " ", Num(X(x)), ",", Num(Y(last_y)));
-      absl::StrAppend(&path, first ? "" : " ", Num(X(x)), ",", Num(Y(y)));
+    bool first = true, thinned = false;
+    const std::vector<std::pair<double, double>> points = Thin(s.points, x0, x1, static_cast<size_t>(pw / 2), &thinned);
+    for (const auto& [x, y] : points) {
+      if (!first && steps && !thinned) absl::StrAppend(&path, " ", Px(X(x)), ",", Px(Y(last_y)));
+      absl::StrAppend(&path, first ? "" : " ", Px(X(x)), ",", Px(Y(y)));
       last_y = y;
       first = false;
     }
@@ -129,67 +139,110 @@ std::string Chart(const std::string& title, const std::string& x_label, const st
 
 }  // namespace
 
-std::string UtilizationSvg(const SimulationResult& r) {
-  std::vector<Series> series;
-  for (size_t i = 0; i < r.resources.size(); ++i) {
-    Series s{r.resources[i], {}, false, static_cast<int>(i)};
-    for (const TimelineRow& row : r.timeline) {
-      s.points.emplace_back(row.time_s, row.capacity[i] > 0 ? row.allocated[i] / row.capacity[i] : 0);
-    }
-    series.push_back(std::move(s));
-  }
-  return Chart("Utilisation: allocated / capacity", "time (s)", "fraction", series, true, 1.0);
+namespace simulate_internal {
+
+TimeUnit TimeUnitFor(double span_s) {
+  if (span_s <= 600) return {1, "s"};
+  if (span_s <= 10 * 3600) return {60, "min"};
+  if (span_s <= 10 * 86400) return {3600, "h"};
+  return {86400, "days"};
 }
 
-std::string QueueSharesSvg(const SimulationResult& r) {
-  // cpu allocated (solid) against deserved (dashed), per queue.
+size_t BottleneckResource(const SimulationResult& r) {
+  size_t best = 0;
+  for (size_t i = 1; i < r.utilization.size(); ++i) {
+    if (r.utilization[i] > r.utilization[best] + 1e-12) best = i;
+  }
+  return best;
+}
+
+std::string ResourceUnit(const std::string& resource) {
+  if (resource == "cpu") return "cpu (cores)";
+  if (resource == "memory") return "memory (GiB)";
+  return resource;
+}
+
+std::string QueueResourceSvg(const SimulationResult& r, size_t k) {
+  // Allocated (solid) against deserved (dashed) per queue; a queue that never held or
+  // deserved any of the resource is left out.
+  const TimeUnit unit = TimeUnitFor(r.end_s);
   std::map<std::string, std::pair<Series, Series>> by_queue;
-  int color = 0;
+  std::map<std::string, bool> used;
   for (const QueueRow& row : r.queues) {
+    if (k >= row.allocated.size()) continue;
     auto it = by_queue.find(row.queue);
     if (it == by_queue.end()) {
-      it = by_queue.emplace(row.queue, std::make_pair(Series{row.queue + " allocated", {}, false, color},
-                                                      Series{row.queue + " deserved", {}, true, color})).first;
-      ++color;
+      it = by_queue.emplace(row.queue, std::make_pair(Series{row.queue + " allocated", {}, false, 0},
+                                                      Series{row.queue + " deserved", {}, true, 0})).first;
     }
-    if (row.allocated.empty()) continue;
-    it->second.first.points.emplace_back(row.time_s, row.allocated[0]);
-    it->second.second.points.emplace_back(row.time_s, row.deserved[0]);
+    if (row.allocated[k] > 0 || row.deserved[k] > 0) used[row.queue] = true;
+    it->second.first.points.emplace_back(row.time_s / unit.seconds, row.allocated[k]);
+    it->second.second.points.emplace_back(row.time_s / unit.seconds, row.deserved[k]);
   }
   std::vector<Series> series;
-  for (auto& [_, pair] : by_queue) {
+  int color = 0;
+  for (auto& [queue, pair] : by_queue) {
+    if (!used[queue]) continue;
+    pair.first.color = pair.second.color = color++;
     series.push_back(std::move(pair.first));
     series.push_back(std::move(pair.second));
   }
-  return Chart("Queue cpu: allocated against deserved", "time (s)", "cpu (cores)", series, true);
+  return Chart(absl::StrCat("Queue ", r.resources.empty() ? "" : r.resources[k], ": allocated against deserved"),
+               absl::StrCat("time (", unit.name, ")"), r.resources.empty() ? "" : ResourceUnit(r.resources[k]), series,
+               true);
+}
+
+}  // namespace simulate_internal
+
+using simulate_internal::TimeUnit;
+using simulate_internal::TimeUnitFor;
+
+std::string UtilizationSvg(const SimulationResult& r) {
+  // Allocated (solid) and goodput (dashed) over capacity, per resource the run used.
+  const TimeUnit unit = TimeUnitFor(r.end_s);
+  std::vector<Series> series;
+  int color = 0;
+  for (size_t i = 0; i < r.resources.size(); ++i) {
+    if (i >= r.utilization.size() || !(r.utilization[i] > 0)) continue;
+    Series alloc{r.resources[i] + " allocated", {}, false, color}, good{r.resources[i] + " goodput", {}, true, color};
+    ++color;
+    for (const TimelineRow& row : r.timeline) {
+      const double cap = row.capacity[i];
+      alloc.points.emplace_back(row.time_s / unit.seconds, cap > 0 ? row.allocated[i] / cap : 0);
+      good.points.emplace_back(row.time_s / unit.seconds, cap > 0 && i < row.goodput.size() ? row.goodput[i] / cap : 0);
+    }
+    series.push_back(std::move(alloc));
+    series.push_back(std::move(good));
+  }
+  return Chart("Allocated (solid) and goodput (dashed) / capacity", absl::StrCat("time (", unit.name, ")"), "fraction",
+               series, true, 1.0);
+}
+
+std::string QueueSharesSvg(const SimulationResult& r) {
+  return simulate_internal::QueueResourceSvg(r, simulate_internal::BottleneckResource(r));
 }
 
 std::string WaitTimesSvg(const SimulationResult& r) {
   // The distribution as a cumulative curve per queue: the fraction of started jobs that
-  // waited at most x seconds.
+  // waited at most x.
+  double longest = 0;
+  auto by_queue = simulate_internal::WaitsByQueue(r);
+  for (const auto& [_, waits] : by_queue) {
+    for (double w : waits) longest = std::max(longest, w);
+  }
+  const TimeUnit unit = TimeUnitFor(longest);
   std::vector<Series> series;
   int color = 0;
-  for (auto& [queue, waits] : simulate_internal::WaitsByQueue(r)) {
+  for (auto& [queue, waits] : by_queue) {
     std::sort(waits.begin(), waits.end());
     Series s{queue, {}, false, color++};
     for (size_t i = 0; i < waits.size(); ++i) {
-      s.points.emplace_back(waits[i], static_cast<double>(i + 1) / static_cast<double>(waits.size()));
+      s.points.emplace_back(waits[i] / unit.seconds, static_cast<double>(i + 1) / static_cast<double>(waits.size()));
     }
     series.push_back(std::move(s));
   }
-  return Chart("Wait times (created to barrier), cumulative", "wait (s)", "fraction of started jobs", series, true,
-               1.0);
-}
-
-std::string ReportHtml(const SimulationResult& r) {
-  return absl::StrCat(
-      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>vcsched simulation</title>\n"
-      "<style>body{font-family:sans-serif;max-width:760px;margin:2em auto}pre{background:#f4f4f4;padding:1em}</style>"
-      "</head><body>\n<h1>vcsched simulation</h1>\n<h2>Summary</h2>\n<pre>",
-      Escape(SummaryJson(r)), "</pre>\n<h2>Utilisation</h2>\n", UtilizationSvg(r), "<h2>Queues</h2>\n",
-      QueueSharesSvg(r), "<h2>Wait times</h2>\n", WaitTimesSvg(r),
-      "<p>Tables: <a href=\"jobs.csv\">jobs.csv</a>, <a href=\"timeline.csv\">timeline.csv</a>, "
-      "<a href=\"queues.csv\">queues.csv</a>, <a href=\"summary.json\">summary.json</a>.</p>\n</body></html>\n");
+  return Chart("Wait times (created to barrier), cumulative", absl::StrCat("wait (", unit.name, ")"),
+               "fraction of started jobs", series, true, 1.0);
 }
 
 }  // namespace vcsched

@@ -125,6 +125,7 @@ absl::Status Simulator::Run() {
     to_retire_.clear();
     if (options_.progress && ++handled % 4096 == 0) options_.progress(now_ms_, until);
   }
+  if (events_.empty() && !dirty_) stalled_ms_ = now_ms_;  // nothing left that could change anything
   if (until >= 0) {
     Account(until);
     now_ms_ = until;
@@ -161,7 +162,7 @@ absl::Status Simulator::RunSession() {
     if (slot.state != PodSlot::State::kPending) continue;
     slot.state = PodSlot::State::kBound;
     slot.request = RequestOf(*snapshot, b.task);
-    Hold(slot, true);
+    Hold(j, slot, true);
     Push(now_ms_ + workload_.bind_latency_ms, EventKind::kPodStart, j, s, slot.incarnation);
   }
   for (const Eviction& e : d.evictions) {
@@ -196,13 +197,15 @@ absl::Status Simulator::RunSession() {
   const size_t n = resources_.size();
   for (const QueueView& q : r->explanation.queues) {
     SeriesColumns& c = queue_series_;
-    auto [named, added] = queue_index_.try_emplace(q.name, static_cast<int64_t>(queue_names_.size()));
-    if (added) queue_names_.push_back(q.name);
+    const int qi = QueueIndex(q.name);
+    queue_weights_[q.name] = q.weight;
     c.time_s.push_back(static_cast<double>(now_ms_) / 1000);
-    c.counts.push_back(named->second);
+    c.counts.push_back(qi);
     c.share.push_back(q.share);
     const size_t row = c.amounts.size();
-    c.amounts.resize(row + 2 * n, 0);
+    c.amounts.resize(row + 3 * n, 0);
+    const std::vector<double>& good = queue_goodput_[static_cast<size_t>(qi)];
+    std::copy(good.begin(), good.end(), c.amounts.begin() + static_cast<std::ptrdiff_t>(row + 2 * n));
     auto fill = [&](const std::vector<std::pair<std::string, std::string>>& amounts, size_t half) {
       for (const auto& [name, text] : amounts) {
         auto at = std::find(resources_.begin(), resources_.end(), name);
@@ -219,10 +222,27 @@ absl::Status Simulator::RunSession() {
   for (const JobExplanation& e : r->explanation.jobs) {
     auto it = job_of_group_.find(e.job);
     if (it == job_of_group_.end()) continue;
-    std::string& text = last_explanation_[jobs_[static_cast<size_t>(it->second)].key];
-    text = e.message.empty() ? e.reason : absl::StrCat(e.reason, ": ", e.message);
+    NeverStarted& why = last_explanation_[jobs_[static_cast<size_t>(it->second)].key];
+    why.reason = e.reason;
+    why.message = e.message;
+    why.check = e.check;
   }
   return absl::OkStatus();
+}
+
+void Simulator::RecordStall() {
+  Stall stall;
+  stall.since_s = static_cast<double>(stalled_ms_) / 1000;
+  stall.held.assign(resources_.size(), 0);
+  for (const SimJob& job : jobs_) {
+    if (job.finished || job.deleted) continue;
+    ++stall.unfinished;
+    const bool holds = std::any_of(job.held.begin(), job.held.end(), [](double h) { return h > 1e-9; });
+    if (!holds || job.productive) continue;
+    stall.deadlocked.push_back(job.key);
+    for (size_t i = 0; i < job.held.size() && i < stall.held.size(); ++i) stall.held[i] += job.held[i];
+  }
+  if (stall.unfinished > 0) result_.stall = std::move(stall);
 }
 
 SimulationResult Simulator::TakeResult() {
@@ -230,7 +250,18 @@ SimulationResult Simulator::TakeResult() {
   result_.end_s = static_cast<double>(now_ms_) / 1000;
   for (size_t i = 0; i < resources_.size(); ++i) {
     result_.utilization.push_back(capacity_area_[i] > 0 ? allocated_area_[i] / capacity_area_[i] : 0);
+    result_.goodput.push_back(capacity_area_[i] > 0 ? goodput_area_[i] / capacity_area_[i] : 0);
   }
+  for (size_t q = 0; q < queue_names_.size(); ++q) {
+    QueueUsage& u = result_.queue_usage[queue_names_[q]];
+    if (auto w = queue_weights_.find(queue_names_[q]); w != queue_weights_.end()) u.weight = w->second;
+    for (size_t i = 0; i < resources_.size(); ++i) {
+      const double cap = capacity_area_[i];
+      u.utilization.push_back(cap > 0 ? queue_held_area_[q][i] / cap : 0);
+      u.goodput.push_back(cap > 0 ? queue_goodput_area_[q][i] / cap : 0);
+    }
+  }
+  if (stalled_ms_ >= 0) RecordStall();
   result_.jobs.reserve(jobs_.size());
   for (const SimJob& job : jobs_) {
     JobRecord r;
@@ -249,9 +280,13 @@ SimulationResult Simulator::TakeResult() {
     r.progress_s = static_cast<double>(progress) / 1000;
     if (job.running_ms < 0) {
       auto e = last_explanation_.find(job.key);
-      result_.never_started[job.key] =
-          absl::StrCat(e == last_explanation_.end() ? "never in a session" : e->second, " (", job.running, " of ",
-                       job.pod_count, " pods running; its barrier is ", job.barrier, ")");
+      NeverStarted why;
+      if (e != last_explanation_.end()) why = e->second;
+      else why = {"NeverInSession", "no session saw the job's PodGroup before the end", {}, 0, 0, 0};
+      why.running = job.running;
+      why.pods = job.pod_count;
+      why.barrier = job.barrier;
+      result_.never_started[job.key] = std::move(why);
     }
     result_.jobs.push_back(std::move(r));
   }

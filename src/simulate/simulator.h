@@ -70,6 +70,9 @@ struct SimJob {
   int64_t duration_ms = 0;
   int32_t barrier = 1;
   int32_t pod_count = 0;
+  int queue_index = 0;        // into Simulator::queue_names_
+  std::vector<double> held;   // what its pods hold, per result resource
+  bool productive = false;    // counted in the goodput totals (at its barrier)
   int64_t pod_interval_ms = 0;
   std::optional<PodFailures> failures;
   int64_t next_create_ms = 0;
@@ -151,7 +154,11 @@ class Simulator {
   // A pod's request as `snapshot` counts it (TaskInfo::resreq), per result resource.
   std::vector<double> RequestOf(const Snapshot& snapshot, absl::string_view pod_key) const;
   std::vector<double> CapacityOf(const NodeSpec& node) const;
-  void Hold(PodSlot& slot, bool hold);
+  void Hold(int j, PodSlot& slot, bool hold);
+  // Counts the job's holdings as goodput while it is at its barrier, and not otherwise.
+  void SyncGoodput(int j);
+  // The queue's index into queue_names_ and the per-queue totals, made on first use.
+  int QueueIndex(const std::string& queue);
   // Pods of the cluster file on a node hold their request until they go.
   void HoldForeign(const Snapshot& snapshot, absl::string_view pod_key);
   void ReleaseForeign(absl::string_view pod_key);
@@ -206,6 +213,10 @@ class Simulator {
   std::vector<double> scale_;           // stored unit -> output unit
   std::vector<double> allocated_, capacity_;
   std::vector<double> allocated_area_, capacity_area_;  // ∫ over time, for utilisation
+  std::vector<double> goodput_, goodput_area_;
+  // Per queue (queue_names_), per resource: held by its jobs' pods, and their goodput.
+  std::vector<std::vector<double>> queue_held_, queue_goodput_, queue_held_area_, queue_goodput_area_;
+  int64_t stalled_ms_ = -1;  // set when the loop ran out of events and sessions
   absl::flat_hash_map<std::string, std::vector<double>> foreign_held_;  // pod key -> its request
   int64_t accounted_ms_ = 0;
   int64_t pending_pods_ = 0, running_pods_ = 0;
@@ -218,15 +229,19 @@ class Simulator {
   struct SeriesColumns {
     std::vector<double> time_s;
     std::vector<int64_t> counts;  // timeline: pending, running; queues: the queue (queue_names_)
-    std::vector<double> amounts;  // per row, per resource: allocated, then capacity or deserved
+    // Per row, per resource: allocated, then capacity or deserved, then goodput.
+    std::vector<double> amounts;
     std::vector<double> share;    // queues only
   };
   SeriesColumns timeline_, queue_series_;
   std::vector<std::string> queue_names_;
   absl::flat_hash_map<std::string, int64_t> queue_index_;
+  absl::flat_hash_map<std::string, int32_t> queue_weights_;
   void MakeSeriesRows();
+  // When the loop stopped with jobs unfinished: which of them hold resources idle.
+  void RecordStall();
   std::vector<int> to_retire_;  // finished jobs to retire once the event at hand is done
-  absl::flat_hash_map<std::string, std::string> last_explanation_;  // job key -> text
+  absl::flat_hash_map<std::string, NeverStarted> last_explanation_;  // job key -> its last verdict
 };
 
 }  // namespace vcsched::simulate_internal

@@ -32,6 +32,7 @@ absl::Span<const PriorityClassSpec> Snapshot::priority_classes() const {
 }
 const Resource& Snapshot::total_allocatable() const { return impl_->total; }
 const std::vector<std::string>& Snapshot::warnings() const { return impl_->warnings; }
+const std::vector<std::shared_ptr<const PodSpec>>& Snapshot::other_scheduler_pods() const { return impl_->hidden_pods; }
 const SnapshotOptions& Snapshot::options() const { return impl_->options; }
 absl::Span<const HyperNodeInfo> Snapshot::hyper_nodes() const { return impl_->hyper_nodes; }
 bool HasNetworkTopology(const JobInfo& job) {

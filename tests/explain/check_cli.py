@@ -27,7 +27,7 @@ def check(cond, what):
 
 
 out = json.loads(run("explain", "-o", "json", quickstart).stdout)
-check(set(out) == {"jobs", "queues"}, "explain -o json: top-level keys")
+check(set(out) == {"jobs", "queues", "podsOfOtherSchedulers"}, "explain -o json: top-level keys")
 for job in out["jobs"]:
     for key in ("job", "stage", "reason", "causes", "message", "minMember", "placed", "check", "nodes", "hints"):
         check(key in job, f"explain -o json: a job entry lacks {key}")
@@ -68,6 +68,58 @@ lint = run("validate", f.name).stdout
 os.unlink(f.name)
 check('lint: Pod "ns/p": spec.priorityClassName: PriorityClass "gold" is not in the input' in lint,
       f"validate: the unknown priority class is linted:\n{lint}")
+
+# --job prints that job alone (text), with its queue beside it (JSON).
+only = run("explain", "--job", "ml-team/too-big", quickstart).stdout
+check(only.count("job ") == 1 and "\nqueue " not in only and not only.startswith("queue "),
+      f"explain --job: more than the job is printed:\n{only}")
+check([q["name"] for q in one["queues"]] == ["ml-team"], f"explain --job -o json: queues {one['queues']}")
+
+
+def scenario(text):
+    f = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+    f.write(text)
+    f.close()
+    return f.name
+
+
+NODE = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '10'}}\n"
+QUEUE = "---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: q}\nspec: {weight: 1%s}\n"
+
+# A Volcano Job's PodGroup is shown by the Job's name; pods of another scheduler are counted.
+uid = "0f8c2b1a-1111-4222-8333-944455556666"
+path = scenario(NODE + QUEUE % "" +
+                f"---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {{name: train-{uid}, namespace: ml}}\n"
+                "spec: {minMember: 1, queue: q}\n"
+                "---\napiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: ml}\n"
+                "spec: {schedulerName: default-scheduler, containers: [{name: c}]}\n")
+text = run("explain", path).stdout
+check(f"job ml/train (Volcano Job; PodGroup ml/train-{uid}, queue q)" in text, f"explain: the Volcano Job's name:\n{text}")
+check("1 pending pod(s) left out: another scheduler serves their schedulerName (for example ml/other "
+      "(schedulerName default-scheduler))" in text, f"explain: pods of other schedulers:\n{text}")
+js = json.loads(run("explain", "-o", "json", path).stdout)
+check(js["podsOfOtherSchedulers"] == 1 and js["jobs"][0]["volcanoJob"] == "ml/train", f"explain -o json: {js}")
+check(run("explain", "--job", "ml/train", path).returncode == 0, "explain --job by the Volcano Job's name")
+check("note: 1 pending pod(s) are not scheduled here" in run("validate", path).stdout, "validate: other schedulers' pods")
+# A PodGroup without pods is not "Scheduled": here gang's JobValid refuses it.
+check("Scheduled" not in text and "NotEnoughTasks at allocate" in text, f"explain: a podless PodGroup:\n{text}")
+os.unlink(path)
+
+# The capability hint is the least change that runs the job: 8 cores held, 4 asked, 10 allowed -> 12, not more.
+path = scenario(NODE.replace("'4'", "'16'") + QUEUE % ", capability: {cpu: '10'}" +
+                "---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: a, namespace: ns}\n"
+                "spec: {minMember: 1, queue: q}\nstatus: {phase: Running}\n"
+                "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a-0, namespace: ns, annotations: {scheduling.k8s.io/group-name: a}}\n"
+                "spec: {schedulerName: volcano, nodeName: n1, containers: [{name: c, resources: {requests: {cpu: '8'}}}]}\n"
+                "status: {phase: Running}\n"
+                "---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: b, namespace: ns}\n"
+                "spec: {minMember: 1, queue: q, minResources: {cpu: '4'}}\n"
+                "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b-0, namespace: ns, annotations: {scheduling.k8s.io/group-name: b}}\n"
+                "spec: {schedulerName: volcano, containers: [{name: c, resources: {requests: {cpu: '4'}}}]}\n")
+hint = [h for j in json.loads(run("explain", "-o", "json", "--job", "ns/b", path).stdout)["jobs"] for h in j["hints"]
+        if h["kind"] == "raise-capability"]
+check(len(hint) == 1 and "cpu 10 -> 12 (" in hint[0]["change"], f"explain: the least capability raise: {hint}")
+os.unlink(path)
 
 if failures:
     print("\n".join(failures))

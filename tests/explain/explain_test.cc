@@ -193,10 +193,13 @@ TEST_CASE("Explain: admission past the queue's capability is QueueCapabilityExce
   const Hint* h = HintOf(e, "raise-capability");
   REQUIRE(h != nullptr);
   CHECK(h->target == "q");
-  Scenario sc = Load(absl::StrCat(kProportion, Node("n1", "16"), Queue("q", 1, "capability: {cpu: '10'}"),
-                                  Job("j", "q", 2, "3", 2, "Pending", "{cpu: '6'}")));
-  CHECK(h->change == "raise queue q's capability: cpu 4 -> 10");
-  CHECK(BoundPods(sc.snapshot, *sc.config, "j") == 2);
+  // The least change: 6 runs the job, 5 does not.
+  CHECK(h->change == "raise queue q's capability: cpu 4 -> 6 (the least the refusing check admits)");
+  for (const auto& [capability, bound] : {std::pair<const char*, int>{"6", 2}, {"5", 0}}) {
+    Scenario sc = Load(absl::StrCat(kProportion, Node("n1", "16"), Queue("q", 1, absl::StrCat("capability: {cpu: '", capability, "'}")),
+                                    Job("j", "q", 2, "3", 2, "Pending", "{cpu: '6'}")));
+    CHECK(BoundPods(sc.snapshot, *sc.config, "j") == bound);
+  }
 }
 
 TEST_CASE("Explain: proportion's deserved capped by the capability is QueueCapabilityExceeded at allocate", "[explain]") {
@@ -211,7 +214,7 @@ TEST_CASE("Explain: proportion's deserved capped by the capability is QueueCapab
   CHECK(Number(e, "cpu.capability") == "4");
   const Hint* h = HintOf(e, "raise-capability");
   REQUIRE(h != nullptr);
-  CHECK(h->change == "raise queue q's capability: cpu 4 -> 10");
+  CHECK(h->change == "raise queue q's capability: cpu 4 -> 6 (the least the refusing check admits)");
 }
 
 TEST_CASE("Explain: overcommit's budget refuses admission with ClusterOvercommitted", "[explain]") {
@@ -296,7 +299,7 @@ TEST_CASE("Explain: a task past the queue's deserved share is QueueShareExceeded
   CHECK(Number(e, "cpu.deserved") == "4");
   // What the nodes would have said: n1 has 4 free, the task asks 6.
   REQUIRE(e.nodes.size() == 1);
-  CHECK(e.nodes[0].first == "Insufficient cpu (requests 6; a node has at most 4 free, 8 allocatable)");
+  CHECK(e.nodes[0].first == "Insufficient cpu (requests 6; on these nodes at most 4 free, 8 allocatable)");
   CHECK(e.nodes[0].second == 1);
   CHECK(Has(e.causes, "NoFeasibleNode"));
 }

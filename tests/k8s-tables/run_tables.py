@@ -103,7 +103,7 @@ def session(case, weights, room):
 def check_exact(case, weights, plugin):
     """Each candidate node's score from `plugin` (vcsched.scores) equals the table's."""
     loaded, key = scenario(case, set(case["scores"]))
-    got = {n["node"]: n["plugins"].get(plugin, 0) for n in vcsched.scores(loaded, key, config(weights))}
+    got = {n.node: n.plugins.get(plugin, 0) for n in vcsched.scores(loaded, key, config(weights))}
     return [f"{node}: Kubernetes scores {want}, vcsched's {plugin} {got.get(node)}"
             for node, want in sorted(case["scores"].items()) if got.get(node) != want]
 

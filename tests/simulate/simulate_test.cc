@@ -81,11 +81,14 @@ void CheckInvariants(const SimulationResult& r) {
       INFO("time " << row.time_s << " " << r.resources[i]);
       CHECK(row.allocated[i] <= row.capacity[i] + 1e-9);
       CHECK(row.allocated[i] >= -1e-9);
+      CHECK(row.goodput[i] >= -1e-9);  // goodput is what jobs at their barrier hold: part of allocated
+      CHECK(row.goodput[i] <= row.allocated[i] + 1e-9);
     }
     CHECK(row.pending_pods >= 0);
     CHECK(row.running_pods >= 0);
   }
   for (size_t k = 1; k < r.timeline.size(); ++k) CHECK(r.timeline[k - 1].time_s < r.timeline[k].time_s);
+  for (size_t i = 0; i < r.resources.size(); ++i) CHECK(r.goodput[i] <= r.utilization[i] + 1e-9);
   for (const JobRecord& j : r.jobs) {
     INFO(j.job);
     CHECK(j.created_s >= 0);
@@ -270,6 +273,30 @@ TEST_CASE("simulate: the seeds' deadlock: per-pod scheduling never finishes, the
   CHECK(last.running_pods == 10);
   for (const JobRecord& j : gang.jobs) CHECK(j.phase == "Completed");
   CHECK(gang.never_started.empty());
+  // Allocation is not progress: the stuck jobs hold every GPU and make none.
+  CHECK(per_pod.utilization[2] > 0.99);
+  CHECK(per_pod.goodput[2] == 0);
+  CHECK(gang.goodput[2] == Approx(gang.utilization[2]));  // a gang holds only while it runs
+  CHECK(gang.goodput[2] > 0.3);
+  CHECK(gang.goodput[2] <= gang.utilization[2] + 1e-9);
+  for (const auto& [job, why] : per_pod.never_started) {
+    CHECK(why.reason == "PartiallyPlaced");  // explain's code, with its numbers
+    CHECK(why.running == 5);
+    CHECK(why.barrier == 8);
+  }
+  // Nothing can change after the last pods start: a deadlock of both jobs, named.
+  REQUIRE(per_pod.stall.has_value());
+  CHECK(per_pod.stall->unfinished == 2);
+  CHECK(per_pod.stall->deadlocked == std::vector<std::string>{"default/train-0", "default/train-1"});
+  CHECK(per_pod.stall->held[2] == 10);
+  CHECK(per_pod.stall->since_s < 60);
+  CHECK(!gang.stall.has_value());
+  // No makespan while work is unfinished; the summary says how many did not finish.
+  const std::string summary = SummaryJson(per_pod);
+  CHECK(summary.find("\"makespan_s\": null") != std::string::npos);
+  CHECK(summary.find("\"unfinished\": 2") != std::string::npos);
+  CHECK(SummaryText(per_pod).find("deadlock: 2 jobs") != std::string::npos);
+  CHECK(SummaryJson(gang).find("\"makespan_s\": null") == std::string::npos);
 }
 
 TEST_CASE("simulate: the same inputs and seed give the same bytes, another seed other draws") {
@@ -330,8 +357,9 @@ TEST_CASE("simulate: the tables' columns are fixed") {
                                             JobTemplate(1, "1"));
   const SimulationResult r = Run(Node("n0", "4"), workload);
   CHECK(JobsCsv(r).rfind("job,queue,created_s,inqueue_s,running_s,finished_s,phase,wait_s,retries\n", 0) == 0);
-  CHECK(TimelineCsv(r).rfind("time_s,pending_pods,running_pods,cpu_allocated,cpu_capacity,memory_allocated,memory_capacity\n", 0) == 0);
-  CHECK(QueuesCsv(r).rfind("time_s,queue,cpu_allocated,cpu_deserved,memory_allocated,memory_deserved,share\n", 0) == 0);
+  CHECK(TimelineCsv(r).rfind("time_s,pending_pods,running_pods,cpu_allocated,cpu_capacity,cpu_goodput,memory_allocated,memory_capacity,"
+                                 "memory_goodput\n", 0) == 0);
+  CHECK(QueuesCsv(r).rfind("time_s,queue,cpu_allocated,cpu_deserved,cpu_goodput,memory_allocated,memory_deserved,memory_goodput,share\n", 0) == 0);
   const std::string summary = SummaryJson(r);
   for (const char* key : {"\"jobs\"", "\"finished\"", "\"makespan_s\"", "\"utilization\"", "\"wait_s\"", "\"evictions\"",
                           "\"never_started\""}) {

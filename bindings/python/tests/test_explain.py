@@ -33,54 +33,64 @@ def test_quickstart_explained_the_same_from_python_and_cli(repo, cli):
     from_python = vcsched.explain(sc)
     from_cli = json.loads(subprocess.run([cli, "explain", "-o", "json", str(path)], capture_output=True, text=True,
                                          check=True).stdout)
-    assert from_python == from_cli
-    too_big = next(j for j in from_python["jobs"] if j["job"] == "ml-team/too-big")
-    assert too_big["reason"] == "QueueShareExceeded"
-    assert too_big["stage"] == "allocate"
-    assert "NoFeasibleNode" in too_big["causes"]
-    assert too_big["check"]["nvidia.com/gpu.deserved"] == "16"
-    (cause, count), = too_big["nodes"].items()
-    assert cause.startswith("Insufficient nvidia.com/gpu (requests 9;") and count == 4
+    assert isinstance(from_python, vcsched.Explanation)
+    assert from_python.to_dict() == from_cli
+    too_big = from_python.job("ml-team/too-big")
+    assert isinstance(too_big, vcsched.JobExplanation)
+    assert too_big.reason == "QueueShareExceeded"
+    assert too_big.stage == "allocate"
+    assert "NoFeasibleNode" in too_big.causes
+    # Numbers are numbers.
+    assert too_big.check["nvidia.com/gpu.deserved"] == 16 and too_big.min_member == 1
+    (verdict,) = too_big.node_verdicts
+    assert verdict.nodes == 4 and verdict.kind == "insufficient" and verdict.resource == "nvidia.com/gpu"
+    assert (verdict.requested, verdict.most_free, verdict.most_allocatable) == (9, 4, 8)
+    assert "QueueShareExceeded" in repr(too_big) and "ml-team/too-big" in repr(too_big)
     # Decisions.explain gives the same entries, and explaining changes no decision.
     d = vcsched.schedule(sc)
-    assert d.explain() == from_python["jobs"]
-    assert [e["job"] for e in d.explain("ml-team/too-big")] == ["ml-team/too-big"]
+    assert [e.to_dict() for e in d.explain()] == from_cli["jobs"]
+    assert [e.job for e in d.explain("ml-team/too-big")] == ["ml-team/too-big"]
     assert str(vcsched.schedule(sc)) == str(d)
+    # The same argument order as scores and would_fit: the snapshot, the job, then the configuration.
+    assert vcsched.explain(sc, "ml-team/too-big").to_dict()["jobs"] == [too_big.to_dict()]
 
 
 def test_gang_shortfall_hint_applied_makes_the_job_run():
     d = vcsched.schedule(gang_cluster(2), GANG)
-    (entry,) = [e for e in d.explain() if e["job"] == "ns/train"]
-    assert entry["reason"] == "GangShortfall"
-    assert entry["minMember"] == 3 and entry["check"]["podsThatFit"] == "2"
-    hint = next(h for h in entry["hints"] if h["kind"] == "add-nodes")
-    assert hint["amount"] == 1
+    (entry,) = [e for e in d.explain() if e.job == "ns/train"]
+    assert entry.reason == "GangShortfall"
+    assert entry.min_member == 3 and entry.check["podsThatFit"] == 2
+    hint = next(h for h in entry.hints if h.kind == "add-nodes")
+    assert hint.amount == 1
     # Apply it: one more node like the one named, and the gang binds whole.
-    after = vcsched.schedule(gang_cluster(2 + hint["amount"]), GANG)
+    after = vcsched.schedule(gang_cluster(2 + hint.amount), GANG)
     assert sorted(after.binds) == ["ns/train-0", "ns/train-1", "ns/train-2"]
-    assert [e["reason"] for e in after.explain() if e["job"] == "ns/train"] == ["Scheduled"]
+    assert [e.reason for e in after.explain() if e.job == "ns/train"] == ["Scheduled"]
 
 
 def test_explanations_are_deterministic():
     snap = gang_cluster(2)
-    assert vcsched.explain(snap, GANG) == vcsched.explain(snap, GANG)
+    assert vcsched.explain(snap, config=GANG) == vcsched.explain(snap, config=GANG)
+    # A configuration where the job goes (the order before 0.3) is still taken as the configuration.
+    assert vcsched.explain(snap, GANG) == vcsched.explain(snap, config=GANG)
 
 
 def test_queues_scores_and_would_fit(repo):
     sc = vcsched.load_scenario(repo / "examples" / "quickstart.yaml")
-    queues = {q["name"]: q for q in vcsched.queues(sc)}
-    assert queues["ml-team"]["deserved"]["nvidia.com/gpu"] == "16"
-    assert queues["ml-team"]["plugin"] == "proportion"
-    assert 0 < queues["ml-team"]["share"] <= 1
+    queues = {q.name: q for q in vcsched.queues(sc)}
+    assert queues["ml-team"].deserved["nvidia.com/gpu"] == 16
+    assert queues["ml-team"].plugin == "proportion"
+    assert 0 < queues["ml-team"].share <= 1
+    assert "ml-team" in repr(queues["ml-team"])
     scores = vcsched.scores(sc, "ml-team/train-worker-0")
-    assert {s["node"] for s in scores} == {"gpu-0", "gpu-1"}  # the taint keeps it off cpu-*
+    assert {s.node for s in scores} == {"gpu-0", "gpu-1"}  # the taint keeps it off cpu-*
     for s in scores:
-        assert s["total"] == pytest.approx(sum(s["plugins"].values()))
-    assert [s["total"] for s in scores] == sorted((s["total"] for s in scores), reverse=True)
+        assert s.total == pytest.approx(sum(s.plugins.values()))
+    assert [s.total for s in scores] == sorted((s.total for s in scores), reverse=True)
     fit = vcsched.would_fit(sc, "ml-team/train")
-    assert fit["fits"] and set(fit["placements"]) == {"ml-team/train-master-0"} | {
+    assert fit and fit.fits and set(fit.placements) == {"ml-team/train-master-0"} | {
         f"ml-team/train-worker-{i}" for i in range(4)}
     no = vcsched.would_fit(sc, "ml-team/too-big")
-    assert not no["fits"] and no["reason"] == "QueueShareExceeded"
+    assert not no and no.reason == "QueueShareExceeded"
     with pytest.raises(vcsched.NotFoundError):
         vcsched.would_fit(sc, "ml-team/nothing")

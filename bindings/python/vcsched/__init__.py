@@ -21,10 +21,14 @@ import dataclasses
 import inspect
 import json
 import os
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, BinaryIO, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+Labels = Optional[Mapping[str, str]]
+"""Labels, annotations or a node selector: a dict of strings."""
 
 from . import _vcsched
 from ._args import INT32_MAX, INT32_MIN, optional_whole, whole
+from .results import Explanation, FitAnswer, Hint, JobExplanation, NodeScore, NodeVerdict, QueueView
 
 __version__: str = _vcsched.__version__
 """The vcsched version (CMakeLists.txt's project VERSION, as VCSCHED_VERSION_STRING in C++)."""
@@ -35,11 +39,12 @@ __all__ = [
     "load_config", "default_config", "schedule", "register_plugin", "unregister_plugin",
     "registered_plugins", "parse_quantity", "builtin_plugins", "builtin_actions",
     # Explanations (docs/EXPLAIN.md)
-    "explain", "queues", "scores", "would_fit",
+    "explain", "queues", "scores", "would_fit", "Explanation", "JobExplanation", "NodeVerdict", "Hint", "QueueView",
+    "NodeScore", "FitAnswer",
     # The Job lifecycle (vcsched.lifecycle)
     "AdmissionResult", "validate", "expand", "JobSimulator", "cron_next",
     # Simulation over virtual time (docs/SIMULATE.md)
-    "simulate", "sweep", "SimulationResult",
+    "simulate", "sweep", "SimulationResult", "SweepRun",
 ]
 
 Error = _vcsched.Error
@@ -78,11 +83,11 @@ def _read(path_or_text: PathOrText) -> Tuple[str, Union[str, bytes]]:
 _MAX_INPUT_BYTES = 256 << 20  # the loader's limit (LoadOptions::max_bytes)
 
 
-def _read_bounded(f, path: str) -> bytes:
+def _read_bounded(f: BinaryIO, path: str) -> bytes:
     """The file's bytes, read in pieces up to the loader's limit: /dev/zero, /dev/urandom
     or an endless pipe is refused at once (a NUL byte is never YAML or JSON text) or at the
     limit, never read into all memory."""
-    pieces = []
+    pieces: List[bytes] = []
     total = 0
     while True:
         piece = f.read(1 << 20)
@@ -182,7 +187,7 @@ class Snapshot:
         """False when a HyperNode has two parents or a cycle: jobs with network topology wait."""
         return bool(self._impl.hyper_nodes_ready)
 
-    def node_allocatable(self):
+    def node_allocatable(self) -> Any:
         """A numpy array (nodes x resources) of allocatable amounts in stored units."""
         return self._impl.node_allocatable()
 
@@ -191,7 +196,7 @@ class Snapshot:
                 f"pod_groups={len(self._impl.job_keys)} queues={len(self._impl.queue_names)}>")
 
 
-def _meta(name: str, namespace: Optional[str] = None, labels=None, annotations=None) -> Dict[str, Any]:
+def _meta(name: str, namespace: Optional[str] = None, labels: Labels = None, annotations: Labels = None) -> Dict[str, Any]:
     meta: Dict[str, Any] = {"name": name}
     if namespace is not None:
         meta["namespace"] = namespace
@@ -246,7 +251,8 @@ class SnapshotBuilder:
         return self
 
     def add_node(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
-                 allocatable: Optional[Mapping[str, Any]] = None, labels=None, taints=None,
+                 allocatable: Optional[Mapping[str, Any]] = None, labels: Labels = None,
+                 taints: Optional[Sequence[Mapping[str, Any]]] = None,
                  unschedulable: bool = False) -> "SnapshotBuilder":
         obj, name = _name_or_object(obj, name)
         spec: Dict[str, Any] = {}
@@ -259,8 +265,10 @@ class SnapshotBuilder:
 
     def add_pod(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, namespace: str = "default",
                 group: Optional[str] = None, requests: Optional[Mapping[str, Any]] = None, node: Optional[str] = None,
-                phase: Optional[str] = None, priority: Optional[int] = None, labels=None, annotations=None,
-                node_selector=None, tolerations=None, affinity=None, scheduler_name: str = "volcano",
+                phase: Optional[str] = None, priority: Optional[int] = None, labels: Labels = None,
+                annotations: Labels = None, node_selector: Labels = None,
+                tolerations: Optional[Sequence[Mapping[str, Any]]] = None, affinity: Optional[Mapping[str, Any]] = None,
+                scheduler_name: str = "volcano",
                 uid: Optional[str] = None) -> "SnapshotBuilder":
         obj, name = _name_or_object(obj, name)
         annotations = dict(annotations or {})
@@ -287,7 +295,7 @@ class SnapshotBuilder:
     def add_pod_group(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
                       namespace: str = "default", min_member: int = 1, queue: Optional[str] = None,
                       phase: str = "Inqueue", min_resources: Optional[Mapping[str, Any]] = None,
-                      priority_class_name: Optional[str] = None, annotations=None,
+                      priority_class_name: Optional[str] = None, annotations: Labels = None,
                       network_topology: Optional[Mapping[str, Any]] = None,
                       sub_group_policy: Optional[List[Mapping[str, Any]]] = None) -> "SnapshotBuilder":
         obj, name = _name_or_object(obj, name)
@@ -310,7 +318,7 @@ class SnapshotBuilder:
                   capability: Optional[Mapping[str, Any]] = None, guarantee: Optional[Mapping[str, Any]] = None,
                   deserved: Optional[Mapping[str, Any]] = None, reclaimable: bool = True,
                   parent: Optional[str] = None, state: str = "Open", priority: int = 0,
-                  annotations=None) -> "SnapshotBuilder":
+                  annotations: Labels = None) -> "SnapshotBuilder":
         obj, name = _name_or_object(obj, name)
         spec: Dict[str, Any] = {"weight": whole("weight", weight, INT32_MIN, INT32_MAX), "reclaimable": bool(reclaimable),
                                 "priority": whole("priority", priority, INT32_MIN, INT32_MAX)}
@@ -527,7 +535,7 @@ class Decisions:
 
     def to_dict(self) -> Dict[str, Any]:
         """The decisions as plain data (what ``vcsched schedule -o json`` prints)."""
-        return json.loads(self._impl.to_json())
+        return dict(json.loads(self._impl.to_json()))
 
     def to_manifests(self) -> List[Dict[str, Any]]:
         """v1 Binding and policy/v1 Eviction objects, as dicts."""
@@ -578,10 +586,9 @@ class Decisions:
                 used[index[q]] += req[pod_index[pod]]
         return Usage(queues, list(snap.resource_names), used, None)
 
-    def explain(self, job: Optional[str] = None) -> List[Dict[str, Any]]:
-        """Why each job waits after this session (docs/EXPLAIN.md): one dict per job, as
-        ``vcsched explain -o json`` prints them (``job``, ``stage``, ``reason``, ``causes``,
-        ``message``, ``minMember``, ``placed``, ``check``, ``nodes``, ``hints``, ...).
+    def explain(self, job: Optional[str] = None) -> List[JobExplanation]:
+        """Why each job waits after this session (docs/EXPLAIN.md), one typed record per
+        job (``to_dict()`` gives ``vcsched explain -o json``'s entry).
 
         The session is run again with its records kept (the same inputs give the same
         decisions), once per Decisions; `job` selects one PodGroup or Volcano Job.
@@ -589,12 +596,12 @@ class Decisions:
         if self._session is None:
             raise Error("explain(): these Decisions did not come from schedule()")
         config, now, plugins = self._session
-        if self._explained is None:
-            self._explained = json.loads(_vcsched.explain_json(self._snapshot._impl, config, now, plugins, "", 32))
         if job is None:
-            return list(self._explained["jobs"])
+            if self._explained is None:
+                self._explained = json.loads(_vcsched.explain_json(self._snapshot._impl, config, now, plugins, "", 32))
+            return [JobExplanation.from_dict(j) for j in self._explained["jobs"]]
         one = json.loads(_vcsched.explain_json(self._snapshot._impl, config, now, plugins, job, 32))
-        return list(one["jobs"])
+        return [JobExplanation.from_dict(j) for j in one["jobs"]]
 
     def __str__(self) -> str:
         return self._impl.to_text()
@@ -622,13 +629,13 @@ def schedule(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerC
     The GIL is released while the C++ session runs.
     """
     now = whole("now", now)
-    snapshot, cfg, all_plugins = _session_args(snapshot, config, plugins)
-    impl = _vcsched.schedule(snapshot._impl, cfg, now, all_plugins)
-    return Decisions(impl, snapshot, (cfg, now, all_plugins))
+    snap, cfg, all_plugins = _session_args(snapshot, config, plugins)
+    impl = _vcsched.schedule(snap._impl, cfg, now, all_plugins)
+    return Decisions(impl, snap, (cfg, now, all_plugins))
 
 
 def _session_args(snapshot: Union[Snapshot, Scenario], config: Any, plugins: Optional[Mapping[str, Callable[..., Any]]],
-                  caller: str = "schedule"):
+                  caller: str = "schedule") -> Tuple[Snapshot, SchedulerConfig, Dict[str, Callable[..., Any]]]:
     """The snapshot, configuration and host plugins a session runs with."""
     if isinstance(snapshot, Scenario):
         if config is None and snapshot.config is not None:
@@ -642,41 +649,57 @@ def _session_args(snapshot: Union[Snapshot, Scenario], config: Any, plugins: Opt
     return snapshot, _as_config(config), all_plugins
 
 
-def explain(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None,
-            *, job: Optional[str] = None, now: int = 0, max_reruns: int = 32,
-            plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Dict[str, Any]:
-    """One session explained: ``{"jobs": [...], "queues": [...]}`` exactly as
-    ``vcsched explain -o json`` prints it. `max_reruns` bounds the hint search: sessions
-    re-run for the whole call, spent on the waiting jobs in order."""
+ConfigArg = Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]]
+
+
+def _job_then_config(job: Any, config: Any, caller: str) -> Tuple[Optional[str], Any]:
+    """explain's second argument is the job, as scores' is the pod; a configuration
+    given there (the order before 0.3) is taken as the configuration."""
+    if job is not None and (not isinstance(job, str) or "\n" in job):  # a config object, dict or YAML text
+        if config is not None:
+            raise TypeError(f"{caller}: job must be a \"namespace/name\" string, got {type(job).__name__}")
+        return None, job
+    return job, config
+
+
+def explain(snapshot: Union[Snapshot, Scenario], job: Optional[str] = None, config: ConfigArg = None, *,
+            now: int = 0, max_reruns: int = 32,
+            plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Explanation:
+    """One session explained (docs/EXPLAIN.md): an :class:`Explanation` whose jobs are
+    typed records (``reason``, ``check`` with numbers, ``node_verdicts``, ``hints``) and
+    whose ``to_dict()`` is exactly ``vcsched explain -o json``. `job` narrows to one
+    PodGroup or Volcano Job. `max_reruns` bounds the hint search: sessions re-run for the
+    whole call, spent on the waiting jobs in order."""
+    job, config = _job_then_config(job, config, "explain")
     snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "explain")
-    return json.loads(_vcsched.explain_json(snap._impl, cfg, whole("now", now), all_plugins, job or "",
-                                            whole("max_reruns", max_reruns, 0, INT32_MAX)))
+    return Explanation.from_dict(json.loads(_vcsched.explain_json(snap._impl, cfg, whole("now", now), all_plugins,
+                                                                  job or "", whole("max_reruns", max_reruns, 0, INT32_MAX))))
 
 
-def queues(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None,
-           *, now: int = 0, plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> List[Dict[str, Any]]:
-    """Each queue after one session (name, state, weight, parent, deserved, allocated,
-    capability, guarantee, inqueue, share), as ``vcsched queues -o json``."""
+def queues(snapshot: Union[Snapshot, Scenario], config: ConfigArg = None, *, now: int = 0,
+           plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> List[QueueView]:
+    """Each queue after one session, as typed records (name, state, weight, parent,
+    deserved, allocated, capability, guarantee, inqueue with numbers, share)."""
     snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "queues")
-    return list(json.loads(_vcsched.queues_json(snap._impl, cfg, whole("now", now), all_plugins))["queues"])
+    return [QueueView.from_dict(q)
+            for q in json.loads(_vcsched.queues_json(snap._impl, cfg, whole("now", now), all_plugins))["queues"]]
 
 
-def scores(snapshot: Union[Snapshot, Scenario], task: str,
-           config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None, *, now: int = 0,
-           plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> List[Dict[str, Any]]:
-    """Each feasible node's score for pod `task` ("namespace/name") as the session opens:
-    ``{"node", "plugins": {plugin: score}, "total"}``, highest total first, ties by name."""
+def scores(snapshot: Union[Snapshot, Scenario], task: str, config: ConfigArg = None, *, now: int = 0,
+           plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> List[NodeScore]:
+    """Each feasible node's score for pod `task` ("namespace/name") as the session opens,
+    highest total first, ties by name."""
     snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "scores")
-    return list(json.loads(_vcsched.scores_json(snap._impl, cfg, whole("now", now), all_plugins, task))["nodes"])
+    return [NodeScore.from_dict(n)
+            for n in json.loads(_vcsched.scores_json(snap._impl, cfg, whole("now", now), all_plugins, task))["nodes"]]
 
 
-def would_fit(snapshot: Union[Snapshot, Scenario], job: str,
-              config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None, *, now: int = 0,
-              plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Dict[str, Any]:
-    """Would `job` (a PodGroup's or Volcano Job's "namespace/name") fit now, and where:
-    ``{"fits", "placements": {pod: node}, "job", "reason", "message"}`` from one session."""
+def would_fit(snapshot: Union[Snapshot, Scenario], job: str, config: ConfigArg = None, *, now: int = 0,
+              plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> FitAnswer:
+    """Would `job` (a PodGroup's or Volcano Job's "namespace/name") fit now, and where,
+    from one session. True in a boolean context when it fits."""
     snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "would_fit")
-    return dict(_vcsched.would_fit(snap._impl, cfg, whole("now", now), all_plugins, job))
+    return FitAnswer.from_dict(_vcsched.would_fit(snap._impl, cfg, whole("now", now), all_plugins, job))
 
 
 class Scheduler:
@@ -721,6 +744,8 @@ class Cluster:
             self._config = None
         else:
             raise TypeError(f"Cluster: expected a Scenario, a Snapshot or None, got {type(scenario).__name__}")
+        self.last_apply: Optional[Dict[str, Any]] = None
+        """The report of the last :meth:`schedule`'s apply (conflicts included); None before the first."""
 
     def apply(self, event: Mapping[str, Any]) -> List[str]:
         """Applies one watch event {"type": ADDED|MODIFIED|DELETED|BOOKMARK|ERROR, "object": {...}}.
@@ -752,7 +777,7 @@ class Cluster:
         snap = self.snapshot()
         now = optional_whole("now", now) or 0
         decisions = schedule(snap, config if config is not None else self._config, now=now, plugins=plugins)
-        self.last_apply: Dict[str, Any] = dict(self._impl.apply_decisions(decisions._impl, now))
+        self.last_apply = dict(self._impl.apply_decisions(decisions._impl, now))
         return decisions
 
     def to_yaml(self) -> str:
@@ -791,4 +816,4 @@ def builtin_actions() -> List[str]:
 
 
 from .lifecycle import AdmissionResult, JobSimulator, cron_next, expand, validate  # noqa: E402
-from .simulation import SimulationResult, simulate, sweep  # noqa: E402
+from .simulation import SimulationResult, SweepRun, simulate, sweep  # noqa: E402

@@ -112,7 +112,7 @@ class JobSimulator:
 
     @property
     def phase(self) -> str:
-        return self._impl.status["phase"]
+        return str(self._impl.status["phase"])
 
     @property
     def pods(self) -> Dict[str, str]:

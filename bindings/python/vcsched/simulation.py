@@ -1,6 +1,6 @@
 """Simulation over virtual time (docs/SIMULATE.md): ``simulate`` runs one cluster and
-workload; ``sweep`` runs a grid of configurations and seeds in parallel processes or on a
-dask.distributed cluster.
+workload; ``sweep`` runs a grid of cluster variants, configurations, workloads and seeds
+on threads, in processes or on a dask.distributed cluster, into a pandas DataFrame.
 
     r = vcsched.simulate("cluster.yaml", "workload.yaml", until="24h", seed=7)
     r.jobs["wait_s"]            # a numpy structured array, one row per job
@@ -12,26 +12,33 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
+import re
+import sys
 import tempfile
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _vcsched
 from ._args import UINT64_MAX, duration_ms, optional_whole, whole
 
-Source = Union[str, os.PathLike, Mapping[str, Any]]
+Source = Union[str, "os.PathLike[str]", Mapping[str, Any]]
+Text = Tuple[str, Union[str, bytes]]  # a source's name and text
 
 
-def _numpy():
+def _numpy() -> Any:
     import numpy as np  # imported on use: the rest of vcsched does not need it
     return np
 
 
-def _table(columns: Mapping[str, Sequence[Any]]):
+def _table(columns: Mapping[str, Sequence[Any]]) -> Any:
+    """A numpy structured array with a ``to_pandas()`` method."""
     np = _numpy()
+    ndarray: Any = np.ndarray  # numpy is imported on use, so typed as Any here
 
-    class _Table(np.ndarray):
-        def to_pandas(self):
+    class _Table(ndarray):  # type: ignore[misc]
+        def to_pandas(self) -> Any:
             """The table as a pandas DataFrame (pandas imported on use)."""
             import pandas as pd
             return pd.DataFrame({name: self[name] for name in self.dtype.names})
@@ -54,7 +61,7 @@ def _table(columns: Mapping[str, Sequence[Any]]):
     return out.view(_Table)
 
 
-def _source(source: Source, what: str):
+def _source(source: Source, what: str) -> Text:
     """(name, text) of a path, YAML text or a dict (dumped as JSON, which YAML reads)."""
     if isinstance(source, Mapping):
         return f"<{what} dict>", json.dumps(dict(source))
@@ -72,7 +79,7 @@ def _until_ms(until: Union[None, str, int, float]) -> Optional[int]:
     return None if until is None else duration_ms("until", until)
 
 
-def _config(config: Any):
+def _config(config: Any) -> Optional["_vcsched.SchedulerConfig"]:
     if config is None or isinstance(config, _vcsched.SchedulerConfig):
         return config
     from . import load_config
@@ -104,7 +111,7 @@ class SimulationResult:
                 "queue_shares.svg": i.queue_shares_svg(), "wait_times.svg": i.wait_times_svg(),
                 "report.html": i.report_html()}
 
-    def write(self, directory: Union[str, os.PathLike]) -> None:
+    def write(self, directory: Union[str, "os.PathLike[str]"]) -> None:
         """Writes the output files into `directory` (created when missing)."""
         os.makedirs(directory, exist_ok=True)
         # Whole or not at all, as the CLI: each file goes to a new temporary file first
@@ -127,12 +134,20 @@ class SimulationResult:
         for temp, target in written:
             os.replace(temp, target)
 
+    def summary_text(self) -> str:
+        """The headline numbers, as ``vcsched simulate --out`` prints them."""
+        return str(self._impl.summary_text())
+
     def __repr__(self) -> str:
         s = self.summary
-        return f"<SimulationResult jobs={s['jobs']} finished={s['finished']} makespan_s={s['makespan_s']}>"
+        stall = s["stall"]
+        return (f"<SimulationResult jobs={s['jobs']} finished={s['finished']} unfinished={s['unfinished']} "
+                f"makespan_s={s['makespan_s']} goodput={s['goodput']}"
+                f"{' stalled_s=' + str(stall['since_s']) if stall else ''}>")
 
 
-def _simulate_texts(cluster, workloads, config, until_ms, seed) -> "_vcsched.SimulationResult":
+def _simulate_texts(cluster: Text, workloads: List[Text], config: Optional["_vcsched.SchedulerConfig"],
+                    until_ms: Optional[int], seed: Optional[int]) -> "_vcsched.SimulationResult":
     return _vcsched.simulate(cluster[0], cluster[1], workloads, config, until_ms, seed)
 
 
@@ -149,58 +164,194 @@ def simulate(cluster: Source, workload: Union[Source, Sequence[Source]], config:
                                             optional_whole("seed", seed, 0, UINT64_MAX)))
 
 
-def _summary_row(args) -> Dict[str, Any]:
-    """One sweep run (a top-level function, so that processes and dask can call it)."""
-    cluster, workloads, config_text, until_ms, seed, index = args
-    config = None
-    if config_text is not None:
-        config = _vcsched.load_config(config_text[0], config_text[1])
-    r = _simulate_texts(cluster, workloads, config, until_ms, seed)
+@dataclass(frozen=True)
+class SweepRun:
+    """One cell of a sweep's grid, named by its variants' names."""
+    cluster: str
+    config: str
+    workload: str
+    seed: Optional[int]
+
+
+def _column_name(resource: str) -> str:
+    """A resource as a column suffix pandas users can type: nvidia.com/gpu -> nvidia_com_gpu."""
+    return re.sub(r"[^0-9A-Za-z]+", "_", resource).strip("_")
+
+
+def _percentile(values: List[float], p: float) -> Optional[float]:
+    """Nearest rank, as summary.json's wait percentiles."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = min(len(ordered), max(1, math.ceil(p / 100 * len(ordered))))
+    return ordered[rank - 1]
+
+
+def _rows_of(run: SweepRun, r: "_vcsched.SimulationResult") -> List[Dict[str, Any]]:
+    """The tidy rows of one run: queue "*" for all its jobs, then one per queue."""
     summary = json.loads(r.summary_json())
-    row: Dict[str, Any] = {"config": index, "seed": seed, "jobs": summary["jobs"], "finished": summary["finished"],
-                           "makespan_s": summary["makespan_s"], "evictions": summary["evictions"],
-                           "never_started": len(summary["never_started"])}
-    for res, u in summary["utilization"].items():
-        row[f"utilization_{res}"] = u
-    for queue, w in summary["wait_s"].items():
-        for p, v in w.items():
-            row[f"wait_{p}_s[{queue}]"] = v
-    return row
+    jobs = r.job_columns()
+    stall = summary["stall"]
+    common: Dict[str, Any] = {
+        "cluster": run.cluster, "config": run.config, "workload": run.workload, "seed": run.seed,
+        "makespan_s": summary["makespan_s"], "unfinished_total": summary["unfinished"],
+        "evictions": summary["evictions"], "stalled_s": stall["since_s"] if stall else None,
+        "deadlocked_jobs": len(stall["deadlock"]["jobs"]) if stall and stall["deadlock"] else 0,
+        "sessions": summary["sessions"], "end_s": summary["end_s"]}
+    queues = sorted(set(jobs["queue"]))
+    rows = []
+    for queue in ["*"] + queues:
+        picked = [i for i, q in enumerate(jobs["queue"]) if queue == "*" or q == queue]
+        waits = [jobs["wait_s"][i] for i in picked if not math.isnan(jobs["wait_s"][i])]
+        row = dict(common)
+        row["queue"] = queue
+        row["jobs"] = len(picked)
+        row["finished"] = sum(1 for i in picked if jobs["phase"][i] == "Completed")
+        row["started"] = len(waits)
+        row["never_started"] = len(picked) - len(waits)
+        for p in (50, 90, 99):
+            row[f"wait_p{p}_s"] = _percentile(waits, p)
+        usage = {"utilization": summary["utilization"], "goodput": summary["goodput"]} if queue == "*" else \
+            summary["queues"].get(queue, {"utilization": {}, "goodput": {}})
+        for kind in ("utilization", "goodput"):
+            for res, value in usage[kind].items():
+                row[f"{kind}_{_column_name(res)}"] = value
+        rows.append(row)
+    return rows
 
 
-def sweep(cluster: Source, workload: Union[Source, Sequence[Source]], configs: Sequence[Any] = (None,),
-          seeds: Sequence[Optional[int]] = (None,), processes: Optional[int] = None, client: Any = None,
-          until: Union[None, str, int, float] = None) -> List[Dict[str, Any]]:
-    """Runs every (config, seed) pair and returns one summary row per run, in grid
-    order (configs outer, seeds inner): config index, seed, jobs, finished, makespan_s,
-    evictions, never_started, utilization_<resource>, wait_<p>_s[<queue>].
+Cell = Tuple[SweepRun, Text, List[Text], Optional[Text], Optional[int]]
 
-    Runs go to `client` (a dask.distributed Client) when given, else to a pool of
-    `processes` worker processes (default: the machine's CPUs; 1 runs in this process).
-    Configs are paths, YAML text or dicts (None: the cluster file's or Volcano's)."""
-    workloads = workload if isinstance(workload, (list, tuple)) else [workload]
-    texts = [_source(w, "workload") for w in workloads]
-    cluster_text = _source(cluster, "cluster")
-    config_texts = []
-    for c in configs:
+
+def _run_cell(args: Cell) -> List[Dict[str, Any]]:
+    """One sweep run (a top-level function, so that processes and dask can call it)."""
+    run, cluster, workloads, config_text, until_ms = args
+    config = None if config_text is None else _vcsched.load_config(config_text[0], config_text[1])
+    return _rows_of(run, _simulate_texts(cluster, workloads, config, until_ms, run.seed))
+
+
+def _named(values: Any, what: str, describe: Callable[[int, Any], str]) -> List[Tuple[str, Any]]:
+    """(name, value) pairs of a mapping, or of a sequence named by `describe`."""
+    if isinstance(values, Mapping):
+        return [(str(k), v) for k, v in values.items()]
+    if isinstance(values, (str, bytes, os.PathLike)) or not isinstance(values, Sequence):
+        raise TypeError(f"sweep: {what} must be a list or a dict of names to values, got {type(values).__name__}")
+    return [(describe(k, v), v) for k, v in enumerate(values)]
+
+
+def _describe(k: int, value: Any) -> str:
+    if value is None:
+        return "default"
+    if isinstance(value, (str, os.PathLike)) and "\n" not in os.fspath(value):
+        return os.fspath(value)
+    return str(k)
+
+
+def _check_main_guard() -> None:
+    """A spawned worker re-imports the main script: without the guard it would sweep
+    again, for ever. Say so instead of hanging."""
+    import multiprocessing
+    if multiprocessing.current_process().name != "MainProcess" or multiprocessing.parent_process() is not None:
+        raise RuntimeError("vcsched.sweep(processes=...) was called while a worker process imported the main script: "
+                           "put the script's top-level code under `if __name__ == \"__main__\":`, or sweep on "
+                           "threads (the default)")
+
+
+class _Progress:
+    def __init__(self, total: int, show: Any) -> None:
+        self.total, self.done = total, 0
+        self.callback = show if callable(show) else None
+        self.bar = show is True or (show is None and sys.stderr.isatty())
+
+    def step(self) -> None:
+        self.done += 1
+        if self.callback is not None:
+            self.callback(self.done, self.total)
+        if self.bar:
+            width = 40
+            filled = self.done * width // max(self.total, 1)
+            sys.stderr.write(f"\r[{'#' * filled:<{width}}] {self.done}/{self.total} runs")
+            if self.done == self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def sweep(cluster: Optional[Source] = None, workload: Union[None, Source, Sequence[Source]] = None,
+          configs: Any = (None,), seeds: Sequence[Optional[int]] = (None,), *, clusters: Any = None,
+          workloads: Any = None, threads: Optional[int] = None, processes: Optional[int] = None,
+          client: Any = None, until: Union[None, str, int, float] = None, progress: Any = None,
+          as_frame: bool = True) -> Any:
+    """Runs every combination of cluster variant, configuration, workload and seed, and
+    returns a pandas DataFrame of tidy rows: for each run, a row with ``queue == "*"``
+    (all its jobs) and one row per queue. Columns: ``cluster``, ``config``,
+    ``workload``, ``seed``, ``queue``, ``jobs``, ``finished``, ``started``,
+    ``never_started``, ``wait_p50_s``/``wait_p90_s``/``wait_p99_s``,
+    ``utilization_<resource>`` and ``goodput_<resource>`` (resource names with
+    non-alphanumerics as ``_``: ``goodput_nvidia_com_gpu``), and per run
+    ``makespan_s`` (None unless every job finished), ``unfinished_total``, ``evictions``,
+    ``stalled_s``, ``deadlocked_jobs``, ``sessions``, ``end_s``.
+
+    `clusters`, `configs` and `workloads` are lists or dicts of name -> value (a path,
+    YAML text or dict; a config may be None for the cluster file's or Volcano's); the
+    names label the rows. `cluster` and `workload` are the single ones when the plural is
+    not given. Runs go to `client` (a dask.distributed Client: past one machine) when
+    given, else to `processes` spawned processes when given, else to `threads` threads
+    (default: the machine's CPUs; a run releases the GIL). `progress`: True for a bar on
+    stderr (the default when stderr is a terminal), False for none, or a callable
+    ``(done, total)``. ``as_frame=False`` returns the rows as a list of dicts."""
+    if clusters is None:
+        if cluster is None:
+            raise TypeError("sweep: give a cluster (or clusters=)")
+        clusters = [cluster]
+    if workloads is None:
+        if workload is None:
+            raise TypeError("sweep: give a workload (or workloads=)")
+        workloads = [workload]
+    cluster_cells = [(name, _source(c, "cluster")) for name, c in _named(clusters, "clusters", _describe)]
+    workload_cells = []
+    for name, w in _named(workloads, "workloads", _describe):
+        parts = w if isinstance(w, (list, tuple)) else [w]
+        workload_cells.append((name, [_source(x, "workload") for x in parts]))
+    config_cells: List[Tuple[str, Optional[Text]]] = []
+    for name, c in _named(configs, "configs", _describe):
         if c is None:
-            config_texts.append(None)
+            config_cells.append((name, None))
         elif isinstance(c, _vcsched.SchedulerConfig):
-            config_texts.append(("<config>", c.to_yaml()))
+            config_cells.append((name, ("<config>", c.to_yaml())))
         else:
-            config_texts.append(_source(c, "config"))
+            config_cells.append((name, _source(c, "config")))
     until_ms = _until_ms(until)
     seeds = [optional_whole(f"seeds[{k}]", seed, 0, UINT64_MAX) for k, seed in enumerate(seeds)]
-    if processes is not None:
-        whole("processes", processes, 1, 4096)
-    grid = [(cluster_text, texts, config_texts[i], until_ms, seed, i)
-            for i, seed in itertools.product(range(len(config_texts)), seeds)]
+    grid = [(SweepRun(cn, fn, wn, seed), ct, wt, fc, until_ms)
+            for (cn, ct), (fn, fc), (wn, wt), seed in itertools.product(cluster_cells, config_cells, workload_cells, seeds)]
+    bar = _Progress(len(grid), progress)
+    results: List[List[Dict[str, Any]]] = [[] for _ in grid]
     if client is not None:
-        futures = client.map(_summary_row, grid, pure=False)
-        return client.gather(futures)
-    workers = processes if processes is not None else (os.cpu_count() or 1)
-    if workers <= 1 or len(grid) <= 1:
-        return [_summary_row(g) for g in grid]
-    import multiprocessing
-    with multiprocessing.get_context("spawn").Pool(min(workers, len(grid))) as pool:
-        return pool.map(_summary_row, grid)
+        import dask.distributed
+        as_completed: Any = dask.distributed.as_completed
+        futures = client.map(_run_cell, grid, pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        for future in as_completed(futures):
+            results[index[future.key]] = future.result()
+            bar.step()
+    else:
+        import concurrent.futures as cf
+        if processes is not None:
+            whole("processes", processes, 1, 4096)
+            _check_main_guard()
+            import multiprocessing
+            pool: Any = cf.ProcessPoolExecutor(min(processes, max(len(grid), 1)),
+                                               mp_context=multiprocessing.get_context("spawn"))
+        else:
+            workers = whole("threads", threads, 1, 4096) if threads is not None else (os.cpu_count() or 1)
+            pool = cf.ThreadPoolExecutor(min(workers, max(len(grid), 1)))
+        with pool:
+            futures = {pool.submit(_run_cell, g): i for i, g in enumerate(grid)}
+            for future in cf.as_completed(futures):
+                results[futures[future]] = future.result()
+                bar.step()
+    rows = [row for cell in results for row in cell]
+    if not as_frame:
+        return rows
+    import pandas as pd
+    return pd.DataFrame(rows)

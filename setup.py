@@ -25,6 +25,32 @@ def cmake_version():
     return m.group(1)
 
 
+def run_showing_progress(args):
+    """Runs the build, its output on stderr (pip shows it with -v) and a one-line progress
+    on the terminal, if there is one: pip hides a backend's output, and a source build on
+    a busy machine takes minutes."""
+    try:
+        tty = open("/dev/tty", "w")
+    except OSError:
+        tty = None
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    step = re.compile(r"^\[(\d+)/(\d+)\]")
+    tail = []
+    for line in proc.stdout:
+        sys.stderr.write(line)
+        tail = (tail + [line])[-40:]
+        m = step.match(line)
+        if tty is not None and m:
+            tty.write(f"\rvcsched: building the C++ module, step {m.group(1)} of {m.group(2)} ")
+            tty.flush()
+    code = proc.wait()
+    if tty is not None:
+        tty.write("\n")
+        tty.close()
+    if code != 0:
+        raise RuntimeError("the CMake build failed:\n" + "".join(tail))
+
+
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         build_dir = os.environ.get("VCSCHED_CMAKE_BUILD_DIR")
@@ -43,7 +69,7 @@ class CMakeBuild(build_ext):
                 args += ["-G", "Ninja"]
             subprocess.run(args, check=True)
         jobs = str(os.cpu_count() or 2)
-        subprocess.run(["cmake", "--build", build_dir, "--target", "vcsched_python_package", "-j", jobs], check=True)
+        run_showing_progress(["cmake", "--build", build_dir, "--target", "vcsched_python_package", "-j", jobs])
         built_dir = os.path.join(build_dir, "python", "vcsched")
         built = [f for f in os.listdir(built_dir) if f.startswith("_vcsched") and f.endswith(".so")]
         if len(built) != 1:

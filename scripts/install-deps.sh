@@ -5,7 +5,7 @@ set -euo pipefail
 PKGS=(cmake ninja-build g++ python3-dev libabsl-dev libeigen3-dev libyaml-cpp-dev libyaml-dev catch2
       libbenchmark-dev pybind11-dev python3-pybind11 python3-pytest python3-numpy python3-yaml
       clang libclang-rt-14-dev libsimdjson-dev libcli11-dev pkgconf libre2-dev
-      python3-jsonschema python3-pip python3-setuptools python3-pandas python3-distributed
+      python3-jsonschema python3-pip python3-setuptools python3-venv python3-mypy python3-pandas python3-distributed
       libtcmalloc-minimal4)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -23,7 +23,8 @@ SKIP = {
     "./scripts/demo.sh": "the main job itself: CI runs it on a fresh machine",
     "./scripts/test.sh": "this test is part of it",
     "cmake --install": "covered by tests/install (installs into a scratch prefix)",
-    "pip install": "covered by the Python packaging test (a wheel into a fresh venv)",
+    "pip install": "covered by tests/install/check_pip.sh (--target, --prefix, a wheel into a fresh venv)",
+    "pip wheel": "covered by tests/install/check_pip.sh (the wheel is built and installed into a fresh venv)",
     "tests/differential/compare.py": "run by ctest as the differential test",
 }
 STAND_INS = {

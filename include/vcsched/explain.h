@@ -51,6 +51,8 @@ struct JobExplanation {
   std::string nodes_task; // the pod the node verdicts are for
   // Node verdicts by exact cause (cause text, node count), counts descending then text.
   std::vector<std::pair<std::string, int32_t>> nodes;
+  // With one job asked (ExplainOptions::job): each refusing node's causes, by node name.
+  std::vector<std::pair<std::string, std::vector<std::string>>> node_causes;
   std::vector<Hint> hints;
 };
 

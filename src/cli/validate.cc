@@ -103,7 +103,10 @@ int Validate(const ValidateOptions& options) {
     (f->ok() ? accepted : rejected)++;
   }
   std::cout << accepted << " accepted, " << rejected << " rejected, " << skipped << " skipped\n";
-  PrintSchedulingLint(files);
+  // The lint sees the cluster's objects too: a job's queue given with --cluster exists.
+  std::vector<std::string> scenario = cluster_files;
+  scenario.insert(scenario.end(), files.begin(), files.end());
+  PrintSchedulingLint(scenario);
   return rejected > 0 ? 1 : 0;
 }
 

@@ -15,9 +15,11 @@ namespace vcsched {
 namespace {
 
 absl::StatusOr<ExplainResult> RunExplaining(const Snapshot& snapshot, const SchedulerConfig& config,
-                                            const RunOptions& options, const std::vector<std::string>* jobs = nullptr) {
+                                            const RunOptions& options, const std::vector<std::string>* jobs = nullptr,
+                                            bool by_node = false) {
   ExplainResult r;
   internal::SessionHooks hooks;
+  hooks.node_verdicts_by_node = by_node;
   hooks.on_close = [&r, jobs](Session& ssn) { r.explanation = internal::AssembleExplanation(ssn, jobs); };
   VCSCHED_ASSIGN_OR_RETURN(r.decisions,
                            internal::RunSessionWith(internal::RegistryFor(options), snapshot, config, options, &hooks));
@@ -101,7 +103,8 @@ absl::StatusOr<ExplainResult> Explain(const Snapshot& snapshot, const SchedulerC
     const bool listed = !jobs || std::find(jobs->begin(), jobs->end(), only) != jobs->end();
     jobs = listed ? std::vector<std::string>{only} : std::vector<std::string>{};
   }
-  VCSCHED_ASSIGN_OR_RETURN(ExplainResult r, RunExplaining(snapshot, config, options.run, jobs ? &*jobs : nullptr));
+  VCSCHED_ASSIGN_OR_RETURN(ExplainResult r,
+                           RunExplaining(snapshot, config, options.run, jobs ? &*jobs : nullptr, !only.empty()));
   NoteWhoseJobs(snapshot, r.explanation);
   // One budget of re-runs for the call, spent on the jobs in order: a large file
   // explained whole stays as fast as a few sessions.

@@ -30,6 +30,8 @@ std::string StringList(const std::vector<std::string>& items) {
 std::string JobJson(const JobExplanation& e) {
   std::vector<std::string> nodes;
   for (const auto& [cause, count] : e.nodes) nodes.push_back(absl::StrCat(JsonQuote(cause), ": ", count));
+  std::vector<std::string> by_node;
+  for (const auto& [node, causes] : e.node_causes) by_node.push_back(absl::StrCat(JsonQuote(node), ": ", StringList(causes)));
   std::vector<std::string> hints;
   for (const Hint& h : e.hints) {
     hints.push_back(absl::StrCat("{\"kind\": ", JsonQuote(h.kind), ", \"change\": ", JsonQuote(h.change),
@@ -42,7 +44,8 @@ std::string JobJson(const JobExplanation& e) {
                       ",\n     \"minMember\": ", e.min_member, ", \"pods\": ", e.pods, ", \"placed\": ", e.placed,
                       ", \"pipelined\": ", e.pipelined, ", \"fit\": ", e.fit,
                       ",\n     \"check\": ", StringObject(e.check), ",\n     \"nodesPod\": ", JsonQuote(e.nodes_task),
-                      ", \"nodes\": {", absl::StrJoin(nodes, ", "), "},\n     \"hints\": [", absl::StrJoin(hints, ", "),
+                      ", \"nodes\": {", absl::StrJoin(nodes, ", "), "}, \"nodeVerdicts\": {", absl::StrJoin(by_node, ", "),
+                      "},\n     \"hints\": [", absl::StrJoin(hints, ", "),
                       "]}");
 }
 

@@ -24,12 +24,15 @@ struct ExplainRecord {
 // A task's node verdicts: exact cause text -> nodes, over `nodes` nodes tried.
 struct NodeVerdicts {
   std::map<std::string, int32_t> causes;
+  // Each refusing node's causes, when the log keeps them (ExplainLog::keep_by_node).
+  std::vector<std::pair<NodeIndex, std::vector<std::string>>> by_node;
   int32_t nodes = 0;
   std::string stage;
 };
 
 struct ExplainLog {
   std::string stage;  // the running action
+  bool keep_by_node = false;  // one job explained: each node's verdict is kept, not only counts
   std::vector<std::vector<ExplainRecord>> jobs;   // by job, in the order made
   std::map<QueueIndex, ExplainRecord> queues;     // queue-wide holds (Overused)
   std::map<TaskIndex, NodeVerdicts> verdicts;     // the widest record per task

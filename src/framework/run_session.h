@@ -18,6 +18,7 @@ namespace vcsched::internal {
 struct SessionHooks {
   std::function<absl::Status(Session&)> on_open;
   std::function<void(Session&)> on_close;
+  bool node_verdicts_by_node = false;  // explain keeps each node's verdict (one job asked)
 };
 
 absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapshot& snapshot,

@@ -133,7 +133,7 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
   Session ssn(snapshot, cfg, now, options.session_id);
   Session::State& s = SessionInternals::Of(ssn);
   s.node_choice_cache = options.node_choice_cache;
-  if (hooks != nullptr) StartExplaining(ssn);
+  if (hooks != nullptr) StartExplaining(ssn, hooks->node_verdicts_by_node);
 
   size_t next_plugin = 0;  // plugins[] follows the tiers, skipped plugins left out
   for (size_t ti = 0; ti < cfg.tiers.size(); ++ti) {

@@ -159,7 +159,13 @@ void Session::ExplainNodeVerdicts(TaskIndex t, absl::Span<const std::pair<NodeIn
     }
   }
   for (const auto& [n, result] : failures) {
-    for (ReasonId r : result.reasons) ++v.causes[ExactCause(*this, t, n, ReasonText(r), most_free)];
+    std::vector<std::string>* mine = nullptr;
+    if (log.keep_by_node) mine = &v.by_node.emplace_back(n, std::vector<std::string>()).second;
+    for (ReasonId r : result.reasons) {
+      std::string cause = ExactCause(*this, t, n, ReasonText(r), most_free);
+      if (mine != nullptr) mine->push_back(cause);
+      ++v.causes[std::move(cause)];
+    }
   }
   log.verdicts[t] = std::move(v);
 }
@@ -172,9 +178,10 @@ void Session::DescribeQueue(QueueView view) const {
 
 namespace internal {
 
-void StartExplaining(Session& ssn) {
+void StartExplaining(Session& ssn, bool keep_by_node) {
   Session::State& s = SessionInternals::Of(ssn);
   s.explain = std::make_unique<ExplainLog>();
+  s.explain->keep_by_node = keep_by_node;
   s.explain->jobs.resize(static_cast<size_t>(ssn.num_jobs()));
   s.explain->pipelined_by.resize(static_cast<size_t>(ssn.num_tasks()));
   SessionInternals::SetExplaining(ssn);

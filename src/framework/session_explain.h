@@ -12,7 +12,7 @@
 namespace vcsched::internal {
 
 // Makes the log a session keeps while explaining.
-void StartExplaining(Session& ssn);
+void StartExplaining(Session& ssn, bool keep_by_node = false);
 
 // JobEnqueueable while explaining: the vote as usual; a refused job keeps what its
 // plugins recorded, or gets a record naming the plugin that voted against it.

@@ -74,6 +74,11 @@ only = run("explain", "--job", "ml-team/too-big", quickstart).stdout
 check(only.count("job ") == 1 and "\nqueue " not in only and not only.startswith("queue "),
       f"explain --job: more than the job is printed:\n{only}")
 check([q["name"] for q in one["queues"]] == ["ml-team"], f"explain --job -o json: queues {one['queues']}")
+# One job: each node's verdict by name; the whole-cluster form keeps only the counts.
+by_node = one["jobs"][0]["nodeVerdicts"]
+check(sorted(by_node) == ["cpu-0", "cpu-1", "gpu-0", "gpu-1"] and
+      all(c[0].startswith("Insufficient nvidia.com/gpu") for c in by_node.values()), f"explain --job: nodeVerdicts {by_node}")
+check(all(j["nodeVerdicts"] == {} for j in out["jobs"]), "explain: nodeVerdicts without --job")
 
 
 def scenario(text):

@@ -129,3 +129,10 @@ def test_thousands_of_resources_no_node_offers_count_as_one():
     assert any("23760 resource names" in w for w in sc.snapshot.warnings)
     d = vcsched.schedule(sc.snapshot, sc.config)
     assert len(d.binds) == 20
+
+
+def test_cluster_last_apply_is_none_before_the_first_schedule(repo):
+    c = vcsched.Cluster(vcsched.load_scenario(repo / "examples" / "quickstart.yaml"))
+    assert c.last_apply is None
+    c.schedule()
+    assert isinstance(c.last_apply, dict) and "conflicts" in c.last_apply

@@ -52,7 +52,11 @@ def test_quickstart_explained_the_same_from_python_and_cli(repo, cli):
     assert [e.job for e in d.explain("ml-team/too-big")] == ["ml-team/too-big"]
     assert str(vcsched.schedule(sc)) == str(d)
     # The same argument order as scores and would_fit: the snapshot, the job, then the configuration.
-    assert vcsched.explain(sc, "ml-team/too-big").to_dict()["jobs"] == [too_big.to_dict()]
+    one = vcsched.explain(sc, "ml-team/too-big").job("ml-team/too-big")
+    assert one.node_verdicts == too_big.node_verdicts and too_big.by_node == {}
+    # One job asked: the verdicts keyed by node, the cause as data.
+    assert sorted(one.by_node) == ["cpu-0", "cpu-1", "gpu-0", "gpu-1"]
+    assert all(v.kind == "insufficient" and v.resource == "nvidia.com/gpu" for vs in one.by_node.values() for v in vs)
 
 
 def test_gang_shortfall_hint_applied_makes_the_job_run():

@@ -95,6 +95,8 @@ class JobExplanation:
     check: Dict[str, Union[Number, str]]
     nodes_pod: str
     node_verdicts: List[NodeVerdict]
+    # With one job asked: each refusing node's verdicts, keyed by node (nodes=1 each).
+    by_node: Dict[str, List[NodeVerdict]]
     hints: List[Hint]
     raw: Dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
@@ -105,6 +107,7 @@ class JobExplanation:
             causes=list(d["causes"]), message=d["message"], min_member=d["minMember"], pods=d["pods"],
             placed=d["placed"], pipelined=d["pipelined"], fit=d["fit"], check=_numbers(d["check"]),
             nodes_pod=d["nodesPod"], node_verdicts=[NodeVerdict.parse(c, n) for c, n in d["nodes"].items()],
+            by_node={node: [NodeVerdict.parse(c, 1) for c in causes] for node, causes in d.get("nodeVerdicts", {}).items()},
             hints=[Hint(h["kind"], h["change"], h["target"], h["amount"]) for h in d["hints"]], raw=dict(d))
 
     def to_dict(self) -> Dict[str, Any]:

@@ -167,11 +167,11 @@ class PlainPodReader {
     if (!IsSequence(o)) return false;
     out->reserve(static_cast<size_t>(PySequence_Fast_GET_SIZE(o)));
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
-      static constexpr absl::string_view kNames[] = {"name", "resources", "restartPolicy", "ports"};
-      PyObject* f[4];
+      static constexpr absl::string_view kNames[] = {"name", "resources", "restartPolicy", "ports", "image"};
+      PyObject* f[5];
       if (!Fields(PySequence_Fast_GET_ITEM(o, i), kNames, f, 4)) return false;
       Container& c = out->emplace_back();
-      if (!String(f[0], "", &c.name)) return false;
+      if (!String(f[0], "", &c.name) || !String(f[4], "", &c.image)) return false;
       if (!Unset(f[1])) {
         static constexpr absl::string_view kResourceNames[] = {"requests", "limits", "claims"};
         PyObject* r[3];
@@ -197,17 +197,19 @@ class PlainPodReader {
   }
 
   // Container ports that are not host ports: nothing to read. A host port (or any port
-  // of a hostNetwork pod) is the general reader's, which warns about it.
+  // of a hostNetwork pod) is the general reader's.
   bool Ports(PyObject* o, bool host_network) {
     static constexpr absl::string_view kHostPort[] = {"hostPort"};
     if (host_network && !Unset(o) && (!IsSequence(o) || PySequence_Fast_GET_SIZE(o) > 0)) return false;
     return ListWithout(o, kHostPort, /*null_is_absent=*/true, 6);
   }
 
-  // Volumes are not read; a claim's is warned about (the general reader's).
+  // Volumes are not read here: a claim (warned about) or an image volume (ImageLocality
+  // reads it) is the general reader's.
   bool Volumes(PyObject* o) {
     static constexpr absl::string_view kClaim[] = {"persistentVolumeClaim"};
-    return ListWithout(o, kClaim, /*null_is_absent=*/false, 4);
+    static constexpr absl::string_view kImage[] = {"image"};
+    return ListWithout(o, kClaim, /*null_is_absent=*/false, 4) && ListWithout(o, kImage, /*null_is_absent=*/false, 4);
   }
 
   // A list read no further than this: a map in it must not hold `field` (null counts as

@@ -136,8 +136,8 @@ struct TopologySpreadConstraint {
 };
 
 // A container port that takes a port on the node: hostPort, or containerPort of a
-// hostNetwork pod. Read for lint (host port collisions); the NodePorts filter is not
-// modelled.
+// hostNetwork pod. The predicates plugin's NodePorts filter keeps two pods that want the
+// same one off a node (src/model/host_ports.h has Kubernetes' rules).
 struct HostPort {
   int32_t port = 0;
   std::string protocol = "TCP";
@@ -149,6 +149,13 @@ struct Container {
   ResourceList requests;
   bool restartable = false;  // an init container with restartPolicy Always (a sidecar)
   std::vector<HostPort> host_ports;
+  std::string image;  // as the pod gives it; ImageLocality adds ":latest" to an untagged one
+};
+
+// An image a node holds (status.images[]): its names and size, for ImageLocality.
+struct NodeImage {
+  std::vector<std::string> names;
+  int64_t size_bytes = 0;
 };
 
 struct NodeSpec {
@@ -157,6 +164,7 @@ struct NodeSpec {
   std::vector<Taint> taints;
   bool unschedulable = false;
   ResourceList allocatable;  // status.allocatable, or status.capacity when absent
+  std::vector<NodeImage> images;  // status.images
 };
 
 // A Namespace object: its labels are what pod affinity terms' namespaceSelector reads.
@@ -189,6 +197,7 @@ struct PodSpec {
   std::vector<TopologySpreadConstraint> topology_spread_constraints;
   std::vector<Container> containers;
   std::vector<Container> init_containers;
+  std::vector<std::string> image_volumes;  // spec.volumes[].image.reference
   ResourceList overhead;
   std::string phase = "Pending";  // Pending, Running, Succeeded, Failed, Unknown
   bool deleting = false;          // metadata.deletionTimestamp is set

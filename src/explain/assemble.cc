@@ -122,7 +122,7 @@ class Assembler {
       const NodeVerdicts& v = log_.verdicts.at(origin);
       e.nodes_task = ssn_.task(origin).key;
       for (const auto& [cause, count] : v.causes) e.nodes.emplace_back(cause, count);
-      for (const auto& [n, causes] : v.by_node) e.node_causes.emplace_back(ssn_.node_info(n).spec.name, causes);
+      for (const auto& [n, texts] : v.by_node) e.node_causes.emplace_back(ssn_.node_info(n).spec.name, texts);
       std::sort(e.node_causes.begin(), e.node_causes.end());
       std::sort(e.nodes.begin(), e.nodes.end(), [](const auto& a, const auto& b) {
         return a.second != b.second ? a.second > b.second : a.first < b.first;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/framework/session_state.h"
+#include "src/model/host_ports.h"
 #include "src/model/k8s_match.h"
 
 namespace vcsched {
@@ -17,6 +18,7 @@ namespace {
 constexpr absl::string_view kInsufficient = "Insufficient ";
 constexpr absl::string_view kTaintText = "node(s) had untolerated taint(s)";
 constexpr absl::string_view kSelectorText = "node(s) didn't match Pod's node affinity/selector";
+constexpr absl::string_view kPortsText = "node(s) didn't have free ports for the requested pod ports";
 constexpr absl::string_view kPodAffinityText = "node(s) didn't match pod affinity rules";
 constexpr absl::string_view kPodAntiAffinityText = "node(s) didn't match pod anti-affinity rules";
 constexpr absl::string_view kSpreadText = "node(s) didn't match pod topology spread constraints";
@@ -88,6 +90,22 @@ std::string ExactCause(const Session& ssn, TaskIndex t, NodeIndex n, const std::
     }
     return text;
   }
+  if (text == kPortsText) {  // the first wanted port held there, and by whom
+    const std::vector<HostPort> wanted = internal::PodHostPorts(*task.pod);
+    for (TaskIndex other : ssn.node_tasks(n)) {
+      if (other == t) continue;
+      const PodSpec& pod = *ssn.task(other).pod;
+      for (const HostPort& used : internal::PodHostPorts(pod)) {
+        for (const HostPort& want : wanted) {
+          if (internal::HostPortsConflict(want, used)) {
+            return absl::StrCat("Insufficient host port ", internal::HostPortText(want), " (held by ", pod.namespace_, "/", pod.name,
+                                ")");
+          }
+        }
+      }
+    }
+    return text;
+  }
   if (text == kSelectorText) {
     const std::string selection = NodeSelection(*task.pod);
     return selection.empty() ? text : absl::StrCat(text, " (", selection, ")");
@@ -149,12 +167,12 @@ void Session::ExplainNodeVerdicts(TaskIndex t, absl::Span<const std::pair<NodeIn
       const int d = snapshot().space().Find(absl::string_view(text).substr(kInsufficient.size()));
       if (d < 0) continue;
       const std::pair<int64_t, int64_t> here = FreeOn(*this, n, d);
-      auto it = std::find_if(most_free.begin(), most_free.end(), [&](const auto& p) { return p.first == d; });
-      if (it == most_free.end()) {
+      auto seen = std::find_if(most_free.begin(), most_free.end(), [&](const auto& p) { return p.first == d; });
+      if (seen == most_free.end()) {
         most_free.emplace_back(d, here);
       } else {
-        it->second.first = std::max(it->second.first, here.first);
-        it->second.second = std::max(it->second.second, here.second);
+        seen->second.first = std::max(seen->second.first, here.first);
+        seen->second.second = std::max(seen->second.second, here.second);
       }
     }
   }

@@ -143,6 +143,7 @@ Value Containers(const std::vector<Container>& containers, bool init) {
   for (const Container& c : containers) {
     Value item = Value::Map();
     item["name"] = Str(c.name);
+    if (!c.image.empty()) item["image"] = Str(c.image);
     Value resources = Value::Map();
     resources["requests"] = Quantities(c.requests);
     item["resources"] = std::move(resources);
@@ -180,6 +181,18 @@ Value NodeManifest(const NodeSpec& n) {
     v["spec"]["taints"] = std::move(taints);
   }
   v["status"]["allocatable"] = Quantities(n.allocatable);
+  if (!n.images.empty()) {
+    Value images = Value::List();
+    for (const NodeImage& image : n.images) {
+      Value item = Value::Map();
+      Value names = Value::List();
+      for (const std::string& name : image.names) names.Push(Str(name));
+      item["names"] = std::move(names);
+      item["sizeBytes"] = Value::Int(image.size_bytes);
+      images.Push(std::move(item));
+    }
+    v["status"]["images"] = std::move(images);
+  }
   return v;
 }
 
@@ -239,6 +252,16 @@ Value PodManifest(const PodSpec& p) {
   spec["containers"] = Containers(p.containers, false);
   if (!p.init_containers.empty()) spec["initContainers"] = Containers(p.init_containers, true);
   if (!p.overhead.empty()) spec["overhead"] = Quantities(p.overhead);
+  if (!p.image_volumes.empty()) {
+    Value volumes = Value::List();
+    for (size_t i = 0; i < p.image_volumes.size(); ++i) {
+      Value volume = Value::Map();
+      volume["name"] = Str(absl::StrCat("image-", i));
+      volume["image"]["reference"] = Str(p.image_volumes[i]);
+      volumes.Push(std::move(volume));
+    }
+    spec["volumes"] = std::move(volumes);
+  }
   if (p.scheduling_gated) {
     Value gate = Value::Map();
     gate["name"] = Str("gated");

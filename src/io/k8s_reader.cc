@@ -147,9 +147,10 @@ std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::s
   size_t i = 0;
   l.ForEachItem([&](const DocNode& item) {
     Container c;
-    const auto [name, resources, restart_policy, ports_value] =
-        item.Fields({"name", "resources", "restartPolicy", "ports"});
+    const auto [name, image, resources, restart_policy, ports_value] =
+        item.Fields({"name", "image", "resources", "restartPolicy", "ports"});
     r.AsStringInto(name, FieldPath(field, i, ".name"), "", &c.name);
+    r.AsStringInto(image, FieldPath(field, i, ".image"), "", &c.image);
     const DocNode res = r.AsMap(resources, FieldPath(field, i, ".resources"));
     const auto [requests, limits_value, claims] = res.Fields({"requests", "limits", "claims"});
     c.requests = r.AsResources(requests, FieldPath(field, i, ".resources.requests"));
@@ -167,7 +168,6 @@ std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::s
       // A hostNetwork pod's container ports are host ports (the API server copies them).
       const int32_t container =
           host_network ? r.Int32(ports[p], "containerPort", absl::StrCat(at, ".containerPort")).value_or(0) : 0;
-      if (host) r.Warn(absl::StrCat(at, ".hostPort"), "host ports are not checked (NodePorts filter)");
       if (!host.value_or(0) && !container) continue;
       hp.port = host.value_or(0) ? *host : container;
       hp.protocol = r.String(ports[p], "protocol", absl::StrCat(at, ".protocol")).value_or("TCP");
@@ -206,6 +206,18 @@ void ReadNode(ObjectReader& r, const DocNode& doc, NodeSpec* out) {
   const bool has_alloc = status.IsDefined() && status.Get("allocatable").IsDefined() && !status.Get("allocatable").IsNull();
   n.allocatable = has_alloc ? r.Resources(status, "allocatable", "status.allocatable")
                             : r.Resources(status, "capacity", "status.capacity");
+  const std::vector<DocNode> images = r.List(status, "images", "status.images").Items();
+  for (size_t i = 0; i < images.size(); ++i) {
+    const std::string f = At("status.images", i);
+    NodeImage& image = n.images.emplace_back();
+    image.size_bytes = r.Int(images[i], "sizeBytes", absl::StrCat(f, ".sizeBytes")).value_or(0);
+    if (image.size_bytes < 0) r.Fail(images[i], absl::StrCat(f, ".sizeBytes"), "must not be negative");
+    const std::vector<DocNode> names = r.List(images[i], "names", absl::StrCat(f, ".names")).Items();
+    for (size_t k = 0; k < names.size(); ++k) {
+      std::optional<std::string> name = r.AsString(names[k], At(absl::StrCat(f, ".names"), k));
+      if (name) image.names.push_back(std::move(*name));
+    }
+  }
 }
 
 // Pods are the bulk of a snapshot: each object's fields are found in one pass (Fields).
@@ -307,9 +319,15 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   const DocNode vols = r.AsList(volumes, "spec.volumes");
   const std::vector<DocNode> vols_items = vols.Items();
   for (size_t i = 0; i < vols_items.size(); ++i) {
-    if (vols_items[i].IsMap() && vols_items[i].Get("persistentVolumeClaim").IsDefined()) {
+    if (!vols_items[i].IsMap()) continue;
+    if (vols_items[i].Get("persistentVolumeClaim").IsDefined()) {
       r.Warn(absl::StrCat(At("spec.volumes", i), ".persistentVolumeClaim"),
              "volume binding and zones are not checked (VolumeBinding/VolumeZone filters)");
+    }
+    const DocNode image = r.Map(vols_items[i], "image", absl::StrCat(At("spec.volumes", i), ".image"));
+    if (image.IsDefined()) {  // an image volume: ImageLocality counts its image
+      std::optional<std::string> ref = r.String(image, "reference", absl::StrCat(At("spec.volumes", i), ".image.reference"));
+      if (ref && !ref->empty()) p.image_volumes.push_back(std::move(*ref));
     }
   }
   const DocNode status = r.AsMap(status_value, "status");

@@ -5,7 +5,9 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "src/model/k8s_match.h"
 #include "src/internal/toleration_index.h"
 #include "src/util/status_macros.h"
@@ -44,6 +46,18 @@ int64_t MulDiv(int64_t a, int64_t b, int64_t c) {
   return static_cast<int64_t>(static_cast<Wide>(a) * b / c);
 }
 
+// ImageLocality (Kubernetes v1.36.1): a pod's image named without a tag means ":latest".
+std::string NormalizedImageName(const std::string& name) {
+  const size_t colon = name.rfind(':'), slash = name.rfind('/');
+  const bool tagged = colon != std::string::npos && (slash == std::string::npos || colon > slash);
+  return tagged ? name : name + ":latest";
+}
+
+// The image score's bounds: 23 MiB, and 1000 MiB per container.
+constexpr int64_t kMiB = 1024 * 1024;
+constexpr int64_t kImageMinThreshold = 23 * kMiB;
+constexpr int64_t kImageMaxContainerThreshold = 1000 * kMiB;
+
 int64_t LeastRequested(int64_t requested, int64_t capacity) {
   if (capacity <= 0 || requested > capacity) return 0;
   return MulDiv(capacity - requested, kMaxNodeScore, capacity);
@@ -64,6 +78,7 @@ class NodeOrderPlugin : public Plugin {
     view_ = &ssn.Shared<NodeView>();
     weights_.emplace(ssn, *view_);
     gpu_dim_ = ssn.snapshot().space().Find("nvidia.com/gpu");
+    if (w_.image_locality != 0) IndexImages();
     for (const NodeInfo& node : ssn.snapshot().nodes()) {
       for (const Taint& taint : node.spec.taints) any_prefer_no_schedule_ |= taint.effect == "PreferNoSchedule";
     }
@@ -110,6 +125,7 @@ class NodeOrderPlugin : public Plugin {
         scores[i] += Weighted(w_.balanced, Balanced(t, nodes[i]));
       }
     }
+    if (w_.image_locality != 0 && !images_.empty()) ImageLocality(*task.pod, nodes, scores);
     const bool placement_terms = s.task_flags(t) & kTaskPlacementTerms;
     if (w_.node_affinity != 0 && placement_terms && !task.pod->affinity.preferred_node_terms.empty()) {
       std::vector<int64_t> raw(nodes.size());
@@ -144,6 +160,58 @@ class NodeOrderPlugin : public Plugin {
         raw[i] = count;
       }
       NormalizeAndAdd(raw, true, w_.taint_toleration, scores);
+    }
+  }
+
+  // Each node's images as Volcano's cache summarises them when the node is added (nodes
+  // in name order, as a starting scheduler lists them): an image's size is the one the
+  // first node reported, and its node count is the nodes added so far that hold it. The
+  // cache does not update a node's summary until that node changes again, so the count
+  // differs between nodes of one session; vcsched follows a freshly started scheduler.
+  void IndexImages() {
+    struct Seen {
+      int64_t size = 0;
+      int32_t nodes = 0;
+    };
+    absl::flat_hash_map<std::string, Seen> seen;
+    const absl::Span<const NodeInfo> nodes = ssn_->snapshot().nodes();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      for (const NodeImage& image : nodes[i].spec.images) {
+        for (const std::string& name : image.names) {
+          auto [it, added] = seen.try_emplace(name, Seen{image.size_bytes, 0});
+          if (images_.empty()) images_.resize(nodes.size());
+          auto [mine, first_here] = images_[i].try_emplace(name, ImageState{});
+          if (!first_here) continue;  // one node lists a name once
+          ++it->second.nodes;
+          mine->second = ImageState{it->second.size, it->second.nodes};
+        }
+      }
+    }
+  }
+
+  // Kubernetes' ImageLocality score: the pod's images the node holds, each its size times
+  // the fraction of nodes holding it, scaled between the thresholds to 0-100.
+  void ImageLocality(const PodSpec& pod, absl::Span<const NodeIndex> nodes, absl::Span<double> scores) const {
+    std::vector<std::string> wanted;
+    for (const Container& c : pod.init_containers) wanted.push_back(NormalizedImageName(c.image));
+    for (const Container& c : pod.containers) wanted.push_back(NormalizedImageName(c.image));
+    for (const std::string& image : pod.image_volumes) wanted.push_back(NormalizedImageName(image));
+    const auto containers = static_cast<int64_t>(pod.init_containers.size() + pod.containers.size());
+    const double total_nodes = static_cast<double>(ssn_->num_nodes());
+    const int64_t max_threshold = kImageMaxContainerThreshold * containers;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const absl::flat_hash_map<std::string, ImageState>& held = images_[static_cast<size_t>(nodes[i])];
+      int64_t sum = 0;
+      for (const std::string& name : wanted) {
+        auto it = held.find(name);
+        if (it == held.end()) continue;
+        const double spread = static_cast<double>(it->second.nodes) / total_nodes;
+        sum = SaturatingAdd(sum, static_cast<int64_t>(static_cast<double>(it->second.size) * spread));
+      }
+      if (sum < kImageMinThreshold) sum = kImageMinThreshold;
+      else if (sum > max_threshold) sum = max_threshold;
+      scores[i] += Weighted(w_.image_locality, MulDiv(sum - kImageMinThreshold, kMaxNodeScore,
+                                                      max_threshold - kImageMinThreshold));
     }
   }
 
@@ -370,6 +438,11 @@ class NodeOrderPlugin : public Plugin {
 
   Weights w_;
   std::optional<PodAffinityWeights> weights_;  // PodAffinityScore's, kept across tasks
+  struct ImageState {
+    int64_t size = 0;
+    int32_t nodes = 0;  // the nodes holding it, as this node's summary counts them
+  };
+  std::vector<absl::flat_hash_map<std::string, ImageState>> images_;  // by node; empty: no node lists images
   std::vector<int64_t> raw_;      // PodAffinityScore's scratch
   Session* ssn_ = nullptr;
   NodeView* view_ = nullptr;

@@ -1,11 +1,12 @@
 // predicates: Kubernetes filters as Volcano's predicates plugin runs them
 // (docs/reference/scheduler.md §10.6): pod count, NodeUnschedulable, NodeAffinity, TaintToleration,
-// InterPodAffinity and PodTopologySpread. Its event handlers keep the shared node view
+// NodePorts, InterPodAffinity and PodTopologySpread. Its event handlers keep the shared node view
 // current with this session's placements.
 #include <algorithm>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "src/model/host_ports.h"
 #include "src/model/k8s_match.h"
 #include "src/util/status_macros.h"
 #include "src/internal/toleration_index.h"
@@ -20,6 +21,7 @@ class PredicatesPlugin : public Plugin {
  public:
   struct Flags {
     bool node_affinity = true;
+    bool node_ports = true;
     bool taint_toleration = true;
     bool pod_affinity = true;
     bool topology_spread = true;
@@ -41,6 +43,8 @@ class PredicatesPlugin : public Plugin {
     existing_anti_ = ssn.InternReason("node(s) didn't satisfy existing pods anti-affinity rules");
     spread_ = ssn.InternReason("node(s) didn't match pod topology spread constraints");
     spread_label_ = ssn.InternReason("node(s) didn't match pod topology spread constraints (missing required label)");
+    ports_ = ssn.InternReason("node(s) didn't have free ports for the requested pod ports");
+    has_ports_.assign(ssn.snapshot().tasks().size(), -1);
     prefilter_seq_.assign(ssn.snapshot().tasks().size(), -1);
     // The affinity and spread filters see the pods as they were when the task's
     // PreFilter ran, as Kubernetes' cycle state does.
@@ -86,8 +90,13 @@ class PredicatesPlugin : public Plugin {
     ssn.AddEventHandler({[this](TaskIndex t) {
                            if (flags_.reserve_plugins && prefilter_seq_[static_cast<size_t>(t)] < 0) return;
                            view_->Add(t, ssn_->task_node(t));
+                           if (ports_built_ && HasPorts(t)) HoldPorts(t, ssn_->task_node(t), true);
                          },
-                         [this](TaskIndex t) { view_->Remove(t); }});
+                         [this](TaskIndex t) {
+                           const NodeIndex n = ports_built_ && HasPorts(t) ? view_->node_of(t) : kNone;
+                           view_->Remove(t);
+                           if (n >= 0) HoldPorts(t, n, false);
+                         }});
     return absl::OkStatus();
   }
 
@@ -97,6 +106,7 @@ class PredicatesPlugin : public Plugin {
   // may then hold terms the view no longer has).
   bool PlacementMatters(TaskIndex t) const {
     const Session& s = *ssn_;
+    if (flags_.node_ports && HasPorts(t)) return true;
     if (flags_.topology_spread && (s.task_flags(t) & kTaskPlacementTerms) &&
         HasSpreadConstraint(*s.task(t).pod, /*do_not_schedule=*/true)) {
       return true;
@@ -151,6 +161,7 @@ class PredicatesPlugin : public Plugin {
   // 3. Filters that read other pods' places.
   template <typename Fail>
   void PlacementFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
+    if (flags_.node_ports && HasPorts(t) && PortsTaken(t, n)) fail(FitCode::kUnschedulable, ports_);
     if (flags_.pod_affinity && NeedsAffinityState(t) && !PodAffinityFilter(AffinityStateOf(t), n, fail)) return;
     if (flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms)) TopologySpreadFilter(t, n, fail);
   }
@@ -160,6 +171,11 @@ class PredicatesPlugin : public Plugin {
   // on one topology key, between that key's domains (a node's answer is its domain's).
   bool BoundPlacement(TaskIndex t, PlacementBound& bound) const {
     const PodSpec& pod = *ssn_->task(t).pod;
+    if (flags_.node_ports && HasPorts(t)) {  // NodePorts fails only where a wanted port is held
+      for (NodeIndex n = 0; n < ssn_->num_nodes(); ++n) {
+        if (PortsTaken(t, n)) bound.nodes.push_back(n);
+      }
+    }
     if (flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms)) {
       for (const TopologySpreadConstraint& c : pod.topology_spread_constraints) {
         if (!c.do_not_schedule) continue;
@@ -179,7 +195,8 @@ class PredicatesPlugin : public Plugin {
     if (affinity != nullptr && affinity->PassesEverywhere()) affinity = nullptr;
     const bool spread = flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms) &&
                         HasSpreadConstraint(pod, /*do_not_schedule=*/true);
-    if (affinity == nullptr && !spread) return;
+    const bool ports = flags_.node_ports && HasPorts(t);
+    if (affinity == nullptr && !spread && !ports) return;
     // TopologySpreadFilter's answer per domain of each DoNotSchedule constraint: a node
     // passes when it has a domain of each and every one passes.
     std::vector<DomainPass>& passes = domain_passes_;
@@ -202,6 +219,7 @@ class PredicatesPlugin : public Plugin {
     nodes.erase(std::remove_if(nodes.begin(), nodes.end(),
                                [&](NodeIndex n) {
                                  failed = false;
+                                 if (ports && PortsTaken(t, n)) return true;
                                  if (affinity != nullptr && (!PodAffinityFilter(*affinity, n, fail) || failed)) {
                                    return true;
                                  }
@@ -212,6 +230,49 @@ class PredicatesPlugin : public Plugin {
                                  return false;
                                }),
                 nodes.end());
+  }
+
+  // NodePorts. Whether the task's pod asks for host ports (worked out once per task).
+  bool HasPorts(TaskIndex t) const {
+    int8_t& known = has_ports_[static_cast<size_t>(t)];
+    if (known < 0) known = HasPodHostPorts(*ssn_->task(t).pod) ? 1 : 0;
+    return known == 1;
+  }
+
+  // Whether a port the task wants is held on node n (the node's ports in use, as the
+  // Kubernetes node view keeps them: made on first use from the pods placed then).
+  bool PortsTaken(TaskIndex t, NodeIndex n) const {
+    if (!ports_built_) BuildPorts();
+    const std::vector<HostPort>& used = used_ports_[static_cast<size_t>(n)];
+    if (used.empty()) return false;
+    for (const HostPort& want : PodHostPorts(*ssn_->task(t).pod)) {
+      for (const HostPort& u : used) {
+        if (HostPortsConflict(want, u)) return true;
+      }
+    }
+    return false;
+  }
+
+  void BuildPorts() const {
+    used_ports_.assign(static_cast<size_t>(ssn_->num_nodes()), {});
+    ports_built_ = true;
+    for (const TaskInfo& task : ssn_->snapshot().tasks()) {
+      if (!HasPorts(task.index)) continue;
+      const NodeIndex n = view_->node_of(task.index);
+      if (n >= 0) HoldPorts(task.index, n, true);
+    }
+  }
+
+  // A node's ports are a set, as Kubernetes' HostPortInfo: a pod leaving frees its
+  // entries even when another pod there holds the same one.
+  void HoldPorts(TaskIndex t, NodeIndex n, bool hold) const {
+    std::vector<HostPort>& used = used_ports_[static_cast<size_t>(n)];
+    for (const HostPort& p : PodHostPorts(*ssn_->task(t).pod)) {
+      auto same = [&](const HostPort& u) { return u.port == p.port && u.protocol == p.protocol && u.host_ip == p.host_ip; };
+      auto it = std::find_if(used.begin(), used.end(), same);
+      if (hold && it == used.end()) used.push_back(p);
+      if (!hold && it != used.end()) used.erase(it);
+    }
   }
 
   // The task's tolerations, indexed once for all the nodes it is tried on.
@@ -343,6 +404,9 @@ class PredicatesPlugin : public Plugin {
     std::vector<uint8_t> pass;            // by domain id
   };
   mutable std::vector<DomainPass> domain_passes_;  // KeepPlacementFeasible's scratch
+  mutable std::vector<int8_t> has_ports_;               // by task: -1 not worked out yet
+  mutable std::vector<std::vector<HostPort>> used_ports_;  // by node, once built
+  mutable bool ports_built_ = false;
 
   Flags flags_;
   Session* ssn_ = nullptr;
@@ -358,7 +422,7 @@ class PredicatesPlugin : public Plugin {
   mutable TaskIndex tolerations_task_ = kNone;
   mutable int64_t cache_seq_ = -2, cache_now_ = -2;
   ReasonId pod_number_ = 0, unschedulable_ = 0, affinity_ = 0, taint_ = 0, pod_affinity_ = 0,
-           pod_anti_affinity_ = 0, existing_anti_ = 0, spread_ = 0, spread_label_ = 0;
+           pod_anti_affinity_ = 0, existing_anti_ = 0, spread_ = 0, spread_label_ = 0, ports_ = 0;
 };
 
 }  // namespace
@@ -366,6 +430,7 @@ class PredicatesPlugin : public Plugin {
 absl::StatusOr<std::unique_ptr<Plugin>> NewPredicatesPlugin(const Arguments& args) {
   PredicatesPlugin::Flags f;
   VCSCHED_ASSIGN_OR_RETURN(f.node_affinity, args.GetBool("predicate.NodeAffinityEnable", true));
+  VCSCHED_ASSIGN_OR_RETURN(f.node_ports, args.GetBool("predicate.NodePortsEnable", true));
   VCSCHED_ASSIGN_OR_RETURN(f.taint_toleration, args.GetBool("predicate.TaintTolerationEnable", true));
   VCSCHED_ASSIGN_OR_RETURN(f.pod_affinity, args.GetBool("predicate.PodAffinityEnable", true));
   VCSCHED_ASSIGN_OR_RETURN(f.topology_spread, args.GetBool("predicate.PodTopologySpreadEnable", true));
@@ -373,8 +438,8 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewPredicatesPlugin(const Arguments& arg
   VCSCHED_ASSIGN_OR_RETURN(const bool dra, args.GetBool("predicate.DynamicResourceAllocationEnable", true));
   f.reserve_plugins = volume_binding || dra;
   // Accepted for compatibility; the filters they gate need data a snapshot does not carry
-  // (host ports, volumes, DRA claims) or only change speed (CacheEnable).
-  for (const char* key : {"predicate.NodePortsEnable", "predicate.NodeVolumeLimitsEnable",
+  // (volumes, DRA claims) or only change speed (CacheEnable).
+  for (const char* key : {"predicate.NodeVolumeLimitsEnable",
                           "predicate.VolumeZoneEnable", "predicate.CacheEnable",
                           "predicate.GPUSharingEnable", "predicate.GPUNumberEnable",
                           "predicate.ProportionalEnable"}) {

@@ -195,6 +195,12 @@ void ShapeKeyOf(const TaskInfo& t, const PodSpec& p, std::string& key) {
   for (const Toleration& tol : p.tolerations) {
     absl::StrAppend(&key, tol.key, "\x1f", tol.op, "\x1f", tol.value, "\x1f", tol.effect, ";");
   }
+  // Images: ImageLocality scores a node by the images it holds of the pod's.
+  key += "|";
+  for (const std::vector<Container>* list : {&p.init_containers, &p.containers}) {
+    for (const Container& c : *list) absl::StrAppend(&key, c.image, ";");
+  }
+  for (const std::string& image : p.image_volumes) absl::StrAppend(&key, image, ";");
 }
 
 std::string NodeNotFoundWarning(absl::string_view task_key, absl::string_view node) {

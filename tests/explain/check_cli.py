@@ -126,6 +126,15 @@ hint = [h for j in json.loads(run("explain", "-o", "json", "--job", "ns/b", path
 check(len(hint) == 1 and "cpu 10 -> 12 (" in hint[0]["change"], f"explain: the least capability raise: {hint}")
 os.unlink(path)
 
+# NodePorts' verdict names the port and its holder.
+ports_case = os.path.join(repo, "tests", "k8s-cases", "nodeports-held-port-keeps-pod-off-node.yaml")
+with open(ports_case) as f:
+    crowded = f.read().replace("metadata: {name: n2}", "metadata: {name: n2}\nspec: {unschedulable: true}")
+path = scenario(crowded)
+text = run("explain", "--job", "ns/web", path).stdout
+check("1 Insufficient host port 8080/TCP (held by ns/web-0)" in text, f"explain: the host port verdict:\n{text}")
+os.unlink(path)
+
 if failures:
     print("\n".join(failures))
     sys.exit(1)

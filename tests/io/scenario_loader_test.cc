@@ -252,9 +252,12 @@ spec:
   volumes: [{name: v, persistentVolumeClaim: {claimName: data}}]
 )"}});
   REQUIRE(sc.ok());
-  REQUIRE(sc->warnings.size() == 2);
-  CHECK_THAT(sc->warnings[0], Catch::Contains("hostPort"));
-  CHECK_THAT(sc->warnings[1], Catch::Contains("persistentVolumeClaim"));
+  // Host ports are read and checked (the NodePorts filter): only the claim is warned about.
+  REQUIRE(sc->warnings.size() == 1);
+  CHECK_THAT(sc->warnings[0], Catch::Contains("persistentVolumeClaim"));
+  const PodSpec& pod = *sc->snapshot.tasks().front().pod;
+  REQUIRE(pod.containers.front().host_ports.size() == 1);
+  CHECK(pod.containers.front().host_ports.front().port == 80);
 }
 
 TEST_CASE("Loader: a kubectl get-all dump loads, skipping kinds the scheduler does not read", "[io][loader]") {

@@ -94,9 +94,10 @@ BELOW["io"] = BELOW["public-io"] | {"util", "model", "io"}
 BELOW["public-simulate"] = BELOW["public-io"] | {"public-simulate"}
 BELOW["simulate"] = BELOW["public-simulate"] | {"util", "simulate"}
 # The programs may use anything (tests reach into the framework on purpose).
-# Pure helpers any layer may use: Eigen rows, Kubernetes' label and taint matching, and
-# JSON quoting.
-MODEL_HELPERS = {"src/model/resource_matrix.h", "src/model/k8s_match.h", "src/model/output_text.h"}
+# Pure helpers any layer may use: Eigen rows, Kubernetes' label, taint and host port
+# matching, and JSON quoting.
+MODEL_HELPERS = {"src/model/resource_matrix.h", "src/model/k8s_match.h", "src/model/host_ports.h",
+                 "src/model/output_text.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

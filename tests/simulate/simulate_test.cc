@@ -493,5 +493,27 @@ TEST_CASE("simulate: a session runs when a job's sla waiting time is over") {
   CHECK(small.finished_s == 661);
 }
 
+TEST_CASE("simulate: the report opens with a summary and says why a queue's share is not its weight's") {
+  // A backlog in two queues (weights 1 and 3), arriving together, on 8 cpu: overcommit
+  // admits by idle room, first come first served, so the queues share the cluster by
+  // arrival order, not 1:3; the report says so.
+  const std::string cluster = Node("n0", "4") + Node("n1", "4") + Queue("light", 1) + Queue("heavy", 3);
+  const std::string workload = absl::StrCat(
+      kHead, "jobs:\n- name: l\n  count: 12\n  arrival: {every: 1s}\n  duration: {fixed: 10m}\n", JobTemplate(1, "2", "light"),
+      "- name: h\n  count: 12\n  arrival: {every: 1s, start: 30s}\n  duration: {fixed: 10m}\n", JobTemplate(1, "2", "heavy"));
+  const SimulationResult r = Run(cluster, workload);
+  CheckInvariants(r);
+  const std::string html = ReportHtml(r);
+  const size_t summary = html.find("<table class=\"s\">"), plots = html.find("<svg");
+  REQUIRE(summary != std::string::npos);
+  REQUIRE(plots != std::string::npos);
+  CHECK(summary < plots);  // the summary first, then the plots
+  CHECK(html.find("completed") < plots);
+  CHECK(html.find("weight share") != std::string::npos);
+  CHECK(html.find("Pending before admission") != std::string::npos);
+  CHECK(html.find("<details>") > plots);  // details folded, after the plots
+  CHECK(html.find("\"jobs\":") == std::string::npos);  // no raw JSON on the page
+}
+
 }  // namespace
 }  // namespace vcsched

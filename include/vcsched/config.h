@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "vcsched/arguments.h"
 
@@ -79,6 +80,9 @@ struct SchedulerConfig {
   std::vector<std::string> actions;  // in execution order
   std::vector<Tier> tiers;
   std::vector<ActionConfiguration> configurations;
+  // vc-scheduler's command-line flags (a scenario's `schedulerArgs`, as the scheduler
+  // container's args hold them); ParseSchedulerArgs reads them.
+  std::vector<std::string> scheduler_args;
   // Where the configuration was read ("volcano-scheduler.conf: document 1"); errors and
   // warnings about it begin with this. Empty for a configuration built in code.
   std::string origin;
@@ -94,6 +98,21 @@ struct SchedulerConfig {
 // Volcano's built-in default: enqueue, allocate, backfill; priority, gang, conformance;
 // overcommit, drf, predicates, proportion, nodeorder. Defaults applied.
 SchedulerConfig DefaultSchedulerConfig();
+
+// The vc-scheduler flags that change decisions, as ParseSchedulerArgs reads them.
+struct SchedulerFlags {
+  std::vector<std::string> scheduler_names = {"volcano"};  // --scheduler-name (repeatable)
+  std::string default_queue = "default";                   // --default-queue
+  // --ignored-provisioners: their claims are not counted against CSI attach limits
+  // (volumes are not modelled yet, so nothing is counted either way).
+  std::vector<std::string> ignored_provisioners;
+};
+// Reads flags as vc-scheduler's command line does (--name=value, --name value, a bare
+// --bool). Flags that change no decision (addresses, periods, logging, leader election)
+// are accepted; one that changes decisions and that vcsched does not follow (sharding, a
+// node selector, feature gates, node sampling other than Volcano's default) is an error
+// naming it, as is an unknown flag.
+absl::StatusOr<SchedulerFlags> ParseSchedulerArgs(const std::vector<std::string>& args);
 
 // Splits Volcano's comma-separated action string ("enqueue, allocate") into names;
 // empty entries are errors.

@@ -17,6 +17,15 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
       // Volcano's scheduler sharding: that scheduler caches only nodes with these labels.
       r.Warn("nodeSelector", "scheduler sharding is not applied: every node of the snapshot is scheduled "
                              "(give only the nodes this scheduler owns)");
+    } else if (key == "schedulerArgs") {
+      const YAML::Node args = r.List(body, "schedulerArgs", "schedulerArgs").yaml();
+      for (size_t i = 0; args.IsDefined() && i < args.size(); ++i) {
+        std::optional<std::string> arg = r.AsString(DocNode(args[i]), absl::StrCat("schedulerArgs[", i, "]"));
+        if (arg) c.scheduler_args.push_back(std::move(*arg));
+      }
+      if (absl::StatusOr<SchedulerFlags> flags = ParseSchedulerArgs(c.scheduler_args); !flags.ok()) {
+        r.Fail(kv.second, "schedulerArgs", flags.status().message());
+      }
     } else if (key != "actions" && key != "tiers" && key != "configurations" && key != "metrics" &&
                key != "apiVersion" && key != "kind" && key != "metadata") {
       r.Fail(kv.first, key, "unknown field of a scheduler configuration");

@@ -917,7 +917,15 @@ absl::Status TakeObjectsInto(Collected& c, Diagnostics& diag, bool keep_storage,
   return absl::OkStatus();
 }
 
-absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOptions& options) {
+absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOptions& given) {
+  LoadOptions options = given;
+  if (objects.config && !objects.config->scheduler_args.empty()) {
+    // The scheduler's own flags (schedulerArgs) say whose pods it serves and its default queue.
+    absl::StatusOr<SchedulerFlags> flags = ParseSchedulerArgs(objects.config->scheduler_args);
+    if (!flags.ok()) return flags.status();
+    options.snapshot.scheduler_names = flags->scheduler_names;
+    options.snapshot.default_queue = flags->default_queue;
+  }
   SnapshotBuilder b(options.snapshot);
   if (!options.hyper_node_labels.empty()) {
     std::vector<const NodeSpec*> nodes;

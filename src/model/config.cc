@@ -100,6 +100,10 @@ std::string SchedulerConfig::ToYaml() const {
       }
     }
   }
+  if (!scheduler_args.empty()) {
+    out += "schedulerArgs:\n";
+    for (const std::string& arg : scheduler_args) absl::StrAppend(&out, "- ", YamlDoubleQuoted(arg), "\n");
+  }
   return out;
 }
 

@@ -131,5 +131,28 @@ TEST_CASE("Config: hierarchical drf beside proportion is valid but warned about"
   CHECK(reg.ConfigWarnings(c).empty());
 }
 
+TEST_CASE("Config: schedulerArgs are read as vc-scheduler's flags", "[config]") {
+  absl::StatusOr<SchedulerFlags> f = ParseSchedulerArgs(
+      {"--scheduler-name=a", "--scheduler-name", "b", "--default-queue=q", "--ignored-provisioners=x.io,y.io",
+       "--leader-elect", "--enable-metrics=false", "-v=4", "--percentage-nodes-to-find=100", "--priority-class=true"});
+  REQUIRE(f.ok());
+  CHECK(f->scheduler_names == std::vector<std::string>{"a", "b"});
+  CHECK(f->default_queue == "q");
+  CHECK(f->ignored_provisioners == std::vector<std::string>{"x.io", "y.io"});
+  absl::StatusOr<SchedulerFlags> none = ParseSchedulerArgs({});
+  REQUIRE(none.ok());
+  CHECK(none->scheduler_names == std::vector<std::string>{"volcano"});
+  CHECK(none->default_queue == "default");
+  // Refused by name: flags that change decisions and are not followed, unknown flags, bad forms.
+  for (const char* arg : {"--scheduler-sharding-mode=hard", "--node-selector=role:train", "--feature-gates=X=true",
+                          "--percentage-nodes-to-find=50", "--priority-class=false", "--nope", "plain", "--default-queue",
+                          "--enable-metrics=maybe"}) {
+    absl::StatusOr<SchedulerFlags> bad = ParseSchedulerArgs({arg});
+    INFO(arg);
+    REQUIRE(!bad.ok());
+    CHECK_THAT(std::string(bad.status().message()), Catch::Contains(std::string(arg)));
+  }
+}
+
 }  // namespace
 }  // namespace vcsched

@@ -421,6 +421,10 @@ void RegisterCluster(py::module_& m) {
         out["priority_classes"] = c.priority_classes().size();
         out["namespaces"] = c.namespaces().size();
         out["volcano_jobs"] = c.volcano_jobs().size();
+        out["persistent_volume_claims"] = c.storage().claims.size();
+        out["persistent_volumes"] = c.storage().volumes.size();
+        out["storage_classes"] = c.storage().classes.size();
+        out["csi_nodes"] = c.storage().csi_nodes.size();
         return out;
       })
       .def_property_readonly("snapshot_counts", [](const Cluster& c) {

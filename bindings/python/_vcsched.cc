@@ -681,6 +681,19 @@ PYBIND11_MODULE(_vcsched, m) {
                                for (const Pipelined& p : d.pipelined) out.emplace_back(p.task, p.node);
                                return out;
                              })
+      .def_property_readonly("volume_bindings",
+                             [](const Decisions& d) {
+                               py::list out;
+                               for (const VolumeBinding& v : d.volume_bindings) {
+                                 py::dict item;
+                                 item["claim"] = v.claim;
+                                 item["task"] = v.task;
+                                 item["volume"] = v.volume;
+                                 item["node"] = v.node;
+                                 out.append(std::move(item));
+                               }
+                               return out;
+                             })
       .def_property_readonly("evictions",
                              [](const Decisions& d) {
                                std::vector<std::tuple<std::string, std::string, std::string, std::string>> out;

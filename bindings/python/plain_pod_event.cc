@@ -204,12 +204,14 @@ class PlainPodReader {
     return ListWithout(o, kHostPort, /*null_is_absent=*/true, 6);
   }
 
-  // Volumes are not read here: a claim (warned about) or an image volume (ImageLocality
-  // reads it) is the general reader's.
+  // Volumes are not read here: a claim or an ephemeral volume (the volume filters read
+  // them) or an image volume (ImageLocality reads it) is the general reader's.
   bool Volumes(PyObject* o) {
     static constexpr absl::string_view kClaim[] = {"persistentVolumeClaim"};
+    static constexpr absl::string_view kEphemeral[] = {"ephemeral"};
     static constexpr absl::string_view kImage[] = {"image"};
-    return ListWithout(o, kClaim, /*null_is_absent=*/false, 4) && ListWithout(o, kImage, /*null_is_absent=*/false, 4);
+    return ListWithout(o, kClaim, /*null_is_absent=*/false, 4) && ListWithout(o, kEphemeral, /*null_is_absent=*/false, 4) &&
+           ListWithout(o, kImage, /*null_is_absent=*/false, 4);
   }
 
   // A list read no further than this: a map in it must not hold `field` (null counts as

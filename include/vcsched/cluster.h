@@ -37,6 +37,7 @@
 #include "vcsched/decisions.h"
 #include "vcsched/objects.h"
 #include "vcsched/snapshot.h"
+#include "vcsched/storage.h"
 #include "vcsched/value.h"
 
 namespace vcsched {
@@ -81,6 +82,11 @@ class Cluster {
   // put by whoever expands it (ApplyWatchEvent, PutObjects). kInvalidArgument when it
   // is not a Job with a valid name and namespace.
   absl::Status PutVolcanoJob(Value manifest);
+  // Storage objects (vcsched/storage.h). Any change of them makes the next snapshot a build.
+  absl::Status PutPersistentVolumeClaim(PersistentVolumeClaimSpec claim);
+  absl::Status PutPersistentVolume(PersistentVolumeSpec volume);
+  absl::Status PutStorageClass(StorageClassSpec storage_class);
+  absl::Status PutCSINode(CSINodeSpec csi_node);
 
   // Removes the object; kNotFound when there is none. Pods on a deleted node stay, as
   // the loader keeps pods on a missing node (not counted anywhere, with a warning).
@@ -92,6 +98,10 @@ class Cluster {
   absl::Status DeleteNamespace(absl::string_view name);
   absl::Status DeleteHyperNode(absl::string_view name);
   absl::Status DeleteVolcanoJob(absl::string_view namespace_, absl::string_view name);
+  absl::Status DeletePersistentVolumeClaim(absl::string_view namespace_, absl::string_view name);
+  absl::Status DeletePersistentVolume(absl::string_view name);
+  absl::Status DeleteStorageClass(absl::string_view name);
+  absl::Status DeleteCSINode(absl::string_view name);
 
   // The state as a snapshot. Taken again without a change in between, it is the same
   // snapshot (shared, no work). When only pods and PodGroups changed since the last
@@ -110,7 +120,11 @@ class Cluster {
   // statuses are written as Volcano's job updater writes them: phase and counts, and
   // the session's conditions replacing those of their type, with `now_seconds` as their
   // lastTransitionTime (0: unset); a status that says nothing new (transitions aside) is
-  // not written. A decision whose pod, node or PodGroup is gone is reported, not applied.
+  // not written. A claim the session matched to a volume (volume_bindings) is bound to it
+  // as the binder and the PV controller bind it (the claim's volumeName and
+  // pv.kubernetes.io/bind-completed, the volume's claimRef, both Bound); a claim to
+  // provision gets volume.kubernetes.io/selected-node. A decision whose pod, node,
+  // PodGroup, claim or volume is gone is reported, not applied.
   ApplyReport Apply(const Decisions& decisions, int64_t now_seconds = 0);
 
   // The objects, by key: "namespace/name" for pods and PodGroups, the name otherwise.
@@ -135,6 +149,7 @@ class Cluster {
   const std::map<std::string, NamespaceSpec, std::less<>>& namespaces() const { return namespaces_; }
   const std::map<std::string, HyperNodeSpec, std::less<>>& hyper_nodes() const { return hyper_nodes_; }
   const std::map<std::string, Value, std::less<>>& volcano_jobs() const { return volcano_jobs_; }
+  const StorageObjects& storage() const { return storage_; }
   // Changes since the cluster was made: each Put and Delete, and each Apply that changed
   // an object.
   int64_t generation() const { return generation_; }
@@ -245,6 +260,12 @@ class Cluster {
   std::map<std::string, NamespaceSpec, std::less<>> namespaces_;
   std::map<std::string, HyperNodeSpec, std::less<>> hyper_nodes_;
   std::map<std::string, Value, std::less<>> volcano_jobs_;
+  StorageObjects storage_;
+  // What snapshots share of storage_: made on the first snapshot after a change.
+  mutable std::shared_ptr<const StorageObjects> shared_storage_;
+  void StorageChanged();
+  // Binds the claims of volume_bindings (Apply); the number of objects changed.
+  int64_t ApplyVolumeBindings(const Decisions& decisions, ApplyReport& report);
   // PodGroups the cluster made for plain pods (a later pod of the same owner joins one),
   // with the number of pods that name each. Volcano's controller makes the group owned by
   // the pod when the pod has no controller, so the group goes when its last such pod does.

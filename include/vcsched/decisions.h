@@ -61,6 +61,16 @@ struct PodGroupStatus {
   Conditions conditions;
 };
 
+// A claim of a bound pod that the binder must bind first (VolumeBinding's PreBind): to
+// the PersistentVolume the session matched it to, or, with `volume` empty, to a volume
+// provisioned for `node` (the claim gets volume.kubernetes.io/selected-node).
+struct VolumeBinding {
+  std::string task;   // the pod, "namespace/name"
+  std::string claim;  // "namespace/name"
+  std::string volume;
+  std::string node;
+};
+
 // Why a pending task was left unplaced.
 struct TaskReason {
   SharedText task;
@@ -74,6 +84,7 @@ struct Decisions {
   std::vector<Pipelined> pipelined;
   std::vector<PodGroupStatus> pod_groups;
   std::vector<TaskReason> task_reasons;
+  std::vector<VolumeBinding> volume_bindings;  // by claim
   std::vector<std::string> warnings;
 
   // A copy of `text` in a text store shared by every text kept this way: cheaper than

@@ -158,6 +158,14 @@ struct NodeImage {
   int64_t size_bytes = 0;
 };
 
+// A pod volume backed by a claim: spec.volumes[].persistentVolumeClaim, or an ephemeral
+// volume, whose claim is "<pod>-<volume>" and must be controlled by the pod.
+struct PodVolumeClaim {
+  std::string volume;  // the volume's name in the pod
+  std::string claim;   // the claim's name, in the pod's namespace
+  bool ephemeral = false;
+};
+
 struct NodeSpec {
   std::string name;
   Labels labels;
@@ -204,6 +212,7 @@ struct PodSpec {
   std::string nominated_node_name;
   bool scheduling_gated = false;  // spec.schedulingGates is non-empty
   std::string controller_uid;     // uid of the controlling ownerReference, if any
+  std::vector<PodVolumeClaim> volume_claims;  // spec.volumes backed by PersistentVolumeClaims
 };
 
 // PodGroup spec.networkTopology (and a sub-group policy's): how far apart in the network

@@ -460,6 +460,8 @@ class Session {
   // counts them as schedulable.
   int32_t JobPendingOnceAllocatedNum(JobIndex j) const;
   void AddWarning(std::string warning);
+  // A claim the binder must bind with a pod's bind (VolumeBinding's reservations).
+  void AddVolumeBinding(VolumeBinding binding);
 
   // ---- explanations (vcsched/explain.h, docs/EXPLAIN.md) ----
   // Whether the session keeps explanations (Explain asked for them). Plugins and actions

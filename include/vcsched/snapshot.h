@@ -26,6 +26,7 @@
 #include "absl/types/span.h"
 #include "vcsched/objects.h"
 #include "vcsched/resource.h"
+#include "vcsched/storage.h"
 
 namespace vcsched {
 
@@ -192,6 +193,10 @@ struct SnapshotOptions {
   // 16 names are of that sort, or the resource tables would otherwise pass their limit.
   // Default: false.
   bool fold_unoffered_resources = false;
+  // Provisioners (CSI drivers) whose claims are not counted against a node's CSI attach
+  // limits, beside the two Volcano always ignores (rancher.io/local-path,
+  // hostpath.csi.k8s.io): vc-scheduler's --ignored-provisioners.
+  std::vector<std::string> ignored_provisioners;
 };
 
 // The problems Build finds in one object on its own (name, namespace, phase, counts),
@@ -224,6 +229,8 @@ class Snapshot {
   absl::Span<const JobInfo> jobs() const;
   absl::Span<const QueueInfo> queues() const;
   absl::Span<const PriorityClassSpec> priority_classes() const;
+  // The PersistentVolumeClaims, PersistentVolumes, StorageClasses and CSINodes.
+  const StorageObjects& storage() const;
   // Sum of every node's allocatable.
   const Resource& total_allocatable() const;
 
@@ -294,6 +301,13 @@ class SnapshotBuilder {
   void AddNamespace(NamespaceSpec ns);
   // A topology.volcano.sh HyperNode (a network domain).
   void AddHyperNode(HyperNodeSpec hyper_node);
+  // Storage objects (vcsched/storage.h); a second one of the same key is an error at Build.
+  void AddPersistentVolumeClaim(PersistentVolumeClaimSpec claim);
+  void AddPersistentVolume(PersistentVolumeSpec volume);
+  void AddStorageClass(StorageClassSpec storage_class);
+  void AddCSINode(CSINodeSpec csi_node);
+  // All of them at once, shared (a Cluster's, unchanged since its last snapshot).
+  void SetStorage(std::shared_ptr<const StorageObjects> storage);
   // A warning to carry into the snapshot (used by loaders for unsupported fields).
   void AddWarning(std::string warning);
   // A hint that saves work, never changes the result: the facts of a pod shared with

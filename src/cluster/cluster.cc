@@ -96,6 +96,7 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
     }
   }
   for (const PriorityClassSpec& pc : snapshot.priority_classes()) c.priority_classes_.emplace(pc.name, pc);
+  c.storage_ = snapshot.storage();
   for (const HyperNodeInfo& h : snapshot.hyper_nodes()) {
     if (h.index != snapshot.hyper_node_root()) c.hyper_nodes_.emplace(h.name, h.spec);
   }
@@ -456,6 +457,10 @@ SnapshotBuilder Cluster::BuilderOfAllButPods() const {
   for (const auto& [_, ns] : namespaces_) b.AddNamespace(ns);
   for (const auto& [_, h] : hyper_nodes_) b.AddHyperNode(h);
   for (const auto& [_, g] : pod_groups_.map()) b.AddPodGroup(g);
+  if (!storage_.empty()) {
+    if (shared_storage_ == nullptr) shared_storage_ = std::make_shared<const StorageObjects>(storage_);
+    b.SetStorage(shared_storage_);
+  }
   return b;
 }
 
@@ -593,6 +598,10 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
       ++report.pod_group_statuses;
       if (new_phase) ++report.pod_group_phases;
     }
+  }
+  if (!decisions.volume_bindings.empty() && ApplyVolumeBindings(decisions, report) > 0) {
+    StorageChanged();
+    ++changed;
   }
   if (changed > 0) Stale();  // a cycle that changed nothing keeps its snapshot
   return report;

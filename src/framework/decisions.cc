@@ -34,6 +34,7 @@ void SortDecisions(Decisions& d, KnownSorted known) {
     SortIfNeeded(d.pod_groups, [](const PodGroupStatus& a, const PodGroupStatus& b) { return a.job < b.job; });
   }
   SortIfNeeded(d.task_reasons, [](const TaskReason& a, const TaskReason& b) { return a.task < b.task; });
+  SortIfNeeded(d.volume_bindings, [](const VolumeBinding& a, const VolumeBinding& b) { return a.claim < b.claim; });
   std::sort(d.warnings.begin(), d.warnings.end());
   d.warnings.erase(std::unique(d.warnings.begin(), d.warnings.end()), d.warnings.end());
 }
@@ -81,6 +82,10 @@ std::string Decisions::ToString() const {
   const auto p = [](absl::string_view s) { return Printable(s); };
   for (const Bind& b : binds) absl::StrAppend(&out, "bind ", p(b.task), " -> ", p(b.node), "\n");
   for (const Pipelined& pl : pipelined) absl::StrAppend(&out, "pipeline ", p(pl.task), " -> ", p(pl.node), "\n");
+  for (const VolumeBinding& v : volume_bindings) {
+    absl::StrAppend(&out, "bind claim ", p(v.claim), " of ", p(v.task), " -> ",
+                    v.volume.empty() ? absl::StrCat("a volume provisioned for ", p(v.node)) : p(v.volume), "\n");
+  }
   for (const Eviction& e : evictions) {
     absl::StrAppend(&out, "evict ", p(e.task), " by ", p(e.action));
     if (!e.preemptor.empty()) absl::StrAppend(&out, " for ", p(e.preemptor));

@@ -974,4 +974,8 @@ void Session::SetJobCondition(JobIndex j, SharedText type, SharedText reason, Sh
 
 void Session::AddWarning(std::string warning) { s_->decisions.warnings.push_back(std::move(warning)); }
 
+void Session::AddVolumeBinding(VolumeBinding binding) {
+  s_->decisions.volume_bindings.push_back(std::move(binding));
+}
+
 }  // namespace vcsched

@@ -11,6 +11,7 @@
 #include "src/framework/session_state.h"
 #include "src/model/host_ports.h"
 #include "src/model/k8s_match.h"
+#include "src/model/volume_explain.h"
 
 namespace vcsched {
 namespace {
@@ -105,6 +106,9 @@ std::string ExactCause(const Session& ssn, TaskIndex t, NodeIndex n, const std::
       }
     }
     return text;
+  }
+  if (!task.pod->volume_claims.empty() && absl::StrContains(text, "volume")) {
+    return internal::VolumeCause(ssn.snapshot().storage(), *task.pod, ssn.node_info(n).spec, text);
   }
   if (text == kSelectorText) {
     const std::string selection = NodeSelection(*task.pod);

@@ -252,8 +252,15 @@ Value PodManifest(const PodSpec& p) {
   spec["containers"] = Containers(p.containers, false);
   if (!p.init_containers.empty()) spec["initContainers"] = Containers(p.init_containers, true);
   if (!p.overhead.empty()) spec["overhead"] = Quantities(p.overhead);
-  if (!p.image_volumes.empty()) {
+  if (!p.image_volumes.empty() || !p.volume_claims.empty()) {
     Value volumes = Value::List();
+    for (const PodVolumeClaim& c : p.volume_claims) {
+      Value volume = Value::Map();
+      volume["name"] = Str(c.volume);
+      if (c.ephemeral) volume["ephemeral"]["volumeClaimTemplate"] = Value::Map();
+      else volume["persistentVolumeClaim"]["claimName"] = Str(c.claim);
+      volumes.Push(std::move(volume));
+    }
     for (size_t i = 0; i < p.image_volumes.size(); ++i) {
       Value volume = Value::Map();
       volume["name"] = Str(absl::StrCat("image-", i));
@@ -384,6 +391,113 @@ Value NamespaceManifest(const NamespaceSpec& ns) {
   return v;
 }
 
+Value StringList(const std::vector<std::string>& items) {
+  Value out = Value::List();
+  for (const std::string& s : items) out.Push(Str(s));
+  return out;
+}
+
+Value ClaimManifest(const PersistentVolumeClaimSpec& c) {
+  Value v = Manifest("v1", "PersistentVolumeClaim");
+  v["metadata"]["name"] = Str(c.name);
+  v["metadata"]["namespace"] = Str(c.namespace_);
+  if (!c.uid.empty()) v["metadata"]["uid"] = Str(c.uid);
+  if (!c.annotations.empty()) v["metadata"]["annotations"] = StringMap(c.annotations);
+  if (!c.controller_uid.empty()) {
+    Value owner = Value::Map();
+    owner["apiVersion"] = Str("v1");
+    owner["kind"] = Str("Pod");
+    owner["uid"] = Str(c.controller_uid);
+    owner["controller"] = Value::Bool(true);
+    v["metadata"]["ownerReferences"] = Value::List();
+    v["metadata"]["ownerReferences"].Push(std::move(owner));
+  }
+  if (c.deleting) v["metadata"]["deletionTimestamp"] = Str("1970-01-01T00:00:00Z");
+  Value& spec = v["spec"];
+  spec = Value::Map();
+  if (!c.access_modes.empty()) spec["accessModes"] = StringList(c.access_modes);
+  if (c.storage_class_name) spec["storageClassName"] = Str(*c.storage_class_name);
+  if (!c.volume_name.empty()) spec["volumeName"] = Str(c.volume_name);
+  if (!c.volume_mode.empty()) spec["volumeMode"] = Str(c.volume_mode);
+  if (!c.volume_attributes_class_name.empty()) spec["volumeAttributesClassName"] = Str(c.volume_attributes_class_name);
+  if (c.selector) spec["selector"] = Selector(*c.selector);
+  spec["resources"]["requests"]["storage"] = Str(std::to_string(c.storage_request));
+  v["status"]["phase"] = Str(c.phase);
+  return v;
+}
+
+Value VolumeManifest(const PersistentVolumeSpec& pv) {
+  Value v = Manifest("v1", "PersistentVolume");
+  v["metadata"]["name"] = Str(pv.name);
+  if (!pv.labels.empty()) v["metadata"]["labels"] = StringMap(pv.labels);
+  if (!pv.annotations.empty()) v["metadata"]["annotations"] = StringMap(pv.annotations);
+  if (pv.deleting) v["metadata"]["deletionTimestamp"] = Str("1970-01-01T00:00:00Z");
+  Value& spec = v["spec"];
+  spec["capacity"]["storage"] = Str(std::to_string(pv.capacity));
+  if (!pv.access_modes.empty()) spec["accessModes"] = StringList(pv.access_modes);
+  if (!pv.storage_class_name.empty()) spec["storageClassName"] = Str(pv.storage_class_name);
+  if (!pv.volume_mode.empty()) spec["volumeMode"] = Str(pv.volume_mode);
+  if (!pv.volume_attributes_class_name.empty()) spec["volumeAttributesClassName"] = Str(pv.volume_attributes_class_name);
+  if (pv.has_node_affinity) {
+    Value terms = Value::List();
+    for (const NodeSelectorTerm& t : pv.node_affinity) terms.Push(NodeTerm(t));
+    spec["nodeAffinity"]["required"]["nodeSelectorTerms"] = std::move(terms);
+  }
+  if (pv.claim_ref) {
+    Value& ref = spec["claimRef"];
+    ref["namespace"] = Str(pv.claim_ref->namespace_);
+    ref["name"] = Str(pv.claim_ref->name);
+    if (!pv.claim_ref->uid.empty()) ref["uid"] = Str(pv.claim_ref->uid);
+  }
+  if (!pv.csi_driver.empty() || !pv.csi_volume_handle.empty()) {
+    spec["csi"]["driver"] = Str(pv.csi_driver);
+    spec["csi"]["volumeHandle"] = Str(pv.csi_volume_handle);
+  }
+  if (!pv.phase.empty()) v["status"]["phase"] = Str(pv.phase);
+  return v;
+}
+
+Value StorageClassManifest(const StorageClassSpec& sc) {
+  Value v = Manifest("storage.k8s.io/v1", "StorageClass");
+  v["metadata"]["name"] = Str(sc.name);
+  v["provisioner"] = Str(sc.provisioner);
+  v["volumeBindingMode"] = Str(sc.volume_binding_mode);
+  if (!sc.parameters.empty()) v["parameters"] = StringMap(sc.parameters);
+  if (!sc.allowed_topologies.empty()) {
+    Value terms = Value::List();
+    for (const TopologySelectorTerm& t : sc.allowed_topologies) {
+      Value exprs = Value::List();
+      for (const auto& [key, values] : t.match_label_expressions) {
+        Value e = Value::Map();
+        e["key"] = Str(key);
+        e["values"] = StringList(values);
+        exprs.Push(std::move(e));
+      }
+      Value term = Value::Map();
+      term["matchLabelExpressions"] = std::move(exprs);
+      terms.Push(std::move(term));
+    }
+    v["allowedTopologies"] = std::move(terms);
+  }
+  return v;
+}
+
+Value CSINodeManifest(const CSINodeSpec& n) {
+  Value v = Manifest("storage.k8s.io/v1", "CSINode");
+  v["metadata"]["name"] = Str(n.name);
+  Value drivers = Value::List();
+  for (const CSINodeDriver& d : n.drivers) {
+    Value item = Value::Map();
+    item["name"] = Str(d.name);
+    item["nodeID"] = Str(d.node_id);
+    if (d.allocatable_count) item["allocatable"]["count"] = Value::Int(*d.allocatable_count);
+    if (!d.topology_keys.empty()) item["topologyKeys"] = StringList(d.topology_keys);
+    drivers.Push(std::move(item));
+  }
+  v["spec"]["drivers"] = std::move(drivers);
+  return v;
+}
+
 }  // namespace
 
 std::string ClusterToYaml(const Cluster& c, const SchedulerConfig* config) {
@@ -393,6 +507,10 @@ std::string ClusterToYaml(const Cluster& c, const SchedulerConfig* config) {
   for (const auto& [_, q] : c.queues()) objects.push_back(QueueManifest(q));
   for (const auto& [_, n] : c.nodes()) objects.push_back(NodeManifest(n));
   for (const auto& [_, h] : c.hyper_nodes()) objects.push_back(HyperNodeManifest(h));
+  for (const auto& [_, sc] : c.storage().classes) objects.push_back(StorageClassManifest(sc));
+  for (const auto& [_, n] : c.storage().csi_nodes) objects.push_back(CSINodeManifest(n));
+  for (const auto& [_, pv] : c.storage().volumes) objects.push_back(VolumeManifest(pv));
+  for (const auto& [_, claim] : c.storage().claims) objects.push_back(ClaimManifest(claim));
   const size_t before_jobs = objects.size();
   for (const auto& [_, g] : c.pod_groups()) objects.push_back(PodGroupManifest(g));
   for (const auto& [_, p] : c.pods()) objects.push_back(PodManifest(*p));
@@ -419,6 +537,10 @@ absl::Status PutObjects(ScenarioObjects& o, Cluster& c) {
   for (NamespaceSpec& ns : o.namespaces) s.Update(c.PutNamespace(std::move(ns)));
   for (NodeSpec& n : o.nodes) s.Update(c.PutNode(std::move(n)));
   for (HyperNodeSpec& h : o.hyper_nodes) s.Update(c.PutHyperNode(std::move(h)));
+  for (StorageClassSpec& sc : o.storage_classes) s.Update(c.PutStorageClass(std::move(sc)));
+  for (CSINodeSpec& n : o.csi_nodes) s.Update(c.PutCSINode(std::move(n)));
+  for (PersistentVolumeSpec& pv : o.volumes) s.Update(c.PutPersistentVolume(std::move(pv)));
+  for (PersistentVolumeClaimSpec& claim : o.claims) s.Update(c.PutPersistentVolumeClaim(std::move(claim)));
   for (Value& job : o.volcano_jobs) s.Update(c.PutVolcanoJob(std::move(job)));
   for (PodGroupSpec& g : o.pod_groups) s.Update(c.PutPodGroup(std::move(g)));
   for (PodSpec& p : o.pods) s.Update(c.PutPod(std::move(p)));

@@ -44,6 +44,10 @@ std::string DecisionsToJson(const Decisions& d) {
     return absl::StrCat("{\"task\": ", JsonQuote(r.task), ", \"reason\": ", JsonQuote(r.reason), ", \"message\": ",
                         JsonQuote(r.message), "}");
   });
+  AppendArray(&out, "volumeBindings", d.volume_bindings, [](const VolumeBinding& v) {
+    return absl::StrCat("{\"claim\": ", JsonQuote(v.claim), ", \"task\": ", JsonQuote(v.task), ", \"volume\": ",
+                        JsonQuote(v.volume), ", \"node\": ", JsonQuote(v.node), "}");
+  });
   AppendArray(&out, "warnings", d.warnings, [](const std::string& w) { return JsonQuote(w); }, true);
   out += "}\n";
   return out;

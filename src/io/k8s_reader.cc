@@ -10,6 +10,8 @@ namespace {
 
 std::string At(absl::string_view field, size_t i) { return absl::StrCat(field, "[", i, "]"); }
 
+}  // namespace
+
 std::vector<std::string> StringList(ObjectReader& r, const DocNode& parent, const char* key, absl::string_view field) {
   std::vector<std::string> out;
   const DocNode l = r.List(parent, key, field);
@@ -64,6 +66,9 @@ NodeSelectorTerm Term(ObjectReader& r, const DocNode& node, absl::string_view fi
   t.match_fields = Requirements(r, node, "matchFields", absl::StrCat(field, ".matchFields"));
   return t;
 }
+
+namespace {
+
 
 PodAffinityTerm PodTerm(ObjectReader& r, const DocNode& node, absl::string_view field) {
   PodAffinityTerm t;
@@ -320,9 +325,15 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   const std::vector<DocNode> vols_items = vols.Items();
   for (size_t i = 0; i < vols_items.size(); ++i) {
     if (!vols_items[i].IsMap()) continue;
-    if (vols_items[i].Get("persistentVolumeClaim").IsDefined()) {
-      r.Warn(absl::StrCat(At("spec.volumes", i), ".persistentVolumeClaim"),
-             "volume binding and zones are not checked (VolumeBinding/VolumeZone filters)");
+    const std::string f = At("spec.volumes", i);
+    const std::string volume = r.String(vols_items[i], "name", absl::StrCat(f, ".name")).value_or("");
+    const DocNode claim = r.Map(vols_items[i], "persistentVolumeClaim", absl::StrCat(f, ".persistentVolumeClaim"));
+    if (claim.IsDefined()) {
+      p.volume_claims.push_back(
+          {volume, r.String(claim, "claimName", absl::StrCat(f, ".persistentVolumeClaim.claimName")).value_or("")});
+    } else if (r.Map(vols_items[i], "ephemeral", absl::StrCat(f, ".ephemeral")).IsDefined()) {
+      // A generic ephemeral volume: its claim is "<pod>-<volume>" (ephemeral.VolumeClaimName).
+      p.volume_claims.push_back({volume, absl::StrCat(p.name, "-", volume), /*ephemeral=*/true});
     }
     const DocNode image = r.Map(vols_items[i], "image", absl::StrCat(At("spec.volumes", i), ".image"));
     if (image.IsDefined()) {  // an image volume: ImageLocality counts its image

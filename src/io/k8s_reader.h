@@ -4,6 +4,7 @@
 
 #include "src/io/yaml_reader.h"
 #include "vcsched/objects.h"
+#include "vcsched/storage.h"
 
 namespace vcsched::io_internal {
 
@@ -14,6 +15,17 @@ void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out);
 void ReadHyperNode(ObjectReader& r, const DocNode& doc, HyperNodeSpec* out);
 void ReadQueue(ObjectReader& r, const DocNode& doc, QueueSpec* out);
 void ReadPriorityClass(ObjectReader& r, const DocNode& doc, PriorityClassSpec* out);
+void ReadPersistentVolumeClaim(ObjectReader& r, const DocNode& doc, PersistentVolumeClaimSpec* out);
+void ReadPersistentVolume(ObjectReader& r, const DocNode& doc, PersistentVolumeSpec* out);
+void ReadStorageClass(ObjectReader& r, const DocNode& doc, StorageClassSpec* out);
+void ReadCSINode(ObjectReader& r, const DocNode& doc, CSINodeSpec* out);
+
+// Shapes several kinds share: string lists, selectors and node selector terms.
+std::vector<std::string> StringList(ObjectReader& r, const DocNode& parent, const char* key, absl::string_view field);
+std::vector<LabelSelectorRequirement> Requirements(ObjectReader& r, const DocNode& parent, const char* key,
+                                                   absl::string_view field);
+LabelSelector Selector(ObjectReader& r, const DocNode& node, absl::string_view field);
+NodeSelectorTerm Term(ObjectReader& r, const DocNode& node, absl::string_view field);
 
 }  // namespace vcsched::io_internal
 

@@ -59,7 +59,8 @@ constexpr bool SpecHasUid() {
 using SpecKey = std::pair<absl::string_view, absl::string_view>;
 template <typename T>
 SpecKey KeyOf(const T& spec) {
-  if constexpr (std::is_same_v<T, PodSpec> || std::is_same_v<T, PodGroupSpec>) return {spec.namespace_, spec.name};
+  if constexpr (std::is_same_v<T, PodSpec> || std::is_same_v<T, PodGroupSpec> ||
+                std::is_same_v<T, PersistentVolumeClaimSpec>) return {spec.namespace_, spec.name};
   else return {absl::string_view(), spec.name};
 }
 
@@ -88,6 +89,10 @@ struct Collected {
   Table<QueueSpec> queues;
   Table<PriorityClassSpec> priority_classes;
   Table<HyperNodeSpec> hyper_nodes;
+  Table<PersistentVolumeClaimSpec> claims;
+  Table<PersistentVolumeSpec> volumes;
+  Table<StorageClassSpec> storage_classes;
+  Table<CSINodeSpec> csi_nodes;
   std::map<std::string, Labels> namespaces;  // Namespace objects: their labels
   std::optional<SchedulerConfig> config;
   std::string config_where;
@@ -112,6 +117,10 @@ struct Collected {
     queues.Clear();
     priority_classes.Clear();
     hyper_nodes.Clear();
+    claims.Clear();
+    volumes.Clear();
+    storage_classes.Clear();
+    csi_nodes.Clear();
     namespaces.clear();
     config.reset();
     config_where.clear();
@@ -378,6 +387,17 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
   } else if (kind == "PriorityClass" && need_api({"scheduling.k8s.io"})) {
     ReadAndPut(c.priority_classes, "PriorityClass", /*namespaced=*/false, io_internal::ReadPriorityClass, doc, where,
                r, diag);
+  } else if (kind == "PersistentVolumeClaim" && need_api({"v1"})) {
+    ReadAndPut(c.claims, "PersistentVolumeClaim", /*namespaced=*/true, io_internal::ReadPersistentVolumeClaim, doc,
+               where, r, diag);
+  } else if (kind == "PersistentVolume" && need_api({"v1"})) {
+    ReadAndPut(c.volumes, "PersistentVolume", /*namespaced=*/false, io_internal::ReadPersistentVolume, doc, where, r,
+               diag);
+  } else if (kind == "StorageClass" && need_api({"storage.k8s.io"})) {
+    ReadAndPut(c.storage_classes, "StorageClass", /*namespaced=*/false, io_internal::ReadStorageClass, doc, where, r,
+               diag);
+  } else if (kind == "CSINode" && need_api({"storage.k8s.io"})) {
+    ReadAndPut(c.csi_nodes, "CSINode", /*namespaced=*/false, io_internal::ReadCSINode, doc, where, r, diag);
   } else if (kind == "SchedulerConfiguration" && need_api({"vcsched"})) {
     r.set_object("SchedulerConfiguration");
     set_config(io_internal::ReadSchedulerConfig(r, doc.yaml()));
@@ -426,7 +446,9 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
                                          "\" creates jobs over time and is not part of a scheduling snapshot; ",
                                          "see `vcsched validate` and `vcsched expand`"));
   } else if (kind != "Node" && kind != "Pod" && kind != "PodGroup" && kind != "Queue" && kind != "HyperNode" &&
-             kind != "PriorityClass" && kind != "SchedulerConfiguration" && kind != "Expectation") {
+             kind != "PriorityClass" && kind != "SchedulerConfiguration" && kind != "Expectation" &&
+             kind != "PersistentVolumeClaim" && kind != "PersistentVolume" && kind != "StorageClass" &&
+             kind != "CSINode") {
     r.Fail(doc.Get("kind"), "kind", absl::StrCat("unknown kind \"", kind, "\" (apiVersion \"", api, "\")"));
   }
 }
@@ -864,6 +886,10 @@ void ClearObjects(ScenarioObjects& o) {
   clear(o.priority_classes);
   clear(o.namespaces);
   clear(o.hyper_nodes);
+  clear(o.claims);
+  clear(o.volumes);
+  clear(o.storage_classes);
+  clear(o.csi_nodes);
   o.config.reset();
   o.expectation.reset();
   clear(o.job_pod_groups);
@@ -880,6 +906,7 @@ absl::Status TakeObjectsInto(Collected& c, Diagnostics& diag, bool keep_storage,
   if (const auto& acted_on = c.pod_groups.made_by_jobs_also_given; !acted_on.empty()) {
     DropMadeBy(acted_on, c.pod_groups);
     DropMadeBy(acted_on, c.pods);
+    DropMadeBy(acted_on, c.claims);
   }
   // The queue hierarchy is checked here too, where each queue's document is known.
   if (diag.errors.empty() && !c.queues.specs.empty()) {
@@ -906,6 +933,10 @@ absl::Status TakeObjectsInto(Collected& c, Diagnostics& diag, bool keep_storage,
   HandOver(c.queues, keep, [&](QueueSpec&& s) { out.queues.push_back(std::move(s)); });
   HandOver(c.priority_classes, keep, [&](PriorityClassSpec&& s) { out.priority_classes.push_back(std::move(s)); });
   HandOver(c.hyper_nodes, keep, [&](HyperNodeSpec&& s) { out.hyper_nodes.push_back(std::move(s)); });
+  HandOver(c.claims, keep, [&](PersistentVolumeClaimSpec&& s) { out.claims.push_back(std::move(s)); });
+  HandOver(c.volumes, keep, [&](PersistentVolumeSpec&& s) { out.volumes.push_back(std::move(s)); });
+  HandOver(c.storage_classes, keep, [&](StorageClassSpec&& s) { out.storage_classes.push_back(std::move(s)); });
+  HandOver(c.csi_nodes, keep, [&](CSINodeSpec&& s) { out.csi_nodes.push_back(std::move(s)); });
   for (auto& [name, labels] : c.namespaces) out.namespaces.push_back({name, std::move(labels)});
   std::sort(diag.warnings.begin(), diag.warnings.end());
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
@@ -925,6 +956,7 @@ absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOption
     if (!flags.ok()) return flags.status();
     options.snapshot.scheduler_names = flags->scheduler_names;
     options.snapshot.default_queue = flags->default_queue;
+    options.snapshot.ignored_provisioners = flags->ignored_provisioners;
   }
   SnapshotBuilder b(options.snapshot);
   if (!options.hyper_node_labels.empty()) {
@@ -943,6 +975,10 @@ absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOption
   for (PriorityClassSpec& s : objects.priority_classes) b.AddPriorityClass(std::move(s));
   for (NamespaceSpec& s : objects.namespaces) b.AddNamespace(std::move(s));
   for (HyperNodeSpec& s : objects.hyper_nodes) b.AddHyperNode(std::move(s));
+  for (PersistentVolumeClaimSpec& s : objects.claims) b.AddPersistentVolumeClaim(std::move(s));
+  for (PersistentVolumeSpec& s : objects.volumes) b.AddPersistentVolume(std::move(s));
+  for (StorageClassSpec& s : objects.storage_classes) b.AddStorageClass(std::move(s));
+  for (CSINodeSpec& s : objects.csi_nodes) b.AddCSINode(std::move(s));
   for (const std::string& w : objects.warnings) b.AddWarning(w);
   absl::StatusOr<Snapshot> snap = std::move(b).Build();
   if (!snap.ok()) return snap.status();

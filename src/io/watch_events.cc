@@ -232,6 +232,19 @@ absl::Status CheckAllExist(const Cluster& cluster, const ScenarioObjects& o) {
   for (const HyperNodeSpec& h : o.hyper_nodes) {
     if (!cluster.hyper_nodes().count(h.name)) return Absent("HyperNode", h.name);
   }
+  for (const PersistentVolumeClaimSpec& c : o.claims) {
+    const std::string key = absl::StrCat(c.namespace_, "/", c.name);
+    if (!cluster.storage().claims.count(key) && job_groups.empty()) return Absent("PersistentVolumeClaim", key);
+  }
+  for (const PersistentVolumeSpec& v : o.volumes) {
+    if (!cluster.storage().volumes.count(v.name)) return Absent("PersistentVolume", v.name);
+  }
+  for (const StorageClassSpec& c : o.storage_classes) {
+    if (!cluster.storage().classes.count(c.name)) return Absent("StorageClass", c.name);
+  }
+  for (const CSINodeSpec& n : o.csi_nodes) {
+    if (!cluster.storage().csi_nodes.count(n.name)) return Absent("CSINode", n.name);
+  }
   for (const PodGroupSpec& g : o.pod_groups) {
     const std::string key = absl::StrCat(g.namespace_, "/", g.name);
     if (!cluster.pod_groups().count(key)) return Absent(job_groups.count(key) ? "the PodGroup of Job" : "PodGroup", key);
@@ -317,6 +330,23 @@ class EventUndo {
   void KeepHyperNode(const std::string& name) {
     Keep(c_.hyper_nodes(), name, [this, name] { (void)c_.DeleteHyperNode(name); },
          [this](const HyperNodeSpec& h) { (void)c_.PutHyperNode(h); });
+  }
+  void KeepClaim(const std::string& key) {
+    const auto [ns, name] = SplitKey(key);
+    Keep(c_.storage().claims, key, [this, ns = ns, name = name] { (void)c_.DeletePersistentVolumeClaim(ns, name); },
+         [this](const PersistentVolumeClaimSpec& c) { (void)c_.PutPersistentVolumeClaim(c); });
+  }
+  void KeepVolume(const std::string& name) {
+    Keep(c_.storage().volumes, name, [this, name] { (void)c_.DeletePersistentVolume(name); },
+         [this](const PersistentVolumeSpec& v) { (void)c_.PutPersistentVolume(v); });
+  }
+  void KeepStorageClass(const std::string& name) {
+    Keep(c_.storage().classes, name, [this, name] { (void)c_.DeleteStorageClass(name); },
+         [this](const StorageClassSpec& sc) { (void)c_.PutStorageClass(sc); });
+  }
+  void KeepCSINode(const std::string& name) {
+    Keep(c_.storage().csi_nodes, name, [this, name] { (void)c_.DeleteCSINode(name); },
+         [this](const CSINodeSpec& n) { (void)c_.PutCSINode(n); });
   }
   void KeepPodGroup(const std::string& key) {
     const auto [ns, name] = SplitKey(key);
@@ -416,6 +446,10 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
     for (const PriorityClassSpec& pc : objects->priority_classes) gone(cluster.DeletePriorityClass(pc.name));
     for (const NamespaceSpec& ns : objects->namespaces) gone(cluster.DeleteNamespace(ns.name));
     for (const HyperNodeSpec& h : objects->hyper_nodes) gone(cluster.DeleteHyperNode(h.name));
+    for (const PersistentVolumeClaimSpec& c : objects->claims) gone(cluster.DeletePersistentVolumeClaim(c.namespace_, c.name));
+    for (const PersistentVolumeSpec& v : objects->volumes) gone(cluster.DeletePersistentVolume(v.name));
+    for (const StorageClassSpec& c : objects->storage_classes) gone(cluster.DeleteStorageClass(c.name));
+    for (const CSINodeSpec& n : objects->csi_nodes) gone(cluster.DeleteCSINode(n.name));
     for (const QueueSpec& q : objects->queues) {
       absl::Status s = cluster.DeleteQueue(q.name);
       if (absl::IsNotFound(s)) gone(s);
@@ -485,6 +519,25 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
   for (HyperNodeSpec& h : objects->hyper_nodes) {
     undo.KeepHyperNode(h.name);
     s.Update(put(cluster.PutHyperNode(std::move(h))));
+  }
+  for (StorageClassSpec& c : objects->storage_classes) {
+    undo.KeepStorageClass(c.name);
+    s.Update(put(cluster.PutStorageClass(std::move(c))));
+  }
+  for (PersistentVolumeSpec& v : objects->volumes) {
+    undo.KeepVolume(v.name);
+    s.Update(put(cluster.PutPersistentVolume(std::move(v))));
+  }
+  for (CSINodeSpec& n : objects->csi_nodes) {
+    undo.KeepCSINode(n.name);
+    s.Update(put(cluster.PutCSINode(std::move(n))));
+  }
+  for (PersistentVolumeClaimSpec& c : objects->claims) {
+    const std::string key = absl::StrCat(c.namespace_, "/", c.name);
+    // A Job seen again does not undo what the binder wrote on the claims it made.
+    if (!objects->job_pod_groups.empty() && cluster.storage().claims.count(key)) continue;
+    undo.KeepClaim(key);
+    s.Update(put(cluster.PutPersistentVolumeClaim(std::move(c))));
   }
   // A Job's controller creates the pods it lacks and leaves the ones it made, and the
   // scheduler owns its PodGroup's status: a Job seen again changes neither.

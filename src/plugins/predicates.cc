@@ -1,8 +1,10 @@
 // predicates: Kubernetes filters as Volcano's predicates plugin runs them
 // (docs/reference/scheduler.md §10.6): pod count, NodeUnschedulable, NodeAffinity, TaintToleration,
-// NodePorts, InterPodAffinity and PodTopologySpread. Its event handlers keep the shared node view
-// current with this session's placements.
+// NodePorts, InterPodAffinity, VolumeZone, PodTopologySpread and VolumeBinding. Its event handlers
+// keep the shared node view current with this session's placements, and reserve the volumes
+// matched to placed pods' claims.
 #include <algorithm>
+#include <memory>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -13,6 +15,7 @@
 #include "src/plugins/plugins.h"
 #include "src/plugins/pod_affinity_state.h"
 #include "src/plugins/topology.h"
+#include "src/plugins/volume_filters.h"
 
 namespace vcsched::internal {
 namespace {
@@ -25,6 +28,8 @@ class PredicatesPlugin : public Plugin {
     bool taint_toleration = true;
     bool pod_affinity = true;
     bool topology_spread = true;
+    bool volume_zone = true;
+    bool volume_binding = true;
     // VolumeBinding or DynamicResources is on: Volcano runs their Reserve before a task
     // joins the Kubernetes node view (below).
     bool reserve_plugins = true;
@@ -44,6 +49,12 @@ class PredicatesPlugin : public Plugin {
     spread_ = ssn.InternReason("node(s) didn't match pod topology spread constraints");
     spread_label_ = ssn.InternReason("node(s) didn't match pod topology spread constraints (missing required label)");
     ports_ = ssn.InternReason("node(s) didn't have free ports for the requested pod ports");
+    if (flags_.volume_zone || flags_.volume_binding) {
+      bool any = false;
+      for (const TaskInfo& task : ssn.snapshot().tasks()) any = any || !task.pod->volume_claims.empty();
+      if (any) volumes_ = std::make_unique<VolumeFilters>(ssn.snapshot(), flags_.volume_zone, flags_.volume_binding);
+      zone_ = ssn.InternReason(VolumeFilters::kZoneConflict);
+    }
     has_ports_.assign(ssn.snapshot().tasks().size(), -1);
     prefilter_seq_.assign(ssn.snapshot().tasks().size(), -1);
     // The affinity and spread filters see the pods as they were when the task's
@@ -53,6 +64,11 @@ class PredicatesPlugin : public Plugin {
       prefilter_seq_[static_cast<size_t>(t)] = view_->seq();
       if (NeedsAffinityState(t)) {
         Remember(t, view_->seq(), PodAffinityState::FromView(st.snapshot(), t, *view_));
+      }
+      if (volumes_ != nullptr && volumes_->Applies(t)) {
+        if (std::string why = volumes_->PreFilter(t); !why.empty()) {
+          return FitResult::Fail(FitCode::kUnschedulableAndUnresolvable, ssn_->InternReason(why));
+        }
       }
       return FitResult::Success();
     });
@@ -89,24 +105,36 @@ class PredicatesPlugin : public Plugin {
     // Kubernetes node view, so later scores and filters no longer count it.
     ssn.AddEventHandler({[this](TaskIndex t) {
                            if (flags_.reserve_plugins && prefilter_seq_[static_cast<size_t>(t)] < 0) return;
-                           view_->Add(t, ssn_->task_node(t));
-                           if (ports_built_ && HasPorts(t)) HoldPorts(t, ssn_->task_node(t), true);
+                           const NodeIndex n = ssn_->task_node(t);
+                           if (volumes_ != nullptr && flags_.volume_binding && volumes_->Applies(t)) {
+                             volumes_->Reserve(t, ssn_->node_info(n).spec);
+                           }
+                           view_->Add(t, n);
+                           if (ports_built_ && HasPorts(t)) HoldPorts(t, n, true);
                          },
                          [this](TaskIndex t) {
                            const NodeIndex n = ports_built_ && HasPorts(t) ? view_->node_of(t) : kNone;
                            view_->Remove(t);
                            if (n >= 0) HoldPorts(t, n, false);
+                           if (volumes_ != nullptr) volumes_->Unreserve(t);
                          }});
     return absl::OkStatus();
   }
 
  private:
+  void OnSessionClose(Session& ssn) override {
+    if (volumes_ == nullptr) return;
+    const auto bound = [&](TaskIndex t) { return IsAllocatedStatus(ssn.task_status(t)); };
+    for (VolumeBinding& b : volumes_->Bindings(bound)) ssn.AddVolumeBinding(std::move(b));
+  }
+
   // Whether step 3 can fail for `t`: it has affinity or DoNotSchedule spread terms, or a
   // placed pod's term selects it (or the pods changed since its PreFilter: its state
   // may then hold terms the view no longer has).
   bool PlacementMatters(TaskIndex t) const {
     const Session& s = *ssn_;
     if (flags_.node_ports && HasPorts(t)) return true;
+    if (volumes_ != nullptr && volumes_->Applies(t)) return true;
     if (flags_.topology_spread && (s.task_flags(t) & kTaskPlacementTerms) &&
         HasSpreadConstraint(*s.task(t).pod, /*do_not_schedule=*/true)) {
       return true;
@@ -163,7 +191,31 @@ class PredicatesPlugin : public Plugin {
   void PlacementFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
     if (flags_.node_ports && HasPorts(t) && PortsTaken(t, n)) fail(FitCode::kUnschedulable, ports_);
     if (flags_.pod_affinity && NeedsAffinityState(t) && !PodAffinityFilter(AffinityStateOf(t), n, fail)) return;
+    const bool volumes = volumes_ != nullptr && volumes_->Applies(t);
+    if (volumes && flags_.volume_zone && !volumes_->ZoneFits(t, ssn_->node_info(n).spec)) {
+      fail(FitCode::kUnschedulableAndUnresolvable, zone_);
+      return;
+    }
     if (flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms)) TopologySpreadFilter(t, n, fail);
+    if (volumes && flags_.volume_binding) VolumeBindingFilter(t, n, fail);
+  }
+
+  template <typename Fail>
+  void VolumeBindingFilter(TaskIndex t, NodeIndex n, Fail& fail) const {
+    std::string error;
+    const std::vector<const char*> conflicts = volumes_->BindingConflicts(t, ssn_->node_info(n).spec, &error);
+    if (!error.empty()) fail(FitCode::kError, ssn_->InternReason(error));
+    for (const char* c : conflicts) fail(FitCode::kUnschedulableAndUnresolvable, ssn_->InternReason(c));
+  }
+
+  // Whether the volume filters keep node n for `t`.
+  bool VolumesFit(TaskIndex t, NodeIndex n) const {
+    if (volumes_ == nullptr || !volumes_->Applies(t)) return true;
+    const NodeSpec& node = ssn_->node_info(n).spec;
+    if (flags_.volume_zone && !volumes_->ZoneFits(t, node)) return false;
+    if (!flags_.volume_binding) return true;
+    std::string error;
+    return volumes_->BindingConflicts(t, node, &error).empty() && error.empty();
   }
 
   // Where step 3 may fail for `t` (PlacementBoundFn): the nodes of the domains holding a
@@ -171,6 +223,7 @@ class PredicatesPlugin : public Plugin {
   // on one topology key, between that key's domains (a node's answer is its domain's).
   bool BoundPlacement(TaskIndex t, PlacementBound& bound) const {
     const PodSpec& pod = *ssn_->task(t).pod;
+    if (volumes_ != nullptr && volumes_->Applies(t)) return false;  // the volume filters may fail anywhere
     if (flags_.node_ports && HasPorts(t)) {  // NodePorts fails only where a wanted port is held
       for (NodeIndex n = 0; n < ssn_->num_nodes(); ++n) {
         if (PortsTaken(t, n)) bound.nodes.push_back(n);
@@ -196,7 +249,8 @@ class PredicatesPlugin : public Plugin {
     const bool spread = flags_.topology_spread && (ssn_->task_flags(t) & kTaskPlacementTerms) &&
                         HasSpreadConstraint(pod, /*do_not_schedule=*/true);
     const bool ports = flags_.node_ports && HasPorts(t);
-    if (affinity == nullptr && !spread && !ports) return;
+    const bool volumes = volumes_ != nullptr && volumes_->Applies(t);
+    if (affinity == nullptr && !spread && !ports && !volumes) return;
     // TopologySpreadFilter's answer per domain of each DoNotSchedule constraint: a node
     // passes when it has a domain of each and every one passes.
     std::vector<DomainPass>& passes = domain_passes_;
@@ -227,7 +281,7 @@ class PredicatesPlugin : public Plugin {
                                    const int32_t d = (*p.of_node)[static_cast<size_t>(n)];
                                    if (d < 0 || !p.pass[static_cast<size_t>(d)]) return true;
                                  }
-                                 return false;
+                                 return volumes && !VolumesFit(t, n);
                                }),
                 nodes.end());
   }
@@ -409,6 +463,7 @@ class PredicatesPlugin : public Plugin {
   mutable bool ports_built_ = false;
 
   Flags flags_;
+  std::unique_ptr<VolumeFilters> volumes_;  // only when a task uses a claim
   Session* ssn_ = nullptr;
   NodeView* view_ = nullptr;  // the session's, shared with nodeorder
   mutable std::vector<SpreadCounts> spread_counts_;
@@ -422,7 +477,8 @@ class PredicatesPlugin : public Plugin {
   mutable TaskIndex tolerations_task_ = kNone;
   mutable int64_t cache_seq_ = -2, cache_now_ = -2;
   ReasonId pod_number_ = 0, unschedulable_ = 0, affinity_ = 0, taint_ = 0, pod_affinity_ = 0,
-           pod_anti_affinity_ = 0, existing_anti_ = 0, spread_ = 0, spread_label_ = 0, ports_ = 0;
+           pod_anti_affinity_ = 0, existing_anti_ = 0, spread_ = 0, spread_label_ = 0, ports_ = 0,
+           zone_ = 0;
 };
 
 }  // namespace
@@ -434,13 +490,14 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewPredicatesPlugin(const Arguments& arg
   VCSCHED_ASSIGN_OR_RETURN(f.taint_toleration, args.GetBool("predicate.TaintTolerationEnable", true));
   VCSCHED_ASSIGN_OR_RETURN(f.pod_affinity, args.GetBool("predicate.PodAffinityEnable", true));
   VCSCHED_ASSIGN_OR_RETURN(f.topology_spread, args.GetBool("predicate.PodTopologySpreadEnable", true));
-  VCSCHED_ASSIGN_OR_RETURN(const bool volume_binding, args.GetBool("predicate.VolumeBindingEnable", true));
+  VCSCHED_ASSIGN_OR_RETURN(f.volume_binding, args.GetBool("predicate.VolumeBindingEnable", true));
+  VCSCHED_ASSIGN_OR_RETURN(f.volume_zone, args.GetBool("predicate.VolumeZoneEnable", true));
   VCSCHED_ASSIGN_OR_RETURN(const bool dra, args.GetBool("predicate.DynamicResourceAllocationEnable", true));
-  f.reserve_plugins = volume_binding || dra;
+  f.reserve_plugins = f.volume_binding || dra;
   // Accepted for compatibility; the filters they gate need data a snapshot does not carry
-  // (volumes, DRA claims) or only change speed (CacheEnable).
-  for (const char* key : {"predicate.NodeVolumeLimitsEnable",
-                          "predicate.VolumeZoneEnable", "predicate.CacheEnable",
+  // (DRA claims), are stricter in Volcano's cache already (NodeVolumeLimits: the CSI
+  // volume counts are requests) or only change speed (CacheEnable).
+  for (const char* key : {"predicate.NodeVolumeLimitsEnable", "predicate.CacheEnable",
                           "predicate.GPUSharingEnable", "predicate.GPUNumberEnable",
                           "predicate.ProportionalEnable"}) {
     VCSCHED_RETURN_IF_ERROR(args.GetBool(key, false).status());

@@ -26,6 +26,11 @@ struct SnapshotBuilder::State {
   std::vector<PriorityClassSpec> priority_classes;
   std::vector<NamespaceSpec> namespaces;
   std::vector<HyperNodeSpec> hyper_nodes;
+  std::vector<PersistentVolumeClaimSpec> claims;
+  std::vector<PersistentVolumeSpec> volumes;
+  std::vector<StorageClassSpec> storage_classes;
+  std::vector<CSINodeSpec> csi_nodes;
+  std::shared_ptr<const StorageObjects> storage;  // SetStorage
   std::vector<std::string> warnings;
   std::shared_ptr<const Snapshot::Impl> previous;  // ReuseFrom
 };

@@ -9,6 +9,7 @@
 #include "src/model/object_names.h"
 #include "src/model/queue_checks.h"
 #include "vcsched/snapshot.h"
+#include "vcsched/storage.h"
 
 namespace vcsched {
 namespace {
@@ -208,6 +209,50 @@ std::vector<std::string> ObjectProblems(const PriorityClassSpec& pc) {
 std::vector<std::string> ObjectProblems(const NamespaceSpec& ns) {
   std::vector<std::string> out;
   CheckName("Namespace", ns.name, nullptr, &out);
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const PersistentVolumeClaimSpec& claim) {
+  std::vector<std::string> out;
+  CheckName("PersistentVolumeClaim", claim.name, &claim.namespace_, &out);
+  if (out.empty() && claim.storage_request < 0) {
+    out.push_back(absl::StrCat("PersistentVolumeClaim \"", claim.namespace_, "/", claim.name,
+                               "\": spec.resources.requests.storage: must not be negative"));
+  }
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const PersistentVolumeSpec& volume) {
+  std::vector<std::string> out;
+  CheckName("PersistentVolume", volume.name, nullptr, &out);
+  if (out.empty() && volume.capacity < 0) {
+    out.push_back(absl::StrCat("PersistentVolume \"", volume.name, "\": spec.capacity.storage: must not be negative"));
+  }
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const StorageClassSpec& storage_class) {
+  std::vector<std::string> out;
+  CheckName("StorageClass", storage_class.name, nullptr, &out);
+  if (out.empty() && !OneOf(storage_class.volume_binding_mode, {"Immediate", "WaitForFirstConsumer"})) {
+    out.push_back(absl::StrCat("StorageClass \"", storage_class.name, "\": volumeBindingMode: unknown mode ",
+                               QuoteName(storage_class.volume_binding_mode), " (Immediate or WaitForFirstConsumer)"));
+  }
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const CSINodeSpec& csi_node) {
+  std::vector<std::string> out;
+  CheckName("CSINode", csi_node.name, nullptr, &out);
+  for (size_t i = 0; out.empty() && i < csi_node.drivers.size(); ++i) {
+    const CSINodeDriver& d = csi_node.drivers[i];
+    if (d.name.empty()) {
+      out.push_back(absl::StrCat("CSINode \"", csi_node.name, "\": spec.drivers[", i, "].name: must not be empty"));
+    } else if (d.allocatable_count && *d.allocatable_count < 0) {
+      out.push_back(absl::StrCat("CSINode \"", csi_node.name, "\": spec.drivers[", i,
+                                 "].allocatable.count: must not be negative"));
+    }
+  }
   return out;
 }
 

@@ -30,6 +30,7 @@ absl::Span<const QueueInfo> Snapshot::queues() const { return impl_->queues; }
 absl::Span<const PriorityClassSpec> Snapshot::priority_classes() const {
   return impl_->priority_classes;
 }
+const StorageObjects& Snapshot::storage() const { return *impl_->storage; }
 const Resource& Snapshot::total_allocatable() const { return impl_->total; }
 const std::vector<std::string>& Snapshot::warnings() const { return impl_->warnings; }
 const std::vector<std::shared_ptr<const PodSpec>>& Snapshot::other_scheduler_pods() const { return impl_->hidden_pods; }
@@ -138,6 +139,13 @@ void SnapshotBuilder::AddPriorityClass(PriorityClassSpec c) {
 }
 void SnapshotBuilder::AddNamespace(NamespaceSpec ns) { state_->namespaces.push_back(std::move(ns)); }
 void SnapshotBuilder::AddHyperNode(HyperNodeSpec hyper_node) { state_->hyper_nodes.push_back(std::move(hyper_node)); }
+void SnapshotBuilder::AddPersistentVolumeClaim(PersistentVolumeClaimSpec claim) {
+  state_->claims.push_back(std::move(claim));
+}
+void SnapshotBuilder::AddPersistentVolume(PersistentVolumeSpec volume) { state_->volumes.push_back(std::move(volume)); }
+void SnapshotBuilder::AddStorageClass(StorageClassSpec c) { state_->storage_classes.push_back(std::move(c)); }
+void SnapshotBuilder::AddCSINode(CSINodeSpec csi_node) { state_->csi_nodes.push_back(std::move(csi_node)); }
+void SnapshotBuilder::SetStorage(std::shared_ptr<const StorageObjects> storage) { state_->storage = std::move(storage); }
 void SnapshotBuilder::AddWarning(std::string w) { state_->warnings.push_back(std::move(w)); }
 
 void SnapshotBuilder::ReuseFrom(const Snapshot& previous) { state_->previous = SnapshotInternals::Shared(previous); }

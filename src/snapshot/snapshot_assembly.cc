@@ -12,8 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "src/model/object_names.h"
+#include "src/model/pod_facts.h"
 #include "src/model/queue_checks.h"
 #include "src/snapshot/builder_state.h"
+#include "src/snapshot/csi_volumes.h"
 #include "src/snapshot/object_lint.h"
 #include "src/snapshot/hyper_node_tree.h"
 #include "src/snapshot/pod_order.h"
@@ -66,6 +68,7 @@ class SnapshotAssembly {
     CheckNames("PriorityClass", s_.priority_classes, cluster_scoped);
     CheckNames("Namespace", s_.namespaces, cluster_scoped);
     CheckNames("HyperNode", s_.hyper_nodes, cluster_scoped);
+    CheckStorage();
     // Kubernetes labels every namespace with its name (kubernetes.io/metadata.name).
     for (NamespaceSpec& ns : s_.namespaces) {
       ns.labels["kubernetes.io/metadata.name"] = ns.name;
@@ -379,10 +382,61 @@ class SnapshotAssembly {
     const SnapshotOptions& x = p->options;
     const SnapshotOptions& y = impl_->options;
     if (x.scheduler_names != y.scheduler_names || x.schedule_empty_scheduler_name != y.schedule_empty_scheduler_name ||
-        x.implicit_pod_groups != y.implicit_pod_groups || x.default_queue != y.default_queue) {
+        x.implicit_pod_groups != y.implicit_pod_groups || x.default_queue != y.default_queue ||
+        x.ignored_provisioners != y.ignored_provisioners) {
       return nullptr;
     }
+    // The pods' CSI volume counts read the storage objects.
+    if (p->storage != impl_->storage && !(p->storage->empty() && impl_->storage->empty())) return nullptr;
     return p;
+  }
+
+  // The storage objects: given whole (SetStorage), or one by one, checked as other objects
+  // are. A node's CSINode gives it its attach-limit resources, as Volcano's cache does.
+  void CheckStorage() {
+    // A volume's node affinity terms carry their parse flags, as a pod's do.
+    const auto terms_parsed = [](const StorageObjects& st) {
+      for (const auto& [_, v] : st.volumes) {
+        for (const NodeSelectorTerm& t : v.node_affinity) {
+          if (t.parses != internal::NodeSelectorTermParses(t)) return false;
+        }
+      }
+      return true;
+    };
+    if (s_.storage != nullptr && s_.claims.empty() && s_.volumes.empty() && s_.storage_classes.empty() &&
+        s_.csi_nodes.empty() && terms_parsed(*s_.storage)) {
+      impl_->storage = std::move(s_.storage);
+    } else {
+      auto storage = s_.storage != nullptr ? std::make_shared<StorageObjects>(*s_.storage)
+                                           : std::make_shared<StorageObjects>();
+      const auto put = [&](const char* kind, auto& map, std::string key, auto&& spec) {
+        std::vector<std::string> problems = ObjectProblems(spec);
+        if (!problems.empty()) {
+          for (std::string& p : problems) errors_.push_back(std::move(p));
+          return;
+        }
+        if (!map.emplace(key, std::move(spec)).second) {
+          errors_.push_back(absl::StrCat(kind, " \"", key, "\": metadata.name: duplicate name"));
+        }
+      };
+      for (PersistentVolumeClaimSpec& c : s_.claims) {
+        std::string key = absl::StrCat(c.namespace_, "/", c.name);
+        put("PersistentVolumeClaim", storage->claims, std::move(key), std::move(c));
+      }
+      for (PersistentVolumeSpec& v : s_.volumes) put("PersistentVolume", storage->volumes, v.name, std::move(v));
+      for (StorageClassSpec& c : s_.storage_classes) put("StorageClass", storage->classes, c.name, std::move(c));
+      for (CSINodeSpec& n : s_.csi_nodes) put("CSINode", storage->csi_nodes, n.name, std::move(n));
+      for (auto& [_, v] : storage->volumes) {
+        for (NodeSelectorTerm& t : v.node_affinity) t.parses = internal::NodeSelectorTermParses(t);
+      }
+      impl_->storage = std::move(storage);
+    }
+    if (impl_->storage->csi_nodes.empty()) return;
+    for (NodeSpec& n : s_.nodes) {
+      if (auto c = impl_->storage->csi_nodes.find(n.name); c != impl_->storage->csi_nodes.end()) {
+        internal::AddCsiAllocatable(c->second, n.allocatable);
+      }
+    }
   }
 
   // Each object's own problems, then duplicate names (of objects whose name is valid).
@@ -422,6 +476,9 @@ class SnapshotAssembly {
       for (const Container& c : p.containers) CollectCounted(c.requests, scalars_);
       for (const Container& c : p.init_containers) CollectCounted(c.requests, scalars_);
       CollectCounted(p.overhead, scalars_);
+      if (!p.volume_claims.empty()) {
+        CollectCounted(internal::PodCsiVolumeCounts(p, *impl_->storage, s_.options), scalars_);
+      }
     });
     for (const PodSpec* p : duplicate_pods) {
       if (p->name.empty() || p->name.size() > kMaxNameLength) continue;  // reported above

@@ -36,6 +36,7 @@ struct Snapshot::Impl {
   std::vector<HyperNodeIndex> node_lowest_hyper_node;  // per node (rule 6)
   bool hyper_nodes_ready = true;
   SnapshotOptions options;
+  std::shared_ptr<const StorageObjects> storage = std::make_shared<const StorageObjects>();  // never null
 
   // What pods change (PatchSnapshot works these out).
   std::vector<TaskInfo> tasks;

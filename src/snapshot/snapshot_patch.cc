@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "src/snapshot/csi_volumes.h"
 #include "src/snapshot/object_lint.h"
 #include "src/snapshot/task_facts.h"
 
@@ -180,6 +181,9 @@ bool SnapshotPatch::CountPodResources(const PodSpec& p, int sign) {
   bool known = true;
   for (const Container& c : p.containers) known = CountResources(c.requests, sign) && known;
   for (const Container& c : p.init_containers) known = CountResources(c.requests, sign) && known;
+  if (!p.volume_claims.empty()) {
+    known = CountResources(PodCsiVolumeCounts(p, *was_.storage, was_.options), sign) && known;
+  }
   return CountResources(p.overhead, sign) && known;
 }
 
@@ -223,6 +227,7 @@ void SnapshotPatch::Copy() {
   n.nodes = was_.nodes;
   n.queues = was_.queues;
   n.priority_classes = was_.priority_classes;
+  n.storage = was_.storage;
   n.namespace_labels = was_.namespace_labels;
   n.total = was_.total;
   n.node_by_name = was_.node_by_name;

@@ -6,6 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "src/model/pod_facts.h"
+#include "src/snapshot/csi_volumes.h"
 #include "vcsched/arguments.h"
 
 namespace vcsched::internal {
@@ -105,6 +106,12 @@ void WorkOutPodFacts(const PodSpec& p, const Snapshot::Impl& impl, TaskInfo& t) 
   t.uid = p.uid.empty() ? absl::StrCat(p.namespace_, "-", p.name) : p.uid;
   t.status = StatusOf(p);
   t.resreq = PodRequest(impl.space, p);
+  // Volcano's cache adds the pod's CSI volumes to its request (attach limits).
+  if (!p.volume_claims.empty()) {
+    for (const auto& [name, count] : PodCsiVolumeCounts(p, *impl.storage, impl.options)) {
+      if (const int d = impl.space.Find(name); d >= 0) t.resreq[d] = SaturatingAdd(t.resreq[d], count);
+    }
+  }
   std::tie(t.nonzero_cpu, t.nonzero_memory) = NonZeroRequest(p);
   t.best_effort = t.resreq.IsEmpty();
   // A pod without spec.priority gets what the API server's Priority admission would have

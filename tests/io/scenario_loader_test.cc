@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "tests/testing/builders.h"
 #include "vcsched/io/scenario.h"
@@ -242,7 +243,7 @@ metadata: {name: q}
   CHECK(sc->snapshot.queues()[*sc->snapshot.FindQueue("q")].spec.state == "Open");
 }
 
-TEST_CASE("Loader: fields that would change a decision but are not modelled are warned about", "[io][loader]") {
+TEST_CASE("Loader: host ports and claims are read, not warned about", "[io][loader]") {
   absl::StatusOr<Scenario> sc = LoadScenario({{"w.yaml", R"(apiVersion: v1
 kind: Pod
 metadata: {name: p}
@@ -252,10 +253,13 @@ spec:
   volumes: [{name: v, persistentVolumeClaim: {claimName: data}}]
 )"}});
   REQUIRE(sc.ok());
-  // Host ports are read and checked (the NodePorts filter): only the claim is warned about.
-  REQUIRE(sc->warnings.size() == 1);
-  CHECK_THAT(sc->warnings[0], Catch::Contains("persistentVolumeClaim"));
+  // Host ports feed the NodePorts filter, claims the volume filters: nothing is warned about.
+  CHECK(sc->warnings.empty());
   const PodSpec& pod = *sc->snapshot.tasks().front().pod;
+  REQUIRE(pod.volume_claims.size() == 1);
+  CHECK(pod.volume_claims.front().volume == "v");
+  CHECK(pod.volume_claims.front().claim == "data");
+  CHECK_FALSE(pod.volume_claims.front().ephemeral);
   REQUIRE(pod.containers.front().host_ports.size() == 1);
   CHECK(pod.containers.front().host_ports.front().port == 80);
 }
@@ -336,7 +340,8 @@ data:
 TEST_CASE("Loader: every real cluster dump loads", "[io][loader][dumps]") {
   const char* file = GENERATE("azureml-aks-blog-2022.yaml", "kuberay-volcano-2022.yaml",
                               "openshift-mustgather-gcp-nodes-2022.yaml", "ray-doc-rayjob-2025.yaml",
-                              "volcano-pr1040-kind-2020.yaml");
+                              "volcano-pr1040-kind-2020.yaml", "ebs-csi-claim-volume-eks-2019.yaml",
+                              "ingress-nginx-hostports-minikube-2022.yaml");
   DYNAMIC_SECTION(file) {
     const std::string text = ReadData(std::string("real-dumps/") + file);
     REQUIRE_FALSE(text.empty());
@@ -345,6 +350,39 @@ TEST_CASE("Loader: every real cluster dump loads", "[io][loader][dumps]") {
     REQUIRE(sc.ok());
     CHECK(RunSession(sc->snapshot, DefaultSchedulerConfig()).ok());
   }
+}
+
+TEST_CASE("Loader: real claims, volumes and host ports are read, not warned about", "[io][loader][dumps]") {
+  absl::StatusOr<Scenario> sc =
+      LoadScenario({{"pv.yaml", ReadData("real-dumps/ebs-csi-claim-volume-eks-2019.yaml")},
+                    {"ingress.yaml", ReadData("real-dumps/ingress-nginx-hostports-minikube-2022.yaml")}});
+  REQUIRE(sc.ok());
+  for (const std::string& w : sc->warnings) {
+    INFO(w);
+    CHECK_FALSE(absl::StrContains(w, "PersistentVolume"));
+    CHECK_FALSE(absl::StrContains(w, "hostPort"));
+    CHECK_FALSE(absl::StrContains(w, "ports"));
+  }
+  const StorageObjects& st = sc->snapshot.storage();
+  REQUIRE(st.claims.size() == 1);
+  const PersistentVolumeClaimSpec& claim = st.claims.begin()->second;
+  CHECK(claim.volume_name == "pvc-4383c0bd-df78-11e9-bd75-0a35aab5d502");
+  CHECK(claim.annotations.count(kAnnBindCompleted) == 1);
+  CHECK(claim.storage_request == int64_t{3} << 30);
+  REQUIRE(st.volumes.size() == 1);
+  const PersistentVolumeSpec& pv = st.volumes.begin()->second;
+  CHECK(pv.csi_driver == "ebs.csi.aws.com");
+  REQUIRE(pv.node_affinity.size() == 1);
+  CHECK(pv.node_affinity[0].match_expressions[0].key == "topology.ebs.csi.aws.com/zone");
+  REQUIRE(pv.claim_ref.has_value());
+  CHECK(pv.claim_ref->uid == claim.uid);
+  // The ingress controller holds ports 80 and 443 of its node (8443 is no host port).
+  const PodSpec* ingress = nullptr;
+  for (const std::shared_ptr<const PodSpec>& p : sc->snapshot.other_scheduler_pods()) ingress = p.get();
+  for (const TaskInfo& t : sc->snapshot.tasks()) ingress = t.pod.get();
+  REQUIRE(ingress != nullptr);
+  REQUIRE(ingress->containers.size() == 1);
+  CHECK(ingress->containers[0].host_ports.size() == 2);
 }
 
 TEST_CASE("Loader: the openshift nodes keep their scalars and taints", "[io][loader][dumps]") {

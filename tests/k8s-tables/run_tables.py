@@ -17,6 +17,11 @@ asserts:
   `exact: PLUGIN`, every candidate node's score from that plugin (vcsched.scores) must
   also equal the table's score.
 
+Tables of the volume plugins also give `objects` (PersistentVolumeClaims, PersistentVolumes,
+StorageClasses, CSINodes as manifests; at the table's top level for every case, or in a
+case) and `predicates` (the predicates plugin's arguments, e.g. to test VolumeZone with
+VolumeBinding off, as Kubernetes' test runs one plugin alone).
+
 usage: run_tables.py [TABLE.yaml...]   (PYTHONPATH must reach the vcsched package)
 """
 import copy
@@ -33,12 +38,15 @@ NODEORDER_WEIGHTS = ["leastrequested", "mostrequested", "balancedresource", "nod
                      "tainttoleration", "imagelocality", "podtopologyspread"]
 
 
-def config(weights):
+def config(weights, predicates=None):
     args = {f"{w}.weight": 0 for w in NODEORDER_WEIGHTS}
     args.update(weights or {})
+    pred = {"name": "predicates"}
+    if predicates:
+        pred["arguments"] = dict(predicates)
     return {"actions": "enqueue, allocate, backfill",
             "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
-                      {"plugins": [{"name": "predicates"}, {"name": "nodeorder", "arguments": args}]}]}
+                      {"plugins": [pred, {"name": "nodeorder", "arguments": args}]}]}
 
 
 def node_doc(frag, has_room, pods_there):
@@ -76,7 +84,7 @@ def pod_doc(frag, default_name, incoming):
     return d
 
 
-def scenario(case, room):
+def scenario(case, room, objects=()):
     on_node = {}
     for p in case.get("pods", []):
         node = p.get("spec", {}).get("nodeName")
@@ -87,6 +95,7 @@ def scenario(case, room):
     docs = [node_doc(n, n["metadata"]["name"] in room and n["metadata"]["name"] not in failed,
                      on_node.get(n["metadata"]["name"], 0)) for n in case["nodes"]]
     docs += [{"apiVersion": "v1", "kind": "Namespace", "metadata": ns} for ns in case.get("namespaces", [])]
+    docs += [copy.deepcopy(o) for o in list(objects) + case.get("objects", [])]
     docs += [pod_doc(p, f"existing-{i}", False) for i, p in enumerate(case.get("pods", []))]
     incoming = pod_doc(case["pod"], "incoming", True)
     docs.append(incoming)
@@ -95,9 +104,10 @@ def scenario(case, room):
     return vcsched.load_scenario(text), key
 
 
-def session(case, weights, room):
-    loaded, key = scenario(case, room)
-    return vcsched.schedule(loaded, config(weights)).binds.get(key)
+def session(case, weights, room, table=None):
+    table = table or {}
+    loaded, key = scenario(case, room, table.get("objects", []))
+    return vcsched.schedule(loaded, config(weights, table.get("predicates"))).binds.get(key)
 
 
 def check_exact(case, weights, plugin):
@@ -108,10 +118,10 @@ def check_exact(case, weights, plugin):
             for node, want in sorted(case["scores"].items()) if got.get(node) != want]
 
 
-def check_filter(case, weights):
+def check_filter(case, weights, table=None):
     errors = []
     for node, fits in case["want"].items():
-        got = session(case, weights, {node})
+        got = session(case, weights, {node}, table)
         if (got == node) != fits:
             errors.append(f"{node}: Kubernetes says {'fits' if fits else 'does not fit'}, vcsched "
                           f"{'bound it there' if got == node else 'did not bind it'}")
@@ -147,7 +157,7 @@ def run(path):
             continue
         try:
             if table["kind"] == "filter":
-                errors = check_filter(case, table.get("weights"))
+                errors = check_filter(case, table.get("weights"), table)
             else:
                 errors = check_score(case, table.get("weights"), table.get("ranking") == "full")
                 if "exact" in table:

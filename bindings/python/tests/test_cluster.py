@@ -169,3 +169,42 @@ def test_to_yaml_prints_volcano_jobs_as_jobs_and_podgroup_statuses():
     c.schedule(now=1_700_000_002)
     assert c.last_apply["pod_group_statuses"] == 0
     assert c.generation == generation
+
+
+def test_claims_volumes_and_csi_nodes_are_state_and_bound_claims_stay_bound():
+    """A pod's unbound WaitForFirstConsumer claim takes the volume it can use; apply binds it."""
+    local = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "local"},
+             "provisioner": "kubernetes.io/no-provisioner", "volumeBindingMode": "WaitForFirstConsumer"}
+    pv = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv-big"},
+          "spec": {"capacity": {"storage": "10Gi"}, "accessModes": ["ReadWriteOnce"], "storageClassName": "local",
+                   "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchFields": [
+                       {"key": "metadata.name", "operator": "In", "values": ["big"]}]}]}}},
+          "status": {"phase": "Available"}}
+    claim = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "ns"},
+             "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "local",
+                      "resources": {"requests": {"storage": "5Gi"}}}}
+    csi = [{"apiVersion": "storage.k8s.io/v1", "kind": "CSINode", "metadata": {"name": n},
+            "spec": {"drivers": [{"name": "kubernetes.io/no-provisioner", "nodeID": n}]}} for n in ("small", "big")]
+    user = pod("a", 1)
+    user["spec"]["volumes"] = [{"name": "d", "persistentVolumeClaim": {"claimName": "data"}}]
+    c = vcsched.Cluster()
+    c.apply_all([added(node("small", 8)), added(node("big", 8)), added(local), added(pv), added(claim)] +
+                [added(x) for x in csi] + [added(user)])
+    counts = c.counts
+    assert (counts["persistent_volume_claims"], counts["persistent_volumes"], counts["storage_classes"],
+            counts["csi_nodes"]) == (1, 1, 1, 2)
+    d = c.schedule()
+    assert d.binds == {"ns/a": "big"}  # the only volume is pinned to "big"
+    assert d.volume_bindings == {"ns/data": {"task": "ns/a", "volume": "pv-big", "node": "big"}}
+    assert c.last_apply["conflicts"] == []
+    text = c.to_yaml()
+    assert "volumeName: pv-big" in text and "pv.kubernetes.io/bind-completed" in text
+    again = vcsched.Cluster(vcsched.load_scenario(text))
+    assert vcsched.Cluster(vcsched.load_scenario(again.to_yaml())).to_yaml() == again.to_yaml()
+    assert again.counts["persistent_volume_claims"] == 1 and "volumeName: pv-big" in again.to_yaml()
+    # The volume is taken: a second pod's claim of the class finds none, and waits.
+    other = dict(claim, metadata={"name": "more", "namespace": "ns"})
+    second = pod("b", 1)
+    second["spec"]["volumes"] = [{"name": "d", "persistentVolumeClaim": {"claimName": "more"}}]
+    again.apply_all([added(other), added(second)])
+    assert again.schedule().binds == {}

@@ -10,7 +10,8 @@ import yaml
 
 import vcsched
 
-CLUSTER_KINDS = {"Node", "Pod", "PodGroup", "Queue", "PriorityClass", "Namespace", "HyperNode", "Job"}
+CLUSTER_KINDS = {"Node", "Pod", "PodGroup", "Queue", "PriorityClass", "Namespace", "HyperNode", "Job",
+                 "PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode"}
 
 
 def cluster_objects(path):

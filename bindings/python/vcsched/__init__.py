@@ -530,6 +530,13 @@ class Decisions:
         return {t: f"{r}: {m}" for t, r, m in self._impl.task_reasons}
 
     @property
+    def volume_bindings(self) -> Dict[str, Dict[str, str]]:
+        """Claim "namespace/name" -> {"task", "volume", "node"}: the claims a bound pod's bind must
+        bind first (to `volume`; an empty volume means: provisioned for `node`)."""
+        return {v["claim"]: {"task": v["task"], "volume": v["volume"], "node": v["node"]}
+                for v in self._impl.volume_bindings}
+
+    @property
     def warnings(self) -> List[str]:
         return list(self._impl.warnings)
 
@@ -790,6 +797,13 @@ class Cluster:
     def generation(self) -> int:
         """How many changes the cluster has taken (objects put or deleted, decisions applied)."""
         return int(self._impl.generation)
+
+    @property
+    def counts(self) -> Dict[str, int]:
+        """How many objects of each kind the state holds (nodes, pods, pod_groups, queues,
+        priority_classes, namespaces, volcano_jobs, persistent_volume_claims,
+        persistent_volumes, storage_classes, csi_nodes)."""
+        return {k: int(v) for k, v in self._impl.counts.items()}
 
     @property
     def snapshot_counts(self) -> Dict[str, int]:

@@ -72,6 +72,7 @@ class Decisions:
     evictions: List[Tuple[str, str, str, str]]
     pod_groups: List[Dict[str, Any]]
     task_reasons: List[Tuple[str, str, str]]
+    volume_bindings: List[Dict[str, str]]
     warnings: List[str]
     def to_text(self) -> str: ...
     def to_json(self) -> str: ...

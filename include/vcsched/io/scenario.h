@@ -22,6 +22,7 @@
 #include "vcsched/config.h"
 #include "vcsched/decisions.h"
 #include "vcsched/snapshot.h"
+#include "vcsched/storage.h"
 #include "vcsched/value.h"
 
 namespace vcsched {
@@ -59,6 +60,10 @@ struct ScenarioObjects {
   std::vector<PriorityClassSpec> priority_classes;
   std::vector<NamespaceSpec> namespaces;
   std::vector<HyperNodeSpec> hyper_nodes;
+  std::vector<PersistentVolumeClaimSpec> claims;
+  std::vector<PersistentVolumeSpec> volumes;
+  std::vector<StorageClassSpec> storage_classes;
+  std::vector<CSINodeSpec> csi_nodes;
   std::optional<SchedulerConfig> config;  // defaults applied
   std::optional<Expectation> expectation;
   // "namespace/name" of each PodGroup a Volcano Job was expanded into (its pods name it).

@@ -9,9 +9,11 @@
 #include <optional>
 #include <set>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "src/snapshot/csi_volumes.h"
 #include "vcsched/cluster.h"
 #include "src/util/status_macros.h"
 
@@ -92,6 +94,8 @@ class HintSearch {
     if (has(reason_code::kQueueCapabilityExceeded)) VCSCHED_RETURN_IF_ERROR(RaiseCapability(hints));
     if (has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(RaiseWeight(hints));
     if (node_problem) VCSCHED_RETURN_IF_ERROR(TolerateTaints(hints));
+    if (node_problem || has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(ListCsiDrivers(hints));
+    if (node_problem || has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(AddVolumes(hints));
     if (node_problem || has(reason_code::kQueueShareExceeded) || has(reason_code::kClusterOvercommitted)) {
       VCSCHED_RETURN_IF_ERROR(AddNodes(hints));
     }
@@ -282,6 +286,131 @@ class HintSearch {
     }
     if (!best) return absl::OkStatus();
     hints.push_back({"add-nodes", absl::StrCat("add ", *best, " node(s) like ", best_template->name), best_template->name, *best});
+    return absl::OkStatus();
+  }
+
+  // Whether a node verdict of the job starts with `prefix`.
+  bool NodesSay(absl::string_view prefix) const {
+    for (const auto& [cause, count] : job_.nodes) {
+      if (absl::StartsWith(cause, prefix)) return true;
+    }
+    return false;
+  }
+
+  // The job's pending pods' claims, each once.
+  std::vector<const PersistentVolumeClaimSpec*> PendingClaims() const {
+    std::vector<const PersistentVolumeClaimSpec*> out;
+    const StorageObjects& st = snapshot_.storage();
+    for (TaskIndex t : job_info().tasks) {
+      const TaskInfo& task = snapshot_.tasks()[static_cast<size_t>(t)];
+      if (task.status != TaskStatus::kPending) continue;
+      for (const PodVolumeClaim& v : task.pod->volume_claims) {
+        auto it = st.claims.find(absl::StrCat(task.pod->namespace_, "/", v.claim));
+        if (it != st.claims.end() && std::find(out.begin(), out.end(), &it->second) == out.end()) {
+          out.push_back(&it->second);
+        }
+      }
+    }
+    return out;
+  }
+
+  // Claims counted against an attach limit that no node offers: list the driver in every
+  // node's CSINode (what the scheduler would see once the driver runs there; running
+  // vc-scheduler with --ignored-provisioners has the same effect).
+  // The CSI drivers the job's claims are counted against that no node offers.
+  std::set<std::string> UnofferedDrivers() const {
+    std::set<std::string> drivers;
+    for (const PersistentVolumeClaimSpec* c : PendingClaims()) {
+      const std::string driver = ClaimCsiDriver(*c, snapshot_.storage());
+      if (driver.empty() || IgnoredProvisioner(snapshot_.options(), driver)) continue;
+      const std::string resource = CsiAttachLimitResource(driver);
+      bool offered = false;
+      for (const NodeInfo& n : snapshot_.nodes()) offered = offered || n.spec.allocatable.count(resource) > 0;
+      if (!offered) drivers.insert(driver);
+    }
+    return drivers;
+  }
+
+  // Every node's CSINode with `drivers` listed (no attach limit).
+  absl::Status ListDrivers(Cluster& c, const std::set<std::string>& drivers) const {
+    for (const NodeInfo& n : snapshot_.nodes()) {
+      CSINodeSpec csi;
+      if (auto it = snapshot_.storage().csi_nodes.find(n.spec.name); it != snapshot_.storage().csi_nodes.end()) {
+        csi = it->second;
+      }
+      csi.name = n.spec.name;
+      for (const std::string& d : drivers) csi.drivers.push_back({d, n.spec.name, std::nullopt, {}});
+      VCSCHED_RETURN_IF_ERROR(c.PutCSINode(std::move(csi)));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ListCsiDrivers(std::vector<Hint>& hints) {
+    const std::set<std::string> drivers = UnofferedDrivers();
+    if (drivers.empty()) return absl::OkStatus();
+    const Change change = [&](Cluster& c) { return ListDrivers(c, drivers); };
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(change));
+    if (r && *r) {
+      const std::string list = absl::StrJoin(drivers, ",");
+      hints.push_back({"csi-driver",
+                       absl::StrCat("Volcano counts the job's claims against the attach limit of ", list,
+                                    ", which no node's CSINode lists: run vc-scheduler with --ignored-provisioners=",
+                                    list, ", or list the driver in the nodes' CSINodes"),
+                       list, static_cast<int64_t>(drivers.size())});
+    }
+    return absl::OkStatus();
+  }
+
+  // Unbound WaitForFirstConsumer claims that no volume matches: one Available volume each,
+  // of the claim's class, size, access and volume modes, usable from every node.
+  // (With the drivers their claims count against listed too, when no node offers them.)
+  absl::Status AddVolumes(std::vector<Hint>& hints) {
+    const StorageObjects& st = snapshot_.storage();
+    std::vector<const PersistentVolumeClaimSpec*> claims;
+    for (const PersistentVolumeClaimSpec* c : PendingClaims()) {
+      const std::string cls = ClaimStorageClass(*c);
+      auto sc = st.classes.find(cls);
+      if (!c->volume_name.empty() || sc == st.classes.end() || sc->second.volume_binding_mode != "WaitForFirstConsumer") {
+        continue;
+      }
+      bool candidate = false;  // an Available volume of the class, large enough, somewhere
+      for (const auto& [_, pv] : st.volumes) {
+        candidate = candidate || (VolumeStorageClass(pv) == cls && pv.phase == "Available" && !pv.claim_ref &&
+                                  pv.capacity >= c->storage_request);
+      }
+      if (!candidate) claims.push_back(c);
+    }
+    if (claims.empty()) return absl::OkStatus();
+    const std::set<std::string> drivers = UnofferedDrivers();
+    const Change change = [&](Cluster& c) {
+      for (const PersistentVolumeClaimSpec* claim : claims) {
+        PersistentVolumeSpec pv;
+        pv.name = absl::StrCat("hint-", claim->namespace_, "-", claim->name);
+        pv.storage_class_name = ClaimStorageClass(*claim);
+        pv.capacity = claim->storage_request;
+        pv.access_modes = claim->access_modes;
+        pv.volume_mode = claim->volume_mode;
+        pv.volume_attributes_class_name = claim->volume_attributes_class_name;
+        if (claim->selector) pv.labels = claim->selector->match_labels;
+        pv.phase = "Available";
+        VCSCHED_RETURN_IF_ERROR(c.PutPersistentVolume(std::move(pv)));
+      }
+      return ListDrivers(c, drivers);
+    };
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(change));
+    if (!r || !*r) return absl::OkStatus();
+    std::vector<std::string> parts;
+    for (const PersistentVolumeClaimSpec* claim : claims) {
+      parts.push_back(absl::StrCat(claim->namespace_, "/", claim->name, " (class \"", ClaimStorageClass(*claim), "\", ",
+                                   FormatAmount("memory", claim->storage_request), ")"));
+    }
+    std::string text = absl::StrCat("add ", claims.size(), " Available PersistentVolume(s) that the nodes can use, for ",
+                                    absl::StrJoin(parts, ", "));
+    if (!drivers.empty()) {
+      absl::StrAppend(&text, "; and run vc-scheduler with --ignored-provisioners=", absl::StrJoin(drivers, ","),
+                      " (or list the driver in the nodes' CSINodes)");
+    }
+    hints.push_back({"add-volumes", std::move(text), absl::StrJoin(parts, ", "), static_cast<int64_t>(claims.size())});
     return absl::OkStatus();
   }
 

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "src/cluster/object_status.h"
 
 namespace vcsched {
 namespace {
@@ -21,20 +22,8 @@ std::string Key(absl::string_view namespace_, absl::string_view name) {
   return key;
 }
 
-// An object's own problems (ObjectProblems: Build's rules) as one error, or OK.
-template <typename Spec>
-absl::Status Check(const Spec& spec) {
-  const std::vector<std::string> problems = ObjectProblems(spec);
-  return problems.empty() ? absl::OkStatus() : absl::InvalidArgumentError(absl::StrJoin(problems, "\n"));
-}
-
-template <typename Map>
-absl::Status Erase(Map& map, absl::string_view kind, absl::string_view key) {
-  auto it = map.find(key);
-  if (it == map.end()) return absl::NotFoundError(absl::StrCat(kind, " \"", key, "\": not found"));
-  map.erase(it);
-  return absl::OkStatus();
-}
+using cluster_internal::Check;
+using cluster_internal::Erase;
 
 // Whether two conditions say the same, their transition (ID and time) aside.
 bool SameCondition(const PodGroupConditionSpec& a, const PodGroupConditionSpec& b) {

@@ -1,26 +1,11 @@
 // A Cluster's storage objects: puts, deletes, and the claims a session's binds bind.
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
+#include "src/cluster/object_status.h"
 #include "vcsched/cluster.h"
 
 namespace vcsched {
-namespace {
-
-template <typename Spec>
-absl::Status Problems(const Spec& spec) {
-  const std::vector<std::string> problems = ObjectProblems(spec);
-  return problems.empty() ? absl::OkStatus() : absl::InvalidArgumentError(absl::StrJoin(problems, "\n"));
-}
-
-template <typename Map>
-absl::Status EraseKey(Map& map, absl::string_view kind, absl::string_view key) {
-  auto it = map.find(key);
-  if (it == map.end()) return absl::NotFoundError(absl::StrCat(kind, " \"", key, "\": not found"));
-  map.erase(it);
-  return absl::OkStatus();
-}
-
-}  // namespace
+using cluster_internal::Check;
+using cluster_internal::Erase;
 
 void Cluster::StorageChanged() {
   shared_storage_.reset();
@@ -28,7 +13,7 @@ void Cluster::StorageChanged() {
 }
 
 absl::Status Cluster::PutPersistentVolumeClaim(PersistentVolumeClaimSpec claim) {
-  if (absl::Status s = Problems(claim); !s.ok()) return s;
+  if (absl::Status s = Check(claim); !s.ok()) return s;
   std::string key = absl::StrCat(claim.namespace_, "/", claim.name);
   storage_.claims.insert_or_assign(std::move(key), std::move(claim));
   StorageChanged();
@@ -36,7 +21,7 @@ absl::Status Cluster::PutPersistentVolumeClaim(PersistentVolumeClaimSpec claim) 
 }
 
 absl::Status Cluster::PutPersistentVolume(PersistentVolumeSpec volume) {
-  if (absl::Status s = Problems(volume); !s.ok()) return s;
+  if (absl::Status s = Check(volume); !s.ok()) return s;
   std::string key = volume.name;
   storage_.volumes.insert_or_assign(std::move(key), std::move(volume));
   StorageChanged();
@@ -44,7 +29,7 @@ absl::Status Cluster::PutPersistentVolume(PersistentVolumeSpec volume) {
 }
 
 absl::Status Cluster::PutStorageClass(StorageClassSpec storage_class) {
-  if (absl::Status s = Problems(storage_class); !s.ok()) return s;
+  if (absl::Status s = Check(storage_class); !s.ok()) return s;
   std::string key = storage_class.name;
   storage_.classes.insert_or_assign(std::move(key), std::move(storage_class));
   StorageChanged();
@@ -52,7 +37,7 @@ absl::Status Cluster::PutStorageClass(StorageClassSpec storage_class) {
 }
 
 absl::Status Cluster::PutCSINode(CSINodeSpec csi_node) {
-  if (absl::Status s = Problems(csi_node); !s.ok()) return s;
+  if (absl::Status s = Check(csi_node); !s.ok()) return s;
   std::string key = csi_node.name;
   storage_.csi_nodes.insert_or_assign(std::move(key), std::move(csi_node));
   StorageChanged();
@@ -60,25 +45,25 @@ absl::Status Cluster::PutCSINode(CSINodeSpec csi_node) {
 }
 
 absl::Status Cluster::DeletePersistentVolumeClaim(absl::string_view namespace_, absl::string_view name) {
-  absl::Status s = EraseKey(storage_.claims, "PersistentVolumeClaim", absl::StrCat(namespace_, "/", name));
+  absl::Status s = Erase(storage_.claims, "PersistentVolumeClaim", absl::StrCat(namespace_, "/", name));
   if (s.ok()) StorageChanged();
   return s;
 }
 
 absl::Status Cluster::DeletePersistentVolume(absl::string_view name) {
-  absl::Status s = EraseKey(storage_.volumes, "PersistentVolume", name);
+  absl::Status s = Erase(storage_.volumes, "PersistentVolume", name);
   if (s.ok()) StorageChanged();
   return s;
 }
 
 absl::Status Cluster::DeleteStorageClass(absl::string_view name) {
-  absl::Status s = EraseKey(storage_.classes, "StorageClass", name);
+  absl::Status s = Erase(storage_.classes, "StorageClass", name);
   if (s.ok()) StorageChanged();
   return s;
 }
 
 absl::Status Cluster::DeleteCSINode(absl::string_view name) {
-  absl::Status s = EraseKey(storage_.csi_nodes, "CSINode", name);
+  absl::Status s = Erase(storage_.csi_nodes, "CSINode", name);
   if (s.ok()) StorageChanged();
   return s;
 }

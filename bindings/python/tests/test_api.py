@@ -162,3 +162,57 @@ def test_the_what_if_example_runs(repo):
     rows = {int(line.split()[0]): line.split() for line in out[1:]}
     assert rows[1][1:] == ["16", "16", "16", "16"]  # equal weights: half each
     assert rows[3][1:] == ["24", "24", "24", "8"]   # weight 3: three times the light queue
+
+
+def test_builder_storage_keywords_pin_a_gang_to_its_volumes():
+    """Claims, volumes, classes and CSINodes by keyword: a local volume per node, a gang of two
+    whose claims wait for their first consumer; each pod goes where a volume can serve it."""
+    b = vcsched.SnapshotBuilder()
+    for n, zone in (("n1", "a"), ("n2", "b"), ("n3", "b")):
+        b.add_node(n, allocatable={"cpu": "4", "memory": "8Gi", "pods": "110"},
+                   labels={"kubernetes.io/hostname": n, "topology.kubernetes.io/zone": zone})
+        b.add_csi_node(n, drivers={"ebs.csi.aws.com": 2})
+    b.add_storage_class("local")  # kubernetes.io/no-provisioner, WaitForFirstConsumer
+    b.add_storage_class("ebs", provisioner="ebs.csi.aws.com", allowed_zones=["b"])
+    b.add_persistent_volume("pv-n1", storage_class="local", capacity="20Gi", node="n1")
+    b.add_persistent_volume("pv-n3", storage_class="local", capacity="20Gi", node="n3")
+    b.add_pod_group("g", namespace="ml", min_member=3)
+    for i in range(2):
+        b.add_persistent_volume_claim(f"data-{i}", namespace="ml", storage_class="local", request="10Gi")
+        b.add_pod(f"w-{i}", namespace="ml", group="g", requests={"cpu": "3"}, claims=[f"data-{i}"])
+    b.add_persistent_volume_claim("logs", namespace="ml", storage_class="ebs", request="1Gi")
+    b.add_pod("w-2", namespace="ml", group="g", requests={"cpu": "3"}, claims=["logs"])
+    snap = b.build()
+    d = vcsched.schedule(snap, {"actions": "enqueue, allocate, backfill",
+                                "tiers": [{"plugins": [{"name": "priority"}, {"name": "gang"}]},
+                                          {"plugins": [{"name": "predicates"}, {"name": "proportion"},
+                                                       {"name": "nodeorder"}]}]},
+                         )
+    # The local class's provisioner is not ignored: its claims count against the attach limit of
+    # "kubernetes.io/no-provisioner", which no CSINode lists, so those pods fit nowhere (proportion
+    # refuses first: no queue can deserve a resource no node offers) and the gang waits.
+    assert d.binds == {}
+    assert d.reasons["ml/w-2"].startswith("Schedulable: pod fits n2")
+    assert "queue default cannot take the task" in d.reasons["ml/w-0"]
+    b2 = vcsched.SnapshotBuilder()
+    for n, zone in (("n1", "a"), ("n2", "b"), ("n3", "b")):
+        b2.add_node(n, allocatable={"cpu": "4", "memory": "8Gi", "pods": "110"},
+                    labels={"kubernetes.io/hostname": n, "topology.kubernetes.io/zone": zone})
+        b2.add_csi_node(n, drivers={"ebs.csi.aws.com": 2, "kubernetes.io/no-provisioner": None})
+    b2.add_storage_class("local")
+    b2.add_storage_class("ebs", provisioner="ebs.csi.aws.com", allowed_zones=["b"])
+    b2.add_persistent_volume("pv-n1", storage_class="local", capacity="20Gi", node="n1")
+    b2.add_persistent_volume("pv-n3", storage_class="local", capacity="20Gi", node="n3")
+    b2.add_pod_group("g", namespace="ml", min_member=3)
+    for i in range(2):
+        b2.add_persistent_volume_claim(f"data-{i}", namespace="ml", storage_class="local", request="10Gi")
+        b2.add_pod(f"w-{i}", namespace="ml", group="g", requests={"cpu": "3"}, claims=[f"data-{i}"])
+    b2.add_persistent_volume_claim("logs", namespace="ml", storage_class="ebs", request="1Gi")
+    b2.add_pod("w-2", namespace="ml", group="g", requests={"cpu": "3"}, claims=["logs"])
+    d2 = vcsched.schedule(b2.build())
+    # The local claims go to n1 and n3 (their volumes); the provisioned one to zone b's free node.
+    assert sorted(d2.binds.values()) == ["n1", "n2", "n3"]
+    assert d2.binds["ml/w-2"] == "n2"
+    vb = d2.volume_bindings
+    assert {vb["ml/data-0"]["volume"], vb["ml/data-1"]["volume"]} == {"pv-n1", "pv-n3"}
+    assert vb["ml/logs"] == {"task": "ml/w-2", "volume": "", "node": "n2"}

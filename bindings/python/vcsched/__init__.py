@@ -269,7 +269,8 @@ class SnapshotBuilder:
                 annotations: Labels = None, node_selector: Labels = None,
                 tolerations: Optional[Sequence[Mapping[str, Any]]] = None, affinity: Optional[Mapping[str, Any]] = None,
                 scheduler_name: str = "volcano",
-                uid: Optional[str] = None) -> "SnapshotBuilder":
+                uid: Optional[str] = None, claims: Optional[Sequence[str]] = None) -> "SnapshotBuilder":
+        """A pod; ``claims`` names PersistentVolumeClaims of its namespace it mounts."""
         obj, name = _name_or_object(obj, name)
         annotations = dict(annotations or {})
         if group:
@@ -289,6 +290,9 @@ class SnapshotBuilder:
             spec["tolerations"] = [dict(t) for t in tolerations]
         if affinity:
             spec["affinity"] = dict(affinity)
+        if claims:
+            spec["volumes"] = [{"name": f"claim-{i}", "persistentVolumeClaim": {"claimName": c}}
+                               for i, c in enumerate(claims)]
         status = {"phase": phase or ("Running" if node else "Pending")}
         return self._add("Pod", "v1", obj, {"metadata": meta, "spec": spec, "status": status})
 
@@ -339,6 +343,75 @@ class SnapshotBuilder:
         return self._add("PriorityClass", "scheduling.k8s.io/v1", obj,
                          {"metadata": _meta(name), "value": whole("value", value, INT32_MIN, INT32_MAX),
                           "globalDefault": bool(global_default)})
+
+    def add_storage_class(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
+                          provisioner: str = "kubernetes.io/no-provisioner",
+                          binding_mode: str = "WaitForFirstConsumer",
+                          allowed_zones: Optional[Sequence[str]] = None) -> "SnapshotBuilder":
+        """A StorageClass; ``allowed_zones`` becomes allowedTopologies on topology.kubernetes.io/zone."""
+        obj, name = _name_or_object(obj, name)
+        built: Dict[str, Any] = {"metadata": _meta(name), "provisioner": provisioner, "volumeBindingMode": binding_mode}
+        if allowed_zones:
+            built["allowedTopologies"] = [{"matchLabelExpressions": [
+                {"key": "topology.kubernetes.io/zone", "values": list(allowed_zones)}]}]
+        return self._add("StorageClass", "storage.k8s.io/v1", obj, built)
+
+    def add_persistent_volume(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
+                              storage_class: str = "", capacity: str = "10Gi",
+                              access_modes: Sequence[str] = ("ReadWriteOnce",), node: Optional[str] = None,
+                              zone: Optional[str] = None, claim: Optional[str] = None,
+                              csi_driver: Optional[str] = None, phase: Optional[str] = None,
+                              labels: Labels = None) -> "SnapshotBuilder":
+        """A PersistentVolume: pinned to ``node`` (hostname) and/or ``zone`` by node affinity, bound
+        to ``claim`` ("namespace/name") when given; phase Available, or Bound with a claim."""
+        obj, name = _name_or_object(obj, name)
+        spec: Dict[str, Any] = {"capacity": {"storage": capacity}, "accessModes": list(access_modes),
+                                "storageClassName": storage_class}
+        exprs = []
+        if node:
+            exprs.append({"key": "kubernetes.io/hostname", "operator": "In", "values": [node]})
+        if zone:
+            exprs.append({"key": "topology.kubernetes.io/zone", "operator": "In", "values": [zone]})
+        if exprs:
+            spec["nodeAffinity"] = {"required": {"nodeSelectorTerms": [{"matchExpressions": exprs}]}}
+        if claim:
+            ns, _, claim_name = claim.rpartition("/")
+            spec["claimRef"] = {"namespace": ns or "default", "name": claim_name}
+        if csi_driver:
+            spec["csi"] = {"driver": csi_driver, "volumeHandle": name}
+        return self._add("PersistentVolume", "v1", obj,
+                         {"metadata": _meta(name, labels=labels), "spec": spec,
+                          "status": {"phase": phase or ("Bound" if claim else "Available")}})
+
+    def add_persistent_volume_claim(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
+                                    namespace: str = "default", storage_class: Optional[str] = None,
+                                    request: str = "1Gi", access_modes: Sequence[str] = ("ReadWriteOnce",),
+                                    volume: Optional[str] = None) -> "SnapshotBuilder":
+        """A PersistentVolumeClaim; with ``volume`` it is bound to that PersistentVolume
+        (spec.volumeName and pv.kubernetes.io/bind-completed)."""
+        obj, name = _name_or_object(obj, name)
+        spec: Dict[str, Any] = {"accessModes": list(access_modes), "resources": {"requests": {"storage": request}}}
+        if storage_class is not None:
+            spec["storageClassName"] = storage_class
+        annotations = None
+        if volume:
+            spec["volumeName"] = volume
+            annotations = {"pv.kubernetes.io/bind-completed": "yes"}
+        return self._add("PersistentVolumeClaim", "v1", obj,
+                         {"metadata": _meta(name, namespace, annotations=annotations), "spec": spec,
+                          "status": {"phase": "Bound" if volume else "Pending"}})
+
+    def add_csi_node(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
+                     drivers: Optional[Mapping[str, Optional[int]]] = None) -> "SnapshotBuilder":
+        """A node's CSINode: driver name -> attach limit (None: no limit stated)."""
+        obj, name = _name_or_object(obj, name)
+        items = []
+        for d, limit in (drivers or {}).items():
+            item: Dict[str, Any] = {"name": d, "nodeID": name}
+            if limit is not None:
+                item["allocatable"] = {"count": whole("limit", limit, 0, INT32_MAX)}
+            items.append(item)
+        return self._add("CSINode", "storage.k8s.io/v1", obj, {"metadata": {"name": name}, "spec": {"drivers": items}})
 
     def add_hyper_node(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, tier: int = 1,
                        tier_name: Optional[str] = None, nodes: Optional[List[str]] = None,

@@ -32,6 +32,28 @@ void BM_Session_Default(benchmark::State& state) {
 }
 BENCHMARK(BM_Session_Default)->Arg(100)->Arg(1000)->Arg(5000)->Unit(benchmark::kMillisecond);
 
+// The same clusters with local disks: 8 PersistentVolumes per node and a claim per pod
+// (VolumeBinding matches each claim on each node; a volume taken is gone for the session).
+// Compare with BM_Session_Default of the same size, run beside it.
+void BM_Session_LocalVolumes(benchmark::State& state) {
+  const int nodes = static_cast<int>(state.range(0));
+  const Snapshot snap = SyntheticCluster(nodes, nodes / 2, 40, /*seed=*/1, /*node_cpu=*/32, /*volumes_per_node=*/8);
+  const SchedulerConfig config = GenloadConfig();
+  size_t placed = 0;
+  for (auto _ : state) {
+    absl::StatusOr<Decisions> d = RunSession(snap, config);
+    if (!d.ok()) {
+      state.SkipWithError("session failed");
+      return;
+    }
+    placed = d->binds.size();
+    benchmark::DoNotOptimize(d);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * placed));
+  state.counters["binds"] = static_cast<double>(placed);
+}
+BENCHMARK(BM_Session_LocalVolumes)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
+
 // The same sessions on the reference path (every node for every task).
 void BM_Session_Reference(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));

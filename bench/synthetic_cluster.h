@@ -16,11 +16,24 @@ inline ResourceList Quantities(std::vector<std::pair<std::string, std::string>> 
   return *ParseResourceList(q);
 }
 
-// `jobs` gangs of `replicas` pods (minMember = replicas) over `nodes` nodes.
-inline Snapshot SyntheticCluster(int nodes, int jobs, int replicas, uint64_t seed, int node_cpu = 32) {
+// `jobs` gangs of `replicas` pods (minMember = replicas) over `nodes` nodes. With
+// `volumes_per_node` > 0, the shape of a cluster of local disks: each node holds that many
+// local PersistentVolumes (pinned to its hostname, 50-400Gi), and every pod mounts a claim
+// of their WaitForFirstConsumer class (10-100Gi) that VolumeBinding must match on each node.
+inline Snapshot SyntheticCluster(int nodes, int jobs, int replicas, uint64_t seed, int node_cpu = 32,
+                                 int volumes_per_node = 0) {
   std::mt19937_64 rng(seed);
   const int sizes[][2] = {{1, 2}, {1, 4}, {2, 8}, {4, 16}, {8, 32}};
-  SnapshotBuilder b;
+  SnapshotOptions options;
+  options.ignored_provisioners = {"kubernetes.io/no-provisioner"};
+  SnapshotBuilder b(options);
+  if (volumes_per_node > 0) {
+    StorageClassSpec sc;
+    sc.name = "local";
+    sc.provisioner = "kubernetes.io/no-provisioner";
+    sc.volume_binding_mode = "WaitForFirstConsumer";
+    b.AddStorageClass(sc);
+  }
   for (int q = 0; q < 4; ++q) {
     QueueSpec qs;
     qs.name = absl::StrCat("q", q);
@@ -32,6 +45,18 @@ inline Snapshot SyntheticCluster(int nodes, int jobs, int replicas, uint64_t see
     ns.name = absl::StrCat("node-", n);
     ns.labels["zone"] = absl::StrCat("z", n % 4);
     ns.allocatable = Quantities({{"cpu", absl::StrCat(node_cpu)}, {"memory", "256Gi"}, {"pods", "110"}});
+    ns.labels["kubernetes.io/hostname"] = ns.name;
+    for (int v = 0; v < volumes_per_node; ++v) {
+      PersistentVolumeSpec pv;
+      pv.name = absl::StrCat(ns.name, "-disk-", v);
+      pv.storage_class_name = "local";
+      pv.capacity = int64_t{50 << (v % 4)} << 30;
+      pv.access_modes = {"ReadWriteOnce"};
+      pv.has_node_affinity = true;
+      pv.node_affinity.push_back({{{"kubernetes.io/hostname", LabelSelectorRequirement::Operator::kIn, {ns.name}}}, {}});
+      pv.phase = "Available";
+      b.AddPersistentVolume(std::move(pv));
+    }
     b.AddNode(ns);
   }
   for (int j = 0; j < jobs; ++j) {
@@ -52,6 +77,16 @@ inline Snapshot SyntheticCluster(int nodes, int jobs, int replicas, uint64_t see
       p.creation_time = j;
       p.annotations["scheduling.k8s.io/group-name"] = g.name;
       p.containers.push_back({"main", Quantities({{"cpu", absl::StrCat(size[0])}, {"memory", absl::StrCat(size[1], "Gi")}}), false});
+      if (volumes_per_node > 0) {
+        PersistentVolumeClaimSpec c;
+        c.name = absl::StrCat(p.name, "-data");
+        c.namespace_ = p.namespace_;
+        c.storage_class_name = "local";
+        c.access_modes = {"ReadWriteOnce"};
+        c.storage_request = int64_t{10 * (1 + static_cast<int>(rng() % 10))} << 30;
+        p.volume_claims.push_back({"data", c.name});
+        b.AddPersistentVolumeClaim(std::move(c));
+      }
       b.AddPod(std::move(p));
     }
   }

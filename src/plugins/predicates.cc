@@ -223,7 +223,11 @@ class PredicatesPlugin : public Plugin {
   // on one topology key, between that key's domains (a node's answer is its domain's).
   bool BoundPlacement(TaskIndex t, PlacementBound& bound) const {
     const PodSpec& pod = *ssn_->task(t).pod;
-    if (volumes_ != nullptr && volumes_->Applies(t)) return false;  // the volume filters may fail anywhere
+    // The volume filters may fail anywhere, unless a claim confines the task to a few nodes
+    // (every other node then fails alike).
+    if (volumes_ != nullptr && volumes_->Applies(t) && !(flags_.volume_binding && volumes_->ConfiningNodes(t, &bound.nodes))) {
+      return false;
+    }
     if (flags_.node_ports && HasPorts(t)) {  // NodePorts fails only where a wanted port is held
       for (NodeIndex n = 0; n < ssn_->num_nodes(); ++n) {
         if (PortsTaken(t, n)) bound.nodes.push_back(n);

@@ -4,6 +4,7 @@
 // keep the shared node view current with this session's placements, and reserve the volumes
 // matched to placed pods' claims.
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <tuple>
 
@@ -54,6 +55,9 @@ class PredicatesPlugin : public Plugin {
       for (const TaskInfo& task : ssn.snapshot().tasks()) any = any || !task.pod->volume_claims.empty();
       if (any) volumes_ = std::make_unique<VolumeFilters>(ssn.snapshot(), flags_.volume_zone, flags_.volume_binding);
       zone_ = ssn.InternReason(VolumeFilters::kZoneConflict);
+      for (const char* c : {VolumeFilters::kNodeConflict, VolumeFilters::kBindConflict, VolumeFilters::kPVNotExist}) {
+        binding_reasons_.emplace(c, ssn.InternReason(c));
+      }
     }
     has_ports_.assign(ssn.snapshot().tasks().size(), -1);
     prefilter_seq_.assign(ssn.snapshot().tasks().size(), -1);
@@ -205,7 +209,7 @@ class PredicatesPlugin : public Plugin {
     std::string error;
     const std::vector<const char*> conflicts = volumes_->BindingConflicts(t, ssn_->node_info(n).spec, &error);
     if (!error.empty()) fail(FitCode::kError, ssn_->InternReason(error));
-    for (const char* c : conflicts) fail(FitCode::kUnschedulableAndUnresolvable, ssn_->InternReason(c));
+    for (const char* c : conflicts) fail(FitCode::kUnschedulableAndUnresolvable, binding_reasons_.at(c));
   }
 
   // Whether the volume filters keep node n for `t`.
@@ -468,6 +472,7 @@ class PredicatesPlugin : public Plugin {
 
   Flags flags_;
   std::unique_ptr<VolumeFilters> volumes_;  // only when a task uses a claim
+  std::map<const char*, ReasonId> binding_reasons_;  // VolumeBinding's fixed messages, interned once
   Session* ssn_ = nullptr;
   NodeView* view_ = nullptr;  // the session's, shared with nodeorder
   mutable std::vector<SpreadCounts> spread_counts_;

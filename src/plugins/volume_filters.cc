@@ -151,10 +151,12 @@ VolumeFilters::Classified VolumeFilters::Classify(const PodSpec& pod) const {
 }
 
 bool VolumeFilters::ZoneFits(TaskIndex t, const NodeSpec& node) const {
+  const TaskVolumes& v = VolumesOf(t);
+  if (v.zones.empty()) return true;  // no bound volume carries a zone or region label
   bool constrained = false;
   for (const char* key : kZoneLabels) constrained = constrained || node.labels.count(key) > 0;
   if (!constrained) return true;  // a single-zone cluster's nodes may carry no zone labels
-  for (const auto& [key, zones] : VolumesOf(t).zones) {
+  for (const auto& [key, zones] : v.zones) {
     auto at = node.labels.find(*key);
     if (at == node.labels.end()) at = node.labels.find(GaLabel(*key));
     if (at == node.labels.end() || std::find(zones.begin(), zones.end(), at->second) == zones.end()) return false;

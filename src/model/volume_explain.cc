@@ -88,8 +88,8 @@ std::string VolumeCause(const StorageObjects& s, const PodSpec& pod, const NodeS
     auto pv = s.volumes.find(c->volume_name);
     if ((zone || affinity) && pv != s.volumes.end()) {
       if (affinity && bound && !AffinityFits(pv->second, node)) {
-        return absl::StrCat("volume node affinity conflict (", pv->first, " of claim ", c->name, " requires ",
-                            Terms(pv->second.node_affinity), ")");
+        return absl::StrCat("volume node affinity conflict (", pv->first, " requires ", Terms(pv->second.node_affinity),
+                            "; claim ", c->name, ")");
       }
       if (zone) {
         for (const char* key : {"topology.kubernetes.io/zone", "topology.kubernetes.io/region",
@@ -99,8 +99,8 @@ std::string VolumeCause(const StorageObjects& s, const PodSpec& pod, const NodeS
           auto at = node.labels.find(key);
           const std::vector<std::string> zones = absl::StrSplit(label->second, "__");
           if (at == node.labels.end() || std::find(zones.begin(), zones.end(), at->second) == zones.end()) {
-            return absl::StrCat("volume zone conflict (", pv->first, " of claim ", c->name, " is in ", key, "=",
-                                label->second, ")");
+            return absl::StrCat("volume zone conflict (", pv->first, " is in ", key, "=", label->second, "; claim ",
+                                c->name, ")");
           }
         }
       }

@@ -96,7 +96,7 @@ spec: {drivers: [{name: kubernetes.io/no-provisioner, nodeID: n1}]}
   CHECK(e.reason == "NoFeasibleNode");
   bool named = false;
   for (const auto& [cause, count] : e.nodes) {
-    named = named || cause == "volume node affinity conflict (pv-3 of claim data-0 requires topology.kubernetes.io/zone=c)";
+    named = named || cause == "volume node affinity conflict (pv-3 requires topology.kubernetes.io/zone=c; claim data-0)";
   }
   CHECK(named);
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <string_view>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -472,7 +473,9 @@ class PredicatesPlugin : public Plugin {
 
   Flags flags_;
   std::unique_ptr<VolumeFilters> volumes_;  // only when a task uses a claim
-  std::map<const char*, ReasonId> binding_reasons_;  // VolumeBinding's fixed messages, interned once
+  // VolumeBinding's fixed messages, interned once. Keyed by text: the same literal may have
+  // a different address in each translation unit (and does, in some builds).
+  std::map<std::string_view, ReasonId> binding_reasons_;
   Session* ssn_ = nullptr;
   NodeView* view_ = nullptr;  // the session's, shared with nodeorder
   mutable std::vector<SpreadCounts> spread_counts_;

@@ -425,6 +425,8 @@ void RegisterCluster(py::module_& m) {
         out["persistent_volumes"] = c.storage().volumes.size();
         out["storage_classes"] = c.storage().classes.size();
         out["csi_nodes"] = c.storage().csi_nodes.size();
+        out["resource_quotas"] = c.policy().quotas.size();
+        out["pod_disruption_budgets"] = c.policy().disruption_budgets.size();
         return out;
       })
       .def_property_readonly("snapshot_counts", [](const Cluster& c) {

@@ -37,6 +37,7 @@
 #include "vcsched/decisions.h"
 #include "vcsched/objects.h"
 #include "vcsched/snapshot.h"
+#include "vcsched/policy.h"
 #include "vcsched/storage.h"
 #include "vcsched/value.h"
 
@@ -87,6 +88,9 @@ class Cluster {
   absl::Status PutPersistentVolume(PersistentVolumeSpec volume);
   absl::Status PutStorageClass(StorageClassSpec storage_class);
   absl::Status PutCSINode(CSINodeSpec csi_node);
+  // Policy objects (vcsched/policy.h). Any change of them makes the next snapshot a build.
+  absl::Status PutResourceQuota(ResourceQuotaSpec quota);
+  absl::Status PutPodDisruptionBudget(PodDisruptionBudgetSpec budget);
 
   // Removes the object; kNotFound when there is none. Pods on a deleted node stay, as
   // the loader keeps pods on a missing node (not counted anywhere, with a warning).
@@ -102,6 +106,8 @@ class Cluster {
   absl::Status DeletePersistentVolume(absl::string_view name);
   absl::Status DeleteStorageClass(absl::string_view name);
   absl::Status DeleteCSINode(absl::string_view name);
+  absl::Status DeleteResourceQuota(absl::string_view namespace_, absl::string_view name);
+  absl::Status DeletePodDisruptionBudget(absl::string_view namespace_, absl::string_view name);
 
   // The state as a snapshot. Taken again without a change in between, it is the same
   // snapshot (shared, no work). When only pods and PodGroups changed since the last
@@ -150,6 +156,7 @@ class Cluster {
   const std::map<std::string, HyperNodeSpec, std::less<>>& hyper_nodes() const { return hyper_nodes_; }
   const std::map<std::string, Value, std::less<>>& volcano_jobs() const { return volcano_jobs_; }
   const StorageObjects& storage() const { return storage_; }
+  const PolicyObjects& policy() const { return policy_; }
   // Changes since the cluster was made: each Put and Delete, and each Apply that changed
   // an object.
   int64_t generation() const { return generation_; }
@@ -264,6 +271,9 @@ class Cluster {
   // What snapshots share of storage_: made on the first snapshot after a change.
   mutable std::shared_ptr<const StorageObjects> shared_storage_;
   void StorageChanged();
+  PolicyObjects policy_;
+  mutable std::shared_ptr<const PolicyObjects> shared_policy_;  // as shared_storage_
+  void PolicyChanged();
   // Binds the claims of volume_bindings (Apply); the number of objects changed.
   int64_t ApplyVolumeBindings(const Decisions& decisions, ApplyReport& report);
   // PodGroups the cluster made for plain pods (a later pod of the same owner joins one),

@@ -28,7 +28,8 @@ namespace vcsched {
 
 // A change that let the job run when the session was run again with it.
 struct Hint {
-  std::string kind;     // add-nodes, raise-capability, raise-weight, preempt, tolerate-taint, csi-driver, add-volumes
+  std::string kind;     // add-nodes, raise-capability, raise-weight, raise-quota, allow-disruptions, preempt,
+                        // tolerate-taint, csi-driver, add-volumes
   std::string change;   // what to change, precisely ("add 2 nodes like gpu-0")
   std::string target;   // the object changed: a node, queue, taint or pod list
   int64_t amount = 0;   // nodes added, the new weight, pods evicted; 0 when not a count

@@ -29,6 +29,11 @@ using Labels = std::map<std::string, std::string, std::less<>>;
 // Resource name -> amount in stored units (milli for cpu and scalars, bytes for memory,
 // a count for pods). Names Volcano ignores are not kept.
 using ResourceList = std::map<std::string, int64_t>;
+// Quantities under every name a ResourceQuota may hold (cpu, requests.cpu, limits.memory,
+// pods, count/pods, requests.storage, ...), where a ResourceList keeps only the names the
+// resource model tracks. Units by name (QuotaUnitIsBytes in policy.h): bytes for memory,
+// storage and hugepages names, thousandths for every other name.
+using QuotaList = std::map<std::string, int64_t>;
 
 // Converts Kubernetes quantities (name -> text) into a ResourceList. Names Volcano does
 // not track are dropped; `dropped`, when given, receives them. Negative amounts are
@@ -256,6 +261,10 @@ struct PodGroupSpec {
   int64_t creation_time = 0;
   int32_t min_member = 0;
   std::optional<ResourceList> min_resources;
+  // spec.minResources under every name, in QuotaList units: the resourcequota plugin
+  // compares names the resource model drops (requests.cpu, count/pods). Empty while
+  // min_resources is set: the plugin reads min_resources instead (QuotaListOf).
+  QuotaList quota_min_resources;
   std::map<std::string, int32_t> min_task_member;
   std::string queue;  // empty: the default queue
   std::string priority_class_name;

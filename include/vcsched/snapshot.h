@@ -26,6 +26,7 @@
 #include "absl/types/span.h"
 #include "vcsched/objects.h"
 #include "vcsched/resource.h"
+#include "vcsched/policy.h"
 #include "vcsched/storage.h"
 
 namespace vcsched {
@@ -231,6 +232,8 @@ class Snapshot {
   absl::Span<const PriorityClassSpec> priority_classes() const;
   // The PersistentVolumeClaims, PersistentVolumes, StorageClasses and CSINodes.
   const StorageObjects& storage() const;
+  // The ResourceQuotas and PodDisruptionBudgets (vcsched/policy.h).
+  const PolicyObjects& policy() const;
   // Sum of every node's allocatable.
   const Resource& total_allocatable() const;
 
@@ -308,6 +311,11 @@ class SnapshotBuilder {
   void AddCSINode(CSINodeSpec csi_node);
   // All of them at once, shared (a Cluster's, unchanged since its last snapshot).
   void SetStorage(std::shared_ptr<const StorageObjects> storage);
+  // Policy objects (vcsched/policy.h); a second one of the same key is an error at Build.
+  void AddResourceQuota(ResourceQuotaSpec quota);
+  void AddPodDisruptionBudget(PodDisruptionBudgetSpec budget);
+  // All of them at once, shared (a Cluster's, unchanged since its last snapshot).
+  void SetPolicy(std::shared_ptr<const PolicyObjects> policy);
   // A warning to carry into the snapshot (used by loaders for unsupported fields).
   void AddWarning(std::string warning);
   // A hint that saves work, never changes the result: the facts of a pod shared with

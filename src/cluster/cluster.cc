@@ -86,6 +86,7 @@ Cluster Cluster::FromSnapshot(const vcsched::Snapshot& snapshot) {
   }
   for (const PriorityClassSpec& pc : snapshot.priority_classes()) c.priority_classes_.emplace(pc.name, pc);
   c.storage_ = snapshot.storage();
+  c.policy_ = snapshot.policy();
   for (const HyperNodeInfo& h : snapshot.hyper_nodes()) {
     if (h.index != snapshot.hyper_node_root()) c.hyper_nodes_.emplace(h.name, h.spec);
   }
@@ -449,6 +450,10 @@ SnapshotBuilder Cluster::BuilderOfAllButPods() const {
   if (!storage_.empty()) {
     if (shared_storage_ == nullptr) shared_storage_ = std::make_shared<const StorageObjects>(storage_);
     b.SetStorage(shared_storage_);
+  }
+  if (!policy_.empty()) {
+    if (shared_policy_ == nullptr) shared_policy_ = std::make_shared<const PolicyObjects>(policy_);
+    b.SetPolicy(shared_policy_);
   }
   return b;
 }

@@ -44,9 +44,10 @@ class HintSearch {
     }
   }
 
-  // Whether the job runs with `change`: every pod pending in the snapshot is bound.
-  // nullopt when the budget is spent.
-  absl::StatusOr<std::optional<bool>> Runs(const Change& change) {
+  // Whether the job runs with `change`: every pod pending in the snapshot is bound (or,
+  // with `pipelined_counts`, bound or pipelined onto room evictions free: a change that
+  // lets preemption proceed shows in the session after). nullopt when the budget is spent.
+  absl::StatusOr<std::optional<bool>> Runs(const Change& change, bool pipelined_counts = false) {
     if (*budget_ <= 0) return std::optional<bool>();
     --*budget_;
     Cluster cluster = Cluster::FromSnapshot(snapshot_);
@@ -56,14 +57,18 @@ class HintSearch {
     VCSCHED_ASSIGN_OR_RETURN(Decisions d, RunSession(*changed, config_, options_));
     size_t bound = 0;
     for (const Bind& b : d.binds) bound += pending_.count(std::string(b.task));
+    if (pipelined_counts) {
+      for (const Pipelined& p : d.pipelined) bound += pending_.count(std::string(p.task));
+    }
     return std::optional<bool>(!pending_.empty() && bound == pending_.size());
   }
 
   // The smallest k in [1, limit] for which make(k) runs, by doubling then bisection.
-  absl::StatusOr<std::optional<int64_t>> Smallest(int64_t limit, const std::function<Change(int64_t)>& make) {
+  absl::StatusOr<std::optional<int64_t>> Smallest(int64_t limit, const std::function<Change(int64_t)>& make,
+                                                  bool pipelined_counts = false) {
     int64_t failed = 0, worked = 0;
     for (int64_t k = 1; k <= limit; k = k * 2 > limit && k < limit ? limit : k * 2) {
-      VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(make(k)));
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(make(k), pipelined_counts));
       if (!r) return std::optional<int64_t>();
       if (*r) {
         worked = k;
@@ -75,7 +80,7 @@ class HintSearch {
     if (worked == 0) return std::optional<int64_t>();
     while (worked - failed > 1) {
       const int64_t mid = failed + (worked - failed) / 2;
-      VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(make(mid)));
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(make(mid), pipelined_counts));
       if (!r) break;
       if (*r) worked = mid;
       else failed = mid;
@@ -93,6 +98,8 @@ class HintSearch {
     // The cheapest searches first: a few runs each for a queue's numbers and a taint.
     if (has(reason_code::kQueueCapabilityExceeded)) VCSCHED_RETURN_IF_ERROR(RaiseCapability(hints));
     if (has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(RaiseWeight(hints));
+    if (has(reason_code::kResourceQuotaExceeded)) VCSCHED_RETURN_IF_ERROR(RaiseQuota(hints));
+    if (has(reason_code::kDisruptionBudgetProtected)) VCSCHED_RETURN_IF_ERROR(AllowDisruptions(hints));
     if (node_problem) VCSCHED_RETURN_IF_ERROR(TolerateTaints(hints));
     if (node_problem || has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(ListCsiDrivers(hints));
     if (node_problem || has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(AddVolumes(hints));
@@ -229,6 +236,71 @@ class HintSearch {
     if (!k) return absl::OkStatus();
     hints.push_back({"raise-weight", absl::StrCat("raise queue ", job_.queue, "'s weight from ", spec.weight, " to ", base + *k),
                      job_.queue, base + *k});
+    return absl::OkStatus();
+  }
+
+  // The refusing quota's hard limits raised to what the check needs (used + admitted this
+  // session + requested), in spec and status alike.
+  absl::Status RaiseQuota(std::vector<Hint>& hints) {
+    if (job_.reason != reason_code::kResourceQuotaExceeded) return absl::OkStatus();
+    std::string key;
+    std::map<std::string, std::map<std::string, int64_t>> by_name;  // resource -> field -> amount
+    for (const auto& [k, text] : job_.check) {
+      if (k == "resourcequota") key = text;
+      const size_t dot = k.rfind('.');
+      if (dot == std::string::npos) continue;
+      const std::string name = k.substr(0, dot);
+      if (absl::StatusOr<int64_t> v = ParseQuotaQuantity(name, text); v.ok()) by_name[name][k.substr(dot + 1)] = *v;
+    }
+    auto it = snapshot_.policy().quotas.find(key);
+    if (it == snapshot_.policy().quotas.end()) return absl::OkStatus();
+    ResourceQuotaSpec raised = it->second;
+    std::string what;
+    for (auto& [name, f] : by_name) {
+      const int64_t need = SaturatingAdd(SaturatingAdd(f["used"], f["admitted"]), f["requested"]);
+      if (need <= f["hard"]) continue;
+      raised.hard[name] = need;
+      raised.spec_hard[name] = need;
+      absl::StrAppend(&what, what.empty() ? "" : ", ", name, " from ", FormatQuotaAmount(name, f["hard"]), " to ",
+                      FormatQuotaAmount(name, need));
+    }
+    if (what.empty()) return absl::OkStatus();
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs([&](Cluster& c) { return c.PutResourceQuota(raised); }));
+    if (r && *r) hints.push_back({"raise-quota", absl::StrCat("raise ResourceQuota ", key, "'s hard ", what), key, 0});
+    return absl::OkStatus();
+  }
+
+  // For each budget (at most three) that selects a running pod, the fewest more
+  // disruptions it must allow for the job to run (lower minAvailable, raise maxUnavailable).
+  absl::Status AllowDisruptions(std::vector<Hint>& hints) {
+    int tried = 0;
+    for (const auto& [key, budget] : snapshot_.policy().disruption_budgets) {
+      if (tried == 3) break;
+      int64_t selected = 0;
+      for (const TaskInfo& t : snapshot_.tasks()) {
+        if (t.status == TaskStatus::kRunning && t.pod->namespace_ == budget.namespace_ && budget.selector &&
+            !t.pod->labels.empty() && MatchesLabelSelector(*budget.selector, t.pod->labels)) {
+          ++selected;
+        }
+      }
+      if (selected == 0) continue;
+      ++tried;
+      const PodDisruptionBudgetSpec spec = budget;
+      auto make = [&](int64_t more) -> Change {
+        return [=](Cluster& c) {
+          PodDisruptionBudgetSpec b = spec;
+          b.disruptions_allowed = static_cast<int32_t>(std::min<int64_t>(INT32_MAX, b.disruptions_allowed + more));
+          return c.PutPodDisruptionBudget(std::move(b));
+        };
+      };
+      VCSCHED_ASSIGN_OR_RETURN(std::optional<int64_t> k, Smallest(selected, make, /*pipelined_counts=*/true));
+      if (!k) continue;
+      hints.push_back({"allow-disruptions",
+                       absl::StrCat("let PodDisruptionBudget ", key, " allow ", *k, " more disruption", *k == 1 ? "" : "s",
+                                    " (disruptionsAllowed ", spec.disruptions_allowed, " -> ",
+                                    spec.disruptions_allowed + *k, ": lower spec.minAvailable or raise spec.maxUnavailable)"),
+                       key, *k});
+    }
     return absl::OkStatus();
   }
 

@@ -4,9 +4,11 @@
 
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "vcsched/io/manifests.h"
+#include "vcsched/policy.h"
 #include "vcsched/quantity.h"
 #include "vcsched/resource.h"
 
@@ -24,6 +26,12 @@ Value Quantities(const ResourceList& list) {
       default: out[name] = Str(FormatMilli(amount)); break;
     }
   }
+  return out;
+}
+
+Value QuotaQuantities(const QuotaList& list) {
+  Value out = Value::Map();
+  for (const auto& [name, amount] : list) out[name] = Str(FormatQuotaAmount(name, amount));
   return out;
 }
 
@@ -300,7 +308,9 @@ Value PodGroupManifest(const PodGroupSpec& g) {
   if (g.creation_time != 0) meta["creationTimestamp"] = Time(g.creation_time);
   Value& spec = v["spec"];
   spec["minMember"] = Value::Int(g.min_member);
-  if (g.min_resources) spec["minResources"] = Quantities(*g.min_resources);
+  // Every name it was given (requests.cpu, count/pods: resourcequota reads them).
+  if (g.min_resources) spec["minResources"] = g.quota_min_resources.empty() ? Quantities(*g.min_resources)
+                                                                            : QuotaQuantities(g.quota_min_resources);
   if (!g.min_task_member.empty()) {
     Value m = Value::Map();
     for (const auto& [role, n] : g.min_task_member) m[role] = Value::Int(n);
@@ -482,6 +492,48 @@ Value StorageClassManifest(const StorageClassSpec& sc) {
   return v;
 }
 
+Value QuotaManifest(const ResourceQuotaSpec& q) {
+  Value v = Manifest("v1", "ResourceQuota");
+  v["metadata"]["name"] = Str(q.name);
+  v["metadata"]["namespace"] = Str(q.namespace_);
+  Value& spec = v["spec"];
+  spec = Value::Map();
+  if (!q.spec_hard.empty()) spec["hard"] = QuotaQuantities(q.spec_hard);
+  if (!q.scopes.empty()) spec["scopes"] = StringList(q.scopes);
+  if (!q.hard.empty()) v["status"]["hard"] = QuotaQuantities(q.hard);
+  if (!q.used.empty()) v["status"]["used"] = QuotaQuantities(q.used);
+  return v;
+}
+
+// An IntOrString as written: a number when it is one.
+Value CountOrPercent(const std::string& text) {
+  int32_t n = 0;
+  return absl::SimpleAtoi(text, &n) ? Value::Int(n) : Str(text);
+}
+
+Value BudgetManifest(const PodDisruptionBudgetSpec& b) {
+  Value v = Manifest("policy/v1", "PodDisruptionBudget");
+  v["metadata"]["name"] = Str(b.name);
+  v["metadata"]["namespace"] = Str(b.namespace_);
+  Value& spec = v["spec"];
+  spec = Value::Map();
+  if (b.selector) spec["selector"] = Selector(*b.selector);
+  if (!b.min_available.empty()) spec["minAvailable"] = CountOrPercent(b.min_available);
+  if (!b.max_unavailable.empty()) spec["maxUnavailable"] = CountOrPercent(b.max_unavailable);
+  Value& status = v["status"];
+  status["disruptionsAllowed"] = Value::Int(b.disruptions_allowed);
+  status["currentHealthy"] = Value::Int(b.current_healthy);
+  status["desiredHealthy"] = Value::Int(b.desired_healthy);
+  status["expectedPods"] = Value::Int(b.expected_pods);
+  if (!b.disrupted_pods.empty()) {
+    Value pods = Value::Map();
+    // (The times are not kept: only which pods are listed bears on a decision.)
+    for (const std::string& p : b.disrupted_pods) pods[p] = Str("1970-01-01T00:00:00Z");
+    status["disruptedPods"] = std::move(pods);
+  }
+  return v;
+}
+
 Value CSINodeManifest(const CSINodeSpec& n) {
   Value v = Manifest("storage.k8s.io/v1", "CSINode");
   v["metadata"]["name"] = Str(n.name);
@@ -511,6 +563,8 @@ std::string ClusterToYaml(const Cluster& c, const SchedulerConfig* config) {
   for (const auto& [_, n] : c.storage().csi_nodes) objects.push_back(CSINodeManifest(n));
   for (const auto& [_, pv] : c.storage().volumes) objects.push_back(VolumeManifest(pv));
   for (const auto& [_, claim] : c.storage().claims) objects.push_back(ClaimManifest(claim));
+  for (const auto& [_, q] : c.policy().quotas) objects.push_back(QuotaManifest(q));
+  for (const auto& [_, b] : c.policy().disruption_budgets) objects.push_back(BudgetManifest(b));
   const size_t before_jobs = objects.size();
   for (const auto& [_, g] : c.pod_groups()) objects.push_back(PodGroupManifest(g));
   for (const auto& [_, p] : c.pods()) objects.push_back(PodManifest(*p));
@@ -541,6 +595,8 @@ absl::Status PutObjects(ScenarioObjects& o, Cluster& c) {
   for (CSINodeSpec& n : o.csi_nodes) s.Update(c.PutCSINode(std::move(n)));
   for (PersistentVolumeSpec& pv : o.volumes) s.Update(c.PutPersistentVolume(std::move(pv)));
   for (PersistentVolumeClaimSpec& claim : o.claims) s.Update(c.PutPersistentVolumeClaim(std::move(claim)));
+  for (ResourceQuotaSpec& q : o.quotas) s.Update(c.PutResourceQuota(std::move(q)));
+  for (PodDisruptionBudgetSpec& b : o.disruption_budgets) s.Update(c.PutPodDisruptionBudget(std::move(b)));
   for (Value& job : o.volcano_jobs) s.Update(c.PutVolcanoJob(std::move(job)));
   for (PodGroupSpec& g : o.pod_groups) s.Update(c.PutPodGroup(std::move(g)));
   for (PodSpec& p : o.pods) s.Update(c.PutPod(std::move(p)));

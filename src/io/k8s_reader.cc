@@ -454,7 +454,10 @@ void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out) {
   const DocNode spec = r.Map(doc, "spec", "spec");
   g.min_member = r.Int32(spec, "minMember", "spec.minMember").value_or(0);
   if (spec.IsDefined() && spec.Get("minResources").IsDefined() && !spec.Get("minResources").IsNull()) {
+    const size_t errors = r.error_count();
     g.min_resources = r.Resources(spec, "minResources", "spec.minResources");
+    // Every name again, for resourcequota; a bad quantity is reported once.
+    if (r.error_count() == errors) g.quota_min_resources = r.Quotas(spec, "minResources", "spec.minResources");
   }
   r.Map(spec, "minTaskMember", "spec.minTaskMember").ForEachEntry([&](const std::string& role, const DocNode& n) {
     if (const std::optional<int32_t> v = r.AsInt32(n, absl::StrCat("spec.minTaskMember.", role))) {

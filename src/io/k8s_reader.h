@@ -4,6 +4,7 @@
 
 #include "src/io/yaml_reader.h"
 #include "vcsched/objects.h"
+#include "vcsched/policy.h"
 #include "vcsched/storage.h"
 
 namespace vcsched::io_internal {
@@ -19,6 +20,8 @@ void ReadPersistentVolumeClaim(ObjectReader& r, const DocNode& doc, PersistentVo
 void ReadPersistentVolume(ObjectReader& r, const DocNode& doc, PersistentVolumeSpec* out);
 void ReadStorageClass(ObjectReader& r, const DocNode& doc, StorageClassSpec* out);
 void ReadCSINode(ObjectReader& r, const DocNode& doc, CSINodeSpec* out);
+void ReadResourceQuota(ObjectReader& r, const DocNode& doc, ResourceQuotaSpec* out);
+void ReadPodDisruptionBudget(ObjectReader& r, const DocNode& doc, PodDisruptionBudgetSpec* out);
 
 // Shapes several kinds share: string lists, selectors and node selector terms.
 std::vector<std::string> StringList(ObjectReader& r, const DocNode& parent, const char* key, absl::string_view field);

@@ -60,7 +60,10 @@ using SpecKey = std::pair<absl::string_view, absl::string_view>;
 template <typename T>
 SpecKey KeyOf(const T& spec) {
   if constexpr (std::is_same_v<T, PodSpec> || std::is_same_v<T, PodGroupSpec> ||
-                std::is_same_v<T, PersistentVolumeClaimSpec>) return {spec.namespace_, spec.name};
+                std::is_same_v<T, PersistentVolumeClaimSpec> || std::is_same_v<T, ResourceQuotaSpec> ||
+                std::is_same_v<T, PodDisruptionBudgetSpec>) {
+    return {spec.namespace_, spec.name};
+  }
   else return {absl::string_view(), spec.name};
 }
 
@@ -93,6 +96,8 @@ struct Collected {
   Table<PersistentVolumeSpec> volumes;
   Table<StorageClassSpec> storage_classes;
   Table<CSINodeSpec> csi_nodes;
+  Table<ResourceQuotaSpec> quotas;
+  Table<PodDisruptionBudgetSpec> disruption_budgets;
   std::map<std::string, Labels> namespaces;  // Namespace objects: their labels
   std::optional<SchedulerConfig> config;
   std::string config_where;
@@ -121,6 +126,8 @@ struct Collected {
     volumes.Clear();
     storage_classes.Clear();
     csi_nodes.Clear();
+    quotas.Clear();
+    disruption_budgets.Clear();
     namespaces.clear();
     config.reset();
     config_where.clear();
@@ -398,6 +405,11 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
                diag);
   } else if (kind == "CSINode" && need_api({"storage.k8s.io"})) {
     ReadAndPut(c.csi_nodes, "CSINode", /*namespaced=*/false, io_internal::ReadCSINode, doc, where, r, diag);
+  } else if (kind == "ResourceQuota" && need_api({"v1"})) {
+    ReadAndPut(c.quotas, "ResourceQuota", /*namespaced=*/true, io_internal::ReadResourceQuota, doc, where, r, diag);
+  } else if (kind == "PodDisruptionBudget" && need_api({"policy"})) {
+    ReadAndPut(c.disruption_budgets, "PodDisruptionBudget", /*namespaced=*/true, io_internal::ReadPodDisruptionBudget,
+               doc, where, r, diag);
   } else if (kind == "SchedulerConfiguration" && need_api({"vcsched"})) {
     r.set_object("SchedulerConfiguration");
     set_config(io_internal::ReadSchedulerConfig(r, doc.yaml()));
@@ -448,7 +460,7 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
   } else if (kind != "Node" && kind != "Pod" && kind != "PodGroup" && kind != "Queue" && kind != "HyperNode" &&
              kind != "PriorityClass" && kind != "SchedulerConfiguration" && kind != "Expectation" &&
              kind != "PersistentVolumeClaim" && kind != "PersistentVolume" && kind != "StorageClass" &&
-             kind != "CSINode") {
+             kind != "CSINode" && kind != "ResourceQuota" && kind != "PodDisruptionBudget") {
     r.Fail(doc.Get("kind"), "kind", absl::StrCat("unknown kind \"", kind, "\" (apiVersion \"", api, "\")"));
   }
 }
@@ -890,6 +902,8 @@ void ClearObjects(ScenarioObjects& o) {
   clear(o.volumes);
   clear(o.storage_classes);
   clear(o.csi_nodes);
+  clear(o.quotas);
+  clear(o.disruption_budgets);
   o.config.reset();
   o.expectation.reset();
   clear(o.job_pod_groups);
@@ -937,6 +951,9 @@ absl::Status TakeObjectsInto(Collected& c, Diagnostics& diag, bool keep_storage,
   HandOver(c.volumes, keep, [&](PersistentVolumeSpec&& s) { out.volumes.push_back(std::move(s)); });
   HandOver(c.storage_classes, keep, [&](StorageClassSpec&& s) { out.storage_classes.push_back(std::move(s)); });
   HandOver(c.csi_nodes, keep, [&](CSINodeSpec&& s) { out.csi_nodes.push_back(std::move(s)); });
+  HandOver(c.quotas, keep, [&](ResourceQuotaSpec&& s) { out.quotas.push_back(std::move(s)); });
+  HandOver(c.disruption_budgets, keep,
+           [&](PodDisruptionBudgetSpec&& s) { out.disruption_budgets.push_back(std::move(s)); });
   for (auto& [name, labels] : c.namespaces) out.namespaces.push_back({name, std::move(labels)});
   std::sort(diag.warnings.begin(), diag.warnings.end());
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
@@ -979,6 +996,8 @@ absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOption
   for (PersistentVolumeSpec& s : objects.volumes) b.AddPersistentVolume(std::move(s));
   for (StorageClassSpec& s : objects.storage_classes) b.AddStorageClass(std::move(s));
   for (CSINodeSpec& s : objects.csi_nodes) b.AddCSINode(std::move(s));
+  for (ResourceQuotaSpec& s : objects.quotas) b.AddResourceQuota(std::move(s));
+  for (PodDisruptionBudgetSpec& s : objects.disruption_budgets) b.AddPodDisruptionBudget(std::move(s));
   for (const std::string& w : objects.warnings) b.AddWarning(w);
   absl::StatusOr<Snapshot> snap = std::move(b).Build();
   if (!snap.ok()) return snap.status();

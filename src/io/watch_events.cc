@@ -245,6 +245,14 @@ absl::Status CheckAllExist(const Cluster& cluster, const ScenarioObjects& o) {
   for (const CSINodeSpec& n : o.csi_nodes) {
     if (!cluster.storage().csi_nodes.count(n.name)) return Absent("CSINode", n.name);
   }
+  for (const ResourceQuotaSpec& q : o.quotas) {
+    const std::string key = absl::StrCat(q.namespace_, "/", q.name);
+    if (!cluster.policy().quotas.count(key)) return Absent("ResourceQuota", key);
+  }
+  for (const PodDisruptionBudgetSpec& b : o.disruption_budgets) {
+    const std::string key = absl::StrCat(b.namespace_, "/", b.name);
+    if (!cluster.policy().disruption_budgets.count(key)) return Absent("PodDisruptionBudget", key);
+  }
   for (const PodGroupSpec& g : o.pod_groups) {
     const std::string key = absl::StrCat(g.namespace_, "/", g.name);
     if (!cluster.pod_groups().count(key)) return Absent(job_groups.count(key) ? "the PodGroup of Job" : "PodGroup", key);
@@ -348,6 +356,17 @@ class EventUndo {
     Keep(c_.storage().csi_nodes, name, [this, name] { (void)c_.DeleteCSINode(name); },
          [this](const CSINodeSpec& n) { (void)c_.PutCSINode(n); });
   }
+  void KeepResourceQuota(const std::string& key) {
+    const auto [ns, name] = SplitKey(key);
+    Keep(c_.policy().quotas, key, [this, ns = ns, name = name] { (void)c_.DeleteResourceQuota(ns, name); },
+         [this](const ResourceQuotaSpec& q) { (void)c_.PutResourceQuota(q); });
+  }
+  void KeepPodDisruptionBudget(const std::string& key) {
+    const auto [ns, name] = SplitKey(key);
+    Keep(c_.policy().disruption_budgets, key,
+         [this, ns = ns, name = name] { (void)c_.DeletePodDisruptionBudget(ns, name); },
+         [this](const PodDisruptionBudgetSpec& b) { (void)c_.PutPodDisruptionBudget(b); });
+  }
   void KeepPodGroup(const std::string& key) {
     const auto [ns, name] = SplitKey(key);
     Keep(c_.pod_groups(), key, [this, ns = ns, name = name] { (void)c_.DeletePodGroup(ns, name); },
@@ -407,7 +426,10 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
                           ScenarioObjects* objects, const WatchEvent& event, std::vector<std::string>* notes) {
   using T = WatchEvent::Type;
   if (!read.ok()) return read;
-  for (const std::string& w : objects->warnings) notes->push_back(w);
+  // A deleted object's fields do not matter (a DELETED event may carry its metadata only).
+  if (type != T::kDeleted) {
+    for (const std::string& w : objects->warnings) notes->push_back(w);
+  }
   if (objects->config || objects->expectation) {
     notes->push_back(absl::StrCat(event.where, ": a scheduler configuration or expectation is not cluster state; ignored"));
   }
@@ -450,6 +472,10 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
     for (const PersistentVolumeSpec& v : objects->volumes) gone(cluster.DeletePersistentVolume(v.name));
     for (const StorageClassSpec& c : objects->storage_classes) gone(cluster.DeleteStorageClass(c.name));
     for (const CSINodeSpec& n : objects->csi_nodes) gone(cluster.DeleteCSINode(n.name));
+    for (const ResourceQuotaSpec& q : objects->quotas) gone(cluster.DeleteResourceQuota(q.namespace_, q.name));
+    for (const PodDisruptionBudgetSpec& b : objects->disruption_budgets) {
+      gone(cluster.DeletePodDisruptionBudget(b.namespace_, b.name));
+    }
     for (const QueueSpec& q : objects->queues) {
       absl::Status s = cluster.DeleteQueue(q.name);
       if (absl::IsNotFound(s)) gone(s);
@@ -531,6 +557,14 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
   for (CSINodeSpec& n : objects->csi_nodes) {
     undo.KeepCSINode(n.name);
     s.Update(put(cluster.PutCSINode(std::move(n))));
+  }
+  for (ResourceQuotaSpec& q : objects->quotas) {
+    undo.KeepResourceQuota(absl::StrCat(q.namespace_, "/", q.name));
+    s.Update(put(cluster.PutResourceQuota(std::move(q))));
+  }
+  for (PodDisruptionBudgetSpec& b : objects->disruption_budgets) {
+    undo.KeepPodDisruptionBudget(absl::StrCat(b.namespace_, "/", b.name));
+    s.Update(put(cluster.PutPodDisruptionBudget(std::move(b))));
   }
   for (PersistentVolumeClaimSpec& c : objects->claims) {
     const std::string key = absl::StrCat(c.namespace_, "/", c.name);

@@ -7,6 +7,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "vcsched/policy.h"
 
 #include <sstream>
 
@@ -184,6 +185,24 @@ ResourceList ObjectReader::Resources(const DocNode& parent, const char* key, con
 }
 int64_t ObjectReader::Time(const DocNode& parent, const char* key, const FieldPath& field) {
   return AsTime(Present(parent, key), field);
+}
+QuotaList ObjectReader::Quotas(const DocNode& parent, const char* key, const FieldPath& field) {
+  QuotaList out;
+  std::string scratch;
+  AsMap(Present(parent, key), field).ForEachEntry([&](std::string name, const DocNode& v) {
+    const std::string at = absl::StrCat(field.str(), ".", name);
+    if (!v.IsScalar()) {
+      Fail(v, at, absl::StrCat("expected a quantity, got ", Describe(v)));
+      return;
+    }
+    const absl::StatusOr<int64_t> amount = ParseQuotaQuantity(name, v.ScalarRef(&scratch));
+    if (!amount.ok()) {
+      Fail(v, at, amount.status().message());
+      return;
+    }
+    out[std::move(name)] = *amount;
+  });
+  return out;
 }
 
 bool ObjectReader::NotAString(const DocNode& value, const FieldPath& field) {

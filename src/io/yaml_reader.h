@@ -74,6 +74,8 @@ class ObjectReader {
   Labels StringMap(const DocNode& parent, const char* key, const FieldPath& field);
   // A Kubernetes ResourceList, converted to stored units.
   ResourceList Resources(const DocNode& parent, const char* key, const FieldPath& field);
+  // A ResourceList under every name, in quota units (QuotaList: ResourceQuota, minResources).
+  QuotaList Quotas(const DocNode& parent, const char* key, const FieldPath& field);
   // An RFC 3339 time as seconds since the epoch, 0 when absent.
   int64_t Time(const DocNode& parent, const char* key, const FieldPath& field);
 

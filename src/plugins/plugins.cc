@@ -21,6 +21,8 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("sla", NewSlaPlugin);
   (void)r.RegisterPlugin("capacity", NewCapacityPlugin);
   (void)r.RegisterPlugin("network-topology-aware", NewNetworkTopologyPlugin, node_local);
+  (void)r.RegisterPlugin("resourcequota", NewResourceQuotaPlugin);
+  (void)r.RegisterPlugin("pdb", NewPdbPlugin);
 }
 
 }  // namespace vcsched::internal

@@ -23,6 +23,8 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewResourceStrategyFitPlugin(const Argum
 absl::StatusOr<std::unique_ptr<Plugin>> NewSlaPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewCapacityPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewNetworkTopologyPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewResourceQuotaPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewPdbPlugin(const Arguments& args);
 
 void RegisterBuiltInPlugins(Registry& registry);
 

@@ -141,6 +141,10 @@ absl::Status Simulator::RunSession() {
   ++result_.sessions;
   absl::StatusOr<Snapshot> snapshot = cluster_.Snapshot();
   if (!snapshot.ok()) return snapshot.status();
+  if (SyncQuotaUsage(*snapshot, cluster_)) {
+    snapshot = cluster_.Snapshot();
+    if (!snapshot.ok()) return snapshot.status();
+  }
   ExplainOptions eo;
   eo.run.now_seconds = NowSeconds();
   eo.max_reruns = 0;

@@ -99,6 +99,10 @@ struct SimJob {
   int64_t final_transition = 0;
 };
 
+// The quota controller (sim_quotas.cc): each ResourceQuota's status.used recounted from
+// the snapshot's pods that have not ended; true when one changed (the snapshot is stale).
+bool SyncQuotaUsage(const Snapshot& snapshot, Cluster& cluster);
+
 class Simulator {
  public:
   Simulator(const Workload& workload, const SchedulerConfig& config, const SimulationOptions& options);

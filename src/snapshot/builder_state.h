@@ -31,6 +31,9 @@ struct SnapshotBuilder::State {
   std::vector<StorageClassSpec> storage_classes;
   std::vector<CSINodeSpec> csi_nodes;
   std::shared_ptr<const StorageObjects> storage;  // SetStorage
+  std::vector<ResourceQuotaSpec> quotas;
+  std::vector<PodDisruptionBudgetSpec> disruption_budgets;
+  std::shared_ptr<const PolicyObjects> policy;  // SetPolicy
   std::vector<std::string> warnings;
   std::shared_ptr<const Snapshot::Impl> previous;  // ReuseFrom
 };

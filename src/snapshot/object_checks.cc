@@ -8,6 +8,7 @@
 #include "re2/re2.h"
 #include "src/model/object_names.h"
 #include "src/model/queue_checks.h"
+#include "vcsched/policy.h"
 #include "vcsched/snapshot.h"
 #include "vcsched/storage.h"
 
@@ -251,6 +252,58 @@ std::vector<std::string> ObjectProblems(const CSINodeSpec& csi_node) {
     } else if (d.allocatable_count && *d.allocatable_count < 0) {
       out.push_back(absl::StrCat("CSINode \"", csi_node.name, "\": spec.drivers[", i,
                                  "].allocatable.count: must not be negative"));
+    }
+  }
+  return out;
+}
+
+namespace {
+void CheckQuotaList(const std::string& object, const QuotaList& list, absl::string_view field, std::vector<std::string>* out) {
+  for (const auto& [name, v] : list) {
+    if (!IsQualifiedName(name)) {
+      out->push_back(absl::StrCat(object, ": ", field, ": resource name ", QuoteName(name), " is ", kQualifiedNameMessage));
+    } else if (v < 0) {
+      out->push_back(absl::StrCat(object, ": ", field, "[", name, "]: must not be negative"));
+    }
+  }
+}
+}  // namespace
+
+std::vector<std::string> ObjectProblems(const ResourceQuotaSpec& quota) {
+  std::vector<std::string> out;
+  CheckName("ResourceQuota", quota.name, &quota.namespace_, &out);
+  if (!out.empty()) return out;
+  const std::string object = absl::StrCat("ResourceQuota \"", quota.namespace_, "/", quota.name, "\"");
+  CheckQuotaList(object, quota.spec_hard, "spec.hard", &out);
+  CheckQuotaList(object, quota.hard, "status.hard", &out);
+  CheckQuotaList(object, quota.used, "status.used", &out);
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const PodDisruptionBudgetSpec& budget) {
+  std::vector<std::string> out;
+  CheckName("PodDisruptionBudget", budget.name, &budget.namespace_, &out);
+  if (!out.empty()) return out;
+  const std::string object = absl::StrCat("PodDisruptionBudget \"", budget.namespace_, "/", budget.name, "\"");
+  if (!budget.min_available.empty() && !budget.max_unavailable.empty()) {
+    out.push_back(absl::StrCat(object, ": spec: minAvailable and maxUnavailable must not both be set"));
+  }
+  const std::pair<const char*, int32_t> counts[] = {{"disruptionsAllowed", budget.disruptions_allowed},
+                                                    {"currentHealthy", budget.current_healthy},
+                                                    {"desiredHealthy", budget.desired_healthy},
+                                                    {"expectedPods", budget.expected_pods}};
+  for (const auto& [field, v] : counts) {
+    if (v < 0) out.push_back(absl::StrCat(object, ": status.", field, ": must not be negative, got ", v));
+  }
+  if (budget.selector) {
+    const auto object_fn = [&] { return object; };
+    for (const auto& [k, v] : budget.selector->match_labels) {
+      CheckKey(object_fn, k, [] { return std::string("spec.selector.matchLabels"); }, &out);
+      CheckValue(object_fn, v, [] { return std::string("spec.selector.matchLabels"); }, &out);
+    }
+    for (size_t i = 0; i < budget.selector->match_expressions.size(); ++i) {
+      CheckKey(object_fn, budget.selector->match_expressions[i].key,
+               [&] { return absl::StrCat("spec.selector.matchExpressions[", i, "].key"); }, &out);
     }
   }
   return out;

@@ -31,6 +31,7 @@ absl::Span<const PriorityClassSpec> Snapshot::priority_classes() const {
   return impl_->priority_classes;
 }
 const StorageObjects& Snapshot::storage() const { return *impl_->storage; }
+const PolicyObjects& Snapshot::policy() const { return *impl_->policy; }
 const Resource& Snapshot::total_allocatable() const { return impl_->total; }
 const std::vector<std::string>& Snapshot::warnings() const { return impl_->warnings; }
 const std::vector<std::shared_ptr<const PodSpec>>& Snapshot::other_scheduler_pods() const { return impl_->hidden_pods; }
@@ -146,6 +147,11 @@ void SnapshotBuilder::AddPersistentVolume(PersistentVolumeSpec volume) { state_-
 void SnapshotBuilder::AddStorageClass(StorageClassSpec c) { state_->storage_classes.push_back(std::move(c)); }
 void SnapshotBuilder::AddCSINode(CSINodeSpec csi_node) { state_->csi_nodes.push_back(std::move(csi_node)); }
 void SnapshotBuilder::SetStorage(std::shared_ptr<const StorageObjects> storage) { state_->storage = std::move(storage); }
+void SnapshotBuilder::AddResourceQuota(ResourceQuotaSpec quota) { state_->quotas.push_back(std::move(quota)); }
+void SnapshotBuilder::AddPodDisruptionBudget(PodDisruptionBudgetSpec budget) {
+  state_->disruption_budgets.push_back(std::move(budget));
+}
+void SnapshotBuilder::SetPolicy(std::shared_ptr<const PolicyObjects> policy) { state_->policy = std::move(policy); }
 void SnapshotBuilder::AddWarning(std::string w) { state_->warnings.push_back(std::move(w)); }
 
 void SnapshotBuilder::ReuseFrom(const Snapshot& previous) { state_->previous = SnapshotInternals::Shared(previous); }

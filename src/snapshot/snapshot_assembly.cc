@@ -69,6 +69,7 @@ class SnapshotAssembly {
     CheckNames("Namespace", s_.namespaces, cluster_scoped);
     CheckNames("HyperNode", s_.hyper_nodes, cluster_scoped);
     CheckStorage();
+    CheckPolicy();
     // Kubernetes labels every namespace with its name (kubernetes.io/metadata.name).
     for (NamespaceSpec& ns : s_.namespaces) {
       ns.labels["kubernetes.io/metadata.name"] = ns.name;
@@ -437,6 +438,31 @@ class SnapshotAssembly {
         internal::AddCsiAllocatable(c->second, n.allocatable);
       }
     }
+  }
+
+  // The policy objects: given whole (SetPolicy), or one by one, checked as other objects are.
+  void CheckPolicy() {
+    if (s_.policy != nullptr && s_.quotas.empty() && s_.disruption_budgets.empty()) {
+      impl_->policy = std::move(s_.policy);
+      return;
+    }
+    auto policy = s_.policy != nullptr ? std::make_shared<PolicyObjects>(*s_.policy) : std::make_shared<PolicyObjects>();
+    const auto put = [&](const char* kind, auto& map, auto&& spec) {
+      std::vector<std::string> problems = ObjectProblems(spec);
+      if (!problems.empty()) {
+        for (std::string& p : problems) errors_.push_back(std::move(p));
+        return;
+      }
+      std::string key = absl::StrCat(spec.namespace_, "/", spec.name);
+      if (map.count(key) != 0) {
+        errors_.push_back(absl::StrCat(kind, " \"", key, "\": metadata.name: duplicate name"));
+        return;
+      }
+      map.emplace(std::move(key), std::move(spec));
+    };
+    for (ResourceQuotaSpec& q : s_.quotas) put("ResourceQuota", policy->quotas, std::move(q));
+    for (PodDisruptionBudgetSpec& b : s_.disruption_budgets) put("PodDisruptionBudget", policy->disruption_budgets, std::move(b));
+    impl_->policy = std::move(policy);
   }
 
   // Each object's own problems, then duplicate names (of objects whose name is valid).

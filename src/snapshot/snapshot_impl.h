@@ -37,6 +37,7 @@ struct Snapshot::Impl {
   bool hyper_nodes_ready = true;
   SnapshotOptions options;
   std::shared_ptr<const StorageObjects> storage = std::make_shared<const StorageObjects>();  // never null
+  std::shared_ptr<const PolicyObjects> policy = std::make_shared<const PolicyObjects>();     // never null
 
   // What pods change (PatchSnapshot works these out).
   std::vector<TaskInfo> tasks;

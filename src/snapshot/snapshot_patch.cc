@@ -228,6 +228,7 @@ void SnapshotPatch::Copy() {
   n.queues = was_.queues;
   n.priority_classes = was_.priority_classes;
   n.storage = was_.storage;
+  n.policy = was_.policy;
   n.namespace_labels = was_.namespace_labels;
   n.total = was_.total;
   n.node_by_name = was_.node_by_name;

@@ -616,12 +616,13 @@ TEST_CASE("Explain: explaining never changes a session's decisions, and is deter
     static const std::set<std::string> kCodes = {
         "QueueNotFound", "QueueClosed", "QueueCapabilityExceeded", "ClusterOvercommitted", "EnqueueRejected",
         "NotEnoughTasks", "QueueShareExceeded", "NoFeasibleNode", "TopologyPlacementFailed", "GangShortfall",
-        "PreemptionPending", "PartiallyPlaced", "NotTried", "Scheduled"};
+        "PreemptionPending", "PartiallyPlaced", "NotTried", "AwaitingPods", "Scheduled", "ResourceQuotaExceeded",
+        "DisruptionBudgetProtected"};
     for (const JobExplanation& e : a->explanation.jobs) {
       CAPTURE(e.job, e.reason);
       CHECK(kCodes.count(e.reason) == 1);
       for (const std::string& c : e.causes) CHECK(kCodes.count(c) == 1);
-      if (e.reason == "Scheduled" || e.reason == "NotTried") {
+      if (e.reason == "Scheduled" || e.reason == "NotTried" || e.reason == "AwaitingPods") {
         CHECK(e.stage.empty());
       } else {
         CHECK(!e.stage.empty());

@@ -132,6 +132,36 @@ TEST_CASE("simulate: one node runs jobs one after another") {
   CHECK(summary.find("\"p50\": 602, \"p90\": 1203, \"p99\": 1203") != std::string::npos);
 }
 
+TEST_CASE("simulate: a ResourceQuota's used follows the pods, so it admits one job at a time") {
+  // 16 cpu would run all three jobs at once; the namespace's quota of 5 requests.cpu
+  // admits one 4-cpu job (the job controller's minResources carry requests.cpu) until it
+  // ends and the quota controller counts its pods out.
+  const std::string quota =
+      "---\napiVersion: v1\nkind: ResourceQuota\nmetadata: {name: team, namespace: default}\n"
+      "spec: {hard: {requests.cpu: \"5\"}}\nstatus: {hard: {requests.cpu: \"5\"}, used: {requests.cpu: \"0\"}}\n";
+  const std::string config = R"(---
+apiVersion: vcsched/v1
+kind: SchedulerConfiguration
+actions: "enqueue, allocate, backfill"
+tiers:
+- plugins: [{name: priority}, {name: gang}, {name: conformance}]
+- plugins: [{name: overcommit}, {name: drf}, {name: resourcequota}, {name: predicates}, {name: proportion}]
+)";
+  const std::string workload = absl::StrCat(kHead, "jobs:\n- name: train\n  arrival: {at: [0s, 0s, 0s]}\n",
+                                            "  duration: {fixed: 10m}\n", JobTemplate(2, "2"));
+  const SimulationResult r = Run(Node("n0", "16") + quota + config, workload);
+  CheckInvariants(r);
+  REQUIRE(r.jobs.size() == 3);
+  for (int i = 0; i < 3; ++i) {
+    const JobRecord& j = JobNamed(r, absl::StrCat("default/train-", i));
+    CHECK(j.inqueue_s == 601 * i);
+    CHECK(j.phase == "Completed");
+  }
+  // Without the quota the three run together.
+  const SimulationResult free = Run(Node("n0", "16") + config, workload);
+  for (int i = 0; i < 3; ++i) CHECK(JobNamed(free, absl::StrCat("default/train-", i)).inqueue_s == 0);
+}
+
 TEST_CASE("simulate: queues share the cluster by weight over time") {
   // overcommit-factor 10 lets enqueue admit both queues' backlogs at once; proportion
   // then deserves the 4 cores by weight, 1:3, while both have work waiting.

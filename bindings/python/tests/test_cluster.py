@@ -208,3 +208,49 @@ def test_claims_volumes_and_csi_nodes_are_state_and_bound_claims_stay_bound():
     second["spec"]["volumes"] = [{"name": "d", "persistentVolumeClaim": {"claimName": "more"}}]
     again.apply_all([added(other), added(second)])
     assert again.schedule().binds == {}
+
+
+def test_quotas_and_budgets_are_state_from_watch_events_and_decide_sessions():
+    """A ResourceQuota refuses a PodGroup at enqueue until its status leaves room; a
+    PodDisruptionBudget keeps shuffle from evicting the pods it protects."""
+    conf = {"actions": "enqueue, allocate, shuffle",
+            "tiers": [{"plugins": [{"name": "gang"}, {"name": "resourcequota"}, {"name": "pdb"}]},
+                      {"plugins": [{"name": "predicates"}, {"name": "proportion"}]}]}
+    quota = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q", "namespace": "ns"},
+             "spec": {"hard": {"cpu": "4"}}, "status": {"hard": {"cpu": "4"}, "used": {"cpu": "3"}}}
+    budget = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "b", "namespace": "ns"},
+              "spec": {"maxUnavailable": 0, "selector": {"matchLabels": {"app": "web"}}},
+              "status": {"disruptionsAllowed": 0}}
+    web = pod("web-0", 1, phase="Running")
+    web["metadata"]["labels"] = {"app": "web"}
+    web["spec"]["nodeName"] = "big"
+    c = vcsched.Cluster()
+    c.apply_all([added(node("big", 16)), added(quota), added(budget), added(web), added(group("g", 1)),
+                 added(pod("a", 2, "g"))])
+    assert (c.counts["resource_quotas"], c.counts["pod_disruption_budgets"]) == (1, 1)
+    d = c.schedule(conf)
+    assert d.phases["ns/g"] == "Pending"  # used 3 + 2 > 4
+    assert d.evictions == []  # the budget allows no disruption of web-0
+    text = c.to_yaml()
+    assert "kind: ResourceQuota" in text and "disruptionsAllowed: 0" in text
+    again = vcsched.Cluster(vcsched.load_scenario(text))
+    assert vcsched.Cluster(vcsched.load_scenario(again.to_yaml())).to_yaml() == again.to_yaml()
+    assert "kind: PodDisruptionBudget" in again.to_yaml() and "used:\n    cpu: \"3\"" in again.to_yaml()
+    # The quota controller writes a new status: room for the PodGroup.
+    quota["status"]["used"] = {"cpu": "1"}
+    c.apply({"type": "MODIFIED", "object": quota})
+    assert c.schedule(conf, now=10).phases["ns/g"] == "Inqueue"
+    # Without the budget, shuffle evicts the labelled running pod (pdb names every pod it
+    # does not protect, as Volcano's does).
+    c.apply({"type": "DELETED", "object": budget})
+    assert c.counts["pod_disruption_budgets"] == 0
+    assert "ns/web-0" in c.schedule(conf, now=20).evictions
+
+
+def test_builder_adds_quotas_and_budgets():
+    b = vcsched.SnapshotBuilder()
+    b.add_node("n1", allocatable={"cpu": "8", "memory": "8Gi", "pods": "10"})
+    b.add_resource_quota("q", namespace="ns", hard={"requests.cpu": "2"}, used={"requests.cpu": "1"})
+    b.add_pod_disruption_budget("b", namespace="ns", match_labels={"app": "x"}, disruptions_allowed=1)
+    counts = vcsched.Cluster(b.build()).counts
+    assert (counts["resource_quotas"], counts["pod_disruption_budgets"]) == (1, 1)

@@ -413,6 +413,40 @@ class SnapshotBuilder:
             items.append(item)
         return self._add("CSINode", "storage.k8s.io/v1", obj, {"metadata": {"name": name}, "spec": {"drivers": items}})
 
+    def add_resource_quota(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
+                           namespace: str = "default", hard: Optional[Mapping[str, str]] = None,
+                           used: Optional[Mapping[str, str]] = None) -> "SnapshotBuilder":
+        """A ResourceQuota as the quota controller leaves it: ``hard`` in spec and status,
+        ``used`` in status (what the resourcequota plugin reads; names as the API has them:
+        "cpu", "requests.cpu", "count/pods", ...)."""
+        obj, name = _name_or_object(obj, name)
+        hard_list = {str(k): str(v) for k, v in (hard or {}).items()}
+        status: Dict[str, Any] = {"hard": hard_list}
+        if used:
+            status["used"] = {str(k): str(v) for k, v in used.items()}
+        return self._add("ResourceQuota", "v1", obj,
+                         {"metadata": _meta(name, namespace), "spec": {"hard": dict(hard_list)}, "status": status})
+
+    def add_pod_disruption_budget(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
+                                  namespace: str = "default", match_labels: Optional[Mapping[str, str]] = None,
+                                  disruptions_allowed: int = 0, min_available: Union[None, int, str] = None,
+                                  max_unavailable: Union[None, int, str] = None,
+                                  disrupted_pods: Sequence[str] = ()) -> "SnapshotBuilder":
+        """A policy/v1 PodDisruptionBudget selecting pods by ``match_labels``, with the status
+        the disruption controller would write: ``disruptions_allowed`` (what the pdb plugin
+        reads) and the pods it already counts as disrupted."""
+        obj, name = _name_or_object(obj, name)
+        spec: Dict[str, Any] = {"selector": {"matchLabels": dict(match_labels or {})}}
+        if min_available is not None:
+            spec["minAvailable"] = min_available
+        if max_unavailable is not None:
+            spec["maxUnavailable"] = max_unavailable
+        status: Dict[str, Any] = {"disruptionsAllowed": whole("disruptions_allowed", disruptions_allowed, 0, INT32_MAX)}
+        if disrupted_pods:
+            status["disruptedPods"] = {p: "1970-01-01T00:00:00Z" for p in disrupted_pods}
+        return self._add("PodDisruptionBudget", "policy/v1", obj,
+                         {"metadata": _meta(name, namespace), "spec": spec, "status": status})
+
     def add_hyper_node(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, tier: int = 1,
                        tier_name: Optional[str] = None, nodes: Optional[List[str]] = None,
                        hyper_nodes: Optional[List[str]] = None, node_regex: Optional[str] = None,
@@ -875,7 +909,8 @@ class Cluster:
     def counts(self) -> Dict[str, int]:
         """How many objects of each kind the state holds (nodes, pods, pod_groups, queues,
         priority_classes, namespaces, volcano_jobs, persistent_volume_claims,
-        persistent_volumes, storage_classes, csi_nodes)."""
+        persistent_volumes, storage_classes, csi_nodes, resource_quotas,
+        pod_disruption_budgets)."""
         return {k: int(v) for k, v in self._impl.counts.items()}
 
     @property

@@ -22,6 +22,7 @@
 #include "vcsched/config.h"
 #include "vcsched/decisions.h"
 #include "vcsched/snapshot.h"
+#include "vcsched/policy.h"
 #include "vcsched/storage.h"
 #include "vcsched/value.h"
 
@@ -64,6 +65,8 @@ struct ScenarioObjects {
   std::vector<PersistentVolumeSpec> volumes;
   std::vector<StorageClassSpec> storage_classes;
   std::vector<CSINodeSpec> csi_nodes;
+  std::vector<ResourceQuotaSpec> quotas;
+  std::vector<PodDisruptionBudgetSpec> disruption_budgets;
   std::optional<SchedulerConfig> config;  // defaults applied
   std::optional<Expectation> expectation;
   // "namespace/name" of each PodGroup a Volcano Job was expanded into (its pods name it).

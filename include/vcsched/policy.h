@@ -1,0 +1,76 @@
+// The namespace policy objects two of Volcano's plugins read: ResourceQuotas
+// (resourcequota, at enqueue) and PodDisruptionBudgets (pdb, when choosing victims).
+//
+// Both are read as Volcano reads them: a quota's `status` (the quota controller's
+// accounting), not its `spec`; a budget's `status.disruptionsAllowed` and
+// `status.disruptedPods`, not its minAvailable/maxUnavailable (kept for the record and for
+// explanations). docs/FORMAT.md, "Policy objects", says what each field does.
+#ifndef VCSCHED_POLICY_H_
+#define VCSCHED_POLICY_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "vcsched/objects.h"
+
+namespace vcsched {
+
+// Whether `name` is held in bytes: memory, *storage and hugepages-* names, with or
+// without a requests./limits. prefix.
+bool QuotaUnitIsBytes(absl::string_view name);
+// One quantity in QuotaList units. Errors name neither the field nor the resource:
+// `invalid quantity "4Gx"`; negative amounts are refused by the object checks.
+absl::StatusOr<int64_t> ParseQuotaQuantity(absl::string_view name, absl::string_view text);
+// The quantity as Kubernetes prints it: "4Gi", "1500m", "10".
+std::string FormatQuotaAmount(absl::string_view name, int64_t amount);
+// A ResourceList (stored units) in QuotaList units, name for name.
+QuotaList QuotaListOf(const ResourceList& resources);
+
+// v1 ResourceQuota.
+struct ResourceQuotaSpec {
+  std::string name;
+  std::string namespace_ = "default";
+  QuotaList spec_hard;  // spec.hard: what the quota controller copies into status.hard
+  QuotaList hard;       // status.hard: what the resourcequota plugin compares against
+  QuotaList used;       // status.used
+  // spec.scopes and the scopes of spec.scopeSelector: kept, and ignored as Volcano ignores
+  // them (its plugin counts every PodGroup of the namespace).
+  std::vector<std::string> scopes;
+};
+
+// policy/v1 PodDisruptionBudget.
+struct PodDisruptionBudgetSpec {
+  std::string name;
+  std::string namespace_ = "default";
+  // spec.selector; nullopt or empty selects nothing (policy/v1's rule, and Volcano's).
+  std::optional<LabelSelector> selector;
+  std::string min_available;    // spec.minAvailable as written ("2", "50%"); empty: unset
+  std::string max_unavailable;  // spec.maxUnavailable as written; empty: unset
+  int32_t disruptions_allowed = 0;  // status.disruptionsAllowed
+  int32_t current_healthy = 0;      // status.currentHealthy
+  int32_t desired_healthy = 0;      // status.desiredHealthy
+  int32_t expected_pods = 0;        // status.expectedPods
+  std::set<std::string> disrupted_pods;  // status.disruptedPods' pod names
+};
+
+// Keys are "namespace/name".
+struct PolicyObjects {
+  std::map<std::string, ResourceQuotaSpec, std::less<>> quotas;
+  std::map<std::string, PodDisruptionBudgetSpec, std::less<>> disruption_budgets;
+  bool empty() const { return quotas.empty() && disruption_budgets.empty(); }
+};
+
+// Problems of one object alone ("ResourceQuota \"ns/q\": status.hard[cpu]: must not be
+// negative"), as Build reports them; empty when it is well formed.
+std::vector<std::string> ObjectProblems(const ResourceQuotaSpec& quota);
+std::vector<std::string> ObjectProblems(const PodDisruptionBudgetSpec& budget);
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_POLICY_H_

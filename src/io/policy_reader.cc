@@ -1,0 +1,79 @@
+// ResourceQuota and PodDisruptionBudget manifests (vcsched/policy.h).
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "src/io/k8s_reader.h"
+
+namespace vcsched::io_internal {
+namespace {
+
+// An IntOrString count ("2", 2 or "50%") as written; empty when absent.
+std::string CountOrPercent(ObjectReader& r, const DocNode& parent, const char* key, absl::string_view field) {
+  const DocNode v = parent.IsDefined() ? parent.Get(key) : DocNode();
+  if (!v.IsDefined() || v.IsNull()) return "";
+  if (!v.IsScalar()) {
+    r.Fail(v, field, "expected an integer or a percentage");
+    return "";
+  }
+  std::string text = v.Scalar();
+  absl::string_view digits = text;
+  absl::ConsumeSuffix(&digits, "%");
+  const bool ok = !digits.empty() && digits.size() <= 10 &&
+                  std::all_of(digits.begin(), digits.end(), [](char c) { return absl::ascii_isdigit(c); });
+  if (!ok) r.Fail(v, field, absl::StrCat("expected an integer or a percentage, got \"", text, "\""));
+  return text;
+}
+
+}  // namespace
+
+void ReadResourceQuota(ObjectReader& r, const DocNode& doc, ResourceQuotaSpec* out) {
+  ResourceQuotaSpec& q = *out;
+  const DocNode meta = r.Map(doc, "metadata", "metadata");
+  q.name = r.String(meta, "name", "metadata.name").value_or("");
+  q.namespace_ = r.String(meta, "namespace", "metadata.namespace").value_or("default");
+  const DocNode spec = r.Map(doc, "spec", "spec");
+  q.spec_hard = r.Quotas(spec, "hard", "spec.hard");
+  q.scopes = StringList(r, spec, "scopes", "spec.scopes");
+  const DocNode scope_selector = r.Map(spec, "scopeSelector", "spec.scopeSelector");
+  const DocNode expressions = r.List(scope_selector, "matchExpressions", "spec.scopeSelector.matchExpressions");
+  const std::vector<DocNode> items = expressions.Items();
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string f = absl::StrCat("spec.scopeSelector.matchExpressions[", i, "].scopeName");
+    if (std::optional<std::string> s = r.String(items[i], "scopeName", f)) q.scopes.push_back(*std::move(s));
+  }
+  const DocNode status = r.Map(doc, "status", "status");
+  q.hard = r.Quotas(status, "hard", "status.hard");
+  q.used = r.Quotas(status, "used", "status.used");
+  if (q.hard.empty() && !q.spec_hard.empty()) {
+    r.Warn("status.hard", "is empty: Volcano's resourcequota plugin compares against status.hard, which the "
+                          "quota controller copies from spec.hard, so this quota limits nothing yet");
+  }
+}
+
+void ReadPodDisruptionBudget(ObjectReader& r, const DocNode& doc, PodDisruptionBudgetSpec* out) {
+  PodDisruptionBudgetSpec& b = *out;
+  const DocNode meta = r.Map(doc, "metadata", "metadata");
+  b.name = r.String(meta, "name", "metadata.name").value_or("");
+  b.namespace_ = r.String(meta, "namespace", "metadata.namespace").value_or("default");
+  const DocNode spec = r.Map(doc, "spec", "spec");
+  const DocNode selector = r.Map(spec, "selector", "spec.selector");
+  if (selector.IsDefined() && !selector.IsNull()) b.selector = Selector(r, selector, "spec.selector");
+  b.min_available = CountOrPercent(r, spec, "minAvailable", "spec.minAvailable");
+  b.max_unavailable = CountOrPercent(r, spec, "maxUnavailable", "spec.maxUnavailable");
+  const DocNode status = r.Map(doc, "status", "status");
+  if (!status.IsDefined() || status.IsNull()) {
+    r.Warn("status", "is absent: disruptionsAllowed is 0 until the disruption controller fills it, so the pdb "
+                     "plugin protects every pod the budget selects from eviction");
+  }
+  b.disruptions_allowed = r.Int32(status, "disruptionsAllowed", "status.disruptionsAllowed").value_or(0);
+  b.current_healthy = r.Int32(status, "currentHealthy", "status.currentHealthy").value_or(0);
+  b.desired_healthy = r.Int32(status, "desiredHealthy", "status.desiredHealthy").value_or(0);
+  b.expected_pods = r.Int32(status, "expectedPods", "status.expectedPods").value_or(0);
+  r.Map(status, "disruptedPods", "status.disruptedPods").ForEachEntry([&](std::string pod, const DocNode&) {
+    b.disrupted_pods.insert(std::move(pod));
+  });
+}
+
+}  // namespace vcsched::io_internal

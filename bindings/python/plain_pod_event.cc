@@ -232,9 +232,28 @@ class PlainPodReader {
   }
 
   bool Status(PyObject* o, PodSpec* p) {
-    static constexpr absl::string_view kNames[] = {"phase", "nominatedNodeName"};
-    PyObject* f[2] = {};  // no status: each field absent
-    return (Unset(o) || Fields(o, kNames, f, 2)) && String(f[0], "Pending", &p->phase) && String(f[1], "", &p->nominated_node_name);
+    static constexpr absl::string_view kNames[] = {"phase", "nominatedNodeName", "conditions"};
+    PyObject* f[3] = {};  // no status: each field absent
+    return (Unset(o) || Fields(o, kNames, f, 2)) && String(f[0], "Pending", &p->phase) &&
+           String(f[1], "", &p->nominated_node_name) && Conditions(f[2], p);
+  }
+
+  // The PodScheduled=True condition's time; any other condition is passed over.
+  bool Conditions(PyObject* o, PodSpec* p) {
+    if (Unset(o)) return true;
+    if (!IsSequence(o)) return false;
+    static constexpr absl::string_view kNames[] = {"type", "status", "lastTransitionTime"};
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
+      PyObject* f[3];
+      absl::string_view type, status, time;
+      if (!Fields(PySequence_Fast_GET_ITEM(o, i), kNames, f, 3)) return false;
+      if (f[0] == nullptr || f[1] == nullptr || !Text(f[0], &type) || !Text(f[1], &status)) return false;
+      if (type != "PodScheduled" || status != "True") continue;
+      int64_t seconds = 0;
+      if (f[2] == nullptr || !Text(f[2], &time) || !ParseApiTime(time, &seconds)) return false;  // the general reader's
+      p->scheduled_time = seconds;
+    }
+    return true;
   }
 
   // Quantities given as strings or integers.

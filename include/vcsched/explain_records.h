@@ -27,6 +27,7 @@ inline constexpr absl::string_view kNoFeasibleNode = "NoFeasibleNode";
 inline constexpr absl::string_view kTopologyPlacementFailed = "TopologyPlacementFailed";
 inline constexpr absl::string_view kGangShortfall = "GangShortfall";
 inline constexpr absl::string_view kDisruptionBudgetProtected = "DisruptionBudgetProtected";  // pdb kept victims
+inline constexpr absl::string_view kCooldownProtected = "CooldownProtected";  // cdp kept victims
 inline constexpr absl::string_view kPreemptionPending = "PreemptionPending";
 inline constexpr absl::string_view kPartiallyPlaced = "PartiallyPlaced";
 inline constexpr absl::string_view kNotTried = "NotTried";  // no configured action reached the job

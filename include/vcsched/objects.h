@@ -215,6 +215,9 @@ struct PodSpec {
   std::string phase = "Pending";  // Pending, Running, Succeeded, Failed, Unknown
   bool deleting = false;          // metadata.deletionTimestamp is set
   std::string nominated_node_name;
+  // status.conditions' PodScheduled=True lastTransitionTime (seconds since the epoch): when
+  // the pod was bound. cdp's cool-down runs from it. A Cluster's Apply sets it on a bind.
+  std::optional<int64_t> scheduled_time;
   bool scheduling_gated = false;  // spec.schedulingGates is non-empty
   std::string controller_uid;     // uid of the controlling ownerReference, if any
   std::vector<PodVolumeClaim> volume_claims;  // spec.volumes backed by PersistentVolumeClaims

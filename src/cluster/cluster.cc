@@ -554,7 +554,10 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
     } else if (!pod->node_name.empty() && pod->node_name != b.node) {
       report.conflicts.push_back(absl::StrCat("bind ", b.task, " to ", b.node, ": the pod is on ", pod->node_name));
     } else {
-      if (pod->node_name != b.node) ++changed;
+      if (pod->node_name != b.node) {
+        ++changed;
+        pod->scheduled_time = now_seconds;  // the binding's PodScheduled condition
+      }
       pod->node_name = std::string(b.node);
       ++report.binds;
     }

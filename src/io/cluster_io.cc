@@ -284,6 +284,14 @@ Value PodManifest(const PodSpec& p) {
   }
   v["status"]["phase"] = Str(p.phase);
   if (!p.nominated_node_name.empty()) v["status"]["nominatedNodeName"] = Str(p.nominated_node_name);
+  if (p.scheduled_time) {
+    Value c = Value::Map();
+    c["type"] = Str("PodScheduled");
+    c["status"] = Str("True");
+    c["lastTransitionTime"] = Time(*p.scheduled_time);
+    v["status"]["conditions"] = Value::List();
+    v["status"]["conditions"].Push(std::move(c));
+  }
   return v;
 }
 

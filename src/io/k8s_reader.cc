@@ -342,8 +342,20 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
     }
   }
   const DocNode status = r.AsMap(status_value, "status");
-  const auto [phase, nominated_node_name] = status.Fields({"phase", "nominatedNodeName"});
+  const auto [phase, nominated_node_name, conditions] = status.Fields({"phase", "nominatedNodeName", "conditions"});
   r.AsStringInto(phase, "status.phase", "Pending", &p.phase);
+  if (conditions.IsDefined() && !conditions.IsNull()) {
+    const std::vector<DocNode> items = r.AsList(conditions, "status.conditions").Items();
+    for (size_t i = 0; i < items.size(); ++i) {
+      const std::string field = At("status.conditions", i);
+      const DocNode c = r.AsMap(items[i], field);
+      if (r.String(c, "type", field + ".type").value_or("") != "PodScheduled" ||
+          r.String(c, "status", field + ".status").value_or("") != "True") {
+        continue;
+      }
+      p.scheduled_time = r.Time(c, "lastTransitionTime", field + ".lastTransitionTime");
+    }
+  }
   static const char* kPodPhases[] = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
   if (std::find(std::begin(kPodPhases), std::end(kPodPhases), p.phase) == std::end(kPodPhases)) {
     r.Fail(phase, "status.phase", absl::StrCat("unknown phase \"", p.phase, "\""));

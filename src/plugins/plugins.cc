@@ -23,6 +23,7 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("network-topology-aware", NewNetworkTopologyPlugin, node_local);
   (void)r.RegisterPlugin("resourcequota", NewResourceQuotaPlugin);
   (void)r.RegisterPlugin("pdb", NewPdbPlugin);
+  (void)r.RegisterPlugin("cdp", NewCdpPlugin);
 }
 
 }  // namespace vcsched::internal

@@ -17,6 +17,12 @@ waiting; preempt, reclaim, mix or capacity) of the same seed, then one of two fa
   status.disruptedPods; one job's pods sometimes lose their labels (no budget selects
   them, and pdb never names them); pdb joins the first or second tier, and shuffle
   sometimes ends the actions.
+- cdp (only with --kind cdp): running jobs' pods name a cool-down
+  (`volcano.sh/cooldown-time`, as a label or an annotation, sometimes not a duration) and
+  carry a PodScheduled condition; cdp joins the first or second tier. The times are such
+  that any clock from 2026-01-01 (vcsched's: the PodGroups' creationTimestamp) to 2037
+  (the harness reads the wall clock) sees the same pods in their cool-down: scheduled
+  2025-12-31 with 100000h, or 2020-01-01 with 1h.
 """
 import os
 import random
@@ -139,6 +145,36 @@ def pdb_family(rnd, docs):
     return out
 
 
+def cdp_family(rnd, docs):
+    out = []
+    protect = {}  # group -> how its pods name their cool-down
+    for d in docs:
+        kind = split_kind(d)
+        if kind == "PodGroup":
+            d = d.replace("metadata:\n", "metadata:\n  creationTimestamp: '2026-01-01T00:00:00Z'\n", 1)
+            if "phase: Running" in d and rnd.random() < 0.75:
+                protect[f"{meta(d, 'namespace')}/{meta(d, 'name')}"] = (
+                    rnd.choice(["label", "annotation"]), rnd.choice(["100000h", "100000h", "1h", "soon"]))
+        elif kind == "Pod" and "phase: Running" in d:
+            group = re.search(r"group-name: (\S+)", d).group(1)
+            key = f"{meta(d, 'namespace')}/{group}"
+            when = "2020-01-01T00:00:00Z"
+            if key in protect:
+                where, value = protect[key]
+                if value == "100000h":
+                    when = "2025-12-31T00:00:00Z"
+                if where == "label":
+                    d = re.sub(r"  labels: \{app: (\S+)\}\n",
+                               lambda m: f"  labels: {{app: {m.group(1)}, volcano.sh/cooldown-time: {value}}}\n", d)
+                else:
+                    d = d.replace("  annotations:\n", f"  annotations:\n    volcano.sh/cooldown-time: {value}\n", 1)
+            d = d.replace("status:\n  phase: Running\n",
+                          f"status:\n  phase: Running\n  conditions:\n  - {{type: PodScheduled, status: 'True', "
+                          f"lastTransitionTime: '{when}'}}\n", 1)
+        out.append(d)
+    return out
+
+
 def add_plugin(rnd, config, plugin):
     tier = rnd.choice([1, 2])
     parts = config.split("- plugins:\n")
@@ -146,12 +182,16 @@ def add_plugin(rnd, config, plugin):
     return "- plugins:\n".join(parts)
 
 
-def generate(seed, opts):
+def generate(seed, opts, kind=None):
     family_rnd = random.Random(seed * 7919 + 60)
-    kind = family_rnd.choice(["quota", "pdb"])
+    drawn = family_rnd.choice(["quota", "pdb"])
+    kind = kind or drawn
     family, docs = contention(seed, **opts)
     config = docs.pop()
-    if kind == "quota":
+    if kind == "cdp":
+        docs = cdp_family(family_rnd, docs)
+        config = add_plugin(family_rnd, config, "cdp")
+    elif kind == "quota":
         docs = quota_family(family_rnd, docs)
         config = add_plugin(family_rnd, config, "resourcequota")
     else:
@@ -169,10 +209,12 @@ def main():
     ap.add_argument("seed", type=int)
     for k, v in DEFAULTS.items():
         ap.add_argument("--" + k.replace("_", "-"), type=int, default=v)
+    ap.add_argument("--kind", choices=["quota", "pdb", "cdp"], help="the family (default: quota or pdb, drawn)")
     a = ap.parse_args()
     opts = {k: getattr(a, k) for k in DEFAULTS}
-    family, docs = generate(a.seed, opts)
+    family, docs = generate(a.seed, opts, a.kind)
     flags = "".join(f" --{k.replace('_', '-')} {v}" for k, v in opts.items() if v != DEFAULTS[k])
+    flags += f" --kind {a.kind}" if a.kind else ""
     sys.stdout.write(f"# gen_policy.py{flags} {a.seed}  (family={family})\n" + "---\n".join(docs))
 
 

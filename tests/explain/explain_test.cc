@@ -617,7 +617,7 @@ TEST_CASE("Explain: explaining never changes a session's decisions, and is deter
         "QueueNotFound", "QueueClosed", "QueueCapabilityExceeded", "ClusterOvercommitted", "EnqueueRejected",
         "NotEnoughTasks", "QueueShareExceeded", "NoFeasibleNode", "TopologyPlacementFailed", "GangShortfall",
         "PreemptionPending", "PartiallyPlaced", "NotTried", "AwaitingPods", "Scheduled", "ResourceQuotaExceeded",
-        "DisruptionBudgetProtected"};
+        "DisruptionBudgetProtected", "CooldownProtected"};
     for (const JobExplanation& e : a->explanation.jobs) {
       CAPTURE(e.job, e.reason);
       CHECK(kCodes.count(e.reason) == 1);

@@ -305,6 +305,14 @@ struct HyperNodeSpec {
 // bound is generous, and only there to keep memory and stack use small.
 inline constexpr int kMaxQueueHierarchyDepth = 256;
 
+// A Queue's spec.affinity: node groups (nodes labelled volcano.sh/nodegroup-name) its
+// jobs' pods may, should, should not or must not use (the nodegroup plugin).
+struct QueueAffinity {
+  std::vector<std::string> affinity_required, affinity_preferred;            // nodeGroupAffinity
+  std::vector<std::string> anti_affinity_required, anti_affinity_preferred;  // nodeGroupAntiAffinity
+  bool has_affinity = false, has_anti_affinity = false;  // the lists' parents were given
+};
+
 struct QueueSpec {
   std::string name;
   Labels annotations;
@@ -317,6 +325,7 @@ struct QueueSpec {
   bool reclaimable = true;
   std::string parent;  // empty: root (hierarchical capacity)
   std::string state = "Open";  // Open, Closing, Closed, Unknown
+  std::optional<QueueAffinity> affinity;  // spec.affinity; nullopt when absent
 };
 
 struct PriorityClassSpec {

@@ -157,7 +157,7 @@ bool Registry::Skips(absl::string_view plugin) const {
   // Volcano's plugins (docs/reference/scheduler.md §4.1) that vcsched does not model.
   static constexpr absl::string_view kVolcanoOnly[] = {"tdm", "task-topology", "numa-aware", "deviceshare",
                                                        "usage", "rescheduling",
-                                                       "nodegroup", "extender"};
+                                                       "extender"};
   return FindPlugin(plugin) == nullptr &&
          std::find(std::begin(kVolcanoOnly), std::end(kVolcanoOnly), plugin) != std::end(kVolcanoOnly);
 }

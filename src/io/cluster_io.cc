@@ -376,6 +376,12 @@ Value HyperNodeManifest(const HyperNodeSpec& h) {
   return v;
 }
 
+Value StringList(const std::vector<std::string>& items) {
+  Value out = Value::List();
+  for (const std::string& s : items) out.Push(Str(s));
+  return out;
+}
+
 Value QueueManifest(const QueueSpec& q) {
   Value v = Manifest("scheduling.volcano.sh/v1beta1", "Queue");
   v["metadata"]["name"] = Str(q.name);
@@ -389,6 +395,21 @@ Value QueueManifest(const QueueSpec& q) {
   if (!q.deserved.empty()) spec["deserved"] = Quantities(q.deserved);
   spec["reclaimable"] = Value::Bool(q.reclaimable);
   if (!q.parent.empty()) spec["parent"] = Str(q.parent);
+  if (q.affinity) {
+    const QueueAffinity& a = *q.affinity;
+    Value& affinity = spec["affinity"];
+    affinity = Value::Map();
+    const auto lists = [&](const char* key, bool given, const std::vector<std::string>& required,
+                           const std::vector<std::string>& preferred) {
+      if (!given) return;
+      Value& g = affinity[key];
+      g = Value::Map();
+      if (!required.empty()) g["requiredDuringSchedulingIgnoredDuringExecution"] = StringList(required);
+      if (!preferred.empty()) g["preferredDuringSchedulingIgnoredDuringExecution"] = StringList(preferred);
+    };
+    lists("nodeGroupAffinity", a.has_affinity, a.affinity_required, a.affinity_preferred);
+    lists("nodeGroupAntiAffinity", a.has_anti_affinity, a.anti_affinity_required, a.anti_affinity_preferred);
+  }
   v["status"]["state"] = Str(q.state);
   return v;
 }
@@ -409,11 +430,6 @@ Value NamespaceManifest(const NamespaceSpec& ns) {
   return v;
 }
 
-Value StringList(const std::vector<std::string>& items) {
-  Value out = Value::List();
-  for (const std::string& s : items) out.Push(Str(s));
-  return out;
-}
 
 Value ClaimManifest(const PersistentVolumeClaimSpec& c) {
   Value v = Manifest("v1", "PersistentVolumeClaim");

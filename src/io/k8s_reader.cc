@@ -534,8 +534,21 @@ void ReadQueue(ObjectReader& r, const DocNode& doc, QueueSpec* out) {
   q.deserved = r.Resources(spec, "deserved", "spec.deserved");
   q.reclaimable = r.Bool(spec, "reclaimable", "spec.reclaimable").value_or(true);
   q.parent = r.String(spec, "parent", "spec.parent").value_or("");
-  if (spec.IsDefined() && spec.IsMap() && spec.Get("affinity").IsDefined()) {
-    r.Warn("spec.affinity", "node-group affinity (nodegroup plugin) is not modelled");
+  const DocNode affinity = r.Map(spec, "affinity", "spec.affinity");
+  if (affinity.IsDefined() && !affinity.IsNull()) {
+    QueueAffinity& a = q.affinity.emplace();
+    const DocNode pro = r.Map(affinity, "nodeGroupAffinity", "spec.affinity.nodeGroupAffinity");
+    const DocNode anti = r.Map(affinity, "nodeGroupAntiAffinity", "spec.affinity.nodeGroupAntiAffinity");
+    a.has_affinity = pro.IsDefined() && !pro.IsNull();
+    a.has_anti_affinity = anti.IsDefined() && !anti.IsNull();
+    constexpr const char* kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
+    constexpr const char* kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
+    a.affinity_required = StringList(r, pro, kRequired, absl::StrCat("spec.affinity.nodeGroupAffinity.", kRequired));
+    a.affinity_preferred = StringList(r, pro, kPreferred, absl::StrCat("spec.affinity.nodeGroupAffinity.", kPreferred));
+    a.anti_affinity_required =
+        StringList(r, anti, kRequired, absl::StrCat("spec.affinity.nodeGroupAntiAffinity.", kRequired));
+    a.anti_affinity_preferred =
+        StringList(r, anti, kPreferred, absl::StrCat("spec.affinity.nodeGroupAntiAffinity.", kPreferred));
   }
   const DocNode status = r.Map(doc, "status", "status");
   // The queue controller turns an empty state into Open at once.

@@ -24,6 +24,7 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("resourcequota", NewResourceQuotaPlugin);
   (void)r.RegisterPlugin("pdb", NewPdbPlugin);
   (void)r.RegisterPlugin("cdp", NewCdpPlugin);
+  (void)r.RegisterPlugin("nodegroup", NewNodeGroupPlugin);
 }
 
 }  // namespace vcsched::internal

@@ -95,9 +95,9 @@ BELOW["public-simulate"] = BELOW["public-io"] | {"public-simulate"}
 BELOW["simulate"] = BELOW["public-simulate"] | {"util", "simulate"}
 # The programs may use anything (tests reach into the framework on purpose).
 # Pure helpers any layer may use: Eigen rows, Kubernetes' label, taint and host port
-# matching, and JSON quoting.
+# matching, JSON quoting, and the nodegroup limits annotation's reader.
 MODEL_HELPERS = {"src/model/resource_matrix.h", "src/model/k8s_match.h", "src/model/host_ports.h",
-                 "src/model/output_text.h"}
+                 "src/model/output_text.h", "src/model/node_group_limits.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

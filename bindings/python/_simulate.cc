@@ -17,13 +17,14 @@ namespace {
 SimulationResult Run(const std::string& cluster_name, const std::string& cluster_text,
                      const std::vector<std::pair<std::string, std::string>>& workloads,
                      const std::optional<SchedulerConfig>& config, std::optional<int64_t> until_ms,
-                     std::optional<uint64_t> seed) {
+                     std::optional<uint64_t> seed, const std::vector<std::string>& scheduler_args) {
   py::gil_scoped_release release;
   ScenarioObjects cluster = Unwrap(LoadObjects({{cluster_name, cluster_text}}));
   std::vector<ScenarioSource> sources;
   for (const auto& [name, text] : workloads) sources.push_back({name, text});
   const Workload workload = Unwrap(ReadWorkload(sources));
-  const SchedulerConfig chosen = config ? *config : cluster.config.value_or(DefaultSchedulerConfig());
+  SchedulerConfig chosen = config ? *config : cluster.config.value_or(DefaultSchedulerConfig());
+  chosen.scheduler_args.insert(chosen.scheduler_args.end(), scheduler_args.begin(), scheduler_args.end());
   SimulationOptions options;
   options.until_ms = until_ms;
   options.seed = seed;
@@ -132,7 +133,7 @@ void RegisterSimulate(py::module_& m) {
     return *ms;
   });
   m.def("simulate", &Run, py::arg("cluster_name"), py::arg("cluster_text"), py::arg("workloads"), py::arg("config"),
-        py::arg("until_ms"), py::arg("seed"));
+        py::arg("until_ms"), py::arg("seed"), py::arg("scheduler_args") = std::vector<std::string>{});
 }
 
 }  // namespace vcsched::python

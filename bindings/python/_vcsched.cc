@@ -551,6 +551,15 @@ PYBIND11_MODULE(_vcsched, m) {
                                }
                                return out;
                              })
+      .def_property_readonly("scheduler_args", [](const SchedulerConfig& c) { return c.scheduler_args; })
+      .def("with_scheduler_args",
+           [](const SchedulerConfig& c, const std::vector<std::string>& args) {
+             SchedulerConfig out = c;
+             out.scheduler_args.insert(out.scheduler_args.end(), args.begin(), args.end());
+             if (absl::Status s = ParseSchedulerArgs(out.scheduler_args).status(); !s.ok()) Raise(s);
+             return out;
+           },
+           py::arg("args"))
       .def("to_yaml", &SchedulerConfig::ToYaml);
 
   py::class_<Snapshot>(m, "Snapshot")

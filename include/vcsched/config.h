@@ -99,6 +99,11 @@ struct SchedulerConfig {
 // overcommit, drf, predicates, proportion, nodeorder. Defaults applied.
 SchedulerConfig DefaultSchedulerConfig();
 
+// vc-scheduler's --scheduler-sharding-mode: whether the scheduler keeps to the nodes of
+// its NodeShard (hard), prefers them (soft: its shard's nodes first, then the others, at
+// each step that ranks nodes), or ignores shards (none).
+enum class ShardingMode { kNone, kHard, kSoft };
+
 // The vc-scheduler flags that change decisions, as ParseSchedulerArgs reads them.
 struct SchedulerFlags {
   std::vector<std::string> scheduler_names = {"volcano"};  // --scheduler-name (repeatable)
@@ -106,12 +111,14 @@ struct SchedulerFlags {
   // --ignored-provisioners: their claims are not counted against CSI attach limits
   // (volumes are not modelled yet, so nothing is counted either way).
   std::vector<std::string> ignored_provisioners;
+  ShardingMode sharding_mode = ShardingMode::kNone;  // --scheduler-sharding-mode
+  std::string sharding_name = "volcano";             // --scheduler-sharding-name: the NodeShard's name
 };
 // Reads flags as vc-scheduler's command line does (--name=value, --name value, a bare
 // --bool). Flags that change no decision (addresses, periods, logging, leader election)
-// are accepted; one that changes decisions and that vcsched does not follow (sharding, a
-// node selector, feature gates, node sampling other than Volcano's default) is an error
-// naming it, as is an unknown flag.
+// are accepted; one that changes decisions and that vcsched does not follow (a node
+// selector, feature gates, node sampling other than Volcano's default) is an error
+// naming it, as is an unknown flag or a sharding mode other than none, hard and soft.
 absl::StatusOr<SchedulerFlags> ParseSchedulerArgs(const std::vector<std::string>& args);
 
 // Splits Volcano's comma-separated action string ("enqueue, allocate") into names;

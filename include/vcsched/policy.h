@@ -1,5 +1,6 @@
-// The namespace policy objects two of Volcano's plugins read: ResourceQuotas
-// (resourcequota, at enqueue) and PodDisruptionBudgets (pdb, when choosing victims).
+// The policy objects Volcano's scheduler reads beside pods and nodes: ResourceQuotas
+// (the resourcequota plugin, at enqueue), PodDisruptionBudgets (pdb, when choosing
+// victims) and NodeShards (which nodes a scheduler in a sharding mode owns).
 //
 // Both are read as Volcano reads them: a quota's `status` (the quota controller's
 // accounting), not its `spec`; a budget's `status.disruptionsAllowed` and
@@ -59,17 +60,35 @@ struct PodDisruptionBudgetSpec {
   std::set<std::string> disrupted_pods;  // status.disruptedPods' pod names
 };
 
-// Keys are "namespace/name".
+// shard.volcano.sh/v1alpha1 NodeShard (cluster-scoped): the nodes one scheduler of a
+// sharded deployment owns. A scheduler in a sharding mode schedules on its shard's
+// nodesDesired less the nodes other shards have in use (their status.nodesInUse).
+struct NodeShardSpec {
+  std::string name;
+  std::vector<std::string> nodes_desired;    // spec.nodesDesired
+  std::vector<std::string> nodes_in_use;     // status.nodesInUse
+  std::vector<std::string> nodes_to_remove;  // status.nodesToRemove: kept, not read
+  std::vector<std::string> nodes_to_add;     // status.nodesToAdd: kept, not read
+};
+
+// Keys are "namespace/name" (node shards: "name").
 struct PolicyObjects {
   std::map<std::string, ResourceQuotaSpec, std::less<>> quotas;
   std::map<std::string, PodDisruptionBudgetSpec, std::less<>> disruption_budgets;
-  bool empty() const { return quotas.empty() && disruption_budgets.empty(); }
+  std::map<std::string, NodeShardSpec, std::less<>> node_shards;
+  bool empty() const { return quotas.empty() && disruption_budgets.empty() && node_shards.empty(); }
 };
+
+// The nodes a scheduler whose shard is `shard_name` schedules on, as Volcano's cache
+// works them out: that shard's nodesDesired less every other shard's nodesInUse. Empty
+// when no shard has that name (Volcano then keeps the empty set it starts with).
+std::set<std::string, std::less<>> NodesInShard(const PolicyObjects& policy, absl::string_view shard_name);
 
 // Problems of one object alone ("ResourceQuota \"ns/q\": status.hard[cpu]: must not be
 // negative"), as Build reports them; empty when it is well formed.
 std::vector<std::string> ObjectProblems(const ResourceQuotaSpec& quota);
 std::vector<std::string> ObjectProblems(const PodDisruptionBudgetSpec& budget);
+std::vector<std::string> ObjectProblems(const NodeShardSpec& shard);
 
 }  // namespace vcsched
 

@@ -180,6 +180,14 @@ class Session {
   Resource node_future_idle(NodeIndex n) const;
   // Tasks occupying the node (every status that holds a node), in task index order.
   std::vector<TaskIndex> node_tasks(NodeIndex n) const;
+  // The scheduler's sharding (vc-scheduler's --scheduler-sharding-mode, from the
+  // configuration's scheduler_args) and whether node n is in its shard (vcsched/policy.h
+  // NodesInShard); every node is without sharding.
+  ShardingMode sharding_mode() const;
+  bool NodeInShard(NodeIndex n) const;
+  // Soft sharding: whether n is a node of another shard, which every ranking of nodes
+  // takes only after the scheduler's own.
+  bool NodeInOtherShard(NodeIndex n) const { return sharding_mode() == ShardingMode::kSoft && !NodeInShard(n); }
   // Whether `req` fits the node's idle resources (every dimension), or its future idle
   // ones (idle + releasing - pipelined; a dimension past cpu and memory that `req` does
   // not request is not checked, as Volcano's LessEqual with zero defaults).

@@ -314,6 +314,7 @@ class SnapshotBuilder {
   // Policy objects (vcsched/policy.h); a second one of the same key is an error at Build.
   void AddResourceQuota(ResourceQuotaSpec quota);
   void AddPodDisruptionBudget(PodDisruptionBudgetSpec budget);
+  void AddNodeShard(NodeShardSpec shard);
   // All of them at once, shared (a Cluster's, unchanged since its last snapshot).
   void SetPolicy(std::shared_ptr<const PolicyObjects> policy);
   // A warning to carry into the snapshot (used by loaders for unsupported fields).

@@ -63,9 +63,19 @@ class BackfillAction : public Action {
         continue;
       }
       errors.failures.clear();
-      VCSCHED_RETURN_IF_ERROR(ssn.Allocate(t, SelectBestNode(ssn, t, nodes)));
+      VCSCHED_RETURN_IF_ERROR(ssn.Allocate(t, BestNode(ssn, t, nodes)));
     }
     return absl::OkStatus();
+  }
+
+ private:
+  // The best of the shard's nodes, else of the others (soft sharding); a single feasible
+  // node is taken wherever it is.
+  static NodeIndex BestNode(const Session& ssn, TaskIndex t, const std::vector<NodeIndex>& nodes) {
+    if (nodes.size() <= 1 || ssn.sharding_mode() != ShardingMode::kSoft) return SelectBestNode(ssn, t, nodes);
+    std::vector<NodeIndex> own, other;
+    for (NodeIndex n : nodes) (ssn.NodeInOtherShard(n) ? other : own).push_back(n);
+    return SelectBestNode(ssn, t, own.empty() ? other : own);
   }
 };
 

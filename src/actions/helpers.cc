@@ -18,7 +18,14 @@ std::vector<NodeIndex> FeasibleNodes(Session& ssn, TaskIndex t, absl::Span<const
   const auto req = s.task_resreq(t);
   std::vector<NodeIndex> out;
   out.reserve(candidates.size());
+  const bool hard_shard = s.sharding_mode() == ShardingMode::kHard;
   for (NodeIndex n : candidates) {
+    if (hard_shard && !s.NodeInShard(n)) {
+      // Volcano refuses a node outside the shard before it looks at anything else; the
+      // session's first predicate says so.
+      if (errors != nullptr) errors->failures.emplace_back(n, ssn.Predicate(t, n));
+      continue;
+    }
     if (check_resources && !s.NodeFitsFutureIdle(req, n)) {
       if (errors != nullptr) {
         Resource future = ssn.node_future_idle(n);
@@ -51,11 +58,24 @@ NodeIndex SelectBestNode(const Session& ssn, TaskIndex t, absl::Span<const NodeI
 
 NodeIndex SelectBestNodeByGradient(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes) {
   const Session& s = ssn;
-  std::vector<NodeIndex> idle, future;
-  idle.reserve(nodes.size());
-  future.reserve(nodes.size());
-  for (NodeIndex n : nodes) (s.NodeFitsIdle(s.task_resreq(t), n) ? idle : future).push_back(n);
-  return SelectBestNode(ssn, t, idle.empty() ? future : idle);
+  // Idle fit in the shard, idle fit in another shard, future-idle fit in the shard, in
+  // another shard (the "other shard" groups are empty unless sharding is soft).
+  std::vector<NodeIndex> groups[4];
+  for (NodeIndex n : nodes) {
+    const int g = (s.NodeFitsIdle(s.task_resreq(t), n) ? 0 : 2) + (s.NodeInOtherShard(n) ? 1 : 0);
+    groups[g].push_back(n);
+  }
+  for (const auto& group : groups) {
+    if (!group.empty()) return SelectBestNode(ssn, t, group);
+  }
+  return kNone;
+}
+
+std::vector<NodeIndex> ShardFirst(const Session& ssn, std::vector<NodeIndex> nodes) {
+  if (ssn.sharding_mode() == ShardingMode::kSoft) {
+    std::stable_partition(nodes.begin(), nodes.end(), [&](NodeIndex n) { return !ssn.NodeInOtherShard(n); });
+  }
+  return nodes;
 }
 
 std::vector<NodeIndex> AllNodes(const Session& ssn) {

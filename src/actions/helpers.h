@@ -104,8 +104,13 @@ std::vector<NodeIndex> FeasibleNodes(Session& ssn, TaskIndex t, absl::Span<const
 // in name order). A single candidate is chosen without scoring.
 NodeIndex SelectBestNode(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes);
 
-// Allocate's two gradients: nodes where the task fits Idle, else the rest.
+// Allocate's gradients: nodes where the task fits Idle, else the rest; under soft
+// sharding each gradient's shard nodes before its other nodes.
 NodeIndex SelectBestNodeByGradient(const Session& ssn, TaskIndex t, absl::Span<const NodeIndex> nodes);
+
+// Under soft sharding, the shard's nodes before the others (each in the given order);
+// otherwise `nodes` as given. Volcano's GetPredicatedNodeByShard.
+std::vector<NodeIndex> ShardFirst(const Session& ssn, std::vector<NodeIndex> nodes);
 
 // Should a visit go on after a task found no node, given the roles that failed
 // (docs/reference/scheduler.md §9.2.3)?

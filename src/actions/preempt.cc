@@ -125,7 +125,25 @@ class PreemptAction : public Action {
     }
     if (!ssn.PrePredicate(p).ok()) return false;
     std::vector<NodeIndex> nodes = PreemptCandidateNodes(ssn, p);
-    if (limits.enabled) return TopologyAwarePreempt(ssn, stmt, p, nodes, limits, filter);
+    // Under soft sharding the shard's nodes are tried first, on their own, then the others.
+    std::vector<NodeIndex> groups[2];
+    for (NodeIndex n : nodes) groups[s.NodeInOtherShard(n) ? 1 : 0].push_back(n);
+    for (const std::vector<NodeIndex>& group : groups) {
+      VCSCHED_ASSIGN_OR_RETURN(const bool placed, limits.enabled ? TopologyAwarePreempt(ssn, stmt, p, group, limits, filter)
+                                                                  : NormalPreempt(ssn, stmt, p, group, filter));
+      if (placed) return true;
+    }
+    ExplainNoRoomByEviction(ssn, p, "no node where evicting preemptable lower-priority pods makes room for it");
+    return false;
+  }
+
+  // Volcano's normalPreempt: the nodes by score, the first where evicting the victims in
+  // order makes room takes `p`.
+  static absl::StatusOr<bool> NormalPreempt(Session& ssn, Statement& stmt, TaskIndex p,
+                                            const std::vector<NodeIndex>& nodes, const VictimFilter& filter) {
+    const Session& s = ssn;
+    const TaskInfo& task = s.task(p);
+    if (nodes.empty()) return false;
     std::vector<double> scores(nodes.size());
     ssn.ScoreNodes(p, nodes, absl::MakeSpan(scores));
     std::vector<size_t> order(nodes.size());
@@ -157,7 +175,6 @@ class PreemptAction : public Action {
       }
       node_stmt.Discard();
     }
-    ExplainNoRoomByEviction(ssn, p, "no node where evicting preemptable lower-priority pods makes room for it");
     return false;
   }
   // Kubernetes-style preemption (enableTopologyAwarePreemption): dry-run victim

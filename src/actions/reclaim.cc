@@ -70,7 +70,7 @@ class ReclaimAction : public Action {
 
   static absl::Status ReclaimOne(Session& ssn, Statement& stmt, TaskIndex t, QueueIndex q) {
     const Session& s = ssn;
-    for (NodeIndex n : PreemptCandidateNodes(ssn, t)) {
+    for (NodeIndex n : ShardFirst(ssn, PreemptCandidateNodes(ssn, t))) {
       std::vector<TaskIndex> reclaimees;
       for (TaskIndex v : ssn.node_tasks(n)) {
         const TaskInfo& vt = s.task(v);

@@ -21,6 +21,7 @@ struct ScheduleOptions {
   std::string output = "text";     // text, yaml, json or kubectl
   int64_t now = 0;
   std::vector<std::string> hyper_node_labels;  // discover HyperNodes from these node labels
+  std::vector<std::string> scheduler_args;     // vc-scheduler flags given on the command line
 };
 int Schedule(const ScheduleOptions& options);
 
@@ -68,6 +69,7 @@ struct ReplayOptions {
   std::string config;  // a volcano-scheduler.conf; empty: the state's or the default
   std::string output = "text";  // text or json
   int64_t now = 0;
+  std::vector<std::string> scheduler_args;  // vc-scheduler flags given on the command line
 };
 int Replay(const ReplayOptions& options);
 
@@ -80,6 +82,7 @@ struct ExplainCommandOptions {
   std::string job;   // explain: only this job
   std::string task;  // scores: the pod to score nodes for
   int32_t max_reruns = 32;
+  std::vector<std::string> scheduler_args;  // vc-scheduler flags given on the command line
 };
 int Explain(const ExplainCommandOptions& options);
 int Queues(const ExplainCommandOptions& options);
@@ -94,6 +97,7 @@ struct SimulateOptions {
   std::optional<uint64_t> seed;        // overrides the workload's
   int64_t max_events = 10000000;       // without --until, stop with an error past this
   std::string out;                     // the output directory; empty: summary.json to stdout
+  std::vector<std::string> scheduler_args;  // vc-scheduler flags given on the command line
 };
 int Simulate(const SimulateOptions& options);
 

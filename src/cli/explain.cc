@@ -14,7 +14,7 @@ template <typename Body>
 int WithInput(const ExplainCommandOptions& options, Body body) {
   std::vector<std::string> config_warnings;
   const LoadOptions load;
-  absl::StatusOr<SessionInput> in = LoadSessionInput(options.files, options.config, load, &config_warnings);
+  absl::StatusOr<SessionInput> in = LoadSessionInput(options.files, options.config, options.scheduler_args, load, &config_warnings);
   if (!in.ok()) {
     std::cerr << "vcsched: " << in.status().message() << "\n";
     return 1;

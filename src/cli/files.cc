@@ -211,14 +211,36 @@ absl::StatusOr<std::vector<std::string>> CollectYamlFiles(const std::vector<std:
   return out;
 }
 
-absl::StatusOr<SessionInput> LoadSessionInput(const std::vector<std::string>& paths, const std::string& config_path,
-                                              const LoadOptions& options, std::vector<std::string>* config_warnings) {
-  VCSCHED_ASSIGN_OR_RETURN(Scenario scenario, LoadScenarioFiles(paths, options));
-  SchedulerConfig config = scenario.config.value_or(DefaultSchedulerConfig());
+absl::StatusOr<SchedulerConfig> ResolveConfig(const std::optional<SchedulerConfig>& scenario_config,
+                                              const std::string& config_path,
+                                              const std::vector<std::string>& flag_args,
+                                              std::vector<std::string>* warnings) {
+  SchedulerConfig config = scenario_config.value_or(DefaultSchedulerConfig());
   if (!config_path.empty()) {
     VCSCHED_ASSIGN_OR_RETURN(const std::string text, ReadFile(config_path));
-    VCSCHED_ASSIGN_OR_RETURN(config, LoadSchedulerConfig({config_path, text}, config_warnings));
+    VCSCHED_ASSIGN_OR_RETURN(SchedulerConfig file, LoadSchedulerConfig({config_path, text}, warnings));
+    // The flags belong to the scheduler's command line, not to its configuration file.
+    if (scenario_config) {
+      file.scheduler_args.insert(file.scheduler_args.begin(), scenario_config->scheduler_args.begin(),
+                                 scenario_config->scheduler_args.end());
+    }
+    config = std::move(file);
   }
+  if (!flag_args.empty()) {
+    config.scheduler_args.insert(config.scheduler_args.end(), flag_args.begin(), flag_args.end());
+    if (absl::Status s = ParseSchedulerArgs(config.scheduler_args).status(); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("command line: ", s.message()));
+    }
+  }
+  return config;
+}
+
+absl::StatusOr<SessionInput> LoadSessionInput(const std::vector<std::string>& paths, const std::string& config_path,
+                                              const std::vector<std::string>& flag_args, const LoadOptions& options,
+                                              std::vector<std::string>* config_warnings) {
+  VCSCHED_ASSIGN_OR_RETURN(Scenario scenario, LoadScenarioFiles(paths, options));
+  VCSCHED_ASSIGN_OR_RETURN(SchedulerConfig config,
+                           ResolveConfig(scenario.config, config_path, flag_args, config_warnings));
   return SessionInput{std::move(scenario), std::move(config)};
 }
 

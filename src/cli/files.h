@@ -2,6 +2,7 @@
 #ifndef VCSCHED_SRC_CLI_FILES_H_
 #define VCSCHED_SRC_CLI_FILES_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,15 +46,23 @@ class FileText {
 // (the command line is a host that allows them).
 absl::StatusOr<Scenario> LoadScenarioFiles(const std::vector<std::string>& paths, const LoadOptions& options = {},
                                            int threads = 0);
-// The scenario of `paths` and the configuration a session uses: `config_path` when
-// given (a volcano-scheduler.conf; its warnings appended to `config_warnings`), else the
-// scenario's own, else Volcano's default.
+// The configuration a session uses: `config_path` when given (a volcano-scheduler.conf;
+// its warnings appended to `warnings`), else the scenario's own, else Volcano's default.
+// Its scheduler_args are the scenario's, then the file's, then `flag_args` (the command
+// line's vc-scheduler flags: the last of a flag wins, as in vc-scheduler); a bad one is an
+// error naming it.
+absl::StatusOr<SchedulerConfig> ResolveConfig(const std::optional<SchedulerConfig>& scenario_config,
+                                              const std::string& config_path,
+                                              const std::vector<std::string>& flag_args,
+                                              std::vector<std::string>* warnings);
+// The scenario of `paths` and the configuration a session uses (ResolveConfig).
 struct SessionInput {
   Scenario scenario;
   SchedulerConfig config;
 };
 absl::StatusOr<SessionInput> LoadSessionInput(const std::vector<std::string>& paths, const std::string& config_path,
-                                              const LoadOptions& options, std::vector<std::string>* config_warnings);
+                                              const std::vector<std::string>& flag_args, const LoadOptions& options,
+                                              std::vector<std::string>* config_warnings);
 // The paths with each directory replaced by the scenario files under it (*.yaml, *.yml,
 // *.json, recursively, sorted); files, `-` and /dev/stdin are kept as given. A missing
 // path, or a directory without scenario files, is an error.

@@ -64,6 +64,19 @@ constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 constexpr const char* kJobSteps[] = {"podgroup", "pod", "all-pods", "evict", "restart-container",
                                      "event", "command", "wait"};
 
+// vc-scheduler's sharding flags, beside --config: each adds itself to `args` as
+// vc-scheduler's command line would hold it.
+void AddShardingFlags(CLI::App* cmd, std::vector<std::string>& args) {
+  cmd->add_option_function<std::string>(
+         "--scheduler-sharding-mode",
+         [&args](const std::string& v) { args.push_back("--scheduler-sharding-mode=" + v); },
+         "none, hard (schedule only on the nodes of this scheduler's NodeShard) or soft (prefer them)")
+      ->check(CLI::IsMember({"none", "hard", "soft"}));
+  cmd->add_option_function<std::string>(
+      "--scheduler-sharding-name", [&args](const std::string& v) { args.push_back("--scheduler-sharding-name=" + v); },
+      "The NodeShard of this scheduler (default: volcano)");
+}
+
 }  // namespace
 
 int RunCli(int argc, char** argv) {
@@ -88,6 +101,7 @@ int RunCli(int argc, char** argv) {
   sc->add_option("--hypernode-labels", schedule.hyper_node_labels,
                  "Node label keys, widest network domain first: add the HyperNodes Volcano's label discoverer makes")
       ->delimiter(',');
+  AddShardingFlags(sc, schedule.scheduler_args);
   sc->callback([&] { exit_code = ExpandInputs(&schedule.files, "schedule") ? Schedule(schedule) : 1; });
 
   // explain, queues, scores
@@ -99,6 +113,7 @@ int RunCli(int argc, char** argv) {
     cmd->add_option("--now", o.now, "The session's clock, in seconds since the epoch")
       ->check(IntegerFrom(kInt64Min, kInt64Max));
     cmd->add_option("-o,--output", o.output, "text or json")->check(CLI::IsMember({"text", "json"}));
+    AddShardingFlags(cmd, o.scheduler_args);
   };
   CLI::App* xp = app.add_subcommand("explain", "Why each job waits after one session, and what would make it run");
   add_session_flags(xp, explain);
@@ -129,6 +144,7 @@ int RunCli(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json"}));
   rp->add_option("--now", replay.now, "The sessions' clock, in seconds since the epoch")
       ->check(IntegerFrom(kInt64Min, kInt64Max));
+  AddShardingFlags(rp, replay.scheduler_args);
   rp->callback([&] { exit_code = Replay(replay); });
 
   // simulate
@@ -146,6 +162,7 @@ int RunCli(int argc, char** argv) {
   sim->add_option("--out", simulate.out,
                   "Write jobs.csv, timeline.csv, queues.csv, summary.json, the SVG plots and report.html here "
                   "(default: print summary.json)");
+  AddShardingFlags(sim, simulate.scheduler_args);
   sim->callback([&] { exit_code = Simulate(simulate); });
 
   // conformance

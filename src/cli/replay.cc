@@ -45,14 +45,9 @@ int Replay(const ReplayOptions& options) {
   if (!objects.ok()) return fail(objects.status());
   Cluster cluster;
   if (absl::Status s = PutObjects(*objects, cluster); !s.ok()) return fail(s);
-  SchedulerConfig config = objects->config.value_or(DefaultSchedulerConfig());
-  if (!options.config.empty()) {
-    absl::StatusOr<std::string> text = ReadFile(options.config);
-    if (!text.ok()) return fail(text.status());
-    absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({options.config, *text});
-    if (!c.ok()) return fail(c.status());
-    config = *std::move(c);
-  }
+  absl::StatusOr<SchedulerConfig> resolved = ResolveConfig(objects->config, options.config, options.scheduler_args, nullptr);
+  if (!resolved.ok()) return fail(resolved.status());
+  SchedulerConfig config = *std::move(resolved);
   absl::StatusOr<std::string> events_text = ReadFile(options.events);
   if (!events_text.ok()) return fail(events_text.status());
   absl::StatusOr<std::vector<WatchEvent>> events = ReadWatchEvents({options.events, *events_text});

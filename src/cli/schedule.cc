@@ -16,7 +16,7 @@ int Schedule(const ScheduleOptions& options) {
   LoadOptions load;
   load.hyper_node_labels = options.hyper_node_labels;
   std::vector<std::string> config_warnings;
-  absl::StatusOr<SessionInput> in = LoadSessionInput(files, config_path, load, &config_warnings);
+  absl::StatusOr<SessionInput> in = LoadSessionInput(files, config_path, options.scheduler_args, load, &config_warnings);
   if (!in.ok()) {
     std::cerr << "vcsched: " << in.status().message() << "\n";
     return 1;

@@ -123,16 +123,11 @@ int Simulate(const SimulateOptions& options) {
   }
   absl::StatusOr<Workload> workload = ReadWorkload(workload_sources);
   if (!workload.ok()) return fail(workload.status());
-  SchedulerConfig config = cluster->config.value_or(DefaultSchedulerConfig());
-  if (!options.config.empty()) {
-    absl::StatusOr<std::string> text = ReadFile(options.config);
-    if (!text.ok()) return fail(text.status());
-    std::vector<std::string> warnings;
-    absl::StatusOr<SchedulerConfig> c = LoadSchedulerConfig({options.config, *text}, &warnings);
-    if (!c.ok()) return fail(c.status());
-    for (const std::string& w : warnings) std::cerr << "vcsched: warning: " << w << "\n";
-    config = *std::move(c);
-  }
+  std::vector<std::string> warnings;
+  absl::StatusOr<SchedulerConfig> resolved = ResolveConfig(cluster->config, options.config, options.scheduler_args, &warnings);
+  if (!resolved.ok()) return fail(resolved.status());
+  for (const std::string& w : warnings) std::cerr << "vcsched: warning: " << w << "\n";
+  SchedulerConfig config = *std::move(resolved);
   SimulationOptions sim;
   if (!options.until.empty()) {
     absl::StatusOr<int64_t> until = ParseGoDurationMillis(options.until);

@@ -1,4 +1,4 @@
-// A Cluster's policy objects: ResourceQuotas and PodDisruptionBudgets, put and deleted.
+// A Cluster's policy objects: ResourceQuotas, PodDisruptionBudgets and NodeShards, put and deleted.
 #include "absl/strings/str_cat.h"
 #include "src/cluster/object_status.h"
 #include "vcsched/cluster.h"
@@ -28,6 +28,14 @@ absl::Status Cluster::PutPodDisruptionBudget(PodDisruptionBudgetSpec budget) {
   return absl::OkStatus();
 }
 
+absl::Status Cluster::PutNodeShard(NodeShardSpec shard) {
+  if (absl::Status s = Check(shard); !s.ok()) return s;
+  std::string key = shard.name;
+  policy_.node_shards.insert_or_assign(std::move(key), std::move(shard));
+  PolicyChanged();
+  return absl::OkStatus();
+}
+
 absl::Status Cluster::DeleteResourceQuota(absl::string_view namespace_, absl::string_view name) {
   absl::Status s = Erase(policy_.quotas, "ResourceQuota", absl::StrCat(namespace_, "/", name));
   if (s.ok()) PolicyChanged();
@@ -36,6 +44,12 @@ absl::Status Cluster::DeleteResourceQuota(absl::string_view namespace_, absl::st
 
 absl::Status Cluster::DeletePodDisruptionBudget(absl::string_view namespace_, absl::string_view name) {
   absl::Status s = Erase(policy_.disruption_budgets, "PodDisruptionBudget", absl::StrCat(namespace_, "/", name));
+  if (s.ok()) PolicyChanged();
+  return s;
+}
+
+absl::Status Cluster::DeleteNodeShard(absl::string_view name) {
+  absl::Status s = Erase(policy_.node_shards, "NodeShard", std::string(name));
   if (s.ok()) PolicyChanged();
   return s;
 }

@@ -13,8 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "src/framework/session_sharding.h"
 #include "src/snapshot/csi_volumes.h"
 #include "vcsched/cluster.h"
+#include "vcsched/policy.h"
 #include "src/util/status_macros.h"
 
 namespace vcsched::internal {
@@ -101,6 +103,7 @@ class HintSearch {
     if (has(reason_code::kResourceQuotaExceeded)) VCSCHED_RETURN_IF_ERROR(RaiseQuota(hints));
     if (has(reason_code::kDisruptionBudgetProtected)) VCSCHED_RETURN_IF_ERROR(AllowDisruptions(hints));
     if (node_problem) VCSCHED_RETURN_IF_ERROR(TolerateTaints(hints));
+    if (node_problem && NodesSay(kNotInShardText)) VCSCHED_RETURN_IF_ERROR(WidenShard(hints));
     if (node_problem || has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(ListCsiDrivers(hints));
     if (node_problem || has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(AddVolumes(hints));
     if (node_problem || has(reason_code::kQueueShareExceeded) || has(reason_code::kClusterOvercommitted)) {
@@ -358,6 +361,54 @@ class HintSearch {
     }
     if (!best) return absl::OkStatus();
     hints.push_back({"add-nodes", absl::StrCat("add ", *best, " node(s) like ", best_template->name), best_template->name, *best});
+    return absl::OkStatus();
+  }
+
+  // Hard sharding kept the job off nodes it might use: the fewest nodes outside the
+  // scheduler's NodeShard (most allocatable cpu first, then by name) that, added to its
+  // nodesDesired and taken from the other shards' nodesInUse, let it run.
+  absl::Status WidenShard(std::vector<Hint>& hints) {
+    absl::StatusOr<SchedulerFlags> flags = ParseSchedulerArgs(config_.scheduler_args);
+    if (!flags.ok() || flags->sharding_mode != ShardingMode::kHard) return absl::OkStatus();
+    const std::string shard = flags->sharding_name;
+    const auto in_shard = NodesInShard(snapshot_.policy(), shard);
+    std::vector<std::pair<int64_t, const NodeInfo*>> outside;
+    for (const NodeInfo& n : snapshot_.nodes()) {
+      if (in_shard.count(n.spec.name)) continue;
+      outside.push_back({n.allocatable[kCpu], &n});
+    }
+    std::sort(outside.begin(), outside.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second->spec.name < b.second->spec.name;
+    });
+    if (outside.empty()) return absl::OkStatus();
+    auto make = [&](int64_t k) -> Change {
+      return [&, k](Cluster& c) {
+        PolicyObjects policy = c.policy();
+        NodeShardSpec own;
+        if (auto it = policy.node_shards.find(shard); it != policy.node_shards.end()) own = it->second;
+        own.name = shard;
+        std::set<std::string> added;
+        for (int64_t i = 0; i < k; ++i) added.insert(outside[static_cast<size_t>(i)].second->spec.name);
+        own.nodes_desired.insert(own.nodes_desired.end(), added.begin(), added.end());
+        for (const auto& [name, other] : policy.node_shards) {
+          if (name == shard) continue;
+          NodeShardSpec changed = other;
+          changed.nodes_in_use.erase(std::remove_if(changed.nodes_in_use.begin(), changed.nodes_in_use.end(),
+                                                    [&](const std::string& n) { return added.count(n) != 0; }),
+                                     changed.nodes_in_use.end());
+          VCSCHED_RETURN_IF_ERROR(c.PutNodeShard(std::move(changed)));
+        }
+        return c.PutNodeShard(std::move(own));
+      };
+    };
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<int64_t> k, Smallest(static_cast<int64_t>(outside.size()), make));
+    if (!k) return absl::OkStatus();
+    std::vector<std::string> names;
+    for (int64_t i = 0; i < *k; ++i) names.push_back(outside[static_cast<size_t>(i)].second->spec.name);
+    hints.push_back({"widen-shard",
+                     absl::StrCat("add ", *k, " node(s) to NodeShard \"", shard, "\": ", absl::StrJoin(names, ", "),
+                                  " (or run the scheduler with --scheduler-sharding-mode=soft)"),
+                     shard, *k});
     return absl::OkStatus();
   }
 

@@ -9,6 +9,7 @@
 #include "src/framework/run_session.h"
 #include "src/util/status_macros.h"
 #include "src/framework/session_explain.h"
+#include "src/framework/session_sharding.h"
 #include "src/framework/session_state.h"
 
 namespace vcsched {
@@ -134,6 +135,7 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
   Session::State& s = SessionInternals::Of(ssn);
   s.node_choice_cache = options.node_choice_cache;
   if (hooks != nullptr) StartExplaining(ssn, hooks->node_verdicts_by_node);
+  VCSCHED_RETURN_IF_ERROR(OpenSharding(ssn));
 
   size_t next_plugin = 0;  // plugins[] follows the tiers, skipped plugins left out
   for (size_t ti = 0; ti < cfg.tiers.size(); ++ti) {

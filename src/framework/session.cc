@@ -491,6 +491,11 @@ absl::Status Session::Unpipeline(TaskIndex t) {
   return absl::OkStatus();
 }
 
+ShardingMode Session::sharding_mode() const { return s_->sharding_mode; }
+bool Session::NodeInShard(NodeIndex n) const {
+  return s_->sharding_mode == ShardingMode::kNone || s_->node_in_shard[static_cast<size_t>(n)] != 0;
+}
+
 bool Session::NodeChoiceReusable(TaskIndex t) const {
   if (!NodeLocalScoresReusable(t)) return false;
   for (const auto& reg : s_->placement_node_order) {

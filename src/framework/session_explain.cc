@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "src/framework/session_sharding.h"
 #include "src/framework/session_state.h"
 #include "src/model/host_ports.h"
 #include "src/model/k8s_match.h"
@@ -109,6 +110,15 @@ std::string ExactCause(const Session& ssn, TaskIndex t, NodeIndex n, const std::
   }
   if (!task.pod->volume_claims.empty() && absl::StrContains(text, "volume")) {
     return internal::VolumeCause(ssn.snapshot().storage(), *task.pod, ssn.node_info(n).spec, text);
+  }
+  if (text == internal::kNotInShardText) {
+    const Session::State& s = SessionInternals::Of(ssn);
+    const bool named = ssn.snapshot().policy().node_shards.count(s.shard_name) != 0;
+    return absl::StrCat(text, " (hard sharding: NodeShard \"", s.shard_name, "\"",
+                        named ? absl::StrCat(" leaves this scheduler ", s.shard_nodes, " of the ",
+                                             ssn.snapshot().nodes().size(), " nodes")
+                              : " does not exist, so no node is this scheduler's",
+                        ")");
   }
   if (text == kSelectorText) {
     const std::string selection = NodeSelection(*task.pod);

@@ -191,6 +191,11 @@ struct Session::State {
   // registered predicates or scores, or by RunOptions::node_choice_cache; per task, off
   // when a veto says so.
   bool node_choice_cache = true;
+  // Sharding (Session::sharding_mode); per node, 1 when in the scheduler's shard.
+  ShardingMode sharding_mode = ShardingMode::kNone;
+  std::vector<uint8_t> node_in_shard;
+  std::string shard_name;      // --scheduler-sharding-name
+  int64_t shard_nodes = 0;     // how many of the session's nodes are in the shard
   std::vector<std::function<bool(TaskIndex)>> node_choice_vetoes;
   // Every node whose accounting changed, in order (node-choice caches replay it).
   std::vector<NodeIndex> node_changes;

@@ -558,6 +558,18 @@ Value BudgetManifest(const PodDisruptionBudgetSpec& b) {
   return v;
 }
 
+Value NodeShardManifest(const NodeShardSpec& n) {
+  Value v = Manifest("shard.volcano.sh/v1alpha1", "NodeShard");
+  v["metadata"]["name"] = Str(n.name);
+  v["spec"]["nodesDesired"] = StringList(n.nodes_desired);
+  Value& status = v["status"];
+  status = Value::Map();
+  if (!n.nodes_in_use.empty()) status["nodesInUse"] = StringList(n.nodes_in_use);
+  if (!n.nodes_to_remove.empty()) status["nodesToRemove"] = StringList(n.nodes_to_remove);
+  if (!n.nodes_to_add.empty()) status["nodesToAdd"] = StringList(n.nodes_to_add);
+  return v;
+}
+
 Value CSINodeManifest(const CSINodeSpec& n) {
   Value v = Manifest("storage.k8s.io/v1", "CSINode");
   v["metadata"]["name"] = Str(n.name);
@@ -589,6 +601,7 @@ std::string ClusterToYaml(const Cluster& c, const SchedulerConfig* config) {
   for (const auto& [_, claim] : c.storage().claims) objects.push_back(ClaimManifest(claim));
   for (const auto& [_, q] : c.policy().quotas) objects.push_back(QuotaManifest(q));
   for (const auto& [_, b] : c.policy().disruption_budgets) objects.push_back(BudgetManifest(b));
+  for (const auto& [_, n] : c.policy().node_shards) objects.push_back(NodeShardManifest(n));
   const size_t before_jobs = objects.size();
   for (const auto& [_, g] : c.pod_groups()) objects.push_back(PodGroupManifest(g));
   for (const auto& [_, p] : c.pods()) objects.push_back(PodManifest(*p));
@@ -621,6 +634,7 @@ absl::Status PutObjects(ScenarioObjects& o, Cluster& c) {
   for (PersistentVolumeClaimSpec& claim : o.claims) s.Update(c.PutPersistentVolumeClaim(std::move(claim)));
   for (ResourceQuotaSpec& q : o.quotas) s.Update(c.PutResourceQuota(std::move(q)));
   for (PodDisruptionBudgetSpec& b : o.disruption_budgets) s.Update(c.PutPodDisruptionBudget(std::move(b)));
+  for (NodeShardSpec& n : o.node_shards) s.Update(c.PutNodeShard(std::move(n)));
   for (Value& job : o.volcano_jobs) s.Update(c.PutVolcanoJob(std::move(job)));
   for (PodGroupSpec& g : o.pod_groups) s.Update(c.PutPodGroup(std::move(g)));
   for (PodSpec& p : o.pods) s.Update(c.PutPod(std::move(p)));

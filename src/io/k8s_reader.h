@@ -22,6 +22,7 @@ void ReadStorageClass(ObjectReader& r, const DocNode& doc, StorageClassSpec* out
 void ReadCSINode(ObjectReader& r, const DocNode& doc, CSINodeSpec* out);
 void ReadResourceQuota(ObjectReader& r, const DocNode& doc, ResourceQuotaSpec* out);
 void ReadPodDisruptionBudget(ObjectReader& r, const DocNode& doc, PodDisruptionBudgetSpec* out);
+void ReadNodeShard(ObjectReader& r, const DocNode& doc, NodeShardSpec* out);
 
 // Shapes several kinds share: string lists, selectors and node selector terms.
 std::vector<std::string> StringList(ObjectReader& r, const DocNode& parent, const char* key, absl::string_view field);

@@ -1,4 +1,4 @@
-// ResourceQuota and PodDisruptionBudget manifests (vcsched/policy.h).
+// ResourceQuota, PodDisruptionBudget and NodeShard manifests (vcsched/policy.h).
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
@@ -74,6 +74,18 @@ void ReadPodDisruptionBudget(ObjectReader& r, const DocNode& doc, PodDisruptionB
   r.Map(status, "disruptedPods", "status.disruptedPods").ForEachEntry([&](std::string pod, const DocNode&) {
     b.disrupted_pods.insert(std::move(pod));
   });
+}
+
+void ReadNodeShard(ObjectReader& r, const DocNode& doc, NodeShardSpec* out) {
+  NodeShardSpec& n = *out;
+  const DocNode meta = r.Map(doc, "metadata", "metadata");
+  n.name = r.String(meta, "name", "metadata.name").value_or("");
+  const DocNode spec = r.Map(doc, "spec", "spec");
+  n.nodes_desired = StringList(r, spec, "nodesDesired", "spec.nodesDesired");
+  const DocNode status = r.Map(doc, "status", "status");
+  n.nodes_in_use = StringList(r, status, "nodesInUse", "status.nodesInUse");
+  n.nodes_to_remove = StringList(r, status, "nodesToRemove", "status.nodesToRemove");
+  n.nodes_to_add = StringList(r, status, "nodesToAdd", "status.nodesToAdd");
 }
 
 }  // namespace vcsched::io_internal

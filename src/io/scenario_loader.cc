@@ -98,6 +98,7 @@ struct Collected {
   Table<CSINodeSpec> csi_nodes;
   Table<ResourceQuotaSpec> quotas;
   Table<PodDisruptionBudgetSpec> disruption_budgets;
+  Table<NodeShardSpec> node_shards;
   std::map<std::string, Labels> namespaces;  // Namespace objects: their labels
   std::optional<SchedulerConfig> config;
   std::string config_where;
@@ -128,6 +129,7 @@ struct Collected {
     csi_nodes.Clear();
     quotas.Clear();
     disruption_budgets.Clear();
+    node_shards.Clear();
     namespaces.clear();
     config.reset();
     config_where.clear();
@@ -410,6 +412,8 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
   } else if (kind == "PodDisruptionBudget" && need_api({"policy"})) {
     ReadAndPut(c.disruption_budgets, "PodDisruptionBudget", /*namespaced=*/true, io_internal::ReadPodDisruptionBudget,
                doc, where, r, diag);
+  } else if (kind == "NodeShard" && need_api({"shard.volcano.sh"})) {
+    ReadAndPut(c.node_shards, "NodeShard", /*namespaced=*/false, io_internal::ReadNodeShard, doc, where, r, diag);
   } else if (kind == "SchedulerConfiguration" && need_api({"vcsched"})) {
     r.set_object("SchedulerConfiguration");
     set_config(io_internal::ReadSchedulerConfig(r, doc.yaml()));
@@ -460,7 +464,7 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
   } else if (kind != "Node" && kind != "Pod" && kind != "PodGroup" && kind != "Queue" && kind != "HyperNode" &&
              kind != "PriorityClass" && kind != "SchedulerConfiguration" && kind != "Expectation" &&
              kind != "PersistentVolumeClaim" && kind != "PersistentVolume" && kind != "StorageClass" &&
-             kind != "CSINode" && kind != "ResourceQuota" && kind != "PodDisruptionBudget") {
+             kind != "CSINode" && kind != "ResourceQuota" && kind != "PodDisruptionBudget" && kind != "NodeShard") {
     r.Fail(doc.Get("kind"), "kind", absl::StrCat("unknown kind \"", kind, "\" (apiVersion \"", api, "\")"));
   }
 }
@@ -904,6 +908,7 @@ void ClearObjects(ScenarioObjects& o) {
   clear(o.csi_nodes);
   clear(o.quotas);
   clear(o.disruption_budgets);
+  clear(o.node_shards);
   o.config.reset();
   o.expectation.reset();
   clear(o.job_pod_groups);
@@ -954,6 +959,7 @@ absl::Status TakeObjectsInto(Collected& c, Diagnostics& diag, bool keep_storage,
   HandOver(c.quotas, keep, [&](ResourceQuotaSpec&& s) { out.quotas.push_back(std::move(s)); });
   HandOver(c.disruption_budgets, keep,
            [&](PodDisruptionBudgetSpec&& s) { out.disruption_budgets.push_back(std::move(s)); });
+  HandOver(c.node_shards, keep, [&](NodeShardSpec&& s) { out.node_shards.push_back(std::move(s)); });
   for (auto& [name, labels] : c.namespaces) out.namespaces.push_back({name, std::move(labels)});
   std::sort(diag.warnings.begin(), diag.warnings.end());
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
@@ -998,6 +1004,7 @@ absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOption
   for (CSINodeSpec& s : objects.csi_nodes) b.AddCSINode(std::move(s));
   for (ResourceQuotaSpec& s : objects.quotas) b.AddResourceQuota(std::move(s));
   for (PodDisruptionBudgetSpec& s : objects.disruption_budgets) b.AddPodDisruptionBudget(std::move(s));
+  for (NodeShardSpec& s : objects.node_shards) b.AddNodeShard(std::move(s));
   for (const std::string& w : objects.warnings) b.AddWarning(w);
   absl::StatusOr<Snapshot> snap = std::move(b).Build();
   if (!snap.ok()) return snap.status();

@@ -253,6 +253,9 @@ absl::Status CheckAllExist(const Cluster& cluster, const ScenarioObjects& o) {
     const std::string key = absl::StrCat(b.namespace_, "/", b.name);
     if (!cluster.policy().disruption_budgets.count(key)) return Absent("PodDisruptionBudget", key);
   }
+  for (const NodeShardSpec& n : o.node_shards) {
+    if (!cluster.policy().node_shards.count(n.name)) return Absent("NodeShard", n.name);
+  }
   for (const PodGroupSpec& g : o.pod_groups) {
     const std::string key = absl::StrCat(g.namespace_, "/", g.name);
     if (!cluster.pod_groups().count(key)) return Absent(job_groups.count(key) ? "the PodGroup of Job" : "PodGroup", key);
@@ -367,6 +370,10 @@ class EventUndo {
          [this, ns = ns, name = name] { (void)c_.DeletePodDisruptionBudget(ns, name); },
          [this](const PodDisruptionBudgetSpec& b) { (void)c_.PutPodDisruptionBudget(b); });
   }
+  void KeepNodeShard(const std::string& name) {
+    Keep(c_.policy().node_shards, name, [this, name] { (void)c_.DeleteNodeShard(name); },
+         [this](const NodeShardSpec& n) { (void)c_.PutNodeShard(n); });
+  }
   void KeepPodGroup(const std::string& key) {
     const auto [ns, name] = SplitKey(key);
     Keep(c_.pod_groups(), key, [this, ns = ns, name = name] { (void)c_.DeletePodGroup(ns, name); },
@@ -476,6 +483,7 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
     for (const PodDisruptionBudgetSpec& b : objects->disruption_budgets) {
       gone(cluster.DeletePodDisruptionBudget(b.namespace_, b.name));
     }
+    for (const NodeShardSpec& n : objects->node_shards) gone(cluster.DeleteNodeShard(n.name));
     for (const QueueSpec& q : objects->queues) {
       absl::Status s = cluster.DeleteQueue(q.name);
       if (absl::IsNotFound(s)) gone(s);
@@ -565,6 +573,10 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
   for (PodDisruptionBudgetSpec& b : objects->disruption_budgets) {
     undo.KeepPodDisruptionBudget(absl::StrCat(b.namespace_, "/", b.name));
     s.Update(put(cluster.PutPodDisruptionBudget(std::move(b))));
+  }
+  for (NodeShardSpec& n : objects->node_shards) {
+    undo.KeepNodeShard(n.name);
+    s.Update(put(cluster.PutNodeShard(std::move(n))));
   }
   for (PersistentVolumeClaimSpec& c : objects->claims) {
     const std::string key = absl::StrCat(c.namespace_, "/", c.name);

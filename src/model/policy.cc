@@ -61,4 +61,18 @@ QuotaList QuotaListOf(const ResourceList& resources) {
   return out;
 }
 
+std::set<std::string, std::less<>> NodesInShard(const PolicyObjects& policy, absl::string_view shard_name) {
+  std::set<std::string, std::less<>> nodes;
+  auto own = policy.node_shards.find(shard_name);
+  if (own == policy.node_shards.end()) return nodes;
+  nodes.insert(own->second.nodes_desired.begin(), own->second.nodes_desired.end());
+  for (const auto& [name, shard] : policy.node_shards) {
+    if (name == shard_name) continue;
+    for (const std::string& n : shard.nodes_in_use) {
+      if (auto it = nodes.find(n); it != nodes.end()) nodes.erase(it);
+    }
+  }
+  return nodes;
+}
+
 }  // namespace vcsched

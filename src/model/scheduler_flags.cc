@@ -22,6 +22,8 @@ enum class Effect {
   kSchedulerName, // repeatable: the pods this scheduler serves
   kDefaultQueue,
   kIgnoredProvisioners,
+  kShardingMode,
+  kShardingName,
   kOnlyDefault,   // changes decisions unless it has Volcano's default value
   kRefused,       // changes decisions; not followed
 };
@@ -43,10 +45,10 @@ const std::map<std::string, Flag>& Flags() {
       {"minimum-feasible-nodes", {FlagKind::kValue, Effect::kOnlyDefault, "100"}},
       {"minimum-percentage-nodes-to-find", {FlagKind::kValue, Effect::kOnlyDefault, "5"}},
       {"priority-class", {FlagKind::kBool, Effect::kOnlyDefault, "true"}},
-      {"scheduler-sharding-mode", {FlagKind::kValue, Effect::kOnlyDefault, "none"}},
+      {"scheduler-sharding-mode", {FlagKind::kValue, Effect::kShardingMode}},
+      {"scheduler-sharding-name", {FlagKind::kValue, Effect::kShardingName}},
       {"node-selector", {FlagKind::kValue, Effect::kRefused}},
       {"feature-gates", {FlagKind::kValue, Effect::kRefused}},
-      {"scheduler-sharding-name", {FlagKind::kValue, Effect::kNone}},  // only read in a sharding mode
       {"csi-storage", {FlagKind::kBool, Effect::kNone}},  // volumes are not modelled
       {"disable-default-scheduler-config", {FlagKind::kBool, Effect::kNone}},
       {"master", {FlagKind::kValue, Effect::kNone}},
@@ -131,6 +133,15 @@ absl::StatusOr<SchedulerFlags> ParseSchedulerArgs(const std::vector<std::string>
         break;
       case Effect::kIgnoredProvisioners:
         for (absl::string_view p : absl::StrSplit(value, ',', absl::SkipEmpty())) out.ignored_provisioners.emplace_back(p);
+        break;
+      case Effect::kShardingMode:
+        if (value == "none") out.sharding_mode = ShardingMode::kNone;
+        else if (value == "hard") out.sharding_mode = ShardingMode::kHard;
+        else if (value == "soft") out.sharding_mode = ShardingMode::kSoft;
+        else return bad("expected none, hard or soft");
+        break;
+      case Effect::kShardingName:
+        out.sharding_name = value;
         break;
       case Effect::kOnlyDefault: {
         const std::vector<absl::string_view> fine = absl::StrSplit(flag.defaults, '|');

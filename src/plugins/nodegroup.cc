@@ -26,6 +26,9 @@ struct QueueAttr {
   NodeGroupLimits limits;
   bool limits_invalid = false;
   std::map<std::string, std::vector<int64_t>> allocated;  // by group, per dimension
+  // enablePreferredOrder: each preferred group's place in the list (a repeated name keeps
+  // its last place, as Volcano's index map does).
+  std::map<std::string, size_t, std::less<>> preferred_index;
 };
 
 bool Has(const std::vector<std::string>& list, const std::string& group) {
@@ -71,15 +74,23 @@ class NodeGroupPlugin : public Plugin {
         else a.limits_invalid = true;
       }
     }
-    if (!hierarchy) return;
-    // A queue without spec.affinity takes its nearest ancestor's (parent, then up to root).
-    for (QueueIndex q = 0; q < s.num_queues(); ++q) {
-      QueueAttr& a = attrs_[static_cast<size_t>(q)];
-      int depth = 0;
-      for (QueueIndex p = s.queue(q).parent; a.affinity == nullptr && p != kNone && p != q && depth <= kMaxQueueHierarchyDepth;
-           p = s.queue(p).parent, ++depth) {
-        if (s.queue(p).spec.affinity) a.affinity = &*s.queue(p).spec.affinity;
+    if (hierarchy) {
+      // A queue without spec.affinity takes its nearest ancestor's (parent, then up to root).
+      for (QueueIndex q = 0; q < s.num_queues(); ++q) {
+        QueueAttr& a = attrs_[static_cast<size_t>(q)];
+        int depth = 0;
+        for (QueueIndex p = s.queue(q).parent;
+             a.affinity == nullptr && p != kNone && p != q && depth <= kMaxQueueHierarchyDepth;
+             p = s.queue(p).parent, ++depth) {
+          if (s.queue(p).spec.affinity) a.affinity = &*s.queue(p).spec.affinity;
+        }
       }
+    }
+    if (!preferred_order_) return;
+    for (QueueAttr& a : attrs_) {
+      if (a.affinity == nullptr) continue;
+      const auto& list = a.affinity->affinity_preferred;
+      for (size_t i = 0; i < list.size(); ++i) a.preferred_index[list[i]] = i;
     }
   }
 
@@ -173,16 +184,14 @@ class NodeGroupPlugin : public Plugin {
     const std::string* group = GroupOf(s.node_info(n).spec);
     const JobIndex j = s.job_of(t);
     if (group == nullptr || j == kNone || s.queue_of(j) == kNone) return 0;
-    const QueueAffinity* a = attrs_[static_cast<size_t>(s.queue_of(j))].affinity;
+    const QueueAttr& attr = attrs_[static_cast<size_t>(s.queue_of(j))];
+    const QueueAffinity* a = attr.affinity;
     if (a == nullptr) return 0;
     double score = 0;
     if (Has(a->affinity_required, *group)) score += kBaseScore;
     if (preferred_order_) {
-      // The first listed preferred group scores most: 50 x (n - i) / n. A repeated name
-      // keeps its last place, as Volcano's index map does.
-      const auto& list = a->affinity_preferred;
-      std::map<std::string, size_t> index;
-      for (size_t i = 0; i < list.size(); ++i) index[list[i]] = i;
+      // The first listed preferred group scores most: 50 x (n - i) / n.
+      const auto& index = attr.preferred_index;
       if (auto it = index.find(*group); it != index.end()) {
         const double count = static_cast<double>(index.size());
         score += 0.5 * kBaseScore * (count - static_cast<double>(it->second)) / count;

@@ -33,6 +33,7 @@ struct SnapshotBuilder::State {
   std::shared_ptr<const StorageObjects> storage;  // SetStorage
   std::vector<ResourceQuotaSpec> quotas;
   std::vector<PodDisruptionBudgetSpec> disruption_budgets;
+  std::vector<NodeShardSpec> node_shards;
   std::shared_ptr<const PolicyObjects> policy;  // SetPolicy
   std::vector<std::string> warnings;
   std::shared_ptr<const Snapshot::Impl> previous;  // ReuseFrom

@@ -309,4 +309,23 @@ std::vector<std::string> ObjectProblems(const PodDisruptionBudgetSpec& budget) {
   return out;
 }
 
+std::vector<std::string> ObjectProblems(const NodeShardSpec& shard) {
+  std::vector<std::string> out;
+  CheckName("NodeShard", shard.name, nullptr, &out);
+  if (!out.empty()) return out;
+  const std::pair<const char*, const std::vector<std::string>*> lists[] = {
+      {"spec.nodesDesired", &shard.nodes_desired},
+      {"status.nodesInUse", &shard.nodes_in_use},
+      {"status.nodesToRemove", &shard.nodes_to_remove},
+      {"status.nodesToAdd", &shard.nodes_to_add}};
+  for (const auto& [field, names] : lists) {
+    for (size_t i = 0; i < names->size(); ++i) {
+      if ((*names)[i].empty()) {
+        out.push_back(absl::StrCat("NodeShard \"", shard.name, "\": ", field, "[", i, "]: must not be empty"));
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace vcsched

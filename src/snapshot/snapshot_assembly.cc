@@ -5,6 +5,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <type_traits>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -442,7 +443,7 @@ class SnapshotAssembly {
 
   // The policy objects: given whole (SetPolicy), or one by one, checked as other objects are.
   void CheckPolicy() {
-    if (s_.policy != nullptr && s_.quotas.empty() && s_.disruption_budgets.empty()) {
+    if (s_.policy != nullptr && s_.quotas.empty() && s_.disruption_budgets.empty() && s_.node_shards.empty()) {
       impl_->policy = std::move(s_.policy);
       return;
     }
@@ -453,7 +454,9 @@ class SnapshotAssembly {
         for (std::string& p : problems) errors_.push_back(std::move(p));
         return;
       }
-      std::string key = absl::StrCat(spec.namespace_, "/", spec.name);
+      std::string key;
+      if constexpr (std::is_same_v<std::decay_t<decltype(spec)>, NodeShardSpec>) key = spec.name;
+      else key = absl::StrCat(spec.namespace_, "/", spec.name);
       if (map.count(key) != 0) {
         errors_.push_back(absl::StrCat(kind, " \"", key, "\": metadata.name: duplicate name"));
         return;
@@ -462,6 +465,7 @@ class SnapshotAssembly {
     };
     for (ResourceQuotaSpec& q : s_.quotas) put("ResourceQuota", policy->quotas, std::move(q));
     for (PodDisruptionBudgetSpec& b : s_.disruption_budgets) put("PodDisruptionBudget", policy->disruption_budgets, std::move(b));
+    for (NodeShardSpec& n : s_.node_shards) put("NodeShard", policy->node_shards, std::move(n));
     impl_->policy = std::move(policy);
   }
 

@@ -144,7 +144,7 @@ TEST_CASE("Config: schedulerArgs are read as vc-scheduler's flags", "[config]") 
   CHECK(none->scheduler_names == std::vector<std::string>{"volcano"});
   CHECK(none->default_queue == "default");
   // Refused by name: flags that change decisions and are not followed, unknown flags, bad forms.
-  for (const char* arg : {"--scheduler-sharding-mode=hard", "--node-selector=role:train", "--feature-gates=X=true",
+  for (const char* arg : {"--scheduler-sharding-mode=strict", "--node-selector=role:train", "--feature-gates=X=true",
                           "--percentage-nodes-to-find=50", "--priority-class=false", "--nope", "plain", "--default-queue",
                           "--enable-metrics=maybe"}) {
     absl::StatusOr<SchedulerFlags> bad = ParseSchedulerArgs({arg});

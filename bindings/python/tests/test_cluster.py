@@ -254,3 +254,35 @@ def test_builder_adds_quotas_and_budgets():
     b.add_pod_disruption_budget("b", namespace="ns", match_labels={"app": "x"}, disruptions_allowed=1)
     counts = vcsched.Cluster(b.build()).counts
     assert (counts["resource_quotas"], counts["pod_disruption_budgets"]) == (1, 1)
+
+
+def test_node_shards_are_state_and_sharding_is_an_option_beside_the_config():
+    """NodeShards come from watch events and the builder; sharding_mode and sharding_name
+    sit beside the configuration (vc-scheduler's flags) in schedule, explain and
+    Cluster.schedule, and a bad mode is refused by name."""
+    conf = {"actions": "allocate", "tiers": [{"plugins": [{"name": "gang"}, {"name": "predicates"},
+                                                         {"name": "nodeorder"}]}]}
+    shard = {"apiVersion": "shard.volcano.sh/v1alpha1", "kind": "NodeShard", "metadata": {"name": "mine"},
+             "spec": {"nodesDesired": ["small"]}}
+    c = vcsched.Cluster()
+    c.apply_all([added(node("big", 16)), added(node("small", 4)), added(shard), added(group("g", 1)),
+                 added(pod("a", 2, "g"))])
+    assert c.counts["node_shards"] == 1
+    snap = c.snapshot()
+    assert vcsched.schedule(snap, conf).binds == {"ns/a": "big"}
+    assert vcsched.schedule(snap, conf, sharding_mode="hard", sharding_name="mine").binds == {"ns/a": "small"}
+    assert vcsched.schedule(snap, conf, sharding_mode="soft", sharding_name="mine").binds == {"ns/a": "small"}
+    # The default shard name is volcano: no such shard, so hard sharding has no node.
+    assert vcsched.schedule(snap, conf, sharding_mode="hard").binds == {}
+    e = vcsched.explain(snap, "ns/g", conf, sharding_mode="hard")
+    assert any("node isn't in scheduler node shard" in v.cause for v in e.jobs[0].node_verdicts)
+    with pytest.raises(vcsched.Error, match="sharding_mode"):
+        vcsched.schedule(snap, conf, sharding_mode="strict")
+    assert vcsched.sharding_args("soft", "b") == ["--scheduler-sharding-mode=soft", "--scheduler-sharding-name=b"]
+    assert c.schedule(conf, sharding_mode="hard", sharding_name="mine").binds == {"ns/a": "small"}
+    assert "kind: NodeShard" in c.to_yaml()
+    c.apply({"type": "DELETED", "object": shard})
+    assert c.counts["node_shards"] == 0
+    b = vcsched.SnapshotBuilder()
+    b.add_node_shard("volcano", nodes_desired=["n1"], nodes_in_use=["n1"])
+    assert vcsched.Cluster(b.build()).counts["node_shards"] == 1

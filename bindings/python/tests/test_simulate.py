@@ -176,3 +176,16 @@ def test_goodput_and_the_deadlock_are_reported(repo):
     assert gang.summary["goodput"]["nvidia.com/gpu"] == pytest.approx(gang.summary["utilization"]["nvidia.com/gpu"])
     assert gang.summary["goodput"]["nvidia.com/gpu"] > 0.3 and gang.summary["stall"] is None
     assert "nvidia.com/gpu_goodput" in per_pod.timeline.dtype.names
+
+
+def test_simulate_takes_sharding_beside_the_config(repo):
+    """Hard sharding with no NodeShard of the scheduler's name leaves it no node: nothing
+    runs in the simulated hour; soft sharding only orders nodes, so the run is as before."""
+    ex = repo / "examples" / "simulate" / "one-node"
+    base = vcsched.simulate(ex / "cluster.yaml", ex / "workload.yaml")
+    soft = vcsched.simulate(ex / "cluster.yaml", ex / "workload.yaml", sharding_mode="soft")
+    assert list(soft.jobs["finished_s"]) == list(base.jobs["finished_s"])
+    hard = vcsched.simulate(ex / "cluster.yaml", ex / "workload.yaml", until="1h", sharding_mode="hard")
+    assert hard.summary["unfinished"] == 3
+    with pytest.raises(vcsched.Error, match="sharding_mode"):
+        vcsched.simulate(ex / "cluster.yaml", ex / "workload.yaml", sharding_mode="strict")

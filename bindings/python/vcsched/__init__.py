@@ -37,7 +37,7 @@ __all__ = [
     "Error", "NotFoundError", "TaskRef", "NodeRef", "NodeList", "JobRef", "PathOrText", "Snapshot", "SnapshotBuilder", "Cluster", "SchedulerConfig", "Scenario",
     "Decisions", "Eviction", "PodGroupStatus", "Usage", "Scheduler", "load_scenario",
     "load_config", "default_config", "schedule", "register_plugin", "unregister_plugin",
-    "registered_plugins", "parse_quantity", "builtin_plugins", "builtin_actions",
+    "registered_plugins", "parse_quantity", "builtin_plugins", "builtin_actions", "sharding_args",
     # Explanations (docs/EXPLAIN.md)
     "explain", "queues", "scores", "would_fit", "Explanation", "JobExplanation", "NodeVerdict", "Hint", "QueueView",
     "NodeScore", "FitAnswer",
@@ -447,6 +447,16 @@ class SnapshotBuilder:
         return self._add("PodDisruptionBudget", "policy/v1", obj,
                          {"metadata": _meta(name, namespace), "spec": spec, "status": status})
 
+    def add_node_shard(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
+                       nodes_desired: Sequence[str] = (), nodes_in_use: Sequence[str] = ()) -> "SnapshotBuilder":
+        """A shard.volcano.sh NodeShard: the nodes a scheduler of that shard name desires, and
+        (status) those it has in use, which schedulers of other shards then leave alone."""
+        obj, name = _name_or_object(obj, name)
+        body: Dict[str, Any] = {"metadata": {"name": name}, "spec": {"nodesDesired": [str(n) for n in nodes_desired]}}
+        if nodes_in_use:
+            body["status"] = {"nodesInUse": [str(n) for n in nodes_in_use]}
+        return self._add("NodeShard", "shard.volcano.sh/v1alpha1", obj, body)
+
     def add_hyper_node(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, tier: int = 1,
                        tier_name: Optional[str] = None, nodes: Optional[List[str]] = None,
                        hyper_nodes: Optional[List[str]] = None, node_regex: Optional[str] = None,
@@ -733,23 +743,41 @@ def _as_config(config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any
     return load_config(config)
 
 
+def sharding_args(sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None) -> List[str]:
+    """vc-scheduler's sharding flags as its command line holds them: ``sharding_mode``
+    "none", "hard" (only the nodes of the scheduler's NodeShard) or "soft" (those first),
+    ``sharding_name`` the NodeShard's name (default "volcano")."""
+    args: List[str] = []
+    if sharding_mode is not None:
+        if sharding_mode not in ("none", "hard", "soft"):
+            raise Error(f"sharding_mode: expected \"none\", \"hard\" or \"soft\", got {sharding_mode!r}")
+        args.append(f"--scheduler-sharding-mode={sharding_mode}")
+    if sharding_name is not None:
+        if not isinstance(sharding_name, str):
+            raise TypeError(f"sharding_name: expected a string, got {type(sharding_name).__name__}")
+        args.append(f"--scheduler-sharding-name={sharding_name}")
+    return args
+
+
 def schedule(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None,
-             *, now: int = 0, plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Decisions:
+             *, now: int = 0, plugins: Optional[Mapping[str, Callable[..., Any]]] = None,
+             sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None) -> Decisions:
     """Runs one scheduling session and returns its Decisions.
 
     `config` None means Volcano's default configuration (for a Scenario: its own, else
     the default). `now` is the session clock in seconds (0: the newest creation time).
     `plugins` adds host plugins for this call on top of :func:`register_plugin`'s.
-    The GIL is released while the C++ session runs.
+    `sharding_mode` and `sharding_name` are vc-scheduler's sharding flags beside the
+    configuration (:func:`sharding_args`). The GIL is released while the C++ session runs.
     """
     now = whole("now", now)
-    snap, cfg, all_plugins = _session_args(snapshot, config, plugins)
+    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "schedule", sharding_args(sharding_mode, sharding_name))
     impl = _vcsched.schedule(snap._impl, cfg, now, all_plugins)
     return Decisions(impl, snap, (cfg, now, all_plugins))
 
 
 def _session_args(snapshot: Union[Snapshot, Scenario], config: Any, plugins: Optional[Mapping[str, Callable[..., Any]]],
-                  caller: str = "schedule") -> Tuple[Snapshot, SchedulerConfig, Dict[str, Callable[..., Any]]]:
+                  caller: str = "schedule", flags: Sequence[str] = ()) -> Tuple[Snapshot, SchedulerConfig, Dict[str, Callable[..., Any]]]:
     """The snapshot, configuration and host plugins a session runs with."""
     if isinstance(snapshot, Scenario):
         if config is None and snapshot.config is not None:
@@ -760,7 +788,8 @@ def _session_args(snapshot: Union[Snapshot, Scenario], config: Any, plugins: Opt
     all_plugins = dict(_PLUGINS)
     for name, factory in (plugins or {}).items():
         all_plugins[name] = (lambda f: (lambda args: _call_factory(f, args)))(factory)
-    return snapshot, _as_config(config), all_plugins
+    cfg = _as_config(config)
+    return snapshot, cfg.with_scheduler_args(list(flags)) if flags else cfg, all_plugins
 
 
 ConfigArg = Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]]
@@ -778,41 +807,45 @@ def _job_then_config(job: Any, config: Any, caller: str) -> Tuple[Optional[str],
 
 def explain(snapshot: Union[Snapshot, Scenario], job: Optional[str] = None, config: ConfigArg = None, *,
             now: int = 0, max_reruns: int = 32,
-            plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Explanation:
+            plugins: Optional[Mapping[str, Callable[..., Any]]] = None,
+            sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None) -> Explanation:
     """One session explained (docs/EXPLAIN.md): an :class:`Explanation` whose jobs are
     typed records (``reason``, ``check`` with numbers, ``node_verdicts``, ``hints``) and
     whose ``to_dict()`` is exactly ``vcsched explain -o json``. `job` narrows to one
     PodGroup or Volcano Job. `max_reruns` bounds the hint search: sessions re-run for the
     whole call, spent on the waiting jobs in order."""
     job, config = _job_then_config(job, config, "explain")
-    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "explain")
+    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "explain", sharding_args(sharding_mode, sharding_name))
     return Explanation.from_dict(json.loads(_vcsched.explain_json(snap._impl, cfg, whole("now", now), all_plugins,
                                                                   job or "", whole("max_reruns", max_reruns, 0, INT32_MAX))))
 
 
 def queues(snapshot: Union[Snapshot, Scenario], config: ConfigArg = None, *, now: int = 0,
-           plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> List[QueueView]:
+           plugins: Optional[Mapping[str, Callable[..., Any]]] = None,
+           sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None) -> List[QueueView]:
     """Each queue after one session, as typed records (name, state, weight, parent,
     deserved, allocated, capability, guarantee, inqueue with numbers, share)."""
-    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "queues")
+    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "queues", sharding_args(sharding_mode, sharding_name))
     return [QueueView.from_dict(q)
             for q in json.loads(_vcsched.queues_json(snap._impl, cfg, whole("now", now), all_plugins))["queues"]]
 
 
 def scores(snapshot: Union[Snapshot, Scenario], task: str, config: ConfigArg = None, *, now: int = 0,
-           plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> List[NodeScore]:
+           plugins: Optional[Mapping[str, Callable[..., Any]]] = None,
+           sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None) -> List[NodeScore]:
     """Each feasible node's score for pod `task` ("namespace/name") as the session opens,
     highest total first, ties by name."""
-    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "scores")
+    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "scores", sharding_args(sharding_mode, sharding_name))
     return [NodeScore.from_dict(n)
             for n in json.loads(_vcsched.scores_json(snap._impl, cfg, whole("now", now), all_plugins, task))["nodes"]]
 
 
 def would_fit(snapshot: Union[Snapshot, Scenario], job: str, config: ConfigArg = None, *, now: int = 0,
-              plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> FitAnswer:
+              plugins: Optional[Mapping[str, Callable[..., Any]]] = None,
+              sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None) -> FitAnswer:
     """Would `job` (a PodGroup's or Volcano Job's "namespace/name") fit now, and where,
     from one session. True in a boolean context when it fits."""
-    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "would_fit")
+    snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "would_fit", sharding_args(sharding_mode, sharding_name))
     return FitAnswer.from_dict(_vcsched.would_fit(snap._impl, cfg, whole("now", now), all_plugins, job))
 
 
@@ -882,7 +915,8 @@ class Cluster:
         return Snapshot(self._impl.snapshot())
 
     def schedule(self, config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None, now: Optional[int] = None,
-                 plugins: Optional[Mapping[str, Callable[..., Any]]] = None) -> Decisions:
+                 plugins: Optional[Mapping[str, Callable[..., Any]]] = None, *,
+                 sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None) -> Decisions:
         """Runs a session on the current state, applies its decisions, returns them.
 
         `config`: the given one, else the scenario's, else Volcano's default. The report
@@ -890,7 +924,8 @@ class Cluster:
         """
         snap = self.snapshot()
         now = optional_whole("now", now) or 0
-        decisions = schedule(snap, config if config is not None else self._config, now=now, plugins=plugins)
+        decisions = schedule(snap, config if config is not None else self._config, now=now, plugins=plugins,
+                             sharding_mode=sharding_mode, sharding_name=sharding_name)
         self.last_apply = dict(self._impl.apply_decisions(decisions._impl, now))
         return decisions
 
@@ -910,7 +945,7 @@ class Cluster:
         """How many objects of each kind the state holds (nodes, pods, pod_groups, queues,
         priority_classes, namespaces, volcano_jobs, persistent_volume_claims,
         persistent_volumes, storage_classes, csi_nodes, resource_quotas,
-        pod_disruption_budgets)."""
+        pod_disruption_budgets, node_shards)."""
         return {k: int(v) for k, v in self._impl.counts.items()}
 
     @property

@@ -147,21 +147,25 @@ class SimulationResult:
 
 
 def _simulate_texts(cluster: Text, workloads: List[Text], config: Optional["_vcsched.SchedulerConfig"],
-                    until_ms: Optional[int], seed: Optional[int]) -> "_vcsched.SimulationResult":
-    return _vcsched.simulate(cluster[0], cluster[1], workloads, config, until_ms, seed)
+                    until_ms: Optional[int], seed: Optional[int], flags: Sequence[str] = ()) -> "_vcsched.SimulationResult":
+    return _vcsched.simulate(cluster[0], cluster[1], workloads, config, until_ms, seed, list(flags))
 
 
 def simulate(cluster: Source, workload: Union[Source, Sequence[Source]], config: Any = None,
-             until: Union[None, str, int, float] = None, seed: Optional[int] = None) -> SimulationResult:
+             until: Union[None, str, int, float] = None, seed: Optional[int] = None, *,
+             sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None) -> SimulationResult:
     """Runs `workload` (a Workload path, YAML text or dict, or a list of them) on
     `cluster` (a scenario file, text or dict) under `config` (a SchedulerConfig, a path,
     text or dict; default: the cluster file's, else Volcano's). `until`: seconds or a
     duration such as "24h" (default: when no work remains). `seed` overrides the
-    workload's. Raises vcsched.Error on bad input, naming the file and field."""
+    workload's. `sharding_mode`, `sharding_name`: vc-scheduler's sharding flags
+    (vcsched.sharding_args). Raises vcsched.Error on bad input, naming the file and field."""
+    from . import sharding_args
     workloads = workload if isinstance(workload, (list, tuple)) else [workload]
     texts = [_source(w, "workload") for w in workloads]
     return SimulationResult(_simulate_texts(_source(cluster, "cluster"), texts, _config(config), _until_ms(until),
-                                            optional_whole("seed", seed, 0, UINT64_MAX)))
+                                            optional_whole("seed", seed, 0, UINT64_MAX),
+                                            sharding_args(sharding_mode, sharding_name)))
 
 
 @dataclass(frozen=True)

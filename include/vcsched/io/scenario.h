@@ -67,6 +67,7 @@ struct ScenarioObjects {
   std::vector<CSINodeSpec> csi_nodes;
   std::vector<ResourceQuotaSpec> quotas;
   std::vector<PodDisruptionBudgetSpec> disruption_budgets;
+  std::vector<NodeShardSpec> node_shards;
   std::optional<SchedulerConfig> config;  // defaults applied
   std::optional<Expectation> expectation;
   // "namespace/name" of each PodGroup a Volcano Job was expanded into (its pods name it).

@@ -25,6 +25,7 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("pdb", NewPdbPlugin);
   (void)r.RegisterPlugin("cdp", NewCdpPlugin);
   (void)r.RegisterPlugin("nodegroup", NewNodeGroupPlugin);
+  (void)r.RegisterPlugin("tdm", NewTdmPlugin);
 }
 
 }  // namespace vcsched::internal

@@ -36,11 +36,37 @@ absl::Status Simulator::Init(const ScenarioObjects& cluster) {
   }
   VCSCHED_RETURN_IF_ERROR(InitCronJobs());
   VCSCHED_RETURN_IF_ERROR(InitJobFlows());
+  for (const Tier& t : config_.tiers) {
+    for (const PluginOption& p : t.plugins) {
+      if (p.name != "tdm") continue;
+      for (const auto& [key, value] : p.arguments.root().entries()) {
+        if (key.find("tdm.revocable-zone.") == std::string::npos || !value.is_scalar()) continue;
+        if (absl::StatusOr<internal::RevocableWindow> w = internal::ParseRevocableWindow(value.text()); w.ok()) {
+          tdm_windows_.push_back(*w);
+        }
+      }
+    }
+  }
+  ScheduleTdmWake();
   // The first session sees the cluster file's pending pods and the flows' first jobs.
   dirty_ = true;
   dirty_since_ms_ = 0;
   AddTimelineRow();
   return absl::OkStatus();
+}
+
+void Simulator::ScheduleTdmWake() {
+  const int64_t now = NowSeconds();
+  int64_t next = INT64_MAX;
+  for (const internal::RevocableWindow& w : tdm_windows_) {
+    // Today's opening and closing (the first second it is closed), and tomorrow's opening.
+    for (const int64_t t : {w.OpensAt(now), SaturatingAdd(w.ClosesAt(now), 1), w.OpensAt(SaturatingAdd(now, 86400))}) {
+      if (t > now) next = std::min(next, t);
+    }
+  }
+  const int64_t after_start = SaturatingAdd(next, -workload_.start_seconds);
+  if (next == INT64_MAX || after_start > INT64_MAX / 1000) return;
+  Push(after_start * 1000, EventKind::kWake, -1);
 }
 
 absl::Status Simulator::Handle(const Event& e) {
@@ -73,6 +99,13 @@ absl::Status Simulator::Handle(const Event& e) {
       if (!dirty_) {
         dirty_ = true;
         dirty_since_ms_ = now_ms_;
+      }
+      if (e.a < 0) {
+        // Only pending pods left: two days of windows at most, then the run may stall.
+        const bool idle = events_.empty() && running_pods_ == 0;
+        tdm_idle_wakes_ = idle ? tdm_idle_wakes_ + 1 : 0;
+        const size_t two_days = 4 * tdm_windows_.size();  // each window opens and closes once a day
+        if (!idle || (pending_pods_ > 0 && tdm_idle_wakes_ <= two_days)) ScheduleTdmWake();
       }
       return absl::OkStatus();
     case EventKind::kControllerTimer: {

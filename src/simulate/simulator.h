@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "src/model/revocable_window.h"
 #include "src/simulate/random.h"
 #include "vcsched/cluster.h"
 #include "vcsched/lifecycle/cron.h"
@@ -127,6 +128,9 @@ class Simulator {
   void CatchUpClock(int j);
   void ScheduleTimer(int j);
   void ScheduleSlaWake(int j, const PodGroupSpec& pod_group);
+  // tdm's revocable zones open and close on the clock: a session must see each change.
+  // The next one after now, while work remains (a wake whose `a` is -1).
+  void ScheduleTdmWake();
   void CreatePod(int j, int slot);
   void DeletePod(int j, int slot, bool by_controller);
   void PodStarted(int j, int slot);
@@ -221,6 +225,8 @@ class Simulator {
   // Per queue (queue_names_), per resource: held by its jobs' pods, and their goodput.
   std::vector<std::vector<double>> queue_held_, queue_goodput_, queue_held_area_, queue_goodput_area_;
   int64_t stalled_ms_ = -1;  // set when the loop ran out of events and sessions
+  std::vector<internal::RevocableWindow> tdm_windows_;  // the configured tdm zones' windows
+  size_t tdm_idle_wakes_ = 0;  // tdm wakes in a row with only pending pods left
   absl::flat_hash_map<std::string, std::vector<double>> foreign_held_;  // pod key -> its request
   int64_t accounted_ms_ = 0;
   int64_t pending_pods_ = 0, running_pods_ = 0;

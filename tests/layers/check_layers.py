@@ -97,7 +97,8 @@ BELOW["simulate"] = BELOW["public-simulate"] | {"util", "simulate"}
 # Pure helpers any layer may use: Eigen rows, Kubernetes' label, taint and host port
 # matching, JSON quoting, and the nodegroup limits annotation's reader.
 MODEL_HELPERS = {"src/model/resource_matrix.h", "src/model/k8s_match.h", "src/model/host_ports.h",
-                 "src/model/output_text.h", "src/model/node_group_limits.h"}
+                 "src/model/output_text.h", "src/model/node_group_limits.h",
+                 "src/model/revocable_window.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -547,3 +547,73 @@ TEST_CASE("simulate: the report opens with a summary and says why a queue's shar
 
 }  // namespace
 }  // namespace vcsched
+
+namespace vcsched {
+namespace {
+
+TEST_CASE("simulate: tdm lends a revocable node while its window is open on the simulated clock") {
+  // The only node is in zone rz, open 0:00-1:00 each day (UTC). A preemptable 2h job
+  // starts on it at once; when the window closes at 1:00 shuffle takes its pod back, so
+  // it has not finished by 3:00. With the zone open all day it finishes at 2:00.
+  const auto cluster = [](const std::string& window) {
+    return absl::StrCat(R"(apiVersion: vcsched/v1
+kind: SchedulerConfiguration
+actions: "enqueue, allocate, backfill, shuffle"
+tiers:
+- plugins: [{name: priority}, {name: gang}, {name: conformance}]
+- plugins:
+  - name: tdm
+    arguments: {tdm.revocable-zone.rz: ")", window, R"("}
+  - {name: predicates}
+  - {name: proportion}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: rev, labels: {volcano.sh/revocable-zone: rz}}
+status: {allocatable: {cpu: "4", memory: 64Gi, pods: "110"}}
+)");
+  };
+  const std::string workload = absl::StrCat(kHead, R"(jobs:
+- name: lent
+  arrival: {at: [0s]}
+  duration: {fixed: 2h}
+  template:
+    apiVersion: batch.volcano.sh/v1alpha1
+    kind: Job
+    metadata: {namespace: default}
+    spec:
+      minAvailable: 1
+      schedulerName: volcano
+      tasks:
+      - name: worker
+        replicas: 1
+        template:
+          metadata: {annotations: {volcano.sh/preemptable: "true"}}
+          spec:
+            restartPolicy: Never
+            containers:
+            - name: main
+              image: busybox
+              resources: {requests: {cpu: "1", memory: 1Gi}}
+)");
+  SimulationOptions until;
+  until.until_ms = 3 * 3600 * 1000;
+  const SimulationResult closing = Run(cluster("0:00-1:00"), workload, until);
+  CheckInvariants(closing);
+  CHECK(closing.evictions >= 1);
+  CHECK(JobNamed(closing, "default/lent-0").finished_s < 0);
+  const SimulationResult open = Run(cluster("0:00-0:00"), workload, until);
+  CHECK(open.evictions == 0);
+  CHECK(JobNamed(open, "default/lent-0").phase == "Completed");
+  // A pod the zone never takes (not preemptable): the windows' wakes stop after two days
+  // of nothing but waiting, and the run ends as a stall, without an end given.
+  std::string kept = workload;
+  const std::string lent_mark = "volcano.sh/preemptable: \"true\"";
+  kept.replace(kept.find(lent_mark), lent_mark.size(), "volcano.sh/preemptable: \"false\"");
+  const SimulationResult stuck = Run(cluster("0:00-1:00"), kept);
+  CHECK(stuck.stall.has_value());
+  CHECK(stuck.end_s < 3 * 86400);
+}
+
+}  // namespace
+}  // namespace vcsched

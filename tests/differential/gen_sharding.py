@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_contention import generate as contention  # noqa: E402
-from gen_mixed import DEFAULTS  # noqa: E402
+from gen_cli import run  # noqa: E402
 from gen_mixed import generate as mixed  # noqa: E402
 
 
@@ -59,18 +59,5 @@ def generate(seed, opts):
     return f"{base}:{family}/{mode}", docs
 
 
-def main():
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int)
-    for k, v in DEFAULTS.items():
-        ap.add_argument("--" + k.replace("_", "-"), type=int, default=v)
-    a = ap.parse_args()
-    opts = {k: getattr(a, k) for k in DEFAULTS}
-    family, docs = generate(a.seed, opts)
-    flags = "".join(f" --{k.replace('_', '-')} {v}" for k, v in opts.items() if v != DEFAULTS[k])
-    sys.stdout.write(f"# gen_sharding.py{flags} {a.seed}  (family={family})\n" + "---\n".join(docs))
-
-
 if __name__ == "__main__":
-    main()
+    run("gen_sharding.py", __doc__, generate)

@@ -20,7 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_contention import generate as contention  # noqa: E402
-from gen_mixed import DEFAULTS  # noqa: E402
+from gen_cli import run  # noqa: E402
 from gen_policy import meta, split_kind  # noqa: E402
 
 ZONES = {"rz-day": "0:00-0:00", "rz-bad": "25:00-1:00", "rz-form": "0:00"}  # rz-off: not named
@@ -82,18 +82,5 @@ def generate(seed, opts):
     return family, out
 
 
-def main():
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("seed", type=int)
-    for k, v in DEFAULTS.items():
-        ap.add_argument("--" + k.replace("_", "-"), type=int, default=v)
-    a = ap.parse_args()
-    opts = {k: getattr(a, k) for k in DEFAULTS}
-    family, docs = generate(a.seed, opts)
-    flags = "".join(f" --{k.replace('_', '-')} {v}" for k, v in opts.items() if v != DEFAULTS[k])
-    sys.stdout.write(f"# gen_tdm.py{flags} {a.seed}  (family={family})\n" + "---\n".join(docs))
-
-
 if __name__ == "__main__":
-    main()
+    run("gen_tdm.py", __doc__, generate)

@@ -98,7 +98,7 @@ BELOW["simulate"] = BELOW["public-simulate"] | {"util", "simulate"}
 # matching, JSON quoting, and the nodegroup limits annotation's reader.
 MODEL_HELPERS = {"src/model/resource_matrix.h", "src/model/k8s_match.h", "src/model/host_ports.h",
                  "src/model/output_text.h", "src/model/node_group_limits.h",
-                 "src/model/revocable_window.h"}
+                 "src/model/revocable_window.h", "src/model/strict_json.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -316,7 +316,9 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewResourceStrategyFitPlugin(const Argum
   // only: a map whose every pattern is ignored scores nothing.
   if (list == nullptr || list->size() == 0) resources = {{"cpu", {}}, {"memory", {}}};
   if (list != nullptr && list->is_map()) {
-    for (const auto& [name, spec] : list->entries()) {
+    for (const auto& entry : list->entries()) {
+      const std::string& name = entry.first;  // (a lambda below captures it: not a structured binding)
+      const Value& spec = entry.second;
       if (!spec.is_map() && !spec.is_null()) {
         return absl::InvalidArgumentError(absl::StrCat("argument \"resources.", name, "\": expected a map"));
       }

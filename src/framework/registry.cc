@@ -155,7 +155,7 @@ absl::StatusOr<std::vector<std::unique_ptr<Plugin>>> Registry::BuildPlugins(cons
 
 bool Registry::Skips(absl::string_view plugin) const {
   // Volcano's plugins (docs/reference/scheduler.md §4.1) that vcsched does not model.
-  static constexpr absl::string_view kVolcanoOnly[] = {"task-topology", "numa-aware", "deviceshare",
+  static constexpr absl::string_view kVolcanoOnly[] = { "numa-aware", "deviceshare",
                                                        "usage", "rescheduling",
                                                        "extender"};
   return FindPlugin(plugin) == nullptr &&

@@ -26,6 +26,7 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("cdp", NewCdpPlugin);
   (void)r.RegisterPlugin("nodegroup", NewNodeGroupPlugin);
   (void)r.RegisterPlugin("tdm", NewTdmPlugin);
+  (void)r.RegisterPlugin("task-topology", NewTaskTopologyPlugin);
 }
 
 }  // namespace vcsched::internal

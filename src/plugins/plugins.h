@@ -27,6 +27,7 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewResourceQuotaPlugin(const Arguments& 
 absl::StatusOr<std::unique_ptr<Plugin>> NewPdbPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewCdpPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewTdmPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewTaskTopologyPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewNodeGroupPlugin(const Arguments& args);
 
 void RegisterBuiltInPlugins(Registry& registry);

@@ -102,7 +102,7 @@ SchedulerConfig DefaultSchedulerConfig();
 // vc-scheduler's --scheduler-sharding-mode: whether the scheduler keeps to the nodes of
 // its NodeShard (hard), prefers them (soft: its shard's nodes first, then the others, at
 // each step that ranks nodes), or ignores shards (none).
-enum class ShardingMode { kNone, kHard, kSoft };
+enum class ShardingMode { kOff, kHard, kSoft };  // kOff: "none"
 
 // The vc-scheduler flags that change decisions, as ParseSchedulerArgs reads them.
 struct SchedulerFlags {
@@ -111,7 +111,7 @@ struct SchedulerFlags {
   // --ignored-provisioners: their claims are not counted against CSI attach limits
   // (volumes are not modelled yet, so nothing is counted either way).
   std::vector<std::string> ignored_provisioners;
-  ShardingMode sharding_mode = ShardingMode::kNone;  // --scheduler-sharding-mode
+  ShardingMode sharding_mode = ShardingMode::kOff;  // --scheduler-sharding-mode
   std::string sharding_name = "volcano";             // --scheduler-sharding-name: the NodeShard's name
 };
 // Reads flags as vc-scheduler's command line does (--name=value, --name value, a bare

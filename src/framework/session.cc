@@ -493,7 +493,7 @@ absl::Status Session::Unpipeline(TaskIndex t) {
 
 ShardingMode Session::sharding_mode() const { return s_->sharding_mode; }
 bool Session::NodeInShard(NodeIndex n) const {
-  return s_->sharding_mode == ShardingMode::kNone || s_->node_in_shard[static_cast<size_t>(n)] != 0;
+  return s_->sharding_mode == ShardingMode::kOff || s_->node_in_shard[static_cast<size_t>(n)] != 0;
 }
 
 bool Session::NodeChoiceReusable(TaskIndex t) const {

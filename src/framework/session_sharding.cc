@@ -11,7 +11,7 @@ absl::Status OpenSharding(Session& ssn) {
   absl::StatusOr<SchedulerFlags> flags = ParseSchedulerArgs(ssn.config().scheduler_args);
   if (!flags.ok()) return absl::InvalidArgumentError(absl::StrCat("configuration: ", flags.status().message()));
   s.sharding_mode = flags->sharding_mode;
-  if (s.sharding_mode == ShardingMode::kNone) return absl::OkStatus();
+  if (s.sharding_mode == ShardingMode::kOff) return absl::OkStatus();
   const Snapshot& snapshot = ssn.snapshot();
   const auto in_shard = NodesInShard(snapshot.policy(), flags->sharding_name);
   s.shard_name = flags->sharding_name;

@@ -192,7 +192,7 @@ struct Session::State {
   // when a veto says so.
   bool node_choice_cache = true;
   // Sharding (Session::sharding_mode); per node, 1 when in the scheduler's shard.
-  ShardingMode sharding_mode = ShardingMode::kNone;
+  ShardingMode sharding_mode = ShardingMode::kOff;
   std::vector<uint8_t> node_in_shard;
   std::string shard_name;      // --scheduler-sharding-name
   int64_t shard_nodes = 0;     // how many of the session's nodes are in the shard

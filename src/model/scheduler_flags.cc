@@ -135,7 +135,7 @@ absl::StatusOr<SchedulerFlags> ParseSchedulerArgs(const std::vector<std::string>
         for (absl::string_view p : absl::StrSplit(value, ',', absl::SkipEmpty())) out.ignored_provisioners.emplace_back(p);
         break;
       case Effect::kShardingMode:
-        if (value == "none") out.sharding_mode = ShardingMode::kNone;
+        if (value == "none") out.sharding_mode = ShardingMode::kOff;
         else if (value == "hard") out.sharding_mode = ShardingMode::kHard;
         else if (value == "soft") out.sharding_mode = ShardingMode::kSoft;
         else return bad("expected none, hard or soft");

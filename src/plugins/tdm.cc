@@ -29,19 +29,13 @@ constexpr absl::string_view kJdbMaxUnavailable = "volcano.sh/jdb-max-unavailable
 constexpr absl::string_view kZoneArgument = "tdm.revocable-zone.";
 constexpr double kMaxNodeScore = 100;
 
-// Go's strconv.ParseBool.
-std::optional<bool> ParseGoBool(absl::string_view v) {
-  if (v == "1" || v == "t" || v == "T" || v == "true" || v == "TRUE" || v == "True") return true;
-  if (v == "0" || v == "f" || v == "F" || v == "false" || v == "FALSE" || v == "False") return false;
-  return std::nullopt;
-}
-
 // A pod's or PodGroup's revocable zone: "*" when its annotations name the zone "*", or
 // (without the zone annotation) say it is preemptable; "" otherwise.
 bool AllowsRevocable(const Labels& annotations) {
   if (auto it = annotations.find(std::string(kRevocableZone)); it != annotations.end()) return it->second == "*";
   auto it = annotations.find(std::string(kPreemptable));
-  return it != annotations.end() && ParseGoBool(it->second).value_or(false);
+  bool preemptable = false;
+  return it != annotations.end() && ParseGoBool(it->second, &preemptable) && preemptable;
 }
 
 // Kubernetes' intstr: an integer, or "N%" of `total` rounded up; anything else is 0 (Volcano

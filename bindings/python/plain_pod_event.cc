@@ -178,10 +178,9 @@ class PlainPodReader {
         // Claims are warned about (not modelled).
         if (!Fields(f[1], kResourceNames, r, 5) || r[2] != nullptr || !Resources(r[0], &c.requests)) return false;
         if (!Unset(r[1])) {
-          ResourceList limits;
-          if (!Resources(r[1], &limits)) return false;
+          if (!Resources(r[1], &c.limits)) return false;
           // The API server defaults a missing request to the limit.
-          for (const auto& [resource, amount] : limits) c.requests.emplace(resource, amount);
+          for (const auto& [resource, amount] : c.limits) c.requests.emplace(resource, amount);
         }
       }
       if (init) {
@@ -232,10 +231,20 @@ class PlainPodReader {
   }
 
   bool Status(PyObject* o, PodSpec* p) {
-    static constexpr absl::string_view kNames[] = {"phase", "nominatedNodeName", "conditions"};
-    PyObject* f[3] = {};  // no status: each field absent
+    static constexpr absl::string_view kNames[] = {"phase", "nominatedNodeName", "conditions", "startTime"};
+    PyObject* f[4] = {};  // no status: each field absent
     return (Unset(o) || Fields(o, kNames, f, 2)) && String(f[0], "Pending", &p->phase) &&
-           String(f[1], "", &p->nominated_node_name) && Conditions(f[2], p);
+           String(f[1], "", &p->nominated_node_name) && Conditions(f[2], p) && StartTime(f[3], p);
+  }
+
+  // status.startTime; a value that is not an API time is the general reader's.
+  bool StartTime(PyObject* o, PodSpec* p) {
+    if (o == nullptr || o == Py_None) return true;
+    absl::string_view text;
+    int64_t seconds = 0;
+    if (!Text(o, &text) || !ParseApiTime(text, &seconds)) return false;
+    p->start_time = seconds;
+    return true;
   }
 
   // The PodScheduled=True condition's time; any other condition is passed over.

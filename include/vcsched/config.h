@@ -8,6 +8,7 @@
 #define VCSCHED_CONFIG_H_
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,6 +84,9 @@ struct SchedulerConfig {
   // vc-scheduler's command-line flags (a scenario's `schedulerArgs`, as the scheduler
   // container's args hold them); ParseSchedulerArgs reads them.
   std::vector<std::string> scheduler_args;
+  // The `metrics` section (Volcano's metrics source: type, address, interval, ...). No
+  // source is read here; the usage plugin reads `interval` (docs/FORMAT.md "Node metrics").
+  std::map<std::string, std::string> metrics;
   // Where the configuration was read ("volcano-scheduler.conf: document 1"); errors and
   // warnings about it begin with this. Empty for a configuration built in code.
   std::string origin;

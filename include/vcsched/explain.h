@@ -29,10 +29,12 @@ namespace vcsched {
 // A change that let the job run when the session was run again with it.
 struct Hint {
   std::string kind;     // add-nodes, raise-capability, raise-weight, raise-quota, allow-disruptions, preempt,
-                        // tolerate-taint, csi-driver, add-volumes, widen-shard
+                        // tolerate-taint, csi-driver, add-volumes, widen-shard, wait-for-window,
+                        // mark-preemptable
   std::string change;   // what to change, precisely ("add 2 nodes like gpu-0")
   std::string target;   // the object changed: a node, queue, taint, NodeShard or pod list
-  int64_t amount = 0;   // nodes added (to the cluster or the shard), the new weight, pods evicted; 0 when not a count
+  int64_t amount = 0;   // nodes added (to the cluster or the shard), the new weight, pods evicted, seconds to
+                        // wait; 0 when not a count
 };
 
 struct JobExplanation {

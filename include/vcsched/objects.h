@@ -155,6 +155,7 @@ struct Container {
   bool restartable = false;  // an init container with restartPolicy Always (a sidecar)
   std::vector<HostPort> host_ports;
   std::string image;  // as the pod gives it; ImageLocality adds ":latest" to an untagged one
+  ResourceList limits;  // resources.limits (the usage plugin's estimate reads them)
 };
 
 // An image a node holds (status.images[]): its names and size, for ImageLocality.
@@ -171,14 +172,30 @@ struct PodVolumeClaim {
   bool ephemeral = false;
 };
 
+// A node's load as a host's metrics source measured it (Volcano's NodeUsage), carried
+// by the node's annotations (docs/FORMAT.md "Node metrics"): CPU and memory in use,
+// averaged over the source's period, in percent of the node's capacity.
+struct NodeMetrics {
+  double cpu_percent = 0;
+  double memory_percent = 0;
+  int64_t time = 0;  // when they were measured, seconds since the epoch
+};
+
 struct NodeSpec {
   std::string name;
   Labels labels;
   std::vector<Taint> taints;
   bool unschedulable = false;
   ResourceList allocatable;  // status.allocatable, or status.capacity when absent
+  ResourceList capacity;     // status.capacity as given (empty when absent)
   std::vector<NodeImage> images;  // status.images
+  std::optional<NodeMetrics> metrics;
 };
+
+// The annotations that carry NodeMetrics: two numbers and an RFC 3339 time.
+inline constexpr const char* kNodeCpuUsageAnnotation = "vcsched.io/cpu-usage-percent";
+inline constexpr const char* kNodeMemoryUsageAnnotation = "vcsched.io/memory-usage-percent";
+inline constexpr const char* kNodeUsageTimeAnnotation = "vcsched.io/usage-time";
 
 // A Namespace object: its labels are what pod affinity terms' namespaceSelector reads.
 struct NamespaceSpec {
@@ -218,6 +235,7 @@ struct PodSpec {
   // status.conditions' PodScheduled=True lastTransitionTime (seconds since the epoch): when
   // the pod was bound. cdp's cool-down runs from it. A Cluster's Apply sets it on a bind.
   std::optional<int64_t> scheduled_time;
+  std::optional<int64_t> start_time;  // status.startTime (seconds since the epoch)
   bool scheduling_gated = false;  // spec.schedulingGates is non-empty
   std::string controller_uid;     // uid of the controlling ownerReference, if any
   std::vector<PodVolumeClaim> volume_claims;  // spec.volumes backed by PersistentVolumeClaims

@@ -13,7 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "absl/time/time.h"
 #include "src/framework/session_sharding.h"
+#include "src/model/revocable_window.h"
+#include "src/snapshot/snapshot_impl.h"
 #include "src/snapshot/csi_volumes.h"
 #include "vcsched/cluster.h"
 #include "vcsched/policy.h"
@@ -29,6 +32,9 @@ int64_t SaturatingMul(int64_t a, int64_t b) {
   int64_t r;
   return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
+
+// The session clock RunSession uses when the caller gives none.
+int64_t DefaultClock(const Snapshot& snapshot) { return SnapshotInternals::Of(snapshot).dense.latest_creation_time; }
 
 // A change applied to a copy of the cluster; false when it cannot be made.
 using Change = std::function<absl::Status(Cluster&)>;
@@ -49,14 +55,18 @@ class HintSearch {
   // Whether the job runs with `change`: every pod pending in the snapshot is bound (or,
   // with `pipelined_counts`, bound or pipelined onto room evictions free: a change that
   // lets preemption proceed shows in the session after). nullopt when the budget is spent.
-  absl::StatusOr<std::optional<bool>> Runs(const Change& change, bool pipelined_counts = false) {
+  // `at`, when given, is another session clock.
+  absl::StatusOr<std::optional<bool>> Runs(const Change& change, bool pipelined_counts = false,
+                                           std::optional<int64_t> at = std::nullopt) {
     if (*budget_ <= 0) return std::optional<bool>();
     --*budget_;
     Cluster cluster = Cluster::FromSnapshot(snapshot_);
     if (!change(cluster).ok()) return std::optional<bool>(false);
     absl::StatusOr<Snapshot> changed = cluster.Snapshot();
     if (!changed.ok()) return std::optional<bool>(false);
-    VCSCHED_ASSIGN_OR_RETURN(Decisions d, RunSession(*changed, config_, options_));
+    RunOptions options = options_;
+    if (at) options.now_seconds = *at;
+    VCSCHED_ASSIGN_OR_RETURN(Decisions d, RunSession(*changed, config_, options));
     size_t bound = 0;
     for (const Bind& b : d.binds) bound += pending_.count(std::string(b.task));
     if (pipelined_counts) {
@@ -104,6 +114,7 @@ class HintSearch {
     if (has(reason_code::kDisruptionBudgetProtected)) VCSCHED_RETURN_IF_ERROR(AllowDisruptions(hints));
     if (node_problem) VCSCHED_RETURN_IF_ERROR(TolerateTaints(hints));
     if (node_problem && NodesSay(kNotInShardText)) VCSCHED_RETURN_IF_ERROR(WidenShard(hints));
+    if (node_problem) VCSCHED_RETURN_IF_ERROR(RevocableZones(hints));
     if (node_problem || has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(ListCsiDrivers(hints));
     if (node_problem || has(reason_code::kQueueShareExceeded)) VCSCHED_RETURN_IF_ERROR(AddVolumes(hints));
     if (node_problem || has(reason_code::kQueueShareExceeded) || has(reason_code::kClusterOvercommitted)) {
@@ -577,6 +588,63 @@ class HintSearch {
       }
     }
     return absl::OkStatus();
+  }
+
+  // tdm's refusals. A revocable zone whose window is closed (its verdict names the zone
+  // and window, as tdm's "current time beyond revocable zone <zone>:<window>"): the session
+  // at the window's next opening. A revocable node refusing a pod that may not use one:
+  // the job's pods marked preemptable.
+  absl::Status RevocableZones(std::vector<Hint>& hints) {
+    const int64_t now = options_.now_seconds != 0 ? options_.now_seconds : DefaultClock(snapshot_);
+    for (const Tier& tier : config_.tiers) {
+      for (const PluginOption& plugin : tier.plugins) {
+        if (plugin.name != "tdm") continue;
+        for (const auto& [key, value] : plugin.arguments.root().entries()) {
+          absl::string_view zone = key;
+          if (!absl::ConsumePrefix(&zone, "tdm.revocable-zone.") || !value.is_scalar()) continue;
+          if (!NodesSay(absl::StrCat("current time beyond revocable zone ", zone, ":", value.text()))) continue;
+          const absl::StatusOr<RevocableWindow> window = ParseRevocableWindow(value.text());
+          if (!window.ok()) continue;
+          int64_t opens = window->OpensAt(now);
+          if (opens <= now) opens = window->OpensAt(SaturatingAdd(now, 86400));
+          VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs([](Cluster&) { return absl::OkStatus(); }, true, opens));
+          if (!r) return absl::OkStatus();
+          if (!*r) continue;
+          hints.push_back({"wait-for-window",
+                           absl::StrCat("revocable zone \"", zone, "\" opens its window (", value.text(), " UTC) at ",
+                                        absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::FromUnixSeconds(opens),
+                                                         absl::UTCTimeZone()),
+                                        ", in ", ShortDuration(opens - now), ": the job runs then"),
+                           std::string(zone), opens - now});
+        }
+      }
+    }
+    if (!NodesSay("not allow to dispatch to revocable node")) return absl::OkStatus();
+    const Change change = [&](Cluster& c) {
+      for (TaskIndex t : job_info().tasks) {
+        PodSpec pod = *snapshot_.tasks()[static_cast<size_t>(t)].pod;
+        pod.annotations["volcano.sh/preemptable"] = "true";
+        VCSCHED_RETURN_IF_ERROR(c.PutPod(std::move(pod)));
+      }
+      return absl::OkStatus();
+    };
+    VCSCHED_ASSIGN_OR_RETURN(std::optional<bool> r, Runs(change, true));
+    if (r && *r) {
+      hints.push_back({"mark-preemptable",
+                       "annotate the job's pods volcano.sh/preemptable: \"true\": revocable nodes take them while their "
+                       "zone's window is open (shuffle evicts them when it closes, and preemption may)",
+                       "volcano.sh/preemptable", 0});
+    }
+    return absl::OkStatus();
+  }
+
+  // "3h20m", "45s": whole units, largest first.
+  static std::string ShortDuration(int64_t seconds) {
+    std::string out;
+    if (seconds >= 3600) absl::StrAppend(&out, seconds / 3600, "h");
+    if (seconds % 3600 >= 60) absl::StrAppend(&out, seconds % 3600 / 60, "m");
+    if (seconds % 60 != 0 || out.empty()) absl::StrAppend(&out, seconds % 60, "s");
+    return out;
   }
 
   // Running pods of lower priority than the job's, lowest priority first, then by name:

@@ -6,6 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/time/time.h"
 #include "vcsched/io/manifests.h"
 #include "vcsched/policy.h"
@@ -154,6 +155,7 @@ Value Containers(const std::vector<Container>& containers, bool init) {
     if (!c.image.empty()) item["image"] = Str(c.image);
     Value resources = Value::Map();
     resources["requests"] = Quantities(c.requests);
+    if (!c.limits.empty()) resources["limits"] = Quantities(c.limits);
     item["resources"] = std::move(resources);
     if (init && c.restartable) item["restartPolicy"] = Str("Always");
     if (!c.host_ports.empty()) {  // written as hostPort, which reads back the same
@@ -176,6 +178,12 @@ Value NodeManifest(const NodeSpec& n) {
   Value v = Manifest("v1", "Node");
   v["metadata"]["name"] = Str(n.name);
   if (!n.labels.empty()) v["metadata"]["labels"] = StringMap(n.labels);
+  if (n.metrics) {
+    Value& annotations = v["metadata"]["annotations"];
+    annotations[kNodeCpuUsageAnnotation] = Str(absl::StrFormat("%.17g", n.metrics->cpu_percent));
+    annotations[kNodeMemoryUsageAnnotation] = Str(absl::StrFormat("%.17g", n.metrics->memory_percent));
+    annotations[kNodeUsageTimeAnnotation] = Time(n.metrics->time);
+  }
   if (n.unschedulable) v["spec"]["unschedulable"] = Value::Bool(true);
   if (!n.taints.empty()) {
     Value taints = Value::List();
@@ -188,6 +196,7 @@ Value NodeManifest(const NodeSpec& n) {
     }
     v["spec"]["taints"] = std::move(taints);
   }
+  if (!n.capacity.empty()) v["status"]["capacity"] = Quantities(n.capacity);
   v["status"]["allocatable"] = Quantities(n.allocatable);
   if (!n.images.empty()) {
     Value images = Value::List();
@@ -284,6 +293,7 @@ Value PodManifest(const PodSpec& p) {
   }
   v["status"]["phase"] = Str(p.phase);
   if (!p.nominated_node_name.empty()) v["status"]["nominatedNodeName"] = Str(p.nominated_node_name);
+  if (p.start_time) v["status"]["startTime"] = Time(*p.start_time);
   if (p.scheduled_time) {
     Value c = Value::Map();
     c["type"] = Str("PodScheduled");

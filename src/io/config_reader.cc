@@ -26,7 +26,19 @@ SchedulerConfig ReadSchedulerConfig(ObjectReader& r, const YAML::Node& body) {
       if (absl::StatusOr<SchedulerFlags> flags = ParseSchedulerArgs(c.scheduler_args); !flags.ok()) {
         r.Fail(kv.second, "schedulerArgs", flags.status().message());
       }
-    } else if (key != "actions" && key != "tiers" && key != "configurations" && key != "metrics" &&
+    } else if (key == "metrics") {
+      // Volcano reads this section as a map of strings.
+      const YAML::Node m = r.Map(body, "metrics", "metrics").yaml();
+      for (const auto& entry : m) {
+        const std::string name = entry.first.IsScalar() ? entry.first.Scalar() : "";
+        if (entry.second.IsScalar()) {
+          c.metrics[name] = entry.second.Scalar();  // a number too: Volcano's YAML reader takes it as text
+        } else {
+          r.Fail(DocNode(entry.second), absl::StrCat("metrics.", name),
+                 absl::StrCat("expected a string, got ", Describe(entry.second)));
+        }
+      }
+    } else if (key != "actions" && key != "tiers" && key != "configurations" &&
                key != "apiVersion" && key != "kind" && key != "metadata") {
       r.Fail(kv.first, key, "unknown field of a scheduler configuration");
     }

@@ -1,6 +1,7 @@
 #include "src/io/k8s_reader.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -160,8 +161,8 @@ std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::s
     const auto [requests, limits_value, claims] = res.Fields({"requests", "limits", "claims"});
     c.requests = r.AsResources(requests, FieldPath(field, i, ".resources.requests"));
     // The API server defaults a missing request to the limit.
-    const ResourceList limits = r.AsResources(limits_value, FieldPath(field, i, ".resources.limits"));
-    for (const auto& [resource, v] : limits) c.requests.emplace(resource, v);
+    c.limits = r.AsResources(limits_value, FieldPath(field, i, ".resources.limits"));
+    for (const auto& [resource, v] : c.limits) c.requests.emplace(resource, v);
     if (claims.IsDefined()) r.Warn(FieldPath(field, i, ".resources.claims"), "dynamic resource claims are not modelled");
     if (init) c.restartable = r.AsString(restart_policy, FieldPath(field, i, ".restartPolicy")).value_or("") == "Always";
     const DocNode ports = r.AsList(ports_value, FieldPath(field, i, ".ports"));
@@ -187,11 +188,48 @@ std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::s
 
 }  // namespace
 
+// The node's load from its annotations (NodeMetrics): none when no annotation names it;
+// the two numbers and the time otherwise, each required.
+std::optional<NodeMetrics> ReadNodeMetrics(ObjectReader& r, const DocNode& meta, const Labels& annotations) {
+  const char* const keys[] = {kNodeCpuUsageAnnotation, kNodeMemoryUsageAnnotation, kNodeUsageTimeAnnotation};
+  bool any = false;
+  for (const char* key : keys) any = any || annotations.count(key) > 0;
+  if (!any) return std::nullopt;
+  NodeMetrics m;
+  bool ok = true;
+  const auto field = [](const char* key) { return absl::StrCat("metadata.annotations[", key, "]"); };
+  for (const char* key : keys) {
+    auto it = annotations.find(key);
+    if (it == annotations.end()) {
+      r.Fail(meta, field(key), "is required beside the other node metrics annotations");
+      ok = false;
+      continue;
+    }
+    if (key == kNodeUsageTimeAnnotation) {
+      if (!ParseApiTime(it->second, &m.time)) {
+        r.Fail(meta, field(key), absl::StrCat("\"", it->second, "\" is not an RFC 3339 time"));
+        ok = false;
+      }
+      continue;
+    }
+    double v = 0;
+    if (!absl::SimpleAtod(it->second, &v) || !std::isfinite(v) || v < 0) {
+      r.Fail(meta, field(key), absl::StrCat("\"", it->second, "\" is not a percentage (a number, 0 or more)"));
+      ok = false;
+      continue;
+    }
+    (key == kNodeCpuUsageAnnotation ? m.cpu_percent : m.memory_percent) = v;
+  }
+  if (!ok) return std::nullopt;
+  return m;
+}
+
 void ReadNode(ObjectReader& r, const DocNode& doc, NodeSpec* out) {
   NodeSpec& n = *out;
   const DocNode meta = r.Map(doc, "metadata", "metadata");
   n.name = r.String(meta, "name", "metadata.name").value_or("");
   n.labels = r.StringMap(meta, "labels", "metadata.labels");
+  n.metrics = ReadNodeMetrics(r, meta, r.StringMap(meta, "annotations", "metadata.annotations"));
   const DocNode spec = r.Map(doc, "spec", "spec");
   n.unschedulable = r.Bool(spec, "unschedulable", "spec.unschedulable").value_or(false);
   const DocNode taints = r.List(spec, "taints", "spec.taints");
@@ -209,8 +247,8 @@ void ReadNode(ObjectReader& r, const DocNode& doc, NodeSpec* out) {
   }
   const DocNode status = r.Map(doc, "status", "status");
   const bool has_alloc = status.IsDefined() && status.Get("allocatable").IsDefined() && !status.Get("allocatable").IsNull();
-  n.allocatable = has_alloc ? r.Resources(status, "allocatable", "status.allocatable")
-                            : r.Resources(status, "capacity", "status.capacity");
+  n.capacity = r.Resources(status, "capacity", "status.capacity");
+  n.allocatable = has_alloc ? r.Resources(status, "allocatable", "status.allocatable") : n.capacity;
   const std::vector<DocNode> images = r.List(status, "images", "status.images").Items();
   for (size_t i = 0; i < images.size(); ++i) {
     const std::string f = At("status.images", i);
@@ -342,7 +380,9 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
     }
   }
   const DocNode status = r.AsMap(status_value, "status");
-  const auto [phase, nominated_node_name, conditions] = status.Fields({"phase", "nominatedNodeName", "conditions"});
+  const auto [phase, nominated_node_name, conditions, start_time] =
+      status.Fields({"phase", "nominatedNodeName", "conditions", "startTime"});
+  if (start_time.IsDefined() && !start_time.IsNull()) p.start_time = r.AsTime(start_time, "status.startTime");
   r.AsStringInto(phase, "status.phase", "Pending", &p.phase);
   if (conditions.IsDefined() && !conditions.IsNull()) {
     const std::vector<DocNode> items = r.AsList(conditions, "status.conditions").Items();

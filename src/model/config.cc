@@ -100,6 +100,10 @@ std::string SchedulerConfig::ToYaml() const {
       }
     }
   }
+  if (!metrics.empty()) {
+    out += "metrics:\n";
+    for (const auto& [key, value] : metrics) absl::StrAppend(&out, "  ", YamlDoubleQuoted(key), ": ", YamlDoubleQuoted(value), "\n");
+  }
   if (!scheduler_args.empty()) {
     out += "schedulerArgs:\n";
     for (const std::string& arg : scheduler_args) absl::StrAppend(&out, "- ", YamlDoubleQuoted(arg), "\n");

@@ -27,6 +27,7 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("nodegroup", NewNodeGroupPlugin);
   (void)r.RegisterPlugin("tdm", NewTdmPlugin);
   (void)r.RegisterPlugin("task-topology", NewTaskTopologyPlugin);
+  (void)r.RegisterPlugin("usage", NewUsagePlugin, node_local);
 }
 
 }  // namespace vcsched::internal

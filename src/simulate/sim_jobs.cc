@@ -276,7 +276,13 @@ void Simulator::PodStarted(int j, int s) {
   if (slot.state != State::kBound) return;
   auto it = cluster_.pods().find(slot.key);
   if (it == cluster_.pods().end() || it->second->deleting) return;
-  if (!UpdateClusterPod(slot, [](PodSpec& p) { p.phase = "Running"; })) return;
+  const int64_t started = NowSeconds();  // status.startTime: the usage plugin's shadow load reads it
+  if (!UpdateClusterPod(slot, [started](PodSpec& p) {
+        p.phase = "Running";
+        p.start_time = started;
+      })) {
+    return;
+  }
   slot.state = State::kRunning;
   --pending_pods_;
   ++running_pods_;

@@ -40,19 +40,9 @@ constexpr const char* kGroup =
     "---\napiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: pg1, namespace: c1}\n"
     "spec: {minMember: 0}\nstatus: {phase: Inqueue}\n";
 
-struct Opened {
-  Scenario sc;
-  std::unique_ptr<Session> ssn;
-  std::vector<std::unique_ptr<Plugin>> plugins;
-};
+using Opened = testing::OpenedSession;
 
-std::unique_ptr<Opened> Open(const std::string& yaml) {
-  auto o = std::make_unique<Opened>();
-  o->sc = testing::LoadInline(yaml);
-  o->ssn = std::make_unique<Session>(o->sc.snapshot, *o->sc.config, 0, "s");
-  testing::OpenPluginsForTesting(*o->ssn, *o->sc.config, o->plugins);
-  return o;
-}
+std::unique_ptr<Opened> Open(const std::string& yaml) { return testing::OpenInline(yaml); }
 
 double ScoreOn(const Opened& o, const std::string& task, const std::string& node) {
   const TaskIndex t = *o.sc.snapshot.FindTask(task);

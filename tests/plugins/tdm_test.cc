@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tests/testing/builders.h"
+#include "vcsched/explain.h"
 #include "vcsched/scheduler.h"
 
 namespace vcsched {
@@ -46,19 +47,9 @@ std::string Group(const std::string& ns, const std::string& name, const std::str
                       "kind: Queue\nmetadata: {name: ", ns, "}\nspec: {weight: 1}\n");
 }
 
-struct Opened {
-  Scenario sc;
-  std::unique_ptr<Session> ssn;
-  std::vector<std::unique_ptr<Plugin>> plugins;
-};
+using Opened = testing::OpenedSession;
 
-std::unique_ptr<Opened> Open(const std::string& yaml, int64_t now) {
-  auto o = std::make_unique<Opened>();
-  o->sc = testing::LoadInline(yaml);
-  o->ssn = std::make_unique<Session>(o->sc.snapshot, *o->sc.config, now, "s");
-  testing::OpenPluginsForTesting(*o->ssn, *o->sc.config, o->plugins);
-  return o;
-}
+std::unique_ptr<Opened> Open(const std::string& yaml, int64_t now) { return testing::OpenInline(yaml, now); }
 
 // Node name -> score, for the nodes the predicate passes for `task`.
 std::map<std::string, double> Feasible(const Opened& o, const std::string& task) {
@@ -175,6 +166,48 @@ TEST_CASE("tdm: shuffle takes back the pods lent to a closed zone, on the sessio
   d = RunSession(sc.snapshot, *sc.config, in_window);
   REQUIRE(d.ok());
   CHECK(d->evictions.empty());
+}
+
+}  // namespace
+}  // namespace vcsched
+
+namespace vcsched {
+namespace {
+
+// Explain's hints for tdm's refusals: a job of revocable pods that only revocable nodes can
+// take, at 12:00 with the zone's window 22:00-06:00; and the same job not revocable.
+TEST_CASE("tdm: explain hints at the window's opening and at marking the pods preemptable", "[plugins][tdm][explain]") {
+  const auto cluster = [](const std::string& pod_annotations) {
+    return absl::StrCat("apiVersion: vcsched/v1\nkind: SchedulerConfiguration\nactions: \"allocate\"\ntiers:\n",
+                        "- plugins:\n  - name: predicates\n  - name: tdm\n    arguments: {tdm.revocable-zone.rz1: "
+                        "\"22:00-06:00\"}\n") +
+           Node("n1", "rz1") + Group("c1", "pg1") + Pod("c1", "p1", "", "pg1", pod_annotations);
+  };
+  ExplainOptions opts;
+  opts.run.now_seconds = kNoon;
+  SECTION("a closed window: the job runs at its opening, ten hours on") {
+    const Scenario sc = testing::LoadInline(cluster(", volcano.sh/preemptable: \"true\""));
+    absl::StatusOr<ExplainResult> r = Explain(sc.snapshot, *sc.config, opts);
+    REQUIRE(r.ok());
+    REQUIRE(r->explanation.jobs.size() == 1);
+    const JobExplanation& j = r->explanation.jobs[0];
+    REQUIRE_FALSE(j.hints.empty());
+    CHECK(j.hints[0].kind == "wait-for-window");
+    CHECK(j.hints[0].target == "rz1");
+    CHECK(j.hints[0].amount == 10 * 3600);
+    CHECK(j.hints[0].change ==
+          "revocable zone \"rz1\" opens its window (22:00-06:00 UTC) at 2026-05-29T22:00:00Z, in 10h: the job runs then");
+  }
+  SECTION("a pod that may not use revocable nodes: marked preemptable, it runs when the window opens") {
+    opts.run.now_seconds = kNoon + 11 * 3600;  // 23:00: the window is open
+    const Scenario sc = testing::LoadInline(cluster(""));
+    absl::StatusOr<ExplainResult> r = Explain(sc.snapshot, *sc.config, opts);
+    REQUIRE(r.ok());
+    const JobExplanation& j = r->explanation.jobs[0];
+    bool marked = false;
+    for (const Hint& h : j.hints) marked = marked || h.kind == "mark-preemptable";
+    CHECK(marked);
+  }
 }
 
 }  // namespace

@@ -92,8 +92,6 @@ inline std::vector<std::string> BindStrings(const Decisions& d) {
 
 }  // namespace vcsched::testing
 
-#endif  // VCSCHED_TESTS_TESTING_BUILDERS_H_
-
 #include "src/framework/session_state.h"
 #include "vcsched/registry.h"
 #include "vcsched/session.h"
@@ -118,4 +116,22 @@ inline void OpenPluginsForTesting(Session& ssn, const SchedulerConfig& config,
   SessionInternals::Of(ssn).current_plugin = nullptr;
 }
 
+// A scenario with a session open on it at `now` and its plugins opened: for tests that
+// ask a plugin's predicates and scores directly.
+struct OpenedSession {
+  Scenario sc;
+  std::unique_ptr<Session> ssn;
+  std::vector<std::unique_ptr<Plugin>> plugins;
+};
+
+inline std::unique_ptr<OpenedSession> OpenInline(const std::string& yaml, int64_t now = 0) {
+  auto o = std::make_unique<OpenedSession>();
+  o->sc = LoadInline(yaml);
+  o->ssn = std::make_unique<Session>(o->sc.snapshot, *o->sc.config, now, "s");
+  OpenPluginsForTesting(*o->ssn, *o->sc.config, o->plugins);
+  return o;
+}
+
 }  // namespace vcsched::testing
+
+#endif  // VCSCHED_TESTS_TESTING_BUILDERS_H_

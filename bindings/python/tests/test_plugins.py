@@ -185,3 +185,22 @@ def test_malformed_predicate_results_are_type_errors(result):
             return result
     with pytest.raises(TypeError, match="predicate must return a bool"):
         vcsched.schedule(cluster(), config_with("odd"), plugins={"odd": Odd})
+
+
+def test_usage_plugin_reads_node_metrics_from_annotations():
+    def metrics(cpu, mem, when="2026-03-01T11:59:00Z"):
+        return {"vcsched.io/cpu-usage-percent": cpu, "vcsched.io/memory-usage-percent": mem,
+                "vcsched.io/usage-time": when}
+    b = vcsched.SnapshotBuilder()
+    size = {"cpu": "4", "memory": "8Gi", "pods": "110"}
+    b.add_node("n1", allocatable=size, capacity=size, annotations=metrics("90", "10"))  # past the cpu threshold
+    b.add_node("n2", allocatable=size, capacity=size, annotations=metrics("50", "50"))
+    b.add_node("n3", allocatable=size, capacity=size, annotations=metrics("20", "20"))
+    b.add_pod_group("g", namespace="ns", min_member=1)
+    b.add_pod("p", namespace="ns", group="g", requests={"cpu": "1"})
+    snap = b.build()
+    config = {"actions": "allocate", "tiers": [{"plugins": [{"name": "usage"}]}]}
+    noon = 1772366400  # 2026-03-01T12:00:00Z
+    assert vcsched.schedule(snap, config, now=noon).binds == {"ns/p": "n3"}
+    # an hour later the readings are stale: no filter, no score, the first node wins
+    assert vcsched.schedule(snap, config, now=noon + 3600).binds == {"ns/p": "n1"}

@@ -253,15 +253,22 @@ class SnapshotBuilder:
     def add_node(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
                  allocatable: Optional[Mapping[str, Any]] = None, labels: Labels = None,
                  taints: Optional[Sequence[Mapping[str, Any]]] = None,
-                 unschedulable: bool = False) -> "SnapshotBuilder":
+                 unschedulable: bool = False, annotations: Labels = None,
+                 capacity: Optional[Mapping[str, Any]] = None) -> "SnapshotBuilder":
+        """A node; ``annotations`` may carry its measured load for the usage plugin
+        (``vcsched.io/cpu-usage-percent``, ``vcsched.io/memory-usage-percent``,
+        ``vcsched.io/usage-time``), ``capacity`` its status.capacity."""
         obj, name = _name_or_object(obj, name)
         spec: Dict[str, Any] = {}
         if taints:
             spec["taints"] = [dict(t) for t in taints]
         if unschedulable:
             spec["unschedulable"] = True
-        return self._add("Node", "v1", obj, {"metadata": _meta(name, labels=labels), "spec": spec,
-                                              "status": {"allocatable": _quantities(allocatable)}})
+        status: Dict[str, Any] = {"allocatable": _quantities(allocatable)}
+        if capacity:
+            status["capacity"] = _quantities(capacity)
+        return self._add("Node", "v1", obj, {"metadata": _meta(name, labels=labels, annotations=annotations),
+                                              "spec": spec, "status": status})
 
     def add_pod(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, namespace: str = "default",
                 group: Optional[str] = None, requests: Optional[Mapping[str, Any]] = None, node: Optional[str] = None,

@@ -428,6 +428,7 @@ void RegisterCluster(py::module_& m) {
         out["resource_quotas"] = c.policy().quotas.size();
         out["pod_disruption_budgets"] = c.policy().disruption_budgets.size();
         out["node_shards"] = c.policy().node_shards.size();
+        out["numatopologies"] = c.policy().numatopologies.size();
         return out;
       })
       .def_property_readonly("snapshot_counts", [](const Cluster& c) {

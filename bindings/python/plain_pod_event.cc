@@ -231,10 +231,11 @@ class PlainPodReader {
   }
 
   bool Status(PyObject* o, PodSpec* p) {
-    static constexpr absl::string_view kNames[] = {"phase", "nominatedNodeName", "conditions", "startTime"};
-    PyObject* f[4] = {};  // no status: each field absent
+    static constexpr absl::string_view kNames[] = {"phase", "nominatedNodeName", "conditions", "startTime", "qosClass"};
+    PyObject* f[5] = {};  // no status: each field absent
     return (Unset(o) || Fields(o, kNames, f, 2)) && String(f[0], "Pending", &p->phase) &&
-           String(f[1], "", &p->nominated_node_name) && Conditions(f[2], p) && StartTime(f[3], p);
+           String(f[1], "", &p->nominated_node_name) && Conditions(f[2], p) && StartTime(f[3], p) &&
+           String(f[4], "", &p->qos_class);
   }
 
   // status.startTime; a value that is not an API time is the general reader's.

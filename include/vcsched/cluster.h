@@ -92,6 +92,7 @@ class Cluster {
   absl::Status PutResourceQuota(ResourceQuotaSpec quota);
   absl::Status PutPodDisruptionBudget(PodDisruptionBudgetSpec budget);
   absl::Status PutNodeShard(NodeShardSpec shard);
+  absl::Status PutNumatopology(NumatopologySpec topology);
 
   // Removes the object; kNotFound when there is none. Pods on a deleted node stay, as
   // the loader keeps pods on a missing node (not counted anywhere, with a warning).
@@ -110,6 +111,7 @@ class Cluster {
   absl::Status DeleteResourceQuota(absl::string_view namespace_, absl::string_view name);
   absl::Status DeletePodDisruptionBudget(absl::string_view namespace_, absl::string_view name);
   absl::Status DeleteNodeShard(absl::string_view name);
+  absl::Status DeleteNumatopology(absl::string_view name);
 
   // The state as a snapshot. Taken again without a change in between, it is the same
   // snapshot (shared, no work). When only pods and PodGroups changed since the last

@@ -236,6 +236,7 @@ struct PodSpec {
   // the pod was bound. cdp's cool-down runs from it. A Cluster's Apply sets it on a bind.
   std::optional<int64_t> scheduled_time;
   std::optional<int64_t> start_time;  // status.startTime (seconds since the epoch)
+  std::string qos_class;  // status.qosClass as given (Guaranteed, Burstable, BestEffort); empty: unset
   bool scheduling_gated = false;  // spec.schedulingGates is non-empty
   std::string controller_uid;     // uid of the controlling ownerReference, if any
   std::vector<PodVolumeClaim> volume_claims;  // spec.volumes backed by PersistentVolumeClaims

@@ -71,12 +71,36 @@ struct NodeShardSpec {
   std::vector<std::string> nodes_to_add;     // status.nodesToAdd: kept, not read
 };
 
-// Keys are "namespace/name" (node shards: "name").
+// nodeinfo.volcano.sh/v1alpha1 Numatopology (cluster-scoped, named after its node), as
+// Volcano's resource exporter writes it: the kubelet's CPU and topology manager policies,
+// each CPU's NUMA node, socket and core, the CPUs still free per resource, and what the
+// kubelet reserves. The numa-aware plugin reads it (docs/FORMAT.md "NUMA topology").
+struct NumaCpuSpec {
+  int32_t numa = 0;    // spec.cpuDetail[id].numa (0..63)
+  int32_t socket = 0;  // .socket
+  int32_t core = 0;    // .core
+};
+struct NumaResourceSpec {
+  std::vector<int32_t> allocatable;  // spec.numares[name].allocatable: a CPU list ("0-3,8"), sorted
+  int64_t capacity = 0;              // .capacity
+};
+struct NumatopologySpec {
+  std::string name;
+  std::map<std::string, std::string> policies;  // spec.policies: CPUManagerPolicy, TopologyManagerPolicy
+  std::map<std::string, std::string> reserved;  // spec.resReserved, as written (cpu: "2")
+  std::map<std::string, NumaResourceSpec> resources;  // spec.numares
+  std::map<int32_t, NumaCpuSpec> cpus;              // spec.cpuDetail, by CPU id
+};
+
+// Keys are "namespace/name" (node shards and NUMA topologies: "name").
 struct PolicyObjects {
   std::map<std::string, ResourceQuotaSpec, std::less<>> quotas;
   std::map<std::string, PodDisruptionBudgetSpec, std::less<>> disruption_budgets;
   std::map<std::string, NodeShardSpec, std::less<>> node_shards;
-  bool empty() const { return quotas.empty() && disruption_budgets.empty() && node_shards.empty(); }
+  std::map<std::string, NumatopologySpec, std::less<>> numatopologies;
+  bool empty() const {
+    return quotas.empty() && disruption_budgets.empty() && node_shards.empty() && numatopologies.empty();
+  }
 };
 
 // The nodes a scheduler whose shard is `shard_name` schedules on, as Volcano's cache
@@ -89,6 +113,7 @@ std::set<std::string, std::less<>> NodesInShard(const PolicyObjects& policy, abs
 std::vector<std::string> ObjectProblems(const ResourceQuotaSpec& quota);
 std::vector<std::string> ObjectProblems(const PodDisruptionBudgetSpec& budget);
 std::vector<std::string> ObjectProblems(const NodeShardSpec& shard);
+std::vector<std::string> ObjectProblems(const NumatopologySpec& topology);
 
 }  // namespace vcsched
 

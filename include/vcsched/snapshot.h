@@ -315,6 +315,7 @@ class SnapshotBuilder {
   void AddResourceQuota(ResourceQuotaSpec quota);
   void AddPodDisruptionBudget(PodDisruptionBudgetSpec budget);
   void AddNodeShard(NodeShardSpec shard);
+  void AddNumatopology(NumatopologySpec topology);  // a node's NUMA topology (numa-aware)
   // All of them at once, shared (a Cluster's, unchanged since its last snapshot).
   void SetPolicy(std::shared_ptr<const PolicyObjects> policy);
   // A warning to carry into the snapshot (used by loaders for unsupported fields).

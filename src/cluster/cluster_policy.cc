@@ -1,4 +1,5 @@
-// A Cluster's policy objects: ResourceQuotas, PodDisruptionBudgets and NodeShards, put and deleted.
+// A Cluster's policy objects: ResourceQuotas, PodDisruptionBudgets, NodeShards and Numatopologies, put and
+// deleted.
 #include "absl/strings/str_cat.h"
 #include "src/cluster/object_status.h"
 #include "vcsched/cluster.h"
@@ -36,6 +37,14 @@ absl::Status Cluster::PutNodeShard(NodeShardSpec shard) {
   return absl::OkStatus();
 }
 
+absl::Status Cluster::PutNumatopology(NumatopologySpec topology) {
+  if (absl::Status s = Check(topology); !s.ok()) return s;
+  std::string key = topology.name;
+  policy_.numatopologies.insert_or_assign(std::move(key), std::move(topology));
+  PolicyChanged();
+  return absl::OkStatus();
+}
+
 absl::Status Cluster::DeleteResourceQuota(absl::string_view namespace_, absl::string_view name) {
   absl::Status s = Erase(policy_.quotas, "ResourceQuota", absl::StrCat(namespace_, "/", name));
   if (s.ok()) PolicyChanged();
@@ -50,6 +59,12 @@ absl::Status Cluster::DeletePodDisruptionBudget(absl::string_view namespace_, ab
 
 absl::Status Cluster::DeleteNodeShard(absl::string_view name) {
   absl::Status s = Erase(policy_.node_shards, "NodeShard", std::string(name));
+  if (s.ok()) PolicyChanged();
+  return s;
+}
+
+absl::Status Cluster::DeleteNumatopology(absl::string_view name) {
+  absl::Status s = Erase(policy_.numatopologies, "Numatopology", std::string(name));
   if (s.ok()) PolicyChanged();
   return s;
 }

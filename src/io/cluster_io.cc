@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
+#include "src/model/cpu_topology.h"
 #include "vcsched/io/manifests.h"
 #include "vcsched/policy.h"
 #include "vcsched/quantity.h"
@@ -294,6 +295,7 @@ Value PodManifest(const PodSpec& p) {
   v["status"]["phase"] = Str(p.phase);
   if (!p.nominated_node_name.empty()) v["status"]["nominatedNodeName"] = Str(p.nominated_node_name);
   if (p.start_time) v["status"]["startTime"] = Time(*p.start_time);
+  if (!p.qos_class.empty()) v["status"]["qosClass"] = Str(p.qos_class);
   if (p.scheduled_time) {
     Value c = Value::Map();
     c["type"] = Str("PodScheduled");
@@ -580,6 +582,29 @@ Value NodeShardManifest(const NodeShardSpec& n) {
   return v;
 }
 
+Value NumatopologyManifest(const NumatopologySpec& t) {
+  Value v = Manifest("nodeinfo.volcano.sh/v1alpha1", "Numatopology");
+  v["metadata"]["name"] = Str(t.name);
+  Value& spec = v["spec"];
+  spec = Value::Map();
+  if (!t.policies.empty()) spec["policies"] = StringMap(Labels(t.policies.begin(), t.policies.end()));
+  if (!t.reserved.empty()) spec["resReserved"] = StringMap(Labels(t.reserved.begin(), t.reserved.end()));
+  for (const auto& [name, res] : t.resources) {
+    Value item = Value::Map();
+    item["allocatable"] = Str(internal::FormatCpuList(internal::CpuSet(res.allocatable.begin(), res.allocatable.end())));
+    item["capacity"] = Value::Int(res.capacity);
+    spec["numares"][name] = std::move(item);
+  }
+  for (const auto& [cpu, info] : t.cpus) {
+    Value item = Value::Map();
+    item["numa"] = Value::Int(info.numa);
+    item["socket"] = Value::Int(info.socket);
+    item["core"] = Value::Int(info.core);
+    spec["cpuDetail"][std::to_string(cpu)] = std::move(item);
+  }
+  return v;
+}
+
 Value CSINodeManifest(const CSINodeSpec& n) {
   Value v = Manifest("storage.k8s.io/v1", "CSINode");
   v["metadata"]["name"] = Str(n.name);
@@ -612,6 +637,7 @@ std::string ClusterToYaml(const Cluster& c, const SchedulerConfig* config) {
   for (const auto& [_, q] : c.policy().quotas) objects.push_back(QuotaManifest(q));
   for (const auto& [_, b] : c.policy().disruption_budgets) objects.push_back(BudgetManifest(b));
   for (const auto& [_, n] : c.policy().node_shards) objects.push_back(NodeShardManifest(n));
+  for (const auto& [_, n] : c.policy().numatopologies) objects.push_back(NumatopologyManifest(n));
   const size_t before_jobs = objects.size();
   for (const auto& [_, g] : c.pod_groups()) objects.push_back(PodGroupManifest(g));
   for (const auto& [_, p] : c.pods()) objects.push_back(PodManifest(*p));
@@ -645,6 +671,7 @@ absl::Status PutObjects(ScenarioObjects& o, Cluster& c) {
   for (ResourceQuotaSpec& q : o.quotas) s.Update(c.PutResourceQuota(std::move(q)));
   for (PodDisruptionBudgetSpec& b : o.disruption_budgets) s.Update(c.PutPodDisruptionBudget(std::move(b)));
   for (NodeShardSpec& n : o.node_shards) s.Update(c.PutNodeShard(std::move(n)));
+  for (NumatopologySpec& n : o.numatopologies) s.Update(c.PutNumatopology(std::move(n)));
   for (Value& job : o.volcano_jobs) s.Update(c.PutVolcanoJob(std::move(job)));
   for (PodGroupSpec& g : o.pod_groups) s.Update(c.PutPodGroup(std::move(g)));
   for (PodSpec& p : o.pods) s.Update(c.PutPod(std::move(p)));

@@ -380,8 +380,9 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
     }
   }
   const DocNode status = r.AsMap(status_value, "status");
-  const auto [phase, nominated_node_name, conditions, start_time] =
-      status.Fields({"phase", "nominatedNodeName", "conditions", "startTime"});
+  const auto [phase, nominated_node_name, conditions, start_time, qos_class] =
+      status.Fields({"phase", "nominatedNodeName", "conditions", "startTime", "qosClass"});
+  r.AsStringInto(qos_class, "status.qosClass", "", &p.qos_class);
   if (start_time.IsDefined() && !start_time.IsNull()) p.start_time = r.AsTime(start_time, "status.startTime");
   r.AsStringInto(phase, "status.phase", "Pending", &p.phase);
   if (conditions.IsDefined() && !conditions.IsNull()) {

@@ -23,6 +23,7 @@ void ReadCSINode(ObjectReader& r, const DocNode& doc, CSINodeSpec* out);
 void ReadResourceQuota(ObjectReader& r, const DocNode& doc, ResourceQuotaSpec* out);
 void ReadPodDisruptionBudget(ObjectReader& r, const DocNode& doc, PodDisruptionBudgetSpec* out);
 void ReadNodeShard(ObjectReader& r, const DocNode& doc, NodeShardSpec* out);
+void ReadNumatopology(ObjectReader& r, const DocNode& doc, NumatopologySpec* out);
 
 // Shapes several kinds share: string lists, selectors and node selector terms.
 std::vector<std::string> StringList(ObjectReader& r, const DocNode& parent, const char* key, absl::string_view field);

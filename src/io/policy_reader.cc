@@ -1,10 +1,12 @@
-// ResourceQuota, PodDisruptionBudget and NodeShard manifests (vcsched/policy.h).
+// ResourceQuota, PodDisruptionBudget, NodeShard and Numatopology manifests (vcsched/policy.h).
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "src/io/k8s_reader.h"
+#include "src/model/cpu_topology.h"
 
 namespace vcsched::io_internal {
 namespace {
@@ -86,6 +88,39 @@ void ReadNodeShard(ObjectReader& r, const DocNode& doc, NodeShardSpec* out) {
   n.nodes_in_use = StringList(r, status, "nodesInUse", "status.nodesInUse");
   n.nodes_to_remove = StringList(r, status, "nodesToRemove", "status.nodesToRemove");
   n.nodes_to_add = StringList(r, status, "nodesToAdd", "status.nodesToAdd");
+}
+
+void ReadNumatopology(ObjectReader& r, const DocNode& doc, NumatopologySpec* out) {
+  NumatopologySpec& t = *out;
+  const DocNode meta = r.Map(doc, "metadata", "metadata");
+  t.name = r.String(meta, "name", "metadata.name").value_or("");
+  const DocNode spec = r.Map(doc, "spec", "spec");
+  for (auto& [k, v] : r.StringMap(spec, "policies", "spec.policies")) t.policies.emplace(k, v);
+  for (auto& [k, v] : r.StringMap(spec, "resReserved", "spec.resReserved")) t.reserved.emplace(k, v);
+  r.Map(spec, "numares", "spec.numares").ForEachEntry([&](std::string name, const DocNode& v) {
+    const std::string f = absl::StrCat("spec.numares[", name, "]");
+    NumaResourceSpec& res = t.resources[name];
+    if (std::optional<std::string> text = r.String(v, "allocatable", absl::StrCat(f, ".allocatable"))) {
+      absl::StatusOr<internal::CpuSet> cpus = internal::ParseCpuList(*text);
+      if (cpus.ok()) res.allocatable.assign(cpus->begin(), cpus->end());
+      else r.Fail(v, absl::StrCat(f, ".allocatable"), cpus.status().message());
+    }
+    res.capacity = r.Int(v, "capacity", absl::StrCat(f, ".capacity")).value_or(0);
+  });
+  r.Map(spec, "cpuDetail", "spec.cpuDetail").ForEachEntry([&](std::string id, const DocNode& v) {
+    const std::string f = absl::StrCat("spec.cpuDetail[", id, "]");
+    int64_t cpu = 0;
+    if (!absl::SimpleAtoi(id, &cpu) || cpu < 0 || cpu > INT32_MAX) {
+      r.Fail(v, f, "the key must be a CPU id (a whole number, 0 or more)");
+      return;
+    }
+    NumaCpuSpec& c = t.cpus[static_cast<int32_t>(cpu)];
+    c.numa = r.Int32(v, "numa", absl::StrCat(f, ".numa")).value_or(0);
+    c.socket = r.Int32(v, "socket", absl::StrCat(f, ".socket")).value_or(0);
+    c.core = r.Int32(v, "core", absl::StrCat(f, ".core")).value_or(0);
+  });
+  // spec.podAllocations (what the kubelet has assigned) is what allocatable already
+  // leaves out: not read.
 }
 
 }  // namespace vcsched::io_internal

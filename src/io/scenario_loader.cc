@@ -99,6 +99,7 @@ struct Collected {
   Table<ResourceQuotaSpec> quotas;
   Table<PodDisruptionBudgetSpec> disruption_budgets;
   Table<NodeShardSpec> node_shards;
+  Table<NumatopologySpec> numatopologies;
   std::map<std::string, Labels> namespaces;  // Namespace objects: their labels
   std::optional<SchedulerConfig> config;
   std::string config_where;
@@ -130,6 +131,7 @@ struct Collected {
     quotas.Clear();
     disruption_budgets.Clear();
     node_shards.Clear();
+    numatopologies.Clear();
     namespaces.clear();
     config.reset();
     config_where.clear();
@@ -414,6 +416,9 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
                doc, where, r, diag);
   } else if (kind == "NodeShard" && need_api({"shard.volcano.sh"})) {
     ReadAndPut(c.node_shards, "NodeShard", /*namespaced=*/false, io_internal::ReadNodeShard, doc, where, r, diag);
+  } else if (kind == "Numatopology" && need_api({"nodeinfo.volcano.sh"})) {
+    ReadAndPut(c.numatopologies, "Numatopology", /*namespaced=*/false, io_internal::ReadNumatopology, doc, where, r,
+               diag);
   } else if (kind == "SchedulerConfiguration" && need_api({"vcsched"})) {
     r.set_object("SchedulerConfiguration");
     set_config(io_internal::ReadSchedulerConfig(r, doc.yaml()));
@@ -464,7 +469,8 @@ void ReadDocument(const DocNode& doc, const Place& where, int line_offset, Colle
   } else if (kind != "Node" && kind != "Pod" && kind != "PodGroup" && kind != "Queue" && kind != "HyperNode" &&
              kind != "PriorityClass" && kind != "SchedulerConfiguration" && kind != "Expectation" &&
              kind != "PersistentVolumeClaim" && kind != "PersistentVolume" && kind != "StorageClass" &&
-             kind != "CSINode" && kind != "ResourceQuota" && kind != "PodDisruptionBudget" && kind != "NodeShard") {
+             kind != "CSINode" && kind != "ResourceQuota" && kind != "PodDisruptionBudget" && kind != "NodeShard" &&
+             kind != "Numatopology") {
     r.Fail(doc.Get("kind"), "kind", absl::StrCat("unknown kind \"", kind, "\" (apiVersion \"", api, "\")"));
   }
 }
@@ -909,6 +915,7 @@ void ClearObjects(ScenarioObjects& o) {
   clear(o.quotas);
   clear(o.disruption_budgets);
   clear(o.node_shards);
+  clear(o.numatopologies);
   o.config.reset();
   o.expectation.reset();
   clear(o.job_pod_groups);
@@ -960,6 +967,7 @@ absl::Status TakeObjectsInto(Collected& c, Diagnostics& diag, bool keep_storage,
   HandOver(c.disruption_budgets, keep,
            [&](PodDisruptionBudgetSpec&& s) { out.disruption_budgets.push_back(std::move(s)); });
   HandOver(c.node_shards, keep, [&](NodeShardSpec&& s) { out.node_shards.push_back(std::move(s)); });
+  HandOver(c.numatopologies, keep, [&](NumatopologySpec&& s) { out.numatopologies.push_back(std::move(s)); });
   for (auto& [name, labels] : c.namespaces) out.namespaces.push_back({name, std::move(labels)});
   std::sort(diag.warnings.begin(), diag.warnings.end());
   diag.warnings.erase(std::unique(diag.warnings.begin(), diag.warnings.end()), diag.warnings.end());
@@ -1005,6 +1013,7 @@ absl::StatusOr<Scenario> BuildScenario(ScenarioObjects objects, const LoadOption
   for (ResourceQuotaSpec& s : objects.quotas) b.AddResourceQuota(std::move(s));
   for (PodDisruptionBudgetSpec& s : objects.disruption_budgets) b.AddPodDisruptionBudget(std::move(s));
   for (NodeShardSpec& s : objects.node_shards) b.AddNodeShard(std::move(s));
+  for (NumatopologySpec& s : objects.numatopologies) b.AddNumatopology(std::move(s));
   for (const std::string& w : objects.warnings) b.AddWarning(w);
   absl::StatusOr<Snapshot> snap = std::move(b).Build();
   if (!snap.ok()) return snap.status();

@@ -64,7 +64,6 @@ constexpr Entry kSkipped[] = {
     {"coordination.k8s.io", "Lease", nullptr},
     {"apiextensions.k8s.io", "CustomResourceDefinition", nullptr, false},
     {"bus.volcano.sh", "Command", "is an instruction to Volcano's controller, not part of a scheduling snapshot"},
-    {"nodeinfo.volcano.sh", "Numatopology", "is read only by the numa-aware plugin, which vcsched does not model", false},
 };
 
 // "apps/v1" -> "apps"; "v1" -> "".

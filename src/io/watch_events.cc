@@ -256,6 +256,9 @@ absl::Status CheckAllExist(const Cluster& cluster, const ScenarioObjects& o) {
   for (const NodeShardSpec& n : o.node_shards) {
     if (!cluster.policy().node_shards.count(n.name)) return Absent("NodeShard", n.name);
   }
+  for (const NumatopologySpec& n : o.numatopologies) {
+    if (!cluster.policy().numatopologies.count(n.name)) return Absent("Numatopology", n.name);
+  }
   for (const PodGroupSpec& g : o.pod_groups) {
     const std::string key = absl::StrCat(g.namespace_, "/", g.name);
     if (!cluster.pod_groups().count(key)) return Absent(job_groups.count(key) ? "the PodGroup of Job" : "PodGroup", key);
@@ -374,6 +377,10 @@ class EventUndo {
     Keep(c_.policy().node_shards, name, [this, name] { (void)c_.DeleteNodeShard(name); },
          [this](const NodeShardSpec& n) { (void)c_.PutNodeShard(n); });
   }
+  void KeepNumatopology(const std::string& name) {
+    Keep(c_.policy().numatopologies, name, [this, name] { (void)c_.DeleteNumatopology(name); },
+         [this](const NumatopologySpec& n) { (void)c_.PutNumatopology(n); });
+  }
   void KeepPodGroup(const std::string& key) {
     const auto [ns, name] = SplitKey(key);
     Keep(c_.pod_groups(), key, [this, ns = ns, name = name] { (void)c_.DeletePodGroup(ns, name); },
@@ -484,6 +491,7 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
       gone(cluster.DeletePodDisruptionBudget(b.namespace_, b.name));
     }
     for (const NodeShardSpec& n : objects->node_shards) gone(cluster.DeleteNodeShard(n.name));
+    for (const NumatopologySpec& n : objects->numatopologies) gone(cluster.DeleteNumatopology(n.name));
     for (const QueueSpec& q : objects->queues) {
       absl::Status s = cluster.DeleteQueue(q.name);
       if (absl::IsNotFound(s)) gone(s);
@@ -577,6 +585,10 @@ absl::Status ApplyObjects(Cluster& cluster, WatchEvent::Type type, const absl::S
   for (NodeShardSpec& n : objects->node_shards) {
     undo.KeepNodeShard(n.name);
     s.Update(put(cluster.PutNodeShard(std::move(n))));
+  }
+  for (NumatopologySpec& n : objects->numatopologies) {
+    undo.KeepNumatopology(n.name);
+    s.Update(put(cluster.PutNumatopology(std::move(n))));
   }
   for (PersistentVolumeClaimSpec& c : objects->claims) {
     const std::string key = absl::StrCat(c.namespace_, "/", c.name);

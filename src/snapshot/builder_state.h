@@ -34,6 +34,7 @@ struct SnapshotBuilder::State {
   std::vector<ResourceQuotaSpec> quotas;
   std::vector<PodDisruptionBudgetSpec> disruption_budgets;
   std::vector<NodeShardSpec> node_shards;
+  std::vector<NumatopologySpec> numatopologies;
   std::shared_ptr<const PolicyObjects> policy;  // SetPolicy
   std::vector<std::string> warnings;
   std::shared_ptr<const Snapshot::Impl> previous;  // ReuseFrom

@@ -1,5 +1,6 @@
 // The checks of one object alone, as Build reports them (ObjectProblems in snapshot.h).
 #include <limits>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -324,6 +325,33 @@ std::vector<std::string> ObjectProblems(const NodeShardSpec& shard) {
         out.push_back(absl::StrCat("NodeShard \"", shard.name, "\": ", field, "[", i, "]: must not be empty"));
       }
     }
+  }
+  return out;
+}
+
+std::vector<std::string> ObjectProblems(const NumatopologySpec& topology) {
+  std::vector<std::string> out;
+  CheckName("Numatopology", topology.name, nullptr, &out);
+  if (!out.empty()) return out;
+  const std::string object = absl::StrCat("Numatopology \"", topology.name, "\": ");
+  std::set<int32_t> numa_nodes;
+  for (const auto& [cpu, info] : topology.cpus) {
+    // Topology hints are 64-bit masks of NUMA nodes (the kubelet refuses ids past 63).
+    if (info.numa < 0 || info.numa > 63) {
+      out.push_back(absl::StrCat(object, "spec.cpuDetail[", cpu, "].numa: must be 0 to 63"));
+    }
+    numa_nodes.insert(info.numa);
+  }
+  // Hints are every set of NUMA nodes: 2^n of them.
+  if (numa_nodes.size() > 16) {
+    out.push_back(absl::StrCat(object, "spec.cpuDetail: ", numa_nodes.size(),
+                               " NUMA nodes; vcsched models at most 16 (the kubelet's topology manager 8 by default)"));
+  }
+  for (const auto& [name, text] : topology.reserved) {
+    bool tracked = false;
+    const absl::StatusOr<int64_t> v = ParseResourceQuantity(name, text, &tracked);
+    if (!v.ok()) out.push_back(absl::StrCat(object, "spec.resReserved[", name, "]: ", v.status().message()));
+    else if (*v < 0) out.push_back(absl::StrCat(object, "spec.resReserved[", name, "]: must not be negative"));
   }
   return out;
 }

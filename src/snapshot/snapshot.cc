@@ -152,6 +152,9 @@ void SnapshotBuilder::AddPodDisruptionBudget(PodDisruptionBudgetSpec budget) {
   state_->disruption_budgets.push_back(std::move(budget));
 }
 void SnapshotBuilder::AddNodeShard(NodeShardSpec shard) { state_->node_shards.push_back(std::move(shard)); }
+void SnapshotBuilder::AddNumatopology(NumatopologySpec topology) {
+  state_->numatopologies.push_back(std::move(topology));
+}
 void SnapshotBuilder::SetPolicy(std::shared_ptr<const PolicyObjects> policy) { state_->policy = std::move(policy); }
 void SnapshotBuilder::AddWarning(std::string w) { state_->warnings.push_back(std::move(w)); }
 

@@ -443,7 +443,8 @@ class SnapshotAssembly {
 
   // The policy objects: given whole (SetPolicy), or one by one, checked as other objects are.
   void CheckPolicy() {
-    if (s_.policy != nullptr && s_.quotas.empty() && s_.disruption_budgets.empty() && s_.node_shards.empty()) {
+    if (s_.policy != nullptr && s_.quotas.empty() && s_.disruption_budgets.empty() && s_.node_shards.empty() &&
+        s_.numatopologies.empty()) {
       impl_->policy = std::move(s_.policy);
       return;
     }
@@ -455,7 +456,8 @@ class SnapshotAssembly {
         return;
       }
       std::string key;
-      if constexpr (std::is_same_v<std::decay_t<decltype(spec)>, NodeShardSpec>) key = spec.name;
+      using Spec = std::decay_t<decltype(spec)>;
+      if constexpr (std::is_same_v<Spec, NodeShardSpec> || std::is_same_v<Spec, NumatopologySpec>) key = spec.name;
       else key = absl::StrCat(spec.namespace_, "/", spec.name);
       if (map.count(key) != 0) {
         errors_.push_back(absl::StrCat(kind, " \"", key, "\": metadata.name: duplicate name"));
@@ -466,6 +468,7 @@ class SnapshotAssembly {
     for (ResourceQuotaSpec& q : s_.quotas) put("ResourceQuota", policy->quotas, std::move(q));
     for (PodDisruptionBudgetSpec& b : s_.disruption_budgets) put("PodDisruptionBudget", policy->disruption_budgets, std::move(b));
     for (NodeShardSpec& n : s_.node_shards) put("NodeShard", policy->node_shards, std::move(n));
+    for (NumatopologySpec& n : s_.numatopologies) put("Numatopology", policy->numatopologies, std::move(n));
     impl_->policy = std::move(policy);
   }
 

@@ -204,3 +204,26 @@ def test_usage_plugin_reads_node_metrics_from_annotations():
     assert vcsched.schedule(snap, config, now=noon).binds == {"ns/p": "n3"}
     # an hour later the readings are stale: no filter, no score, the first node wins
     assert vcsched.schedule(snap, config, now=noon + 3600).binds == {"ns/p": "n1"}
+
+
+def test_numa_aware_plugin_reads_numatopologies():
+    # Two nodes of 8 CPUs on two NUMA nodes; "a" has 3 free CPUs on each, "b" a whole NUMA node.
+    cpus = {c: (c // 4, c // 4, c // 2) for c in range(8)}
+    b = vcsched.SnapshotBuilder()
+    for name, free in (("a", "1-3,5-7"), ("b", "0-5")):
+        b.add_node(name, allocatable={"cpu": "8", "memory": "16Gi", "pods": "10"})
+        b.add_numatopology(name, cpus=cpus, free=free, topology_manager_policy="single-numa-node")
+    b.add_pod_group("g", namespace="ns", min_member=1)
+    pod = {"apiVersion": "v1", "kind": "Pod",
+           "metadata": {"name": "p", "namespace": "ns", "annotations": {
+               "scheduling.k8s.io/group-name": "g", "volcano.sh/numa-topology-policy": "single-numa-node"}},
+           "spec": {"schedulerName": "volcano", "containers": [{"name": "c", "resources": {
+               "requests": {"cpu": "4", "memory": "1Gi"}, "limits": {"cpu": "4", "memory": "1Gi"}}}]}}
+    b.add_pod(pod)
+    config = {"actions": "allocate", "tiers": [{"plugins": [{"name": "predicates"}, {"name": "numa-aware"}]}]}
+    snap = b.build()
+    d = vcsched.schedule(snap, config)
+    assert d.binds == {"ns/p": "b"}  # a cannot give 4 CPUs of one NUMA node
+    cluster = vcsched.Cluster(snap)
+    assert cluster.counts["numatopologies"] == 2
+    assert "kind: Numatopology" in cluster.to_yaml()

@@ -464,6 +464,25 @@ class SnapshotBuilder:
             body["status"] = {"nodesInUse": [str(n) for n in nodes_in_use]}
         return self._add("NodeShard", "shard.volcano.sh/v1alpha1", obj, body)
 
+    def add_numatopology(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *,
+                         cpus: Optional[Mapping[int, Sequence[int]]] = None, free: Optional[str] = None,
+                         cpu_manager_policy: str = "static", topology_manager_policy: str = "best-effort",
+                         reserved_cpu: Optional[str] = None) -> "SnapshotBuilder":
+        """A nodeinfo.volcano.sh Numatopology for node ``name`` (numa-aware): ``cpus`` maps each
+        CPU id to (numa, socket, core); ``free`` is the CPU list still free ("0-3,8"; default:
+        every CPU)."""
+        obj, name = _name_or_object(obj, name)
+        detail = {str(c): {"numa": int(v[0]), "socket": int(v[1]), "core": int(v[2])} for c, v in (cpus or {}).items()}
+        if free is None:
+            free = ",".join(str(c) for c in sorted(int(c) for c in detail))
+        spec: Dict[str, Any] = {"policies": {"CPUManagerPolicy": cpu_manager_policy,
+                                             "TopologyManagerPolicy": topology_manager_policy},
+                                "numares": {"cpu": {"allocatable": free, "capacity": len(detail)}},
+                                "cpuDetail": detail}
+        if reserved_cpu is not None:
+            spec["resReserved"] = {"cpu": str(reserved_cpu)}
+        return self._add("Numatopology", "nodeinfo.volcano.sh/v1alpha1", obj, {"metadata": {"name": name}, "spec": spec})
+
     def add_hyper_node(self, obj: Union[None, str, Mapping[str, Any]] = None, /, name: str = "", *, tier: int = 1,
                        tier_name: Optional[str] = None, nodes: Optional[List[str]] = None,
                        hyper_nodes: Optional[List[str]] = None, node_regex: Optional[str] = None,
@@ -952,7 +971,7 @@ class Cluster:
         """How many objects of each kind the state holds (nodes, pods, pod_groups, queues,
         priority_classes, namespaces, volcano_jobs, persistent_volume_claims,
         persistent_volumes, storage_classes, csi_nodes, resource_quotas,
-        pod_disruption_budgets, node_shards)."""
+        pod_disruption_budgets, node_shards, numatopologies)."""
         return {k: int(v) for k, v in self._impl.counts.items()}
 
     @property

@@ -68,6 +68,7 @@ struct ScenarioObjects {
   std::vector<ResourceQuotaSpec> quotas;
   std::vector<PodDisruptionBudgetSpec> disruption_budgets;
   std::vector<NodeShardSpec> node_shards;
+  std::vector<NumatopologySpec> numatopologies;
   std::optional<SchedulerConfig> config;  // defaults applied
   std::optional<Expectation> expectation;
   // "namespace/name" of each PodGroup a Volcano Job was expanded into (its pods name it).

@@ -33,9 +33,6 @@ int64_t SaturatingMul(int64_t a, int64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-// The session clock RunSession uses when the caller gives none.
-int64_t DefaultClock(const Snapshot& snapshot) { return SnapshotInternals::Of(snapshot).dense.latest_creation_time; }
-
 // A change applied to a copy of the cluster; false when it cannot be made.
 using Change = std::function<absl::Status(Cluster&)>;
 
@@ -595,7 +592,7 @@ class HintSearch {
   // at the window's next opening. A revocable node refusing a pod that may not use one:
   // the job's pods marked preemptable.
   absl::Status RevocableZones(std::vector<Hint>& hints) {
-    const int64_t now = options_.now_seconds != 0 ? options_.now_seconds : DefaultClock(snapshot_);
+    const int64_t now = options_.now_seconds != 0 ? options_.now_seconds : DefaultSessionClock(snapshot_);
     for (const Tier& tier : config_.tiers) {
       for (const PluginOption& plugin : tier.plugins) {
         if (plugin.name != "tdm") continue;

@@ -15,7 +15,6 @@
 namespace vcsched {
 namespace {
 
-int64_t DefaultNow(const Snapshot& snap) { return SnapshotInternals::Of(snap).dense.latest_creation_time; }
 
 // `phase` as a view that outlives the session: the phases Volcano knows are literals,
 // anything else (a host plugin's) is kept by the decisions.
@@ -130,7 +129,7 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
                            registry.BuildPlugins(config, &config_warnings));
   SchedulerConfig cfg = config;
   cfg.ApplyDefaults();
-  const int64_t now = options.now_seconds != 0 ? options.now_seconds : DefaultNow(snapshot);
+  const int64_t now = options.now_seconds != 0 ? options.now_seconds : DefaultSessionClock(snapshot);
   Session ssn(snapshot, cfg, now, options.session_id);
   Session::State& s = SessionInternals::Of(ssn);
   s.node_choice_cache = options.node_choice_cache;

@@ -73,6 +73,10 @@ struct SnapshotInternals {
   static Snapshot Make(std::shared_ptr<const Snapshot::Impl> impl) { return Snapshot(std::move(impl)); }
 };
 
+// The session clock RunSession uses when the caller gives none (RunOptions::now_seconds 0):
+// the newest creationTimestamp of the snapshot's jobs and tasks.
+inline int64_t DefaultSessionClock(const Snapshot& s) { return SnapshotInternals::Of(s).dense.latest_creation_time; }
+
 }  // namespace vcsched
 
 #endif  // VCSCHED_SRC_SNAPSHOT_SNAPSHOT_IMPL_H_

@@ -15,6 +15,7 @@
 #include "vcsched/config.h"
 #include "vcsched/decisions.h"
 #include "vcsched/registry.h"
+#include "vcsched/scheduler_memory.h"
 #include "vcsched/snapshot.h"
 
 namespace vcsched {
@@ -31,6 +32,10 @@ struct RunOptions {
   // are the same either way; false evaluates every node for every task, the reference
   // path tests compare against). Default: true.
   bool node_choice_cache = true;
+  // What the scheduler remembers from earlier sessions (vcsched/scheduler_memory.h); a
+  // session that ends without error writes back what it changed. Default (nullptr): the
+  // first session of a scheduler that started at this session's clock.
+  SchedulerMemory* memory = nullptr;
 };
 
 // Runs every configured action in order on a session over `snapshot`.

@@ -26,6 +26,7 @@
 #include "vcsched/decisions.h"
 #include "vcsched/explain_records.h"
 #include "vcsched/fit.h"
+#include "vcsched/scheduler_memory.h"
 #include "vcsched/snapshot.h"
 
 namespace vcsched {
@@ -131,7 +132,14 @@ class Session {
   const SchedulerConfig& config() const { return *v_.config; }
   int dims() const { return v_.dims; }
   int64_t now_seconds() const { return v_.now; }  // the clock, from RunOptions
+  int64_t now_ms() const {  // the same in milliseconds (saturating)
+    constexpr int64_t kLimit = INT64_MAX / 1000;
+    return v_.now > kLimit ? INT64_MAX : v_.now < -kLimit ? -INT64_MAX : v_.now * 1000;
+  }
   const std::string& session_id() const;
+  // What the scheduler remembers across sessions (RunOptions::memory), with started_ms
+  // set; plugins that run periodic work read and update it.
+  SchedulerMemory& memory();
   const Resource& total_resource() const { return *v_.total; }  // sum of node allocatable
 
   // The snapshot's records and its dense per-task and per-job facts. Inline: built-in

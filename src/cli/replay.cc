@@ -13,6 +13,7 @@
 #include "vcsched/io/cluster_io.h"
 #include "vcsched/io/format.h"
 #include "vcsched/io/scenario.h"
+#include "vcsched/scheduler_memory.h"
 #include "vcsched/io/watch.h"
 #include "vcsched/scheduler.h"
 
@@ -58,6 +59,7 @@ int Replay(const ReplayOptions& options) {
   Cycle cycle;
   std::vector<std::string> json_cycles;
   // `at`: the SCHEDULE event (its clock and expectation), or nullptr for the final cycle.
+  SchedulerMemory memory;  // one scheduler runs every cycle
   const auto run_cycle = [&](int applied, const WatchEvent* at) -> bool {
     ++cycle.number;
     cycle.after_event = applied;
@@ -68,6 +70,7 @@ int Replay(const ReplayOptions& options) {
     }
     RunOptions run;
     run.now_seconds = at != nullptr && at->now ? *at->now : options.now;
+    run.memory = &memory;
     absl::StatusOr<Decisions> d = RunSession(*snap, config, run);
     if (!d.ok()) {
       fail(d.status());

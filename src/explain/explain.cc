@@ -2,6 +2,7 @@
 #include "vcsched/explain.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -103,8 +104,13 @@ absl::StatusOr<ExplainResult> Explain(const Snapshot& snapshot, const SchedulerC
     const bool listed = !jobs || std::find(jobs->begin(), jobs->end(), only) != jobs->end();
     jobs = listed ? std::vector<std::string>{only} : std::vector<std::string>{};
   }
+  // Re-runs start from the scheduler's memory as the session found it.
+  std::optional<SchedulerMemory> memory_before;
+  if (options.run.memory != nullptr) memory_before = *options.run.memory;
   VCSCHED_ASSIGN_OR_RETURN(ExplainResult r,
                            RunExplaining(snapshot, config, options.run, jobs ? &*jobs : nullptr, !only.empty()));
+  RunOptions rerun = options.run;
+  rerun.memory = memory_before ? &*memory_before : nullptr;
   NoteWhoseJobs(snapshot, r.explanation);
   // One budget of re-runs for the call, spent on the jobs in order: a large file
   // explained whole stays as fast as a few sessions.
@@ -112,7 +118,7 @@ absl::StatusOr<ExplainResult> Explain(const Snapshot& snapshot, const SchedulerC
   for (JobExplanation& e : r.explanation.jobs) {
     if (budget == 0) break;
     if (e.reason == reason_code::kScheduled) continue;
-    VCSCHED_ASSIGN_OR_RETURN(e.hints, internal::FindHints(snapshot, config, options.run, e, &budget));
+    VCSCHED_ASSIGN_OR_RETURN(e.hints, internal::FindHints(snapshot, config, rerun, e, &budget));
   }
   return r;
 }

@@ -63,6 +63,8 @@ class HintSearch {
     if (!changed.ok()) return std::optional<bool>(false);
     RunOptions options = options_;
     if (at) options.now_seconds = *at;
+    std::optional<SchedulerMemory> memory;  // each re-run starts from the same memory
+    if (options_.memory != nullptr) options.memory = &memory.emplace(*options_.memory);
     VCSCHED_ASSIGN_OR_RETURN(Decisions d, RunSession(*changed, config_, options));
     size_t bound = 0;
     for (const Bind& b : d.binds) bound += pending_.count(std::string(b.task));

@@ -133,6 +133,8 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
   Session ssn(snapshot, cfg, now, options.session_id);
   Session::State& s = SessionInternals::Of(ssn);
   s.node_choice_cache = options.node_choice_cache;
+  if (options.memory != nullptr) s.memory = *options.memory;
+  if (!s.memory.started_ms) s.memory.started_ms = ssn.now_ms();
   if (hooks != nullptr) StartExplaining(ssn, hooks->node_verdicts_by_node);
   VCSCHED_RETURN_IF_ERROR(OpenSharding(ssn));
 
@@ -175,6 +177,7 @@ absl::StatusOr<Decisions> RunSessionWith(const Registry& registry, const Snapsho
   for (std::string& w : config_warnings) out.warnings.push_back(std::move(w));
   // Binds in task order and statuses in job order are in key order when the keys are.
   internal::SortDecisions(out, {s.binds_in_index_order && s.facts->task_keys_sorted, s.facts->job_keys_sorted});
+  if (options.memory != nullptr) *options.memory = std::move(s.memory);
   return out;
 }
 

@@ -261,6 +261,7 @@ Session::~Session() = default;
 // ---------------------------------------------------------------- reads
 
 const std::string& Session::session_id() const { return s_->session_id; }
+SchedulerMemory& Session::memory() { return s_->memory; }
 
 Resource Session::node_future_idle(NodeIndex n) const {
   Resource r = Resource::FromSpan(node_idle(n));

@@ -48,6 +48,7 @@ struct Session::State {
   const SchedulerConfig* config = nullptr;
   int64_t now = 0;
   std::string session_id;
+  SchedulerMemory memory;  // a copy of RunOptions::memory, written back on success
   SharedText transition_id;  // session_id, for the conditions the session writes
   // The snapshot's storage, shared by every name the decisions hold (no copies).
   SharedText::Owner names;

@@ -1,8 +1,12 @@
 #include "src/model/pod_facts.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "absl/strings/numbers.h"
+#include "vcsched/resource.h"
 
 namespace vcsched::internal {
 
@@ -16,6 +20,37 @@ bool HasPlacementTerms(const PodSpec& pod) {
   const Affinity& a = pod.affinity;
   return a.has_required_node_terms || !a.preferred_node_terms.empty() || HasPodAffinityTerms(pod) ||
          !pod.topology_spread_constraints.empty();
+}
+
+PodQos QosClassOf(const PodSpec& pod) {
+  if (!pod.qos_class.empty()) {
+    if (pod.qos_class == "BestEffort") return PodQos::kBestEffort;
+    if (pod.qos_class == "Burstable") return PodQos::kBurstable;
+    return pod.qos_class == "Guaranteed" ? PodQos::kGuaranteed : PodQos::kOther;
+  }
+  // Requests and limits of cpu and memory, summed over every container (init ones too);
+  // Guaranteed needs each container to limit both, and the sums to match.
+  std::map<std::string, int64_t> requests, limits;
+  bool every_container_limits_both = true;
+  const auto fold = [&](const std::vector<Container>& containers) {
+    for (const Container& c : containers) {
+      bool cpu = false, memory = false;
+      for (const char* name : {"cpu", "memory"}) {
+        if (auto it = c.requests.find(name); it != c.requests.end() && it->second > 0) {
+          requests[name] = SaturatingAdd(requests[name], it->second);
+        }
+        if (auto it = c.limits.find(name); it != c.limits.end() && it->second > 0) {
+          limits[name] = SaturatingAdd(limits[name], it->second);
+          (name[0] == 'c' ? cpu : memory) = true;
+        }
+      }
+      if (!cpu || !memory) every_container_limits_both = false;
+    }
+  };
+  fold(pod.containers);
+  fold(pod.init_containers);
+  if (requests.empty() && limits.empty()) return PodQos::kBestEffort;
+  return every_container_limits_both && requests == limits ? PodQos::kGuaranteed : PodQos::kBurstable;
 }
 
 namespace {

@@ -15,6 +15,12 @@ bool HasPodAffinityTerms(const PodSpec& pod);
 // depends on more than its requests, node selector and tolerations.
 bool HasPlacementTerms(const PodSpec& pod);
 
+// Kubernetes' QoS class (v1qos.GetPodQOS): status.qosClass when given, else computed from
+// the containers' cpu and memory requests and limits. kOther: a status.qosClass of
+// another text.
+enum class PodQos { kBestEffort, kBurstable, kGuaranteed, kOther };
+PodQos QosClassOf(const PodSpec& pod);
+
 }  // namespace vcsched::internal
 
 #endif  // VCSCHED_SRC_MODEL_POD_FACTS_H_

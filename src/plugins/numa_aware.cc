@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "src/model/cpu_topology.h"
+#include "src/model/pod_facts.h"
 #include "src/plugins/plugins.h"
 #include "src/util/status_macros.h"
 #include "vcsched/arguments.h"
@@ -45,34 +46,6 @@ struct NumaNode {
 std::string TaskPolicy(const PodSpec& pod) {
   auto it = pod.annotations.find(kPolicyAnnotation);
   return it == pod.annotations.end() ? std::string() : it->second;
-}
-
-// Kubernetes' QoS class: status.qosClass when given, else Guaranteed when every
-// container (init ones too) limits cpu and memory and the summed requests equal the
-// summed limits.
-bool Guaranteed(const PodSpec& pod) {
-  if (!pod.qos_class.empty()) return pod.qos_class == "Guaranteed";
-  std::map<std::string, int64_t> requests, limits;
-  bool guaranteed = true;
-  const auto fold = [&](const std::vector<Container>& containers) {
-    for (const Container& c : containers) {
-      bool cpu = false, memory = false;
-      for (const char* name : {"cpu", "memory"}) {
-        if (auto it = c.requests.find(name); it != c.requests.end() && it->second > 0) {
-          requests[name] = SaturatingAdd(requests[name], it->second);
-        }
-        if (auto it = c.limits.find(name); it != c.limits.end() && it->second > 0) {
-          limits[name] = SaturatingAdd(limits[name], it->second);
-          (std::string(name) == "cpu" ? cpu : memory) = true;
-        }
-      }
-      if (!cpu || !memory) guaranteed = false;
-    }
-  };
-  fold(pod.containers);
-  fold(pod.init_containers);
-  if (requests.empty() && limits.empty()) return false;
-  return guaranteed && requests == limits;
 }
 
 // The CPU manager's request: whole CPUs, or 0 for a fractional or missing request.
@@ -147,7 +120,7 @@ class NumaAwarePlugin : public Plugin {
 
   FitResult Predicate(TaskIndex t, NodeIndex n) {
     const PodSpec& pod = *ssn_->task(t).pod;
-    if (!Guaranteed(pod)) return FitResult::Success();
+    if (QosClassOf(pod) != PodQos::kGuaranteed) return FitResult::Success();
     const NumaNode& node = nodes_[static_cast<size_t>(n)];
     const std::string policy = TaskPolicy(pod);
     if (!policy.empty() && policy != "none") {

@@ -29,6 +29,7 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("task-topology", NewTaskTopologyPlugin);
   (void)r.RegisterPlugin("usage", NewUsagePlugin, node_local);
   (void)r.RegisterPlugin("numa-aware", NewNumaAwarePlugin);  // its predicate keeps state: no node-choice reuse
+  (void)r.RegisterPlugin("rescheduling", NewReschedulingPlugin);
 }
 
 }  // namespace vcsched::internal

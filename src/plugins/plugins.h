@@ -30,6 +30,7 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewTdmPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewTaskTopologyPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewUsagePlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewNumaAwarePlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewReschedulingPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewNodeGroupPlugin(const Arguments& args);
 
 void RegisterBuiltInPlugins(Registry& registry);

@@ -28,6 +28,8 @@ constexpr absl::string_view kJdbMinAvailable = "volcano.sh/jdb-min-available";
 constexpr absl::string_view kJdbMaxUnavailable = "volcano.sh/jdb-max-unavailable";
 constexpr absl::string_view kZoneArgument = "tdm.revocable-zone.";
 constexpr double kMaxNodeScore = 100;
+constexpr int64_t kDefaultEvictPeriodMs = 60 * 1000;
+constexpr const char* kEvictMemoryKey = "tdm.evict";
 
 // A pod's or PodGroup's revocable zone: "*" when its annotations name the zone "*", or
 // (without the zone annotation) say it is preemptable; "" otherwise.
@@ -59,7 +61,8 @@ int64_t IntOrPercent(absl::string_view text, int64_t total) {
 
 class TdmPlugin : public Plugin {
  public:
-  explicit TdmPlugin(std::map<std::string, std::string> zones) : zones_(std::move(zones)) {}
+  TdmPlugin(std::map<std::string, std::string> zones, int64_t evict_period_ms)
+      : zones_(std::move(zones)), evict_period_ms_(evict_period_ms) {}
 
   absl::Status OnSessionOpen(Session& ssn) override {
     const Session& s = ssn;
@@ -92,10 +95,12 @@ class TdmPlugin : public Plugin {
       }
       return std::make_pair(MaxVictimsByJob(s, eligible), Vote::kPermit);
     });
-    ssn.AddVictimTasksFn([this, &s](absl::Span<const TaskIndex>) {
+    ssn.AddVictimTasksFn([this, &ssn, &s](absl::Span<const TaskIndex>) {
       // The pods lent to zones whose window is closed, node by node (Volcano walks its
-      // maps in random order; vcsched in zone, node and pod order).
+      // maps in random order; vcsched in zone, node and pod order), at most once per evict
+      // period (the scheduler's memory keeps when tdm last looked).
       std::vector<TaskIndex> victims;
+      if (!EvictionDue(ssn)) return victims;
       for (const auto& [zone, raw] : zones_) {
         if (!Closed(s, zone)) continue;
         std::vector<TaskIndex> lent;
@@ -122,6 +127,17 @@ class TdmPlugin : public Plugin {
   }
 
  private:
+  // Volcano looks for victims unless the last look was less than a period ago, and
+  // records each look.
+  bool EvictionDue(Session& ssn) const {
+    SchedulerMemory& memory = ssn.memory();
+    const int64_t now = ssn.now_ms();
+    auto it = memory.last_run_ms.find(kEvictMemoryKey);
+    if (it != memory.last_run_ms.end() && static_cast<__int128>(it->second) + evict_period_ms_ > now) return false;
+    memory.last_run_ms[kEvictMemoryKey] = now;
+    return true;
+  }
+
   static const std::string* ZoneOf(const Session& s, NodeIndex n) {
     const Labels& labels = s.node_info(n).spec.labels;
     auto it = labels.find(std::string(kRevocableZone));
@@ -187,6 +203,7 @@ class TdmPlugin : public Plugin {
   }
 
   const std::map<std::string, std::string> zones_;  // zone -> its "HH:MM-HH:MM" window
+  const int64_t evict_period_ms_;
   ReasonId not_allowed_ = 0;
   std::map<std::string, std::optional<ReasonId>, std::less<>> zone_reason_;  // zones of nodes: why closed
 };
@@ -203,10 +220,11 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewTdmPlugin(const Arguments& args) {
     zone.erase(at, kZoneArgument.size());
     zones[zone] = value.text();
   }
-  // tdm.evict.period (default 1m) spaces shuffle's evictions across sessions in Volcano's
-  // process; vcsched's sessions share no state, so each may evict (docs/reference).
-  VCSCHED_RETURN_IF_ERROR(args.GetString("tdm.evict.period", "1m").status());
-  return std::unique_ptr<Plugin>(new TdmPlugin(std::move(zones)));
+  // tdm.evict.period (default 1m) spaces shuffle's evictions across sessions; an
+  // unparsable period keeps the default, as Volcano.
+  VCSCHED_ASSIGN_OR_RETURN(const std::string period, args.GetString("tdm.evict.period", "1m"));
+  absl::StatusOr<int64_t> period_ms = ParseGoDurationMillis(period);
+  return std::unique_ptr<Plugin>(new TdmPlugin(std::move(zones), period_ms.ok() ? *period_ms : kDefaultEvictPeriodMs));
 }
 
 }  // namespace vcsched::internal

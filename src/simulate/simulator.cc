@@ -180,6 +180,7 @@ absl::Status Simulator::RunSession() {
   }
   ExplainOptions eo;
   eo.run.now_seconds = NowSeconds();
+  eo.run.memory = &memory_;
   eo.max_reruns = 0;
   // Reasons are kept for jobs never started (TakeResult): only they are explained.
   eo.jobs.emplace(unstarted_groups_.begin(), unstarted_groups_.end());

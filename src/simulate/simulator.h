@@ -22,6 +22,7 @@
 #include "vcsched/lifecycle/cron.h"
 #include "vcsched/lifecycle/job_simulator.h"
 #include "vcsched/lifecycle/jobflow.h"
+#include "vcsched/scheduler_memory.h"
 #include "vcsched/simulate.h"
 
 namespace vcsched::simulate_internal {
@@ -184,6 +185,7 @@ class Simulator {
   SimulationOptions options_;
   uint64_t seed_ = 0;
   Cluster cluster_;
+  SchedulerMemory memory_;  // what the simulated scheduler carries between sessions
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   uint64_t seq_ = 0;
   int64_t now_ms_ = 0;

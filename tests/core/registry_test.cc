@@ -72,26 +72,26 @@ TEST_CASE("Registry: a host plugin's predicate and score change the decision", "
 TEST_CASE("Registry: Volcano's plugins that vcsched lacks are skipped with a warning", "[core][registry]") {
   const Snapshot snap = ThreeNodes();
   SchedulerConfig cfg = DefaultSchedulerConfig();
-  cfg.tiers[1].plugins.push_back({"rescheduling", {}, {}});
+  cfg.tiers[1].plugins.push_back({"extender", {}, {}});
   cfg.tiers[1].plugins.push_back({"deviceshare", {}, {}});
   const Registry built_in = Registry::BuiltIn();
   CHECK(built_in.ValidateConfig(cfg).ok());
-  CHECK(built_in.Skips("rescheduling"));
+  CHECK(built_in.Skips("extender"));
   CHECK_FALSE(built_in.Skips("gang"));
   CHECK_FALSE(built_in.Skips("gangg"));  // not Volcano's either: an error, below
   absl::StatusOr<Decisions> d = RunSession(snap, cfg);
   REQUIRE(d.ok());
   CHECK(testing::BindStrings(*d) == std::vector<std::string>{"ns/p->n1"});
   REQUIRE(d->warnings.size() == 2);
-  CHECK_THAT(d->warnings[0], Catch::StartsWith("tiers[1].plugins[5]: plugin \"rescheduling\" is not modelled by vcsched"));
+  CHECK_THAT(d->warnings[0], Catch::StartsWith("tiers[1].plugins[5]: plugin \"extender\" is not modelled by vcsched"));
   CHECK_THAT(d->warnings[1], Catch::StartsWith("tiers[1].plugins[6]: plugin \"deviceshare\" is not modelled"));
 
   SECTION("a host that registers the name gets its plugin, not the skip") {
     Registry reg = Registry::BuiltIn();
-    REQUIRE(reg.RegisterPlugin("rescheduling", [](const Arguments&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
+    REQUIRE(reg.RegisterPlugin("extender", [](const Arguments&) -> absl::StatusOr<std::unique_ptr<Plugin>> {
                   return std::make_unique<AvoidAndPrefer>("n1", "n3");
                 }).ok());
-    CHECK_FALSE(reg.Skips("rescheduling"));
+    CHECK_FALSE(reg.Skips("extender"));
     RunOptions opts;
     opts.registry = &reg;
     absl::StatusOr<Decisions> host = RunSession(snap, cfg, opts);

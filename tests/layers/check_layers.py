@@ -99,6 +99,7 @@ BELOW["simulate"] = BELOW["public-simulate"] | {"util", "simulate"}
 MODEL_HELPERS = {"src/model/resource_matrix.h", "src/model/k8s_match.h", "src/model/host_ports.h",
                  "src/model/output_text.h", "src/model/node_group_limits.h",
                  "src/model/revocable_window.h", "src/model/strict_json.h", "src/model/cpu_topology.h",
+                 "src/model/pod_facts.h",
                  "src/model/go_sort.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -168,6 +168,26 @@ TEST_CASE("tdm: shuffle takes back the pods lent to a closed zone, on the sessio
   CHECK(d->evictions.empty());
 }
 
+TEST_CASE("tdm: with the scheduler's memory, shuffle looks for victims once per evict period", "[plugins][tdm]") {
+  const std::string yaml = Config("tdm.revocable-zone.rz1: \"0:00-0:01\", tdm.evict.period: 2m", "") +
+                           Node("n1", "rz1") + Group("c1", "pg1") +
+                           Pod("c1", "a", "n1", "pg1", ", volcano.sh/preemptable: \"true\"");
+  const Scenario sc = testing::LoadInline(yaml);
+  SchedulerMemory memory;
+  const auto evictions_at = [&](int64_t now) {
+    RunOptions opts;
+    opts.now_seconds = now;
+    opts.memory = &memory;
+    absl::StatusOr<Decisions> d = RunSession(sc.snapshot, *sc.config, opts);
+    REQUIRE(d.ok());
+    return d->evictions.size();
+  };
+  CHECK(evictions_at(kNoon) == 1);        // the first look
+  CHECK(evictions_at(kNoon + 119) == 0);  // within the period
+  CHECK(evictions_at(kNoon + 120) == 1);  // a period after the last look
+  CHECK(memory.last_run_ms.at("tdm.evict") == (kNoon + 120) * 1000);
+}
+
 }  // namespace
 }  // namespace vcsched
 

@@ -1,0 +1,31 @@
+// What a scheduler process carries from one session to the next. Volcano keeps it in
+// package variables that live as long as the scheduler: when rescheduling's strategies
+// last ran, when tdm last evicted. A host that runs sessions one after another (over a
+// Cluster, the simulator, replay) passes one SchedulerMemory to each session through
+// RunOptions::memory; a session without one is the first of a scheduler started at its
+// clock.
+#ifndef VCSCHED_SCHEDULER_MEMORY_H_
+#define VCSCHED_SCHEDULER_MEMORY_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace vcsched {
+
+struct SchedulerMemory {
+  // The clock of the first session that used this memory (milliseconds since the epoch):
+  // when the scheduler started.
+  std::optional<int64_t> started_ms;
+  // When periodic plugin work last ran, by what it is ("rescheduling", "tdm.evict").
+  std::map<std::string, int64_t> last_run_ms;
+
+  friend bool operator==(const SchedulerMemory& a, const SchedulerMemory& b) {
+    return a.started_ms == b.started_ms && a.last_run_ms == b.last_run_ms;
+  }
+};
+
+}  // namespace vcsched
+
+#endif  // VCSCHED_SCHEDULER_MEMORY_H_

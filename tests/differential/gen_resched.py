@@ -103,14 +103,8 @@ def generate(seed, opts):
     rnd = random.Random(seed * 7919 + 66)
     family, docs = contention(seed, **opts)
     config = docs.pop()
-    out = []
-    for d in docs:
-        kind = split_kind(d)
-        if kind == "Node":
-            d = node(rnd, d)
-        elif kind == "Pod":
-            d = pod(rnd, d)
-        out.append(d)
+    edits = {"Node": node, "Pod": pod}
+    out = [edits.get(split_kind(d), lambda _rnd, doc: doc)(rnd, d) for d in docs]
     body = args(rnd)
     plugin = "  - name: rescheduling\n" + (f"    arguments:\n{body}\n" if body else "")
     parts = config.split("- plugins:\n")

@@ -17,7 +17,7 @@ import sys
 PUBLIC_MODEL = {"quantity.h", "resource.h", "objects.h", "arguments.h", "config.h", "value.h", "version.h",
                 "hyper_node_discovery.h", "storage.h", "policy.h"}
 PUBLIC_FRAMEWORK = {"session.h", "plugin.h", "action.h", "statement.h", "registry.h", "scheduler.h",
-                    "decisions.h", "fit.h", "shared_text.h", "explain_records.h"}
+                    "decisions.h", "fit.h", "shared_text.h", "explain_records.h", "scheduler_memory.h"}
 
 
 def layer_of(path):

@@ -471,8 +471,12 @@ auto WithSession(int64_t now, const std::map<std::string, py::object>& plugins, 
 }
 
 Decisions Schedule(const Snapshot& snap, const SchedulerConfig& config, int64_t now,
-                   const std::map<std::string, py::object>& plugins) {
-  return WithSession(now, plugins, [&](const RunOptions& opts) { return RunSession(snap, config, opts); });
+                   const std::map<std::string, py::object>& plugins, SchedulerMemory* memory) {
+  return WithSession(now, plugins, [&](const RunOptions& opts) {
+    RunOptions with_memory = opts;
+    with_memory.memory = memory;
+    return RunSession(snap, config, with_memory);
+  });
 }
 
 // Explain's answers as the JSON the command line prints (docs/EXPLAIN.md), so that both
@@ -785,8 +789,19 @@ PYBIND11_MODULE(_vcsched, m) {
           return CompareWithExpectation(d, e, snapshot);
         },
         py::arg("decisions"), py::arg("expectation"), py::arg("snapshot") = nullptr);
+  py::class_<SchedulerMemory>(m, "SchedulerMemory",
+                              "What one scheduler carries from session to session (rescheduling's interval, tdm's "
+                              "evict period): pass the same object to each schedule() call.")
+      .def(py::init<>())
+      .def_property_readonly("started_ms", [](const SchedulerMemory& s) { return s.started_ms; })
+      .def_property_readonly("last_run_ms", [](const SchedulerMemory& s) { return s.last_run_ms; })
+      .def_property_readonly("due_ms", [](const SchedulerMemory& s) { return s.due_ms; })
+      .def("__repr__", [](const SchedulerMemory& s) {
+        return absl::StrCat("<vcsched.SchedulerMemory started_ms=", s.started_ms ? absl::StrCat(*s.started_ms) : "None",
+                            " last_run_ms=", s.last_run_ms.size(), " entries>");
+      });
   m.def("schedule", &Schedule, py::arg("snapshot"), py::arg("config"), py::arg("now") = 0,
-        py::arg("plugins") = std::map<std::string, py::object>{});
+        py::arg("plugins") = std::map<std::string, py::object>{}, py::arg("memory") = nullptr);
   const auto no_plugins = std::map<std::string, py::object>{};
   m.def("explain_json", &ExplainJson, py::arg("snapshot"), py::arg("config"), py::arg("now"), py::arg("plugins"),
         py::arg("job"), py::arg("max_reruns"));

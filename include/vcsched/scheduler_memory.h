@@ -20,9 +20,12 @@ struct SchedulerMemory {
   std::optional<int64_t> started_ms;
   // When periodic plugin work last ran, by what it is ("rescheduling", "tdm.evict").
   std::map<std::string, int64_t> last_run_ms;
+  // When periodic work is next due (milliseconds, by the same keys): a host that runs
+  // sessions only after changes (the simulator) wakes one then.
+  std::map<std::string, int64_t> due_ms;
 
   friend bool operator==(const SchedulerMemory& a, const SchedulerMemory& b) {
-    return a.started_ms == b.started_ms && a.last_run_ms == b.last_run_ms;
+    return a.started_ms == b.started_ms && a.last_run_ms == b.last_run_ms && a.due_ms == b.due_ms;
   }
 };
 

@@ -266,6 +266,11 @@ class LowNodeUtilization {
   absl::flat_hash_set<TaskIndex> running_;
 };
 
+// t + interval, saturating (an interval of 0 or less is due a millisecond on).
+int64_t Later(int64_t t, int64_t interval_ms) {
+  return SaturatingAdd(t, std::max<int64_t>(interval_ms, 1));
+}
+
 class ReschedulingPlugin : public Plugin {
  public:
   explicit ReschedulingPlugin(ReschedulingSettings settings) : settings_(std::move(settings)) {}
@@ -287,9 +292,10 @@ class ReschedulingPlugin : public Plugin {
     const int64_t now = ssn.now_ms();
     auto it = memory.last_run_ms.find(kMemoryKey);
     const int64_t last = it != memory.last_run_ms.end() ? it->second : memory.started_ms.value_or(now);
-    if (static_cast<__int128>(now) - last < settings_.interval_ms) return false;
-    memory.last_run_ms[kMemoryKey] = now;
-    return true;
+    const bool due = static_cast<__int128>(now) - last >= settings_.interval_ms;
+    if (due) memory.last_run_ms[kMemoryKey] = now;
+    memory.due_ms[kMemoryKey] = Later(due ? now : last, settings_.interval_ms);
+    return due;
   }
 
   ReschedulingSettings settings_;

@@ -133,8 +133,12 @@ class TdmPlugin : public Plugin {
     SchedulerMemory& memory = ssn.memory();
     const int64_t now = ssn.now_ms();
     auto it = memory.last_run_ms.find(kEvictMemoryKey);
-    if (it != memory.last_run_ms.end() && static_cast<__int128>(it->second) + evict_period_ms_ > now) return false;
+    if (it != memory.last_run_ms.end() && static_cast<__int128>(it->second) + evict_period_ms_ > now) {
+      memory.due_ms[kEvictMemoryKey] = SaturatingAdd(it->second, evict_period_ms_);  // a look is owed then
+      return false;
+    }
     memory.last_run_ms[kEvictMemoryKey] = now;
+    memory.due_ms.erase(kEvictMemoryKey);
     return true;
   }
 

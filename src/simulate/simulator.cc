@@ -66,7 +66,7 @@ void Simulator::ScheduleTdmWake() {
   }
   const int64_t after_start = SaturatingAdd(next, -workload_.start_seconds);
   if (next == INT64_MAX || after_start > INT64_MAX / 1000) return;
-  Push(after_start * 1000, EventKind::kWake, -1);
+  Push(after_start * 1000, EventKind::kWake, kTdmWake);
 }
 
 absl::Status Simulator::Handle(const Event& e) {
@@ -100,7 +100,7 @@ absl::Status Simulator::Handle(const Event& e) {
         dirty_ = true;
         dirty_since_ms_ = now_ms_;
       }
-      if (e.a < 0) {
+      if (e.a == kTdmWake) {
         // Only pending pods left: two days of windows at most, then the run may stall.
         const bool idle = events_.empty() && running_pods_ == 0;
         tdm_idle_wakes_ = idle ? tdm_idle_wakes_ + 1 : 0;
@@ -265,7 +265,19 @@ absl::Status Simulator::RunSession() {
     why.message = e.message;
     why.check = e.check;
   }
+  ScheduleMemoryWake();
   return absl::OkStatus();
+}
+
+void Simulator::ScheduleMemoryWake() {
+  if (running_pods_ == 0) return;  // the periodic work (shuffle's victims) moves running pods only
+  int64_t due = INT64_MAX;
+  for (const auto& [key, t] : memory_.due_ms) due = std::min(due, t);
+  if (due == INT64_MAX) return;
+  const __int128 at = static_cast<__int128>(due) - static_cast<__int128>(workload_.start_seconds) * 1000;
+  if (at <= now_ms_ || at > INT64_MAX || at == memory_wake_ms_) return;
+  memory_wake_ms_ = static_cast<int64_t>(at);
+  Push(memory_wake_ms_, EventKind::kWake, kMemoryWake);
 }
 
 void Simulator::RecordStall() {

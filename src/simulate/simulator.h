@@ -37,7 +37,7 @@ enum class EventKind {
   kRelease,      // a: job, b: pod slot, c: incarnation (an evicted or deleted pod goes)
   kWorkDone,     // a: job, c: the job's progress epoch
   kControllerTimer,  // a: job (delayed policy actions, ttlSecondsAfterFinished)
-  kWake,             // a: job: its sla waiting time is over, which a session must see
+  kWake,             // a: job: its sla waiting time is over, which a session must see (negative: Simulator::kTdmWake, kMemoryWake)
 };
 
 struct Event {
@@ -132,6 +132,11 @@ class Simulator {
   // tdm's revocable zones open and close on the clock: a session must see each change.
   // The next one after now, while work remains (a wake whose `a` is -1).
   void ScheduleTdmWake();
+  // Periodic plugin work (rescheduling's interval, tdm's evict period) that the scheduler's
+  // memory says is due later: a session must run then, while pods run.
+  void ScheduleMemoryWake();
+  static constexpr int64_t kTdmWake = -1;     // a wake's `a` for tdm's window changes
+  static constexpr int64_t kMemoryWake = -2;  // and for the memory's due work
   void CreatePod(int j, int slot);
   void DeletePod(int j, int slot, bool by_controller);
   void PodStarted(int j, int slot);
@@ -186,6 +191,7 @@ class Simulator {
   uint64_t seed_ = 0;
   Cluster cluster_;
   SchedulerMemory memory_;  // what the simulated scheduler carries between sessions
+  int64_t memory_wake_ms_ = -1;  // the last wake pushed for it
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   uint64_t seq_ = 0;
   int64_t now_ms_ = 0;

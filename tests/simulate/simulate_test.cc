@@ -551,6 +551,75 @@ TEST_CASE("simulate: the report opens with a summary and says why a queue's shar
 namespace vcsched {
 namespace {
 
+TEST_CASE("simulate: rescheduling's interval runs on the simulated clock, counted from the scheduler's start") {
+  // A pod held to the busy node (90% by its metrics) while the quiet one sits at 5%:
+  // lowNodeUtilization moves it once ten minutes have passed since the first session.
+  const std::string cluster = R"(apiVersion: vcsched/v1
+kind: SchedulerConfiguration
+actions: "enqueue, allocate, backfill, shuffle"
+tiers:
+- plugins: [{name: priority}, {name: gang}, {name: conformance}]
+- plugins:
+  - {name: predicates}
+  - {name: proportion}
+  - name: rescheduling
+    arguments:
+      interval: 10m
+      metricsPeriod: 10m
+      strategies:
+      - name: lowNodeUtilization
+        params: {thresholds: {cpu: 20, memory: 20}, targetThresholds: {cpu: 50, memory: 50}}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: busy
+  labels: {pool: busy}
+  annotations: {vcsched.io/cpu-usage-percent: "90", vcsched.io/memory-usage-percent: "90", vcsched.io/usage-time: "2026-01-01T00:00:00Z"}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, capacity: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: quiet
+  annotations: {vcsched.io/cpu-usage-percent: "5", vcsched.io/memory-usage-percent: "5", vcsched.io/usage-time: "2026-01-01T00:00:00Z"}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}, capacity: {cpu: "4", memory: 8Gi, pods: "110"}}
+)";
+  const std::string workload = absl::StrCat(kHead, R"(jobs:
+- name: held
+  arrival: {at: [0s]}
+  duration: {fixed: 2h}
+  template:
+    apiVersion: batch.volcano.sh/v1alpha1
+    kind: Job
+    metadata: {namespace: default}
+    spec:
+      minAvailable: 1
+      schedulerName: volcano
+      tasks:
+      - name: worker
+        replicas: 1
+        template:
+          spec:
+            restartPolicy: Never
+            nodeSelector: {pool: busy}
+            containers:
+            - name: main
+              image: busybox
+              resources: {requests: {cpu: "1", memory: 1Gi}}
+)");
+  SimulationOptions before;
+  before.until_ms = 9 * 60 * 1000;
+  const SimulationResult early = Run(cluster, workload, before);
+  CheckInvariants(early);
+  CHECK(early.evictions == 0);
+  SimulationOptions after;
+  after.until_ms = 11 * 60 * 1000;
+  const SimulationResult late = Run(cluster, workload, after);
+  CheckInvariants(late);
+  CHECK(late.evictions == 1);
+}
+
 TEST_CASE("simulate: tdm lends a revocable node while its window is open on the simulated clock") {
   // The only node is in zone rz, open 0:00-1:00 each day (UTC). A preemptable 2h job
   // starts on it at once; when the window closes at 1:00 shuffle takes its pod back, so

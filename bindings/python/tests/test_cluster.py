@@ -286,3 +286,45 @@ def test_node_shards_are_state_and_sharding_is_an_option_beside_the_config():
     b = vcsched.SnapshotBuilder()
     b.add_node_shard("volcano", nodes_desired=["n1"], nodes_in_use=["n1"])
     assert vcsched.Cluster(b.build()).counts["node_shards"] == 1
+
+
+RESCHEDULING = """
+actions: "shuffle"
+tiers:
+- plugins:
+  - name: rescheduling
+    arguments:
+      interval: 5m
+      metricsPeriod: 10m
+      strategies:
+      - name: lowNodeUtilization
+        params: {thresholds: {cpu: 20, memory: 20}, targetThresholds: {cpu: 50, memory: 50}}
+"""
+
+
+def metered_node(name, percent):
+    n = node(name, 4)
+    n["status"]["capacity"] = dict(n["status"]["allocatable"])
+    n["metadata"]["annotations"] = {"vcsched.io/cpu-usage-percent": str(percent),
+                                    "vcsched.io/memory-usage-percent": str(percent),
+                                    "vcsched.io/usage-time": "2026-01-01T00:00:00Z"}
+    return n
+
+
+def test_the_cluster_keeps_its_schedulers_memory_between_sessions():
+    c = vcsched.Cluster()
+    running = pod("busy-0", 1, "g", phase="Running")
+    running["spec"]["nodeName"] = "busy"
+    c.apply_all([added(metered_node("quiet", 5)), added(metered_node("busy", 90)), added(group("g", 0)), added(running)])
+    config = vcsched.load_config(RESCHEDULING)
+    t0 = 1767225600
+    assert c.schedule(config, now=t0).evictions == []  # the scheduler starts: not due yet
+    assert c.memory.started_ms == t0 * 1000
+    assert c.schedule(config, now=t0 + 299).evictions == []
+    assert c.schedule(config, now=t0 + 300).evictions == ["ns/busy-0"]
+    assert c.memory.last_run_ms == {"rescheduling": (t0 + 300) * 1000}
+    assert c.memory.due_ms == {"rescheduling": (t0 + 600) * 1000}
+    # Without a memory every session is a scheduler's first.
+    assert vcsched.schedule(vcsched.Cluster().snapshot(), config, now=t0).evictions == []
+    with pytest.raises(TypeError, match="SchedulerMemory"):
+        vcsched.schedule(c.snapshot(), config, memory={})

@@ -34,7 +34,7 @@ __version__: str = _vcsched.__version__
 """The vcsched version (CMakeLists.txt's project VERSION, as VCSCHED_VERSION_STRING in C++)."""
 
 __all__ = [
-    "Error", "NotFoundError", "TaskRef", "NodeRef", "NodeList", "JobRef", "PathOrText", "Snapshot", "SnapshotBuilder", "Cluster", "SchedulerConfig", "Scenario",
+    "Error", "NotFoundError", "TaskRef", "NodeRef", "NodeList", "JobRef", "PathOrText", "Snapshot", "SnapshotBuilder", "Cluster", "SchedulerConfig", "SchedulerMemory", "Scenario",
     "Decisions", "Eviction", "PodGroupStatus", "Usage", "Scheduler", "load_scenario",
     "load_config", "default_config", "schedule", "register_plugin", "unregister_plugin",
     "registered_plugins", "parse_quantity", "builtin_plugins", "builtin_actions", "sharding_args",
@@ -53,6 +53,7 @@ NotFoundError = _vcsched.NotFoundError
 """Raised when a named thing does not exist (a KeyError)."""
 
 SchedulerConfig = _vcsched.SchedulerConfig
+SchedulerMemory = _vcsched.SchedulerMemory
 """A Volcano scheduler configuration (actions and tiers of plugins)."""
 
 PathOrText = Union[str, os.PathLike]
@@ -787,18 +788,24 @@ def sharding_args(sharding_mode: Optional[str] = None, sharding_name: Optional[s
 
 def schedule(snapshot: Union[Snapshot, Scenario], config: Union[None, SchedulerConfig, PathOrText, Mapping[str, Any]] = None,
              *, now: int = 0, plugins: Optional[Mapping[str, Callable[..., Any]]] = None,
-             sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None) -> Decisions:
+             sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None,
+             memory: Optional[SchedulerMemory] = None) -> Decisions:
     """Runs one scheduling session and returns its Decisions.
 
     `config` None means Volcano's default configuration (for a Scenario: its own, else
     the default). `now` is the session clock in seconds (0: the newest creation time).
     `plugins` adds host plugins for this call on top of :func:`register_plugin`'s.
     `sharding_mode` and `sharding_name` are vc-scheduler's sharding flags beside the
-    configuration (:func:`sharding_args`). The GIL is released while the C++ session runs.
+    configuration (:func:`sharding_args`). `memory`: a :class:`SchedulerMemory` that one
+    scheduler's sessions share (periodic plugin work: rescheduling's interval, tdm's evict
+    period); None: the session is the first of a scheduler started at its clock. The GIL
+    is released while the C++ session runs.
     """
     now = whole("now", now)
+    if memory is not None and not isinstance(memory, SchedulerMemory):
+        raise TypeError(f"schedule: memory must be a vcsched.SchedulerMemory, got {type(memory).__name__}")
     snap, cfg, all_plugins = _session_args(snapshot, config, plugins, "schedule", sharding_args(sharding_mode, sharding_name))
-    impl = _vcsched.schedule(snap._impl, cfg, now, all_plugins)
+    impl = _vcsched.schedule(snap._impl, cfg, now, all_plugins, memory)
     return Decisions(impl, snap, (cfg, now, all_plugins))
 
 
@@ -883,11 +890,12 @@ class Scheduler:
         self.config = _as_config(config)
         self.plugins = dict(plugins or {})
         self.now = now
+        self.memory = SchedulerMemory()  # carried from one schedule() to the next
 
     def schedule(self, snapshot: Union[Snapshot, Scenario]) -> Decisions:
         if isinstance(snapshot, Scenario):
             snapshot = snapshot.snapshot
-        return schedule(snapshot, self.config, now=self.now, plugins=self.plugins)
+        return schedule(snapshot, self.config, now=self.now, plugins=self.plugins, memory=self.memory)
 
     def __repr__(self) -> str:
         return f"<vcsched.Scheduler actions={list(self.config.actions)}>"
@@ -919,6 +927,8 @@ class Cluster:
             raise TypeError(f"Cluster: expected a Scenario, a Snapshot or None, got {type(scenario).__name__}")
         self.last_apply: Optional[Dict[str, Any]] = None
         """The report of the last :meth:`schedule`'s apply (conflicts included); None before the first."""
+        self.memory = SchedulerMemory()
+        """What the cluster's scheduler carries between :meth:`schedule` calls (a SchedulerMemory)."""
 
     def apply(self, event: Mapping[str, Any]) -> List[str]:
         """Applies one watch event {"type": ADDED|MODIFIED|DELETED|BOOKMARK|ERROR, "object": {...}}.
@@ -951,7 +961,7 @@ class Cluster:
         snap = self.snapshot()
         now = optional_whole("now", now) or 0
         decisions = schedule(snap, config if config is not None else self._config, now=now, plugins=plugins,
-                             sharding_mode=sharding_mode, sharding_name=sharding_name)
+                             sharding_mode=sharding_mode, sharding_name=sharding_name, memory=self.memory)
         self.last_apply = dict(self._impl.apply_decisions(decisions._impl, now))
         return decisions
 

@@ -84,12 +84,20 @@ struct NumaResourceSpec {
   std::vector<int32_t> allocatable;  // spec.numares[name].allocatable: a CPU list ("0-3,8"), sorted
   int64_t capacity = 0;              // .capacity
 };
+// One entry of spec.podAllocations: a pod the node's exporter reports the kubelet has
+// given NUMA resources (its container allocations are not read).
+struct NumaPodAllocation {
+  std::string uid;
+  std::string name;
+  std::string namespace_;
+};
 struct NumatopologySpec {
   std::string name;
   std::map<std::string, std::string> policies;  // spec.policies: CPUManagerPolicy, TopologyManagerPolicy
   std::map<std::string, std::string> reserved;  // spec.resReserved, as written (cpu: "2")
   std::map<std::string, NumaResourceSpec> resources;  // spec.numares
   std::map<int32_t, NumaCpuSpec> cpus;              // spec.cpuDetail, by CPU id
+  std::vector<NumaPodAllocation> pod_allocations;   // spec.podAllocations
 };
 
 // Keys are "namespace/name" (node shards and NUMA topologies: "name").

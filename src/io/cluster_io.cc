@@ -602,6 +602,14 @@ Value NumatopologyManifest(const NumatopologySpec& t) {
     item["core"] = Value::Int(info.core);
     spec["cpuDetail"][std::to_string(cpu)] = std::move(item);
   }
+  for (const NumaPodAllocation& p : t.pod_allocations) {
+    Value item = Value::Map();
+    if (!p.uid.empty()) item["uid"] = Str(p.uid);
+    if (!p.name.empty()) item["name"] = Str(p.name);
+    if (!p.namespace_.empty()) item["namespace"] = Str(p.namespace_);
+    if (spec.Find("podAllocations") == nullptr) spec["podAllocations"] = Value::List();
+    spec["podAllocations"].Push(std::move(item));
+  }
   return v;
 }
 

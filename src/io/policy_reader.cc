@@ -119,8 +119,16 @@ void ReadNumatopology(ObjectReader& r, const DocNode& doc, NumatopologySpec* out
     c.socket = r.Int32(v, "socket", absl::StrCat(f, ".socket")).value_or(0);
     c.core = r.Int32(v, "core", absl::StrCat(f, ".core")).value_or(0);
   });
-  // spec.podAllocations (what the kubelet has assigned) is what allocatable already
-  // leaves out: not read.
+  // spec.podAllocations: which pods the kubelet has given CPUs (what it gave them,
+  // allocatable already leaves out). Volcano holds back the CPUs it gave pods not listed.
+  const std::vector<DocNode> pods = r.List(spec, "podAllocations", "spec.podAllocations").Items();
+  for (size_t i = 0; i < pods.size(); ++i) {
+    const std::string f = absl::StrCat("spec.podAllocations[", i, "]");
+    NumaPodAllocation& p = t.pod_allocations.emplace_back();
+    p.uid = r.String(pods[i], "uid", absl::StrCat(f, ".uid")).value_or("");
+    p.name = r.String(pods[i], "name", absl::StrCat(f, ".name")).value_or("");
+    p.namespace_ = r.String(pods[i], "namespace", absl::StrCat(f, ".namespace")).value_or("");
+  }
 }
 
 }  // namespace vcsched::io_internal

@@ -74,6 +74,7 @@ class NumaAwarePlugin : public Plugin {
       node.topology.emplace(it->second.cpus);
       node.numa_nodes = NumaNodesOf(it->second.cpus);
       for (const auto& [name, res] : it->second.resources) node.free[name] = CpuSet(res.allocatable.begin(), res.allocatable.end());
+      HoldUnreportedClaims(ssn.memory(), it->second, &node.free);
       if (auto r = it->second.reserved.find("cpu"); r != it->second.reserved.end()) {
         absl::StatusOr<int64_t> milli = ParseMilliValue(r->second);
         const int64_t whole = milli.ok() ? (std::max<int64_t>(*milli, 0) + 999) / 1000 : 0;
@@ -113,6 +114,28 @@ class NumaAwarePlugin : public Plugin {
       auto it = free.find(name);
       if (it == free.end()) continue;
       it->second = placed ? Difference(it->second, cpus) : Union(it->second, cpus);
+    }
+  }
+
+  // What Volcano remembers of earlier sessions (UnassignedNumaPods): while the
+  // Numatopology lists some pod numa-aware gave CPUs to as not yet assigned, the CPUs of
+  // every such claim on the node stay taken; once it lists them all, they are forgotten.
+  static void HoldUnreportedClaims(SchedulerMemory& memory, const NumatopologySpec& spec, ResourceSets* free) {
+    auto claims = memory.numa_claims.find(spec.name);
+    if (claims == memory.numa_claims.end()) return;
+    const auto reported = [&spec](const NumaClaim& c) {
+      return std::any_of(spec.pod_allocations.begin(), spec.pod_allocations.end(), [&c](const NumaPodAllocation& p) {
+        return p.uid == c.uid || (p.name == c.name && p.namespace_ == c.namespace_);
+      });
+    };
+    if (std::all_of(claims->second.begin(), claims->second.end(), reported)) {
+      memory.numa_claims.erase(claims);
+      return;
+    }
+    for (const NumaClaim& c : claims->second) {
+      for (const auto& [name, cpus] : c.sets) {
+        if (auto it = free->find(name); it != free->end()) it->second = Difference(it->second, CpuSet(cpus.begin(), cpus.end()));
+      }
     }
   }
 
@@ -180,6 +203,26 @@ class NumaAwarePlugin : public Plugin {
     for (size_t i = 0; i < nodes.size(); ++i) {
       const int64_t score = max == 0 ? kMaxNodeScore : kMaxNodeScore - kMaxNodeScore * counts[i] / max;
       scores[i] += static_cast<double>(score * weight_);
+    }
+  }
+
+  // The CPUs given to the pods placed in the session, remembered for later sessions
+  // until the node's Numatopology reports the pods.
+  void OnSessionClose(Session& ssn) override {
+    for (const auto& [t, n] : placed_on_) {
+      auto task = assigned_.find(t);
+      if (n == kNone || task == assigned_.end()) continue;
+      auto sets = task->second.find(n);
+      if (sets == task->second.end()) continue;
+      const PodSpec& pod = *ssn.task(t).pod;
+      NumaClaim claim{ssn.task(t).uid, pod.namespace_, pod.name, {}};
+      for (const auto& [name, cpus] : sets->second) claim.sets[name].assign(cpus.begin(), cpus.end());
+      std::vector<NumaClaim>& claims = ssn.memory().numa_claims[ssn.node_info(n).spec.name];
+      auto same = std::find_if(claims.begin(), claims.end(), [&claim](const NumaClaim& c) {
+        return c.uid == claim.uid && c.namespace_ == claim.namespace_ && c.name == claim.name;
+      });
+      if (same != claims.end()) *same = std::move(claim);
+      else claims.push_back(std::move(claim));
     }
   }
 

@@ -215,6 +215,51 @@ TEST_CASE("numa-aware: fewer NUMA nodes score higher, and a placement takes its 
   CHECK(binds[1] == "c1/p2->b");
 }
 
+TEST_CASE("numa-aware: CPUs given in one session stay taken until the Numatopology reports the pod",
+          "[plugins][numa-aware]") {
+  // A node of 16 cpu by its status, whose Numatopology frees 0-7 (two NUMA nodes of 4).
+  const std::string node =
+      "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '16', memory: 16Gi, pods: '10'}}\n";
+  const auto topology = [](const std::string& reported) {
+    std::string t = Topology("n1", "static", "single-numa-node", "0-7");
+    return reported.empty() ? t : t + "  podAllocations:\n  - {" + reported + "}\n";
+  };
+  const auto session = [](const std::string& yaml, SchedulerMemory* memory) {
+    const Scenario sc = testing::LoadInline(yaml);
+    RunOptions opts;
+    opts.memory = memory;
+    absl::StatusOr<Decisions> d = RunSession(sc.snapshot, *sc.config, opts);
+    REQUIRE(d.ok());
+    return testing::BindStrings(*d);
+  };
+  SchedulerMemory memory;
+  REQUIRE(session(std::string(kConfig) + node + topology("") + Pod("p1", "4", "single-numa-node"), &memory) ==
+          std::vector<std::string>{"c1/p1->n1"});
+  REQUIRE(memory.numa_claims.count("n1") == 1);
+  const NumaClaim& claim = memory.numa_claims.at("n1").at(0);
+  CHECK(claim.name == "p1");
+  CHECK(claim.sets.at("cpu") == std::vector<int32_t>{0, 1, 2, 3});
+  // The next session: p1 runs on n1, the exporter has not caught up (still 0-7 free).
+  std::string running = Pod("p1", "4", "single-numa-node");
+  running.replace(running.find("phase: Pending"), 14, "phase: Running");
+  running.replace(running.find("schedulerName: volcano"), 22, "schedulerName: volcano, nodeName: n1");
+  const std::string next = std::string(kConfig) + node + running + Pod("p2", "4", "single-numa-node") +
+                           Pod("p3", "4", "single-numa-node");
+  SECTION("unreported: p1's CPUs stay taken, so only one NUMA node is left") {
+    SchedulerMemory carried = memory;
+    CHECK(session(next + topology(""), &carried).size() == 1);
+    CHECK(carried.numa_claims.at("n1").size() == 2);  // p1's, and the new pod's
+    SchedulerMemory none;
+    CHECK(session(next + topology(""), &none).size() == 2);  // a fresh scheduler sees 0-7
+  }
+  SECTION("reported (by uid, or by namespace and name): forgotten") {
+    for (const std::string reported : {"uid: c1-p1", "name: p1, namespace: c1"}) {
+      SchedulerMemory carried = memory;
+      CHECK(session(next + topology(reported), &carried).size() == 2);
+    }
+  }
+}
+
 TEST_CASE("numa-aware: a Numatopology's problems name the object and the field", "[plugins][numa-aware][bad-input]") {
   const auto load = [](const std::string& spec) {
     return LoadScenario({{"numa.yaml", absl::StrCat("apiVersion: nodeinfo.volcano.sh/v1alpha1\nkind: Numatopology\n"

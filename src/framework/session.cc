@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/base/attributes.h"
 #include "absl/status/status.h"
 #include "absl/container/inlined_vector.h"
@@ -833,9 +834,10 @@ std::vector<TaskIndex> Session::VictimTasks(absl::Span<const TaskIndex> candidat
   while (i < regs.size()) {
     const int tier = regs[i].tier;
     std::vector<TaskIndex> all;
+    absl::flat_hash_set<TaskIndex> seen;  // a victim named twice counts once; order kept
     for (; i < regs.size() && regs[i].tier == tier; ++i) {
       for (TaskIndex t : regs[i].fn(candidates)) {
-        if (std::find(all.begin(), all.end(), t) == all.end()) all.push_back(t);
+        if (seen.insert(t).second) all.push_back(t);
       }
     }
     if (!all.empty()) return all;

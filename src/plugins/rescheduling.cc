@@ -166,10 +166,8 @@ class LowNodeUtilization {
       room_cpu_ += Truncate(settings_.target.cpu * cpu * 0.01) - Truncate(l.cpu * cpu * 0.01);
       room_memory_ += Truncate(settings_.target.memory * memory * 0.01) - Truncate(l.memory * memory * 0.01);
     }
-    for (size_t i = 0; i < running.size(); ++i) {
-      running_by_name_[s_.task(running[i]).pod->name].push_back(running[i]);
-      running_.insert(running[i]);
-    }
+    running_ = running;
+    running_set_.insert(running.begin(), running.end());
     // Busiest first (cpu + memory); Volcano's sort is not stable over map order, vcsched
     // keeps node order among equals.
     std::stable_sort(high.begin(), high.end(),
@@ -205,7 +203,11 @@ class LowNodeUtilization {
   // equals), taken while the node stays at or above the target.
   void TakeFrom(NodeLoad& load, std::vector<TaskIndex>* victims) {
     std::vector<TaskIndex> pods = s_.node_tasks(load.node);
-    std::stable_sort(pods.begin(), pods.end(), [this](TaskIndex a, TaskIndex b) { return Before(a, b); });
+    std::vector<std::pair<std::pair<int32_t, int>, TaskIndex>> keyed;  // (priority, QoS rank), worked out once
+    keyed.reserve(pods.size());
+    for (TaskIndex t : pods) keyed.push_back({{AdmittedPriority(t), QosRank(t)}, t});
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 0; i < pods.size(); ++i) pods[i] = keyed[i].second;
     const ResourceList& capacity = s_.node_info(load.node).spec.capacity;
     const double capacity_cpu = Cores(Amount(capacity, "cpu"));
     const double capacity_memory = static_cast<double>(Amount(capacity, "memory"));
@@ -221,12 +223,6 @@ class LowNodeUtilization {
       load.memory -= PercentOf(static_cast<double>(memory), capacity_memory);
       victims->push_back(t);
     }
-  }
-
-  bool Before(TaskIndex a, TaskIndex b) const {
-    const int32_t pa = AdmittedPriority(a), pb = AdmittedPriority(b);
-    if (pa != pb) return pa < pb;
-    return QosRank(a) < QosRank(b);
   }
 
   // spec.priority as the API server's Priority admission leaves it (Volcano reads the
@@ -252,8 +248,11 @@ class LowNodeUtilization {
   // Volcano matches the node's pod to a running task by pod name alone: the pod itself
   // when it runs, else (vcsched's rule where Volcano takes the first in map order) the
   // first running task of that name in job order.
-  TaskIndex RunningTaskNamed(TaskIndex pod) const {
-    if (running_.contains(pod)) return pod;
+  TaskIndex RunningTaskNamed(TaskIndex pod) {
+    if (running_set_.contains(pod)) return pod;
+    if (running_by_name_.empty()) {  // rare (a pod on the node that does not run): built once
+      for (TaskIndex t : running_) running_by_name_[s_.task(t).pod->name].push_back(t);
+    }
     auto it = running_by_name_.find(s_.task(pod).pod->name);
     return it == running_by_name_.end() ? kNone : it->second.front();
   }
@@ -262,8 +261,9 @@ class LowNodeUtilization {
   const ReschedulingSettings& settings_;
   __int128 room_cpu_ = 0;     // millicores
   __int128 room_memory_ = 0;  // bytes
+  absl::Span<const TaskIndex> running_;  // shuffle's candidates, in job order
+  absl::flat_hash_set<TaskIndex> running_set_;
   absl::flat_hash_map<std::string, std::vector<TaskIndex>> running_by_name_;
-  absl::flat_hash_set<TaskIndex> running_;
 };
 
 // t + interval, saturating (an interval of 0 or less is due a millisecond on).

@@ -607,8 +607,7 @@ Value NumatopologyManifest(const NumatopologySpec& t) {
     if (!p.uid.empty()) item["uid"] = Str(p.uid);
     if (!p.name.empty()) item["name"] = Str(p.name);
     if (!p.namespace_.empty()) item["namespace"] = Str(p.namespace_);
-    if (spec.Find("podAllocations") == nullptr) spec["podAllocations"] = Value::List();
-    spec["podAllocations"].Push(std::move(item));
+    spec["podAllocations"].Push(std::move(item));  // Push makes the list on first use
   }
   return v;
 }

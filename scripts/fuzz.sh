@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${1:-20}"
 TIMEOUT_EACH="${FUZZ_TIMEOUT:-10}"
-TARGETS="${FUZZ_TARGETS:-quantity_fuzz reader_fuzz yaml_fast_fuzz config_fuzz config_session_fuzz loader_fuzz scenario_fuzz session_fuzz job_fuzz watch_fuzz simulate_fuzz}"
+TARGETS="${FUZZ_TARGETS:-quantity_fuzz reader_fuzz yaml_fast_fuzz config_fuzz config_session_fuzz loader_fuzz scenario_fuzz session_fuzz job_fuzz watch_fuzz simulate_fuzz eta_fuzz}"
 SEED_FLAG=()
 if [ -n "${FUZZ_SEED:-}" ]; then SEED_FLAG=(-seed="$FUZZ_SEED"); fi
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -38,6 +38,7 @@ for t in $TARGETS; do
   if [ "$t" = job_fuzz ]; then candidates+=(tests/data/lifecycle); fi
   if [ "$t" = watch_fuzz ]; then candidates+=(tests/replay); fi
   if [ "$t" = simulate_fuzz ]; then candidates+=(examples/simulate); fi
+  if [ "$t" = eta_fuzz ]; then candidates+=(examples/eta); fi
   for d in "${candidates[@]}"; do [ -d "$d" ] && seeds+=("$d"); done  # git keeps no empty folders
   dict=()
   if [ -f "tests/fuzz/$t.dict" ]; then dict=(-dict="tests/fuzz/$t.dict"); fi

@@ -17,7 +17,8 @@ namespace {
 SimulationResult Run(const std::string& cluster_name, const std::string& cluster_text,
                      const std::vector<std::pair<std::string, std::string>>& workloads,
                      const std::optional<SchedulerConfig>& config, std::optional<int64_t> until_ms,
-                     std::optional<uint64_t> seed, const std::vector<std::string>& scheduler_args) {
+                     std::optional<uint64_t> seed, const std::vector<std::string>& scheduler_args,
+                     bool cluster_runtimes, std::optional<int64_t> default_runtime_ms) {
   py::gil_scoped_release release;
   ScenarioObjects cluster = Unwrap(LoadObjects({{cluster_name, cluster_text}}));
   std::vector<ScenarioSource> sources;
@@ -28,6 +29,10 @@ SimulationResult Run(const std::string& cluster_name, const std::string& cluster
   SimulationOptions options;
   options.until_ms = until_ms;
   options.seed = seed;
+  if (cluster_runtimes || default_runtime_ms) {
+    options.cluster_runtimes.emplace();
+    options.cluster_runtimes->default_ms = default_runtime_ms;
+  }
   return Unwrap(Simulate(cluster, workload, chosen, options));
 }
 
@@ -133,7 +138,8 @@ void RegisterSimulate(py::module_& m) {
     return *ms;
   });
   m.def("simulate", &Run, py::arg("cluster_name"), py::arg("cluster_text"), py::arg("workloads"), py::arg("config"),
-        py::arg("until_ms"), py::arg("seed"), py::arg("scheduler_args") = std::vector<std::string>{});
+        py::arg("until_ms"), py::arg("seed"), py::arg("scheduler_args") = std::vector<std::string>{},
+        py::arg("cluster_runtimes") = false, py::arg("default_runtime_ms") = std::nullopt);
 }
 
 }  // namespace vcsched::python

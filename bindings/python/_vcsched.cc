@@ -543,6 +543,7 @@ PYBIND11_MODULE(_vcsched, m) {
   RegisterLifecycle(m);
   RegisterCluster(m);
   RegisterSimulate(m);
+  RegisterEta(m);
 
   py::class_<SchedulerConfig>(m, "SchedulerConfig")
       .def_property_readonly("actions", [](const SchedulerConfig& c) { return c.actions; })

@@ -75,6 +75,7 @@ class PlainPodReader {
     if (!Fields(o, kNames, f, 2)) return false;
     if (!String(f[0], "", &p->name) || !String(f[1], "default", &p->namespace_) || !String(f[2], "", &p->uid) ||
         !StringMap(f[3], &p->labels) || !StringMap(f[4], &p->annotations) ||
+        p->annotations.count("vcsched.io/expected-runtime") > 0 ||  // the general reader checks it
         !String(f[8], "", &p->resource_version)) {
       return false;
     }
@@ -111,8 +112,9 @@ class PlainPodReader {
     static constexpr absl::string_view kNames[] = {
         "schedulerName", "nodeName",       "priority", "priorityClassName", "preemptionPolicy",
         "nodeSelector",  "affinity",       "tolerations", "topologySpreadConstraints", "containers",
-        "initContainers", "overhead",      "schedulingGates", "volumes", "hostNetwork"};
-    PyObject* f[15] = {};  // no spec: each field absent
+        "initContainers", "overhead",      "schedulingGates", "volumes", "hostNetwork",
+        "activeDeadlineSeconds"};
+    PyObject* f[16] = {};  // no spec: each field absent
     if (!Unset(o) && !Fields(o, kNames, f, 2)) return false;
     if (!String(f[0], "", &p->scheduler_name) || !String(f[1], "", &p->node_name) || !Priority(f[2], p) ||
         !String(f[3], "", &p->priority_class_name) || !String(f[4], "", &p->preemption_policy) ||
@@ -131,6 +133,13 @@ class PlainPodReader {
     if (!Unset(f[12])) {
       if (!IsSequence(f[12]) || !Plain(f[12], 3)) return false;
       p->scheduling_gated = PySequence_Fast_GET_SIZE(f[12]) > 0;
+    }
+    if (!Unset(f[15])) {  // an int; anything else the general reader reports
+      if (!Py_IS_TYPE(f[15], &PyLong_Type)) return false;
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(f[15], &overflow);
+      if (overflow != 0) return false;
+      p->active_deadline_seconds = v;
     }
     return Volumes(f[13]);
   }

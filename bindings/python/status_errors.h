@@ -45,6 +45,7 @@ void RegisterLifecycle(pybind11::module_& m);
 // The Cluster (_cluster.cc).
 void RegisterCluster(pybind11::module_& m);
 void RegisterSimulate(pybind11::module_& m);
+void RegisterEta(pybind11::module_& m);
 
 }  // namespace vcsched::python
 

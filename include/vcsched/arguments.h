@@ -75,6 +75,17 @@ absl::StatusOr<int64_t> ParseGoDurationSeconds(absl::string_view text);
 // The same in milliseconds, rounded to the nearest.
 absl::StatusOr<int64_t> ParseGoDurationMillis(absl::string_view text);
 
+// The annotation vcsched.io/expected-runtime (docs/ETA.md): a Go duration ("90m"), or one
+// with a spread ("1h±20m" or "1h+-20m": the range [1h-20m, 1h+20m], never below zero).
+inline constexpr char kExpectedRuntimeAnnotation[] = "vcsched.io/expected-runtime";
+struct RuntimeRange {
+  int64_t low_ms = 0;
+  int64_t high_ms = 0;  // equal to low_ms without a spread
+  bool spread = false;
+};
+// kInvalidArgument, saying what is wrong, on bad text.
+absl::StatusOr<RuntimeRange> ParseRuntimeRange(absl::string_view text);
+
 }  // namespace vcsched
 
 #endif  // VCSCHED_ARGUMENTS_H_

@@ -57,6 +57,9 @@ struct JobExplanation {
   // With one job asked (ExplainOptions::job): each refusing node's causes, by node name.
   std::vector<std::pair<std::string, std::vector<std::string>>> node_causes;
   std::vector<Hint> hints;
+  // When it will start, as a start-time estimate says (vcsched/eta.h AddEstimates): "starts
+  // in ~1h20m (14:00Z), after ml/a ends and frees 6 nvidia.com/gpu". Empty when none was made.
+  std::string eta;
 };
 
 struct Explanation {

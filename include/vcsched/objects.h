@@ -236,6 +236,9 @@ struct PodSpec {
   // the pod was bound. cdp's cool-down runs from it. A Cluster's Apply sets it on a bind.
   std::optional<int64_t> scheduled_time;
   std::optional<int64_t> start_time;  // status.startTime (seconds since the epoch)
+  // spec.activeDeadlineSeconds: decides nothing in a session; start-time estimates
+  // (vcsched/eta.h) take it as the pod's runtime when no other is given.
+  std::optional<int64_t> active_deadline_seconds;
   std::string qos_class;  // status.qosClass as given (Guaranteed, Burstable, BestEffort); empty: unset
   bool scheduling_gated = false;  // spec.schedulingGates is non-empty
   std::string controller_uid;     // uid of the controlling ownerReference, if any

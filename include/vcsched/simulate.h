@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "vcsched/config.h"
 #include "vcsched/io/scenario.h"
 #include "vcsched/value.h"
@@ -119,7 +120,27 @@ struct SimulationOptions {
   // (a Job that always fails, with a huge maxRetry) would otherwise run for ever. A day
   // of 20,000 jobs is about 260,000 events. 0: no bound.
   int64_t max_events = 10000000;
+  // The cluster file's pods end too (docs/ETA.md "Runtimes"). Without this they hold their
+  // nodes for the whole run. A pod runs for its expected runtime: the annotation
+  // vcsched.io/expected-runtime (a Go duration, or "1h±20m") on the pod, else on its
+  // PodGroup, else on its Volcano Job; else spec.activeDeadlineSeconds; else default_ms;
+  // else it never ends. A running pod ends at status.startTime plus that (not before the
+  // start); a pending one starts when bound (after the bind latency) and runs for it. An
+  // evicted pod goes after the grace period and is not made again. jobs.csv then also has
+  // a row per PodGroup of the cluster file that had not started (created_s 0).
+  struct ClusterRuntimes {
+    std::optional<int64_t> default_ms;
+    // "1h±20m" is a draw, uniform over [1h-20m, 1h+20m], from the run's seed; when false,
+    // the middle (1h).
+    bool draw = false;
+  };
+  std::optional<ClusterRuntimes> cluster_runtimes;
 };
+
+// An expected runtime as the vcsched.io/expected-runtime annotation gives it: a Go duration
+// ("90m"), or one with a spread ("1h±20m" or "1h+-20m": uniform over the range, never below
+// zero). kInvalidArgument on bad text.
+absl::StatusOr<DurationDistribution> ParseExpectedRuntime(absl::string_view text);
 
 // jobs.csv: one row per job, in creation order. Times are seconds from `start`; -1 where
 // not reached.

@@ -83,6 +83,7 @@ struct ExplainCommandOptions {
   std::string task;  // scores: the pod to score nodes for
   int32_t max_reruns = 32;
   std::vector<std::string> scheduler_args;  // vc-scheduler flags given on the command line
+  std::string default_runtime;  // explain: estimate starts with this runtime for pods that give none
 };
 int Explain(const ExplainCommandOptions& options);
 int Queues(const ExplainCommandOptions& options);
@@ -98,8 +99,25 @@ struct SimulateOptions {
   int64_t max_events = 10000000;       // without --until, stop with an error past this
   std::string out;                     // the output directory; empty: summary.json to stdout
   std::vector<std::string> scheduler_args;  // vc-scheduler flags given on the command line
+  bool cluster_runtimes = false;       // the cluster file's pods end on their runtimes (docs/ETA.md)
+  std::string default_runtime;         // their default runtime (implies cluster_runtimes)
 };
 int Simulate(const SimulateOptions& options);
+
+// eta (docs/ETA.md): when each pending job of a state starts.
+struct EtaCommandOptions {
+  std::vector<std::string> files;      // the state (scenario files, directories expanded)
+  std::string config;                  // a volcano-scheduler.conf; empty: the state's or the default
+  std::string now;                     // seconds since the epoch or RFC 3339; empty: the state's newest time
+  std::string default_runtime;         // a duration; empty: pods without a runtime never end
+  std::string horizon;                 // a duration; empty: 7 days
+  std::string output = "text";         // text or json
+  std::vector<std::string> workloads;  // arrivals after now (Workload documents)
+  int32_t samples = 1;
+  uint64_t seed = 0;
+  std::vector<std::string> scheduler_args;
+};
+int Eta(const EtaCommandOptions& options);
 
 }  // namespace vcsched::cli
 

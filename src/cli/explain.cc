@@ -4,6 +4,9 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
+#include "src/util/status_macros.h"
+#include "vcsched/arguments.h"
+#include "vcsched/eta.h"
 #include "vcsched/explain.h"
 
 namespace vcsched::cli {
@@ -30,6 +33,43 @@ int WithInput(const ExplainCommandOptions& options, Body body) {
   return 0;
 }
 
+// Whether some pod of the state says how long it runs (docs/ETA.md "Runtimes"): then
+// explain adds each waiting job's start-time estimate.
+bool RuntimesKnown(const Snapshot& snapshot) {
+  constexpr absl::string_view kKey = "vcsched.io/expected-runtime";
+  for (const TaskInfo& t : snapshot.tasks()) {
+    if (t.pod->annotations.count(kKey) || t.pod->active_deadline_seconds) return true;
+  }
+  for (const JobInfo& j : snapshot.jobs()) {
+    if (j.pod_group.annotations.count(kKey)) return true;
+  }
+  return false;
+}
+
+// Estimates for the explained jobs, from the same files read as objects.
+absl::Status AddEtaLines(const ExplainCommandOptions& options, const SessionInput& in, Explanation& explanation) {
+  EtaOptions eta;
+  if (options.now != 0) eta.now_seconds = options.now;
+  if (!options.default_runtime.empty()) {
+    absl::StatusOr<int64_t> d = ParseGoDurationMillis(options.default_runtime);
+    if (!d.ok() || *d < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--default-runtime: expected a duration such as 1h or 90m, got \"", options.default_runtime, "\""));
+    }
+    eta.default_runtime_ms = *d;
+  } else if (!RuntimesKnown(in.scenario.snapshot)) {
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::vector<ScenarioSource>> sources = ReadSources(options.files);
+  if (!sources.ok()) return sources.status();
+  absl::StatusOr<ScenarioObjects> state = LoadObjects(*sources);
+  if (!state.ok()) return state.status();
+  absl::StatusOr<EtaResult> r = EstimateStarts(*state, in.config, eta);
+  if (!r.ok()) return r.status();
+  AddEstimates(*r, explanation);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int Explain(const ExplainCommandOptions& options) {
@@ -40,6 +80,7 @@ int Explain(const ExplainCommandOptions& options) {
     opts.max_reruns = options.max_reruns;
     absl::StatusOr<ExplainResult> r = vcsched::Explain(in.scenario.snapshot, in.config, opts);
     if (!r.ok()) return r.status();
+    VCSCHED_RETURN_IF_ERROR(AddEtaLines(options, in, r->explanation));
     if (!options.job.empty()) {
       // One job asked for: that job alone in text; its queue beside it in JSON.
       std::vector<QueueView>& queues = r->explanation.queues;

@@ -85,6 +85,16 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return absl::DataLossError(absl::StrCat(path, ": the file changed while it was read"));
 }
 
+absl::StatusOr<std::vector<ScenarioSource>> ReadSources(const std::vector<std::string>& paths) {
+  std::vector<ScenarioSource> sources;
+  for (const std::string& path : paths) {
+    absl::StatusOr<std::string> text = ReadFile(path);
+    if (!text.ok()) return text.status();
+    sources.push_back({path, *std::move(text)});
+  }
+  return sources;
+}
+
 absl::StatusOr<FileText> FileText::Open(const std::string& path) {
   FileText out;
   const int fd = path == "-" ? -1 : open(path.c_str(), O_RDONLY | O_CLOEXEC);

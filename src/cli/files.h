@@ -14,6 +14,8 @@ namespace vcsched::cli {
 
 // The whole file, or "-" for standard input.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
+// Each file read whole, named by its path: what LoadObjects and ReadWorkload take.
+absl::StatusOr<std::vector<ScenarioSource>> ReadSources(const std::vector<std::string>& paths);
 // A scenario file's text: a regular file is memory-mapped, so that a large input is read
 // from the page cache without a copy (a file truncated while mapped faults, as for any
 // mapped file); anything else is read. Either way at least 64 bytes past the end are

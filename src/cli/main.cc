@@ -118,6 +118,8 @@ int RunCli(int argc, char** argv) {
   CLI::App* xp = app.add_subcommand("explain", "Why each job waits after one session, and what would make it run");
   add_session_flags(xp, explain);
   xp->add_option("--job", explain.job, "Only this job: a PodGroup's or a Volcano Job's NAMESPACE/NAME");
+  xp->add_option("--default-runtime", explain.default_runtime,
+                 "Add start-time estimates (vcsched eta), with this runtime for pods that give none, e.g. 1h");
   xp->add_option("--max-reruns", explain.max_reruns, "Sessions re-run in all to find hints, for the waiting jobs in order (0: no hints)")
       ->check(IntegerFrom(0, 1024));
   xp->callback([&] { exit_code = ExpandInputs(&explain.files, "explain") ? Explain(explain) : 1; });
@@ -147,6 +149,24 @@ int RunCli(int argc, char** argv) {
   AddShardingFlags(rp, replay.scheduler_args);
   rp->callback([&] { exit_code = Replay(replay); });
 
+  // eta
+  EtaCommandOptions eta;
+  CLI::App* et = app.add_subcommand("eta", "When each pending job will start: the state's runtimes run forward in virtual time");
+  et->add_option("files", eta.files, "The state: scenario files or directories (- or /dev/stdin: standard input)")->required();
+  et->add_option("--config", eta.config,
+                 "A volcano-scheduler.conf (default: the state's SchedulerConfiguration, else Volcano's default)");
+  et->add_option("--now", eta.now, "The state's clock: seconds since the epoch or RFC 3339 (default: its newest timestamp)");
+  et->add_option("--default-runtime", eta.default_runtime,
+                 "The runtime of pods without vcsched.io/expected-runtime or activeDeadlineSeconds, e.g. 1h");
+  et->add_option("--horizon", eta.horizon, "How far ahead to look, e.g. 48h (default: 7 days)");
+  et->add_option("-o,--output", eta.output, "text or json")->check(CLI::IsMember({"text", "json"}));
+  et->add_option("--workload", eta.workloads, "Jobs arriving after now (kind: Workload, docs/SIMULATE.md)");
+  et->add_option("--samples", eta.samples, "Futures to draw runtimes for; reports p10/p50/p90 (default: 1)")
+      ->check(IntegerFrom(1, 100000));
+  et->add_option("--seed", eta.seed, "The seed of the samples' draws")->check(IntegerFrom(0, kInt64Max));
+  AddShardingFlags(et, eta.scheduler_args);
+  et->callback([&] { exit_code = ExpandInputs(&eta.files, "eta") ? Eta(eta) : 1; });
+
   // simulate
   SimulateOptions simulate;
   CLI::App* sim = app.add_subcommand("simulate", "Run a cluster and a workload over virtual time; write tables, plots and a report");
@@ -162,6 +182,10 @@ int RunCli(int argc, char** argv) {
   sim->add_option("--out", simulate.out,
                   "Write jobs.csv, timeline.csv, queues.csv, summary.json, the SVG plots and report.html here "
                   "(default: print summary.json)");
+  sim->add_flag("--cluster-runtimes", simulate.cluster_runtimes,
+                "The cluster file's pods end on their runtimes (vcsched.io/expected-runtime, activeDeadlineSeconds; docs/ETA.md)");
+  sim->add_option("--default-runtime", simulate.default_runtime,
+                  "With --cluster-runtimes: the runtime of the cluster file's pods that give none, e.g. 1h");
   AddShardingFlags(sim, simulate.scheduler_args);
   sim->callback([&] { exit_code = Simulate(simulate); });
 

@@ -138,6 +138,17 @@ int Simulate(const SimulateOptions& options) {
     sim.until_ms = *until;
   }
   if (options.seed) sim.seed = *options.seed;
+  if (options.cluster_runtimes || !options.default_runtime.empty()) {
+    sim.cluster_runtimes.emplace();
+    if (!options.default_runtime.empty()) {
+      absl::StatusOr<int64_t> d = ParseGoDurationMillis(options.default_runtime);
+      if (!d.ok() || *d < 0) {
+        std::cerr << "vcsched: --default-runtime: expected a duration such as 1h or 90m, got \"" << options.default_runtime << "\"\n";
+        return kExitUsage;
+      }
+      sim.cluster_runtimes->default_ms = *d;
+    }
+  }
   sim.max_events = options.max_events;
   const bool terminal = isatty(STDERR_FILENO) != 0;
   if (terminal) sim.progress = ShowProgress;

@@ -45,8 +45,8 @@ std::string JobJson(const JobExplanation& e) {
                       ", \"pipelined\": ", e.pipelined, ", \"fit\": ", e.fit,
                       ",\n     \"check\": ", StringObject(e.check), ",\n     \"nodesPod\": ", JsonQuote(e.nodes_task),
                       ", \"nodes\": {", absl::StrJoin(nodes, ", "), "}, \"nodeVerdicts\": {", absl::StrJoin(by_node, ", "),
-                      "},\n     \"hints\": [", absl::StrJoin(hints, ", "),
-                      "]}");
+                      "},\n     \"hints\": [", absl::StrJoin(hints, ", "), "]",
+                      e.eta.empty() ? "" : absl::StrCat(", \"eta\": ", JsonQuote(e.eta)), "}");
 }
 
 std::string QueueJson(const QueueView& q) {
@@ -112,6 +112,7 @@ std::string ExplanationToText(const Explanation& explanation) {
       for (const auto& [cause, count] : e.nodes) absl::StrAppend(&out, "    ", count, " ", Printable(cause), "\n");
     }
     for (const Hint& h : e.hints) absl::StrAppend(&out, "  hint (", Printable(h.kind), "): ", Printable(h.change), "\n");
+    if (!e.eta.empty()) absl::StrAppend(&out, "  eta: ", Printable(e.eta), "\n");
   }
   for (const QueueView& q : explanation.queues) absl::StrAppend(&out, QueueText(q));
   if (explanation.other_scheduler_pods > 0) {

@@ -287,6 +287,7 @@ Value PodManifest(const PodSpec& p) {
     }
     spec["volumes"] = std::move(volumes);
   }
+  if (p.active_deadline_seconds) spec["activeDeadlineSeconds"] = Value::Int(*p.active_deadline_seconds);
   if (p.scheduling_gated) {
     Value gate = Value::Map();
     gate["name"] = Str("gated");
@@ -662,6 +663,27 @@ std::string ClusterToYaml(const Cluster& c, const SchedulerConfig* config) {
   }
   if (!views.empty()) out += ToYaml(views);
   return out;
+}
+
+ScenarioObjects ClusterObjects(const Cluster& c) {
+  ScenarioObjects o;
+  for (const auto& [_, ns] : c.namespaces()) o.namespaces.push_back(ns);
+  for (const auto& [_, pc] : c.priority_classes()) o.priority_classes.push_back(pc);
+  for (const auto& [_, q] : c.queues()) o.queues.push_back(q);
+  for (const auto& [_, n] : c.nodes()) o.nodes.push_back(n);
+  for (const auto& [_, h] : c.hyper_nodes()) o.hyper_nodes.push_back(h);
+  for (const auto& [_, sc] : c.storage().classes) o.storage_classes.push_back(sc);
+  for (const auto& [_, n] : c.storage().csi_nodes) o.csi_nodes.push_back(n);
+  for (const auto& [_, pv] : c.storage().volumes) o.volumes.push_back(pv);
+  for (const auto& [_, claim] : c.storage().claims) o.claims.push_back(claim);
+  for (const auto& [_, q] : c.policy().quotas) o.quotas.push_back(q);
+  for (const auto& [_, b] : c.policy().disruption_budgets) o.disruption_budgets.push_back(b);
+  for (const auto& [_, n] : c.policy().node_shards) o.node_shards.push_back(n);
+  for (const auto& [_, n] : c.policy().numatopologies) o.numatopologies.push_back(n);
+  for (const auto& [_, job] : c.volcano_jobs()) o.volcano_jobs.push_back(job);
+  for (const auto& [_, g] : c.pod_groups()) o.pod_groups.push_back(g);
+  for (const auto& [_, p] : c.pods()) o.pods.push_back(*p);
+  return o;
 }
 
 absl::Status PutObjects(ScenarioObjects& o, Cluster& c) {

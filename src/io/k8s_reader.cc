@@ -5,6 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "vcsched/arguments.h"
 
 namespace vcsched::io_internal {
 namespace {
@@ -188,6 +189,15 @@ std::vector<Container> Containers(ObjectReader& r, const DocNode& value, absl::s
 
 }  // namespace
 
+// vcsched.io/expected-runtime (docs/ETA.md), when given, must parse: estimates read it.
+void CheckExpectedRuntime(ObjectReader& r, const DocNode& at, const Labels& annotations) {
+  auto it = annotations.find(kExpectedRuntimeAnnotation);
+  if (it == annotations.end()) return;
+  if (absl::StatusOr<RuntimeRange> range = ParseRuntimeRange(it->second); !range.ok()) {
+    r.Fail(at, absl::StrCat("metadata.annotations[", kExpectedRuntimeAnnotation, "]"), range.status().message());
+  }
+}
+
 // The node's load from its annotations (NodeMetrics): none when no annotation names it;
 // the two numbers and the time otherwise, each required.
 std::optional<NodeMetrics> ReadNodeMetrics(ObjectReader& r, const DocNode& meta, const Labels& annotations) {
@@ -277,6 +287,7 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   r.AsStringInto(resource_version, "metadata.resourceVersion", "", &p.resource_version);
   p.labels = r.AsStringMap(labels, "metadata.labels");
   p.annotations = r.AsStringMap(annotations, "metadata.annotations");
+  CheckExpectedRuntime(r, annotations, p.annotations);
   p.creation_time = r.AsTime(created, "metadata.creationTimestamp");
   p.deleting = deleted.IsDefined() && !deleted.IsNull();
   const DocNode owners = r.AsList(owner_references, "metadata.ownerReferences");
@@ -289,13 +300,14 @@ void ReadPod(ObjectReader& r, const DocNode& doc, PodSpec* out) {
   const DocNode spec = r.AsMap(spec_value, "spec");
   const auto [scheduler_name, node_name, priority, priority_class_name, preemption_policy, node_selector, affinity,
               tolerations, spread_constraints, containers, init_containers, overhead, scheduling_gates, volumes,
-              host_network_value] =
+              host_network_value, active_deadline] =
       spec.Fields({"schedulerName", "nodeName", "priority", "priorityClassName", "preemptionPolicy", "nodeSelector",
                    "affinity", "tolerations", "topologySpreadConstraints", "containers", "initContainers",
-                   "overhead", "schedulingGates", "volumes", "hostNetwork"});
+                   "overhead", "schedulingGates", "volumes", "hostNetwork", "activeDeadlineSeconds"});
   r.AsStringInto(scheduler_name, "spec.schedulerName", "", &p.scheduler_name);
   r.AsStringInto(node_name, "spec.nodeName", "", &p.node_name);
   if (auto v = r.AsInt32(priority, "spec.priority")) p.priority = *v;
+  if (auto v = r.AsInt(active_deadline, "spec.activeDeadlineSeconds")) p.active_deadline_seconds = *v;
   r.AsStringInto(priority_class_name, "spec.priorityClassName", "", &p.priority_class_name);
   r.AsStringInto(preemption_policy, "spec.preemptionPolicy", "", &p.preemption_policy);
   p.node_selector = r.AsStringMap(node_selector, "spec.nodeSelector");
@@ -503,6 +515,7 @@ void ReadPodGroup(ObjectReader& r, const DocNode& doc, PodGroupSpec* out) {
   g.uid = r.String(meta, "uid", "metadata.uid").value_or("");
   g.labels = r.StringMap(meta, "labels", "metadata.labels");
   g.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
+  CheckExpectedRuntime(r, meta, g.annotations);
   g.creation_time = r.Time(meta, "creationTimestamp", "metadata.creationTimestamp");
   const DocNode spec = r.Map(doc, "spec", "spec");
   g.min_member = r.Int32(spec, "minMember", "spec.minMember").value_or(0);

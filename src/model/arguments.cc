@@ -156,4 +156,32 @@ absl::StatusOr<int64_t> ParseGoDurationMillis(absl::string_view text) {
   return static_cast<int64_t>(std::llround(*s * 1000));
 }
 
+absl::StatusOr<RuntimeRange> ParseRuntimeRange(absl::string_view text) {
+  text = absl::StripAsciiWhitespace(text);
+  absl::string_view middle = text, spread;
+  bool has_spread = false;
+  for (absl::string_view sep : {absl::string_view("\xC2\xB1"), absl::string_view("+-")}) {  // ± or +-
+    if (const size_t at = text.find(sep); at != absl::string_view::npos) {
+      middle = absl::StripAsciiWhitespace(text.substr(0, at));
+      spread = absl::StripAsciiWhitespace(text.substr(at + sep.size()));
+      has_spread = true;
+      break;
+    }
+  }
+  const absl::StatusOr<int64_t> m = ParseGoDurationMillis(middle);
+  if (!m.ok() || *m < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("\"", text, "\": expected a duration such as 90m or 1h\xC2\xB1" "20m"));
+  }
+  RuntimeRange r{*m, *m, false};
+  if (!has_spread) return r;
+  const absl::StatusOr<int64_t> e = ParseGoDurationMillis(spread);
+  if (!e.ok() || *e < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("\"", text, "\": expected a spread such as 20m after the \xC2\xB1"));
+  }
+  r.spread = true;
+  r.low_ms = std::max<int64_t>(0, *m - *e);
+  r.high_ms = *m > INT64_MAX - *e ? INT64_MAX : *m + *e;
+  return r;
+}
+
 }  // namespace vcsched

@@ -6,6 +6,7 @@
 #include "src/util/status_macros.h"
 #include "vcsched/explain.h"
 #include "vcsched/io/cluster_io.h"
+#include "vcsched/scheduler.h"
 
 namespace vcsched::simulate_internal {
 
@@ -48,6 +49,7 @@ absl::Status Simulator::Init(const ScenarioObjects& cluster) {
     }
   }
   ScheduleTdmWake();
+  if (options_.cluster_runtimes) VCSCHED_RETURN_IF_ERROR(InitClusterPods());
   // The first session sees the cluster file's pending pods and the flows' first jobs.
   dirty_ = true;
   dirty_since_ms_ = 0;
@@ -108,6 +110,16 @@ absl::Status Simulator::Handle(const Event& e) {
         if (!idle || (pending_pods_ > 0 && tdm_idle_wakes_ <= two_days)) ScheduleTdmWake();
       }
       return absl::OkStatus();
+    case EventKind::kClusterPodStart:
+    case EventKind::kClusterPodEnd:
+    case EventKind::kClusterPodRelease: {
+      if (e.a < 0 || e.a >= static_cast<int64_t>(cluster_pods_.size())) return absl::OkStatus();
+      if (cluster_pods_[static_cast<size_t>(e.a)].incarnation != e.c) return absl::OkStatus();
+      if (e.kind == EventKind::kClusterPodStart) ClusterPodStarted(j);
+      else if (e.kind == EventKind::kClusterPodEnd) ClusterPodEnded(j);
+      else ClusterPodReleased(j);
+      return absl::OkStatus();
+    }
     case EventKind::kControllerTimer: {
       SimJob& job = jobs_[static_cast<size_t>(j)];
       if (!job.controller) return absl::OkStatus();
@@ -156,6 +168,7 @@ absl::Status Simulator::Run() {
     AddTimelineRow();
     for (int j : to_retire_) Retire(j);
     to_retire_.clear();
+    if (stop_when_cluster_started_ && cluster_unstarted_ == 0) break;
     if (options_.progress && ++handled % 4096 == 0) options_.progress(now_ms_, until);
   }
   if (events_.empty() && !dirty_) stalled_ms_ = now_ms_;  // nothing left that could change anything
@@ -184,15 +197,25 @@ absl::Status Simulator::RunSession() {
   eo.max_reruns = 0;
   // Reasons are kept for jobs never started (TakeResult): only they are explained.
   eo.jobs.emplace(unstarted_groups_.begin(), unstarted_groups_.end());
-  absl::StatusOr<ExplainResult> r = Explain(*snapshot, config_, eo);
+  absl::StatusOr<ExplainResult> r;
+  if (lean_sessions_) {
+    absl::StatusOr<Decisions> decided = vcsched::RunSession(*snapshot, config_, eo.run);
+    if (!decided.ok()) return decided.status();
+    r = ExplainResult{*std::move(decided), {}};
+  } else {
+    r = Explain(*snapshot, config_, eo);
+  }
   if (!r.ok()) return r.status();
   const Decisions& d = r->decisions;
   const ApplyReport report = cluster_.Apply(d, NowSeconds());
   for (const std::string& c : report.conflicts) result_.notes.push_back(absl::StrCat(Where(), ": ", c));
   for (const Bind& b : d.binds) {
     auto it = slot_of_pod_.find(absl::string_view(b.task));
-    if (it == slot_of_pod_.end()) {  // a pod of the cluster file: placed, never started
+    if (it == slot_of_pod_.end()) {  // a pod of the cluster file: placed (and started, when runtimes are followed)
       if (cluster_.pods().count(absl::string_view(b.task))) HoldForeign(*snapshot, b.task);
+      if (auto c = cluster_pod_of_.find(absl::string_view(b.task)); c != cluster_pod_of_.end()) {
+        ClusterPodBound(c->second, b.node.str());
+      }
       continue;
     }
     auto [j, s] = it->second;
@@ -205,7 +228,10 @@ absl::Status Simulator::RunSession() {
   }
   for (const Eviction& e : d.evictions) {
     auto it = slot_of_pod_.find(absl::string_view(e.task));
-    if (it == slot_of_pod_.end()) continue;
+    if (it == slot_of_pod_.end()) {
+      if (auto c = cluster_pod_of_.find(absl::string_view(e.task)); c != cluster_pod_of_.end()) ClusterPodEvicted(c->second);
+      continue;
+    }
     auto [j, s] = it->second;
     PodSlot& slot = jobs_[static_cast<size_t>(j)].pods[static_cast<size_t>(s)];
     if (slot.state != PodSlot::State::kBound && slot.state != PodSlot::State::kRunning) continue;
@@ -259,7 +285,15 @@ absl::Status Simulator::RunSession() {
   }
   for (const JobExplanation& e : r->explanation.jobs) {
     auto it = job_of_group_.find(e.job);
-    if (it == job_of_group_.end()) continue;
+    if (it == job_of_group_.end()) {
+      if (auto c = cluster_group_of_.find(e.job); c != cluster_group_of_.end()) {
+        NeverStarted& why = cluster_verdicts_[e.job];
+        why.reason = e.reason;
+        why.message = e.message;
+        why.check = e.check;
+      }
+      continue;
+    }
     NeverStarted& why = last_explanation_[jobs_[static_cast<size_t>(it->second)].key];
     why.reason = e.reason;
     why.message = e.message;
@@ -312,7 +346,8 @@ SimulationResult Simulator::TakeResult() {
     }
   }
   if (stalled_ms_ >= 0) RecordStall();
-  result_.jobs.reserve(jobs_.size());
+  AddClusterJobRecords();
+  result_.jobs.reserve(result_.jobs.size() + jobs_.size());
   for (const SimJob& job : jobs_) {
     JobRecord r;
     r.job = job.key;

@@ -38,6 +38,9 @@ enum class EventKind {
   kWorkDone,     // a: job, c: the job's progress epoch
   kControllerTimer,  // a: job (delayed policy actions, ttlSecondsAfterFinished)
   kWake,             // a: job: its sla waiting time is over, which a session must see (negative: Simulator::kTdmWake, kMemoryWake)
+  kClusterPodStart,    // a: cluster pod (cluster_pods_), c: its incarnation
+  kClusterPodEnd,      // a: cluster pod, c: incarnation (its runtime is over)
+  kClusterPodRelease,  // a: cluster pod, c: incarnation (evicted or deleting: it goes)
 };
 
 struct Event {
@@ -101,6 +104,35 @@ struct SimJob {
   int64_t final_transition = 0;
 };
 
+// A pod of the cluster file when its runtime is followed (SimulationOptions::cluster_runtimes).
+struct ClusterPod {
+  std::string key, namespace_, name;
+  int group = -1;             // into Simulator::cluster_groups(); -1: no job of this scheduler
+  std::string node;
+  int64_t runtime_ms = -1;    // -1: never ends
+  int64_t incarnation = 0;    // bumped on each change of state: stale events are dropped
+  enum class State { kPending, kStarting, kRunning, kReleasing, kDone } state = State::kPending;
+};
+
+// A job (PodGroup) of the cluster file.
+struct ClusterGroup {
+  std::string key, queue;
+  int32_t min_member = 1;
+  int32_t running = 0;
+  bool tracked = false;      // it had not started at time 0: its start is recorded
+  int64_t started_ms = -1;   // when its running pods first reached min_member
+  std::vector<int> pods;     // into cluster_pods_
+};
+
+// What a cluster pod freed when it went (its runtime ended, or it was evicted).
+struct ClusterRelease {
+  int group = -1;
+  int64_t at_ms = 0;
+  std::string node;
+  std::vector<double> freed;  // per result resource (cores, GiB, scalars)
+  bool evicted = false;
+};
+
 // The quota controller (sim_quotas.cc): each ResourceQuota's status.used recounted from
 // the snapshot's pods that have not ended; true when one changed (the snapshot is stale).
 bool SyncQuotaUsage(const Snapshot& snapshot, Cluster& cluster);
@@ -111,6 +143,23 @@ class Simulator {
   absl::Status Init(const ScenarioObjects& cluster);
   absl::Status Run();
   SimulationResult TakeResult();
+
+  // The cluster file's pods and jobs and what they freed (with cluster_runtimes), for
+  // start-time estimates (eta.cc). Read them before TakeResult.
+  const std::vector<ClusterPod>& cluster_pods() const { return cluster_pods_; }
+  const std::vector<ClusterGroup>& cluster_groups() const { return cluster_groups_; }
+  const std::vector<ClusterRelease>& cluster_releases() const { return cluster_releases_; }
+  // The last verdict on a cluster job that has not started; nullptr when none saw it.
+  const NeverStarted* ClusterGroupVerdict(const std::string& key) const;
+  const std::vector<std::string>& resource_names() const { return resources_; }
+  int64_t now_ms() const { return now_ms_; }
+  // Stop as soon as every tracked cluster job has started (an estimate needs no more).
+  void StopWhenClusterJobsStart() { stop_when_cluster_started_ = true; }
+  // Sessions decide without records (no queue rows, no verdicts; the same decisions): an
+  // estimate needs only the starts. ExplainUnstartedClusterJobs gives the verdicts after.
+  void LeanSessions() { lean_sessions_ = true; }
+  // One explaining session on the state at the end, for the cluster jobs not started.
+  absl::Status ExplainUnstartedClusterJobs();
 
  private:
   // Events.
@@ -152,6 +201,16 @@ class Simulator {
   std::string PhaseOf(const SimJob& job) const;
   int32_t RetriesOf(const SimJob& job) const;
   int64_t TransitionOf(const SimJob& job) const;
+
+  // Pods of the cluster file that end (sim_cluster_pods.cc).
+  absl::Status InitClusterPods();
+  void ClusterPodBound(int i, const std::string& node);
+  void ClusterPodStarted(int i);
+  void ClusterPodEnded(int i);
+  void ClusterPodEvicted(int i);
+  void ClusterPodReleased(int i);
+  void RecordClusterRelease(const ClusterPod& pod, bool evicted);
+  void AddClusterJobRecords();
 
   // CronJobs and JobFlows (sim_controllers.cc).
   absl::Status InitCronJobs();
@@ -260,6 +319,16 @@ class Simulator {
   void RecordStall();
   std::vector<int> to_retire_;  // finished jobs to retire once the event at hand is done
   absl::flat_hash_map<std::string, NeverStarted> last_explanation_;  // job key -> its last verdict
+  // The cluster file's pods when their runtimes are followed.
+  std::vector<ClusterPod> cluster_pods_;
+  absl::flat_hash_map<std::string, int> cluster_pod_of_;    // pod key -> index
+  std::vector<ClusterGroup> cluster_groups_;
+  absl::flat_hash_map<std::string, int> cluster_group_of_;  // job key -> index
+  std::vector<ClusterRelease> cluster_releases_;
+  absl::flat_hash_map<std::string, NeverStarted> cluster_verdicts_;  // cluster job key -> last verdict
+  int64_t cluster_unstarted_ = 0;  // tracked cluster jobs not started yet
+  bool stop_when_cluster_started_ = false;
+  bool lean_sessions_ = false;
 };
 
 }  // namespace vcsched::simulate_internal

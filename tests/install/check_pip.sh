@@ -17,7 +17,7 @@ site, want, scenario = sys.argv[1:]
 assert os.path.realpath(vcsched.__file__).startswith(os.path.realpath(site)), vcsched.__file__
 assert vcsched.__version__ == want, (vcsched.__version__, want)
 pkg = os.path.dirname(vcsched.__file__)
-for f in ("py.typed", "_vcsched.pyi", "lifecycle.py", "results.py", "simulation.py"):
+for f in ("py.typed", "_vcsched.pyi", "lifecycle.py", "results.py", "simulation.py", "eta.py"):
     assert os.path.exists(os.path.join(pkg, f)), f
 assert vcsched.schedule(vcsched.load_scenario(scenario)).binds
 print("ok  ", site, vcsched.__version__)

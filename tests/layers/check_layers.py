@@ -43,7 +43,7 @@ def layer_of(path):
             return "public-lifecycle"
         if name.startswith("io/"):
             return "public-io"
-        if name == "simulate.h":
+        if name in ("simulate.h", "eta.h"):
             return "public-simulate"
         if name in PUBLIC_MODEL:
             return "public-model"

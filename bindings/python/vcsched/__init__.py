@@ -45,6 +45,8 @@ __all__ = [
     "AdmissionResult", "validate", "expand", "JobSimulator", "cron_next",
     # Simulation over virtual time (docs/SIMULATE.md)
     "simulate", "sweep", "SimulationResult", "SweepRun",
+    # Start-time estimates (docs/ETA.md)
+    "eta", "EtaResult", "EtaJob", "EtaWait",
 ]
 
 Error = _vcsched.Error
@@ -965,6 +967,17 @@ class Cluster:
         self.last_apply = dict(self._impl.apply_decisions(decisions._impl, now))
         return decisions
 
+    def eta(self, config: Any = None, now: Any = None, default_runtime: Any = None, horizon: Any = None, *,
+            workload: Any = None, samples: int = 1, seed: int = 0, threads: int = 0, client: Any = None) -> EtaResult:
+        """When each pending job will start (docs/ETA.md): the state's pods run for their
+        expected runtimes (vcsched.io/expected-runtime, activeDeadlineSeconds, else
+        `default_runtime`) while the scheduler runs forward in virtual time. The cluster is
+        not changed. See :func:`vcsched.eta` for the arguments."""
+        from .eta import _estimate
+        from .simulation import _config
+        chosen = _config(config) if config is not None else (self._config or default_config())
+        return _estimate(self._impl, chosen, now, default_runtime, horizon, workload, samples, seed, threads, client)
+
     def to_yaml(self) -> str:
         """The whole state as scenario text: every object, and the configuration (the
         scenario's, else Volcano's default). :func:`load_scenario` reads it back to the
@@ -1010,3 +1023,4 @@ def builtin_actions() -> List[str]:
 
 from .lifecycle import AdmissionResult, JobSimulator, cron_next, expand, validate  # noqa: E402
 from .simulation import SimulationResult, SweepRun, simulate, sweep  # noqa: E402
+from .eta import EtaJob, EtaResult, EtaWait, eta  # noqa: E402

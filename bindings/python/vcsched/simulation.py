@@ -153,19 +153,24 @@ def _simulate_texts(cluster: Text, workloads: List[Text], config: Optional["_vcs
 
 def simulate(cluster: Source, workload: Union[Source, Sequence[Source]], config: Any = None,
              until: Union[None, str, int, float] = None, seed: Optional[int] = None, *,
-             sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None) -> SimulationResult:
+             sharding_mode: Optional[str] = None, sharding_name: Optional[str] = None,
+             cluster_runtimes: bool = False, default_runtime: Union[None, str, int, float] = None) -> SimulationResult:
     """Runs `workload` (a Workload path, YAML text or dict, or a list of them) on
     `cluster` (a scenario file, text or dict) under `config` (a SchedulerConfig, a path,
     text or dict; default: the cluster file's, else Volcano's). `until`: seconds or a
     duration such as "24h" (default: when no work remains). `seed` overrides the
     workload's. `sharding_mode`, `sharding_name`: vc-scheduler's sharding flags
-    (vcsched.sharding_args). Raises vcsched.Error on bad input, naming the file and field."""
+    (vcsched.sharding_args). `cluster_runtimes`: the cluster file's pods end on their expected
+    runtimes (docs/ETA.md; `default_runtime` for those without one, and implies it).
+    Raises vcsched.Error on bad input, naming the file and field."""
     from . import sharding_args
     workloads = workload if isinstance(workload, (list, tuple)) else [workload]
     texts = [_source(w, "workload") for w in workloads]
-    return SimulationResult(_simulate_texts(_source(cluster, "cluster"), texts, _config(config), _until_ms(until),
-                                            optional_whole("seed", seed, 0, UINT64_MAX),
-                                            sharding_args(sharding_mode, sharding_name)))
+    cluster_text = _source(cluster, "cluster")
+    return SimulationResult(_vcsched.simulate(
+        cluster_text[0], cluster_text[1], texts, _config(config), _until_ms(until), optional_whole("seed", seed, 0, UINT64_MAX),
+        list(sharding_args(sharding_mode, sharding_name)), bool(cluster_runtimes),
+        None if default_runtime is None else duration_ms("default_runtime", default_runtime)))
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,10 @@ namespace vcsched {
 // the text makes nothing when read. A Job whose PodGroup the state lacks is made again.
 std::string ClusterToYaml(const Cluster& cluster, const SchedulerConfig* config = nullptr);
 
+// Every object of the cluster, copied, as LoadObjects would have read them: PutObjects
+// makes the same cluster of them (what a simulation or an estimate starts from).
+ScenarioObjects ClusterObjects(const Cluster& cluster);
+
 // Puts every object into `cluster` (queues, priority classes and namespaces first, pods
 // last); the first refusal is returned, naming the object, after the rest were tried.
 absl::Status PutObjects(ScenarioObjects& objects, Cluster& cluster);

@@ -975,7 +975,9 @@ class Cluster:
         not changed. See :func:`vcsched.eta` for the arguments."""
         from .eta import _estimate
         from .simulation import _config
-        chosen = _config(config) if config is not None else (self._config or default_config())
+        chosen = _config(config) if config is not None else self._config
+        if chosen is None:
+            chosen = default_config()
         return _estimate(self._impl, chosen, now, default_runtime, horizon, workload, samples, seed, threads, client)
 
     def to_yaml(self) -> str:

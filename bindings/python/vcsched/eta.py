@@ -72,10 +72,12 @@ class EtaResult:
                                            "p10_s", "p50_s", "p90_s"])
 
 
-def _utc(text: Optional[str]) -> Optional[datetime.datetime]:
-    if text is None:
-        return None
+def _utc(text: str) -> datetime.datetime:
     return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+
+
+def _optional_utc(text: Optional[str]) -> Optional[datetime.datetime]:
+    return None if text is None else _utc(text)
 
 
 def _result(d: Mapping[str, Any]) -> EtaResult:
@@ -83,7 +85,7 @@ def _result(d: Mapping[str, Any]) -> EtaResult:
     for j in d["jobs"]:
         waits = [EtaWait(w["job"], float(w["ends_s"]), {k: float(v) for k, v in w["frees"].items()}, bool(w["evicted"]))
                  for w in j["waits_for"]]
-        jobs.append(EtaJob(job=j["job"], queue=j["queue"], start_s=j["start_s"], start=_utc(j["start"]),
+        jobs.append(EtaJob(job=j["job"], queue=j["queue"], start_s=j["start_s"], start=_optional_utc(j["start"]),
                            position=int(j["position"]), waits_for=waits, reason=j["reason"], note=j["note"],
                            p10_s=j.get("p10_s"), p50_s=j.get("p50_s"), p90_s=j.get("p90_s"),
                            samples_started=int(j.get("samples_started", 0)),
@@ -121,21 +123,22 @@ def _estimate(impl: "_vcsched.Cluster", config: "_vcsched.SchedulerConfig", now:
     from .simulation import _source
     workloads = [] if workload is None else [_source(w, "workload") for w in
                                              (workload if isinstance(workload, (list, tuple)) else [workload])]
-    args = dict(config=config, now=_now(now),
-                default_runtime_ms=None if default_runtime is None else duration_ms("default_runtime", default_runtime),
-                horizon_ms=None if horizon is None else duration_ms("horizon", horizon), workloads=workloads)
+    now_s = _now(now)
+    default_ms = None if default_runtime is None else duration_ms("default_runtime", default_runtime)
+    horizon_ms = None if horizon is None else duration_ms("horizon", horizon)
     samples = whole("samples", samples, 1, 100000)
     seed = whole("seed", seed, 0, UINT64_MAX)
     threads = whole("threads", threads, 0, 1024)
     if client is None or samples == 1:
-        return _result(json.loads(_vcsched.eta(impl, samples=samples, seed=seed, first_sample=0, threads=threads, **args)))
+        return _result(json.loads(_vcsched.eta(impl, config, now_s, default_ms, horizon_ms, workloads, samples, seed, 0,
+                                               threads)))
     # Past one machine: the base estimate here, the futures in chunks on the dask cluster
     # (each chunk the futures one run would have made: first_sample keeps their seeds).
-    base = _result(json.loads(_vcsched.eta(impl, samples=1, seed=seed, first_sample=0, threads=1, **args)))
+    base = _result(json.loads(_vcsched.eta(impl, config, now_s, default_ms, horizon_ms, workloads, 1, seed, 0, 1)))
     state = impl.to_yaml(config)
     chunk = max(1, math.ceil(samples / 64))
-    futures = [client.submit(_eta_chunk, state, config.to_yaml(), args["now"], args["default_runtime_ms"],
-                             args["horizon_ms"], workloads, min(chunk, samples - first), seed, first, pure=False)
+    futures = [client.submit(_eta_chunk, state, config.to_yaml(), now_s, default_ms, horizon_ms, workloads,
+                             min(chunk, samples - first), seed, first, pure=False)
                for first in range(0, samples, chunk)]
     per_job: Dict[str, List[Optional[float]]] = {j.job: [] for j in base.jobs}
     for part in client.gather(futures):
@@ -159,14 +162,13 @@ def _eta_chunk(state: str, config_yaml: str, now: Optional[int], default_runtime
     from . import Cluster, load_config, load_scenario
     cluster = Cluster(load_scenario(state))
     config = load_config(config_yaml)
-    if samples == 1:  # one future: still drawn, as in a larger run
-        out = json.loads(_vcsched.eta(cluster._impl, config, now, default_runtime_ms, horizon_ms, list(workloads), 2, seed,
-                                      first, 1))
+    # One future is still drawn, as in a larger run: two are run and the first kept.
+    out: Dict[str, Any] = json.loads(_vcsched.eta(cluster._impl, config, now, default_runtime_ms, horizon_ms,
+                                                  list(workloads), max(samples, 2), seed, first, 1))
+    if samples == 1:
         for j in out["jobs"]:
             j["sample_starts_s"] = j["sample_starts_s"][:1]
-        return out
-    return json.loads(_vcsched.eta(cluster._impl, config, now, default_runtime_ms, horizon_ms, list(workloads), samples,
-                                   seed, first, 1))
+    return out
 
 
 def eta(state: Any, config: Any = None, now: Any = None, default_runtime: Any = None, horizon: Any = None, *,

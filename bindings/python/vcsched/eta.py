@@ -171,11 +171,11 @@ def _eta_chunk(state: str, config_yaml: str, now: Optional[int], default_runtime
     return out
 
 
-def eta(state: Any, config: Any = None, now: Any = None, default_runtime: Any = None, horizon: Any = None, *,
+def eta(scenario: Any, config: Any = None, now: Any = None, default_runtime: Any = None, horizon: Any = None, *,
         workload: Any = None, samples: int = 1, seed: int = 0, threads: int = 0, client: Any = None) -> EtaResult:
     """When each pending job of `state` will start.
 
-    `state`: a vcsched.Cluster, a loaded Scenario, or a scenario path, text or dict.
+    `scenario`: the state: a vcsched.Cluster, a loaded Scenario, or a scenario path, text or dict.
     `config`: a SchedulerConfig, path, text or dict (default: the state's, else Volcano's).
     `now`: seconds since the epoch, a datetime or RFC 3339 text (default: the state's newest
     timestamp). `default_runtime`, `horizon`: seconds or durations such as "1h" (horizon
@@ -185,6 +185,7 @@ def eta(state: Any, config: Any = None, now: Any = None, default_runtime: Any = 
     Raises vcsched.Error on bad input, naming the object and field."""
     from . import Cluster, Scenario, load_scenario
     from .simulation import _config, _source
+    state = scenario
     if isinstance(state, Cluster):
         return state.eta(config, now, default_runtime, horizon, workload=workload, samples=samples, seed=seed,
                          threads=threads, client=client)

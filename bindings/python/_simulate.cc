@@ -129,6 +129,8 @@ void RegisterSimulate(py::module_& m) {
       .def("summary_json", &SummaryJson)
       .def("summary_text", &SummaryText)
       .def("utilization_svg", &UtilizationSvg)
+      .def("cards_csv", &CardsCsv)
+      .def("cards_svg", &CardsSvg)
       .def("queue_shares_svg", &QueueSharesSvg)
       .def("wait_times_svg", &WaitTimesSvg)
       .def("report_html", &ReportHtml);

@@ -695,6 +695,17 @@ PYBIND11_MODULE(_vcsched, m) {
                                for (const Pipelined& p : d.pipelined) out.emplace_back(p.task, p.node);
                                return out;
                              })
+      .def_property_readonly("bind_annotations",
+                             [](const Decisions& d) {
+                               py::dict out;
+                               for (const Bind& b : d.binds) {
+                                 if (b.annotations.empty()) continue;
+                                 py::dict item;
+                                 for (const PodAnnotation& a : b.annotations) item[py::str(a.key)] = a.value;
+                                 out[py::str(std::string(b.task))] = std::move(item);
+                               }
+                               return out;
+                             })
       .def_property_readonly("volume_bindings",
                              [](const Decisions& d) {
                                py::list out;

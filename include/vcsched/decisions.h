@@ -20,9 +20,20 @@
 
 namespace vcsched {
 
+// A pod annotation the binder writes with a bind: the Binding's metadata.annotations,
+// which the API server copies onto the pod (deviceshare's volcano.sh/gpu-index).
+struct PodAnnotation {
+  std::string key;
+  std::string value;
+  bool operator==(const PodAnnotation& o) const { return key == o.key && value == o.value; }
+};
+
 struct Bind {
   SharedText task;  // "namespace/name" of the pod
   SharedText node;
+  // What a plugin wrote for the pod while placing it and the pod does not already carry
+  // with that value, by key; usually none.
+  std::vector<PodAnnotation> annotations;
 };
 
 struct Eviction {

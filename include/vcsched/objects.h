@@ -190,6 +190,8 @@ struct NodeSpec {
   ResourceList capacity;     // status.capacity as given (empty when absent)
   std::vector<NodeImage> images;  // status.images
   std::optional<NodeMetrics> metrics;
+  // metadata.annotations as given (deviceshare reads volcano.sh/gpu-unhealthy-ids).
+  Labels annotations;
 };
 
 // The annotations that carry NodeMetrics: two numbers and an RFC 3339 time.

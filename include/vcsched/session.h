@@ -478,6 +478,12 @@ class Session {
   void AddWarning(std::string warning);
   // A claim the binder must bind with a pod's bind (VolumeBinding's reservations).
   void AddVolumeBinding(VolumeBinding binding);
+  // Annotations a plugin writes on a pod it placed (Volcano's TaskInfo.PodAnnotations,
+  // e.g. deviceshare's card index): kept while the task is placed in this session and
+  // carried by its Bind. Setting a key again replaces its value.
+  void SetPodAnnotation(TaskIndex t, std::string key, std::string value);
+  void RemovePodAnnotations(TaskIndex t);  // all of the task's
+  const std::vector<PodAnnotation>* pod_annotations(TaskIndex t) const;  // null: none
 
   // ---- explanations (vcsched/explain.h, docs/EXPLAIN.md) ----
   // Whether the session keeps explanations (Explain asked for them). Plugins and actions
@@ -493,6 +499,11 @@ class Session {
   // The nodes task t did not fit, each with its result: kept as counts by exact cause
   // (the taint, the resource with its request and the most any node has free).
   void ExplainNodeVerdicts(TaskIndex t, absl::Span<const std::pair<NodeIndex, FitResult>> failures) const;
+  // A plugin's exact account of a refusal its predicate gave (`reason`, the text it
+  // returned) for task t on node n, asked while the session explains the node verdicts:
+  // the first non-empty answer replaces explain's own (e.g. each GPU card's free memory).
+  using FitCauseFn = std::function<std::string(TaskIndex, NodeIndex, absl::string_view)>;
+  void AddFitCauseFn(FitCauseFn fn);  // not gated
   // A fair-share plugin's view of a queue, given at close; the last one given wins.
   void DescribeQueue(QueueView view) const;
 

@@ -163,6 +163,17 @@ struct TimelineRow {
   std::vector<double> goodput;
 };
 
+// cards.csv: a shared GPU card's use (deviceshare's cards, from the pods' card index
+// annotations), one row whenever it changed, sampled after each session.
+struct CardUseRow {
+  double time_s = 0;
+  std::string node;
+  int64_t card = 0;
+  int64_t memory = 0;       // the card's memory (volcano.sh/gpu-memory units)
+  int64_t used_memory = 0;  // what the pods on it ask
+  int32_t pods = 0;         // pods on it (a card with none is idle)
+};
+
 // queues.csv: one row per queue per session.
 struct QueueRow {
   double time_s = 0;
@@ -204,6 +215,7 @@ struct SimulationResult {
   std::vector<JobRecord> jobs;
   std::vector<TimelineRow> timeline;
   std::vector<QueueRow> queues;
+  std::vector<CardUseRow> cards;  // empty when no node shares GPU cards
   std::vector<double> utilization;  // per resource: time-weighted allocated / capacity
   // Per resource: time-weighted goodput / capacity. Allocation is not progress: a job
   // holding 8 of the 10 GPUs it needs counts in utilization, not here.
@@ -234,6 +246,10 @@ std::string SummaryText(const SimulationResult& result);
 std::string UtilizationSvg(const SimulationResult& result);
 std::string QueueSharesSvg(const SimulationResult& result);
 std::string WaitTimesSvg(const SimulationResult& result);
+// Shared GPU cards: per node, the share of its cards' memory in use over time (the
+// nodes used most, up to 12); empty when the run had no shared cards.
+std::string CardsCsv(const SimulationResult& result);
+std::string CardsSvg(const SimulationResult& result);
 std::string ReportHtml(const SimulationResult& result);
 
 }  // namespace vcsched

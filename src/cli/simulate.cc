@@ -51,7 +51,7 @@ absl::Status WriteOutputs(const std::string& dir, const SimulationResult& r) {
   std::filesystem::create_directories(dir, ec);
   if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir, ": ", ec.message()));
   const std::filesystem::path d(dir);
-  const std::vector<std::pair<const char*, std::string>> files = {
+  std::vector<std::pair<const char*, std::string>> files = {
       {"jobs.csv", JobsCsv(r)},
       {"timeline.csv", TimelineCsv(r)},
       {"queues.csv", QueuesCsv(r)},
@@ -60,6 +60,10 @@ absl::Status WriteOutputs(const std::string& dir, const SimulationResult& r) {
       {"queue_shares.svg", QueueSharesSvg(r)},
       {"wait_times.svg", WaitTimesSvg(r)},
       {"report.html", ReportHtml(r)}};
+  if (!r.cards.empty()) {  // shared GPU cards in the cluster
+    files.emplace_back("cards.csv", CardsCsv(r));
+    files.emplace_back("cards.svg", CardsSvg(r));
+  }
   for (const auto& [name, _] : files) {
     const std::filesystem::path target = d / name;
     if (std::filesystem::is_directory(std::filesystem::symlink_status(target, ec))) {
@@ -163,7 +167,8 @@ int Simulate(const SimulateOptions& options) {
   if (absl::Status s = WriteOutputs(options.out, *r); !s.ok()) return fail(s);
   const std::filesystem::path dir(options.out);
   std::cout << "wrote " << (dir / "report.html").string() << " (and jobs.csv, timeline.csv, queues.csv, summary.json, "
-            << "utilization.svg, queue_shares.svg, wait_times.svg beside it)\n"
+            << "utilization.svg, queue_shares.svg, wait_times.svg" << (r->cards.empty() ? "" : ", cards.csv, cards.svg")
+            << " beside it)\n"
             << SummaryText(*r);
   return 0;
 }

@@ -559,6 +559,14 @@ ApplyReport Cluster::Apply(const Decisions& decisions, int64_t now_seconds) {
         pod->scheduled_time = now_seconds;  // the binding's PodScheduled condition
       }
       pod->node_name = std::string(b.node);
+      // What the Binding carries lands on the pod (deviceshare's card index): the next
+      // snapshot counts the cards as taken.
+      for (const PodAnnotation& a : b.annotations) {
+        auto [it, added] = pod->annotations.try_emplace(a.key, a.value);
+        if (!added && it->second != a.value) it->second = a.value;
+        else if (!added) continue;
+        ++changed;
+      }
       ++report.binds;
     }
   }

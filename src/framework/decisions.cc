@@ -80,7 +80,11 @@ void Decisions::Sort() { internal::SortDecisions(*this, {}); }
 std::string Decisions::ToString() const {
   std::string out;
   const auto p = [](absl::string_view s) { return Printable(s); };
-  for (const Bind& b : binds) absl::StrAppend(&out, "bind ", p(b.task), " -> ", p(b.node), "\n");
+  for (const Bind& b : binds) {
+    absl::StrAppend(&out, "bind ", p(b.task), " -> ", p(b.node));
+    for (const PodAnnotation& a : b.annotations) absl::StrAppend(&out, " ", a.key, "=", a.value);
+    out += "\n";
+  }
   for (const Pipelined& pl : pipelined) absl::StrAppend(&out, "pipeline ", p(pl.task), " -> ", p(pl.node), "\n");
   for (const VolumeBinding& v : volume_bindings) {
     absl::StrAppend(&out, "bind claim ", p(v.claim), " of ", p(v.task), " -> ",

@@ -155,7 +155,7 @@ absl::StatusOr<std::vector<std::unique_ptr<Plugin>>> Registry::BuildPlugins(cons
 
 bool Registry::Skips(absl::string_view plugin) const {
   // Volcano's plugins (docs/reference/scheduler.md §4.1) that vcsched does not model.
-  static constexpr absl::string_view kVolcanoOnly[] = {"deviceshare", "extender"};
+  static constexpr absl::string_view kVolcanoOnly[] = {"extender"};
   return FindPlugin(plugin) == nullptr &&
          std::find(std::begin(kVolcanoOnly), std::end(kVolcanoOnly), plugin) != std::end(kVolcanoOnly);
 }

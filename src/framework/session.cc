@@ -117,6 +117,18 @@ void Session::State::AddBind(TaskIndex t) {
   Bind& bind = decisions.binds.emplace_back();  // filled in place: no temporary to move
   bind.task = Name(key);
   bind.node = Name(node_info(node[static_cast<size_t>(t)]).spec.name);
+  if (!pod_annotations.empty()) {
+    auto it = pod_annotations.find(t);
+    if (it != pod_annotations.end()) {
+      const Labels& own = task(t).pod->annotations;
+      for (const PodAnnotation& a : it->second) {
+        auto same = own.find(a.key);
+        if (same == own.end() || same->second != a.value) bind.annotations.push_back(a);
+      }
+      std::sort(bind.annotations.begin(), bind.annotations.end(),
+                [](const PodAnnotation& x, const PodAnnotation& y) { return x.key < y.key; });
+    }
+  }
   binds_in_index_order &= last_bind < t;  // kNone (-1) is below every task
   last_bind = t;
 }
@@ -984,6 +996,24 @@ void Session::AddWarning(std::string warning) { s_->decisions.warnings.push_back
 
 void Session::AddVolumeBinding(VolumeBinding binding) {
   s_->decisions.volume_bindings.push_back(std::move(binding));
+}
+
+void Session::SetPodAnnotation(TaskIndex t, std::string key, std::string value) {
+  std::vector<PodAnnotation>& list = s_->pod_annotations[t];
+  for (PodAnnotation& a : list) {
+    if (a.key == key) {
+      a.value = std::move(value);
+      return;
+    }
+  }
+  list.push_back({std::move(key), std::move(value)});
+}
+
+void Session::RemovePodAnnotations(TaskIndex t) { s_->pod_annotations.erase(t); }
+
+const std::vector<PodAnnotation>* Session::pod_annotations(TaskIndex t) const {
+  auto it = s_->pod_annotations.find(t);
+  return it == s_->pod_annotations.end() ? nullptr : &it->second;
 }
 
 }  // namespace vcsched

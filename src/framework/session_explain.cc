@@ -82,6 +82,10 @@ using MostFree = std::vector<std::pair<int, std::pair<int64_t, int64_t>>>;
 
 // A reason made exact for one node: the taint it names, the selector, the numbers.
 std::string ExactCause(const Session& ssn, TaskIndex t, NodeIndex n, const std::string& text, const MostFree& most_free) {
+  for (const Session::FitCauseFn& fn : SessionInternals::Of(ssn).fit_causes) {
+    std::string cause = fn(t, n, text);
+    if (!cause.empty()) return cause;
+  }
   const TaskInfo& task = ssn.task(t);
   if (text == kTaintText) {
     for (const Taint& taint : ssn.node_info(n).spec.taints) {
@@ -201,6 +205,8 @@ void Session::ExplainNodeVerdicts(TaskIndex t, absl::Span<const std::pair<NodeIn
   }
   log.verdicts[t] = std::move(v);
 }
+
+void Session::AddFitCauseFn(FitCauseFn fn) { s_->fit_causes.push_back(std::move(fn)); }
 
 void Session::DescribeQueue(QueueView view) const {
   if (s_->explain == nullptr) return;

@@ -172,6 +172,7 @@ struct Session::State {
   std::vector<Registered<SimulateAllocatableFn>> simulate_allocatable;
   std::vector<Registered<SimulatePredicateFn>> simulate_predicate;
   std::vector<EventHandler> handlers;
+  std::vector<Session::FitCauseFn> fit_causes;
   std::vector<Registered<HyperNodeGradientFn>> hyper_node_gradient;
   std::vector<Registered<HyperNodeOrderFn>> hyper_node_order;
   std::vector<Registered<SubJobBoolFn>> sub_job_ready;
@@ -231,6 +232,8 @@ struct Session::State {
   }
   absl::Span<const int64_t> req(TaskIndex t) const { return Row(facts->task_req, t); }
 
+  // Annotations plugins set on placed tasks (Session::SetPodAnnotation): few, so a map.
+  absl::flat_hash_map<TaskIndex, std::vector<PodAnnotation>> pod_annotations;
   // Records the bind of task t to its node.
   void AddBind(TaskIndex t);
   // Binds were added in task index order (see DenseFacts::task_keys_sorted).

@@ -179,6 +179,7 @@ Value NodeManifest(const NodeSpec& n) {
   Value v = Manifest("v1", "Node");
   v["metadata"]["name"] = Str(n.name);
   if (!n.labels.empty()) v["metadata"]["labels"] = StringMap(n.labels);
+  if (!n.annotations.empty()) v["metadata"]["annotations"] = StringMap(n.annotations);
   if (n.metrics) {
     Value& annotations = v["metadata"]["annotations"];
     annotations[kNodeCpuUsageAnnotation] = Str(absl::StrFormat("%.17g", n.metrics->cpu_percent));

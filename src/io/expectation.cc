@@ -69,6 +69,21 @@ std::vector<std::string> CompareWithExpectation(const Decisions& d, const Expect
       diffs.push_back(absl::StrCat("podGroupPhases ", job, ": expected ", phase, ", got ", it->phase));
     }
   }
+  for (const auto& [pod, want] : e.bind_annotations) {
+    auto it = std::find_if(d.binds.begin(), d.binds.end(), [&pod](const Bind& b) { return b.task == pod; });
+    if (it == d.binds.end()) {
+      diffs.push_back(absl::StrCat("bindAnnotations ", pod, ": expected a bind, got none"));
+      continue;
+    }
+    Labels have;
+    for (const PodAnnotation& a : it->annotations) have[a.key] = a.value;
+    if (have != want) {
+      const auto text = [](const Labels& l) {
+        return absl::StrCat("{", absl::StrJoin(l, ", ", absl::PairFormatter(": ")), "}");
+      };
+      diffs.push_back(absl::StrCat("bindAnnotations ", pod, ": expected ", text(want), ", got ", text(have)));
+    }
+  }
   if (e.hyper_node_bind_counts) {
     std::vector<int64_t> want = *e.hyper_node_bind_counts;
     std::sort(want.begin(), want.end());

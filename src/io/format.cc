@@ -1,6 +1,7 @@
 #include "vcsched/io/format.h"
 
 #include "absl/strings/str_cat.h"
+#include "src/io/binding_text.h"
 #include "src/model/output_text.h"
 
 namespace vcsched {
@@ -15,10 +16,38 @@ void AppendArray(std::string* out, const char* name, const std::vector<T>& items
 
 }  // namespace
 
+namespace internal {
+
+std::string AnnotationsJson(const std::vector<PodAnnotation>& annotations) {
+  std::string out = "{";
+  for (size_t i = 0; i < annotations.size(); ++i) {
+    absl::StrAppend(&out, i ? ", " : "", JsonQuote(annotations[i].key), ": ", JsonQuote(annotations[i].value));
+  }
+  return out + "}";
+}
+
+std::string BindingManifest(absl::string_view ns, absl::string_view name, const Bind& b) {
+  std::string out = absl::StrCat("apiVersion: v1\nkind: Binding\nmetadata:\n  name: ", JsonQuote(name),
+                                 "\n  namespace: ", JsonQuote(ns), "\n");
+  // The API server copies a Binding's annotations onto the pod it binds.
+  if (!b.annotations.empty()) {
+    out += "  annotations:\n";
+    for (const PodAnnotation& a : b.annotations) absl::StrAppend(&out, "    ", JsonQuote(a.key), ": ", JsonQuote(a.value), "\n");
+  }
+  absl::StrAppend(&out, "target:\n  apiVersion: v1\n  kind: Node\n  name: ", JsonQuote(b.node), "\n");
+  return out;
+}
+
+}  // namespace internal
+
+using internal::AnnotationsJson;
+using internal::BindingManifest;
+
 std::string DecisionsToJson(const Decisions& d) {
   std::string out = "{\n";
   AppendArray(&out, "binds", d.binds, [](const Bind& b) {
-    return absl::StrCat("{\"task\": ", JsonQuote(b.task), ", \"node\": ", JsonQuote(b.node), "}");
+    return absl::StrCat("{\"task\": ", JsonQuote(b.task), ", \"node\": ", JsonQuote(b.node),
+                        b.annotations.empty() ? "" : absl::StrCat(", \"annotations\": ", AnnotationsJson(b.annotations)), "}");
   });
   AppendArray(&out, "pipelined", d.pipelined, [](const Pipelined& p) {
     return absl::StrCat("{\"task\": ", JsonQuote(p.task), ", \"node\": ", JsonQuote(p.node),
@@ -57,9 +86,7 @@ std::string DecisionsToManifests(const Decisions& d) {
   std::string out;
   for (const Bind& b : d.binds) {
     const auto [ns, name] = SplitTaskKey(b.task);
-    absl::StrAppend(&out, "---\napiVersion: v1\nkind: Binding\nmetadata:\n  name: ", JsonQuote(name),
-                    "\n  namespace: ", JsonQuote(ns), "\ntarget:\n  apiVersion: v1\n  kind: Node\n  name: ",
-                    JsonQuote(b.node), "\n");
+    absl::StrAppend(&out, "---\n", BindingManifest(ns, name, b));
   }
   for (const Eviction& e : d.evictions) {
     absl::StrAppend(&out, "# evict ", e.task, " (", e.action, "): apply with `vcsched schedule -o kubectl`\n");

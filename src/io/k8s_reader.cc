@@ -239,7 +239,8 @@ void ReadNode(ObjectReader& r, const DocNode& doc, NodeSpec* out) {
   const DocNode meta = r.Map(doc, "metadata", "metadata");
   n.name = r.String(meta, "name", "metadata.name").value_or("");
   n.labels = r.StringMap(meta, "labels", "metadata.labels");
-  n.metrics = ReadNodeMetrics(r, meta, r.StringMap(meta, "annotations", "metadata.annotations"));
+  n.annotations = r.StringMap(meta, "annotations", "metadata.annotations");
+  n.metrics = ReadNodeMetrics(r, meta, n.annotations);
   const DocNode spec = r.Map(doc, "spec", "spec");
   n.unschedulable = r.Bool(spec, "unschedulable", "spec.unschedulable").value_or(false);
   const DocNode taints = r.List(spec, "taints", "spec.taints");

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/time.h"
+#include "src/io/binding_text.h"
 #include "src/model/output_text.h"
 #include "vcsched/io/format.h"
 
@@ -59,9 +60,7 @@ std::string DecisionsToKubectlScript(const Decisions& d, const KubectlScriptOpti
     absl::StrAppend(&out, "\n# Bindings (pods/binding)\nkubectl create -f - <<'", kEnd, "' || status=1\n");
     for (const Bind& b : d.binds) {
       const auto [ns, name] = SplitTaskKey(b.task);
-      absl::StrAppend(&out, "---\napiVersion: v1\nkind: Binding\nmetadata:\n  name: ", JsonQuote(name),
-                      "\n  namespace: ", JsonQuote(ns), "\ntarget:\n  apiVersion: v1\n  kind: Node\n  name: ",
-                      JsonQuote(b.node), "\n");
+      absl::StrAppend(&out, "---\n", internal::BindingManifest(ns, name, b));
     }
     absl::StrAppend(&out, kEnd, "\n");
   }

@@ -259,7 +259,8 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
   for (const auto& kv : doc) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
     static const char* kKnown[] = {"apiVersion", "kind", "source", "binds", "bindCount",
-                                   "evictions", "evictionCount", "podGroupPhases", "hyperNodeBindCounts", "metadata"};
+                                   "evictions", "evictionCount", "podGroupPhases", "hyperNodeBindCounts", "bindAnnotations",
+                                   "metadata"};
     if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown)) {
       r.Fail(kv.first, key, "unknown field of an Expectation");
     }
@@ -293,6 +294,11 @@ Expectation ReadExpectation(ObjectReader& r, const YAML::Node& doc) {
   }
   e.eviction_count = r.Int(doc, "evictionCount", "evictionCount");
   e.pod_group_phases = r.StringMap(doc, "podGroupPhases", "podGroupPhases");
+  const YAML::Node annotated = r.Map(doc, "bindAnnotations", "bindAnnotations").yaml();
+  for (const auto& kv : annotated) {
+    const std::string pod = kv.first.Scalar();
+    e.bind_annotations[pod] = r.StringMap(annotated, pod.c_str(), absl::StrCat("bindAnnotations.", pod));
+  }
   const YAML::Node counts = r.List(doc, "hyperNodeBindCounts", "hyperNodeBindCounts").yaml();
   if (counts.IsDefined()) {
     e.hyper_node_bind_counts.emplace();

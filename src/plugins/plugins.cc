@@ -30,6 +30,7 @@ void RegisterBuiltInPlugins(Registry& r) {
   (void)r.RegisterPlugin("usage", NewUsagePlugin, node_local);
   (void)r.RegisterPlugin("numa-aware", NewNumaAwarePlugin);  // its predicate keeps state: no node-choice reuse
   (void)r.RegisterPlugin("rescheduling", NewReschedulingPlugin);
+  (void)r.RegisterPlugin("deviceshare", NewDeviceSharePlugin, node_local);
 }
 
 }  // namespace vcsched::internal

@@ -32,6 +32,7 @@ absl::StatusOr<std::unique_ptr<Plugin>> NewUsagePlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewNumaAwarePlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewReschedulingPlugin(const Arguments& args);
 absl::StatusOr<std::unique_ptr<Plugin>> NewNodeGroupPlugin(const Arguments& args);
+absl::StatusOr<std::unique_ptr<Plugin>> NewDeviceSharePlugin(const Arguments& args);
 
 void RegisterBuiltInPlugins(Registry& registry);
 

@@ -116,6 +116,15 @@ std::string QueuesCsv(const SimulationResult& r) {
   return out;
 }
 
+std::string CardsCsv(const SimulationResult& r) {
+  std::string out = "time_s,node,card,memory,used_memory,pods\n";
+  for (const CardUseRow& row : r.cards) {
+    absl::StrAppend(&out, Num(row.time_s), ",", CsvCell(row.node), ",", row.card, ",", row.memory, ",", row.used_memory,
+                    ",", row.pods, "\n");
+  }
+  return out;
+}
+
 namespace {
 
 // {"cpu": 0.5, "memory": 0.25}

@@ -1,6 +1,7 @@
 // The plots of a simulation, drawn here as plain SVG (no plotting library, so the same
 // result gives the same bytes).
 #include <algorithm>
+#include <map>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -215,6 +216,47 @@ std::string UtilizationSvg(const SimulationResult& r) {
     series.push_back(std::move(good));
   }
   return Chart("Allocated (solid) and goodput (dashed) / capacity", absl::StrCat("time (", unit.name, ")"), "fraction",
+               series, true, 1.0);
+}
+
+std::string CardsSvg(const SimulationResult& r) {
+  // Per node, the memory its pods ask of its cards over their memory, capped at 1 per
+  // card; the 12 nodes with the highest mean over the rows, by name among equals.
+  if (r.cards.empty()) return "";
+  const TimeUnit unit = TimeUnitFor(r.end_s);
+  struct NodeCards {
+    std::map<int64_t, std::pair<int64_t, int64_t>> cards;  // card -> (memory, used)
+    std::vector<std::pair<double, double>> points;
+    double sum = 0;
+  };
+  std::map<std::string, NodeCards> nodes;
+  for (size_t i = 0; i < r.cards.size(); ++i) {
+    const CardUseRow& row = r.cards[i];
+    NodeCards& n = nodes[row.node];
+    n.cards[row.card] = {row.memory, row.used_memory};
+    if (i + 1 < r.cards.size() && r.cards[i + 1].node == row.node && r.cards[i + 1].time_s == row.time_s) continue;
+    double total = 0, used = 0;
+    for (const auto& [card, mu] : n.cards) {
+      total += static_cast<double>(mu.first);
+      used += static_cast<double>(std::min(mu.first, mu.second));
+    }
+    const double y = total > 0 ? used / total : 0;
+    if (!n.points.empty() && n.points.back().first == row.time_s / unit.seconds) n.points.back().second = y;
+    else n.points.emplace_back(row.time_s / unit.seconds, y);
+    n.sum += y;
+  }
+  std::vector<std::pair<double, std::string>> ranked;
+  for (auto& [name, n] : nodes) {
+    n.points.emplace_back(r.end_s / unit.seconds, n.points.back().second);
+    ranked.emplace_back(-n.sum / static_cast<double>(n.points.size()), name);
+  }
+  std::sort(ranked.begin(), ranked.end());
+  if (ranked.size() > 12) ranked.resize(12);
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  std::vector<Series> series;
+  int color = 0;
+  for (const auto& [_, name] : ranked) series.push_back({name, std::move(nodes[name].points), false, color++});
+  return Chart("Shared GPU card memory in use, per node", absl::StrCat("time (", unit.name, ")"), "fraction of card memory",
                series, true, 1.0);
 }
 

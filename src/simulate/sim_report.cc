@@ -245,6 +245,7 @@ std::string ReportHtml(const SimulationResult& r) {
     plots += simulate_internal::QueueResourceSvg(r, 0);  // cpu too, when another resource is the bottleneck
   }
   absl::StrAppend(&plots, "<h2>Wait times</h2>\n", WaitTimesSvg(r));
+  if (!r.cards.empty()) absl::StrAppend(&plots, "<h2>Shared GPU cards</h2>\n", CardsSvg(r));
   return absl::StrCat(
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>vcsched simulation</title>\n"
       "<style>body{font-family:sans-serif;max-width:780px;margin:2em auto}table{border-collapse:collapse;margin:.5em 0}"

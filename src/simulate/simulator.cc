@@ -209,6 +209,7 @@ absl::Status Simulator::RunSession() {
   const Decisions& d = r->decisions;
   const ApplyReport report = cluster_.Apply(d, NowSeconds());
   for (const std::string& c : report.conflicts) result_.notes.push_back(absl::StrCat(Where(), ": ", c));
+  SampleCards();
   for (const Bind& b : d.binds) {
     auto it = slot_of_pod_.find(absl::string_view(b.task));
     if (it == slot_of_pod_.end()) {  // a pod of the cluster file: placed (and started, when runtimes are followed)

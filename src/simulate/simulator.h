@@ -239,6 +239,7 @@ class Simulator {
   bool UpdateClusterPod(const PodSlot& slot, const std::function<void(PodSpec&)>& change);
   void DeletePodGroupOf(const SimJob& job);
   void AddTimelineRow();
+  void SampleCards();  // sim_cards.cc
   void Account(int64_t until_ms);
 
   int64_t NowSeconds() const { return SaturatingAdd(workload_.start_seconds, now_ms_ / 1000); }
@@ -255,6 +256,9 @@ class Simulator {
   uint64_t seq_ = 0;
   int64_t now_ms_ = 0;
   bool dirty_ = false;            // a change since the last session
+  // Shared GPU cards (sim_cards.cc): each card's last sampled (used memory, pods), by
+  // node and card.
+  std::map<std::pair<std::string, int64_t>, std::pair<int64_t, int32_t>> card_last_;
   int64_t dirty_since_ms_ = 0;
   int64_t last_session_ms_ = -1;
   std::vector<RandomStream> arrival_rng_, duration_rng_;

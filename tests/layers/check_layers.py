@@ -100,7 +100,7 @@ MODEL_HELPERS = {"src/model/resource_matrix.h", "src/model/k8s_match.h", "src/mo
                  "src/model/output_text.h", "src/model/node_group_limits.h",
                  "src/model/revocable_window.h", "src/model/strict_json.h", "src/model/cpu_topology.h",
                  "src/model/pod_facts.h",
-                 "src/model/go_sort.h"}
+                 "src/model/go_sort.h", "src/model/gpu_share.h", "src/model/vgpu.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -7,6 +7,7 @@
 // next session; with bindLatency 0 a bound pod runs from the session that bound it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -682,6 +684,52 @@ status: {allocatable: {cpu: "4", memory: 64Gi, pods: "110"}}
   const SimulationResult stuck = Run(cluster("0:00-1:00"), kept);
   CHECK(stuck.stall.has_value());
   CHECK(stuck.end_s < 3 * 86400);
+}
+
+}  // namespace
+}  // namespace vcsched
+
+namespace vcsched {
+namespace {
+
+TEST_CASE("simulate: shared GPU cards stay taken for a job's life, and cards.csv follows them") {
+  // Two cards of 16Gi; three one-pod jobs asking 10Gi each: the node's 32Gi would hold
+  // three at once, the cards two. The third starts when the first ends, because the
+  // binds' card index annotations stay on the running pods.
+  const std::string cluster =
+      "apiVersion: v1\nkind: Node\nmetadata: {name: g0}\nstatus:\n  capacity: &c {cpu: '16', memory: 64Gi, pods: '110', "
+      "volcano.sh/gpu-memory: 32Gi, volcano.sh/gpu-number: '2'}\n  allocatable: *c\n---\napiVersion: vcsched/v1\n"
+      "kind: SchedulerConfiguration\nactions: \"enqueue, allocate\"\ntiers:\n- plugins:\n  - name: gang\n"
+      "  - name: predicates\n  - name: deviceshare\n    arguments: {deviceshare.GPUSharingEnable: true}\n";
+  const std::string workload = absl::StrCat(
+      kHead, "jobs:\n- name: infer\n  arrival: {at: [0s, 0s, 0s]}\n  duration: {fixed: 10m}\n",
+      "  template:\n    apiVersion: batch.volcano.sh/v1alpha1\n    kind: Job\n    metadata: {namespace: default}\n"
+      "    spec:\n      minAvailable: 1\n      schedulerName: volcano\n      tasks:\n      - name: worker\n        replicas: 1\n"
+      "        template:\n          spec:\n            restartPolicy: Never\n            containers:\n"
+      "            - name: main\n              image: busybox\n              resources:\n"
+      "                requests: {cpu: '1', volcano.sh/gpu-memory: 10Gi}\n"
+      "                limits: {cpu: '1', volcano.sh/gpu-memory: 10Gi}\n");
+  const SimulationResult r = Run(cluster, workload);
+  CheckInvariants(r);
+  REQUIRE(r.jobs.size() == 3);
+  std::vector<double> starts;
+  for (const JobRecord& j : r.jobs) starts.push_back(j.running_s);
+  std::sort(starts.begin(), starts.end());
+  CHECK(starts[1] < 600);
+  CHECK(starts[2] >= 600);  // waited for a card
+  REQUIRE_FALSE(r.cards.empty());
+  int64_t most = 0;
+  for (const CardUseRow& row : r.cards) {
+    CHECK(row.node == "g0");
+    CHECK(row.memory == int64_t{16} << 30);
+    CHECK(row.used_memory <= row.memory);
+    CHECK((row.pods == 0) == (row.used_memory == 0));
+    most = std::max<int64_t>(most, row.pods);
+  }
+  CHECK(most == 1);  // never two 10Gi pods on one 16Gi card
+  const std::string csv = CardsCsv(r);
+  CHECK(absl::StartsWith(csv, "time_s,node,card,memory,used_memory,pods\n"));
+  CHECK(CardsSvg(r).find("g0") != std::string::npos);
 }
 
 }  // namespace

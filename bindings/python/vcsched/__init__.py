@@ -647,6 +647,13 @@ class Decisions:
         return dict(self._impl.binds)
 
     @property
+    def bind_annotations(self) -> Dict[str, Dict[str, str]]:
+        """Pod -> the annotations its bind writes on it (deviceshare's ``volcano.sh/gpu-index``):
+        only binds that carry some. A host patches them onto the pod, or sends them as the
+        Binding's metadata.annotations (``to_manifests()`` does)."""
+        return {pod: dict(a) for pod, a in self._impl.bind_annotations.items()}
+
+    @property
     def pipelined(self) -> Dict[str, str]:
         """Pods that wait for resources being released -> the node they wait on."""
         return dict(self._impl.pipelined)
@@ -693,9 +700,13 @@ class Decisions:
     def to_manifests(self) -> List[Dict[str, Any]]:
         """v1 Binding and policy/v1 Eviction objects, as dicts."""
         out: List[Dict[str, Any]] = []
+        annotations = self.bind_annotations
         for pod, node in self.binds.items():
             ns, name = pod.split("/", 1)
-            out.append({"apiVersion": "v1", "kind": "Binding", "metadata": {"name": name, "namespace": ns},
+            meta: Dict[str, Any] = {"name": name, "namespace": ns}
+            if pod in annotations:
+                meta["annotations"] = annotations[pod]
+            out.append({"apiVersion": "v1", "kind": "Binding", "metadata": meta,
                         "target": {"apiVersion": "v1", "kind": "Node", "name": node}})
         for pod in self.evictions:
             ns, name = pod.split("/", 1)

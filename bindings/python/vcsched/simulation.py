@@ -106,10 +106,15 @@ class SimulationResult:
     def files(self) -> Dict[str, str]:
         """Every output file's name and text, as `vcsched simulate --out` writes them."""
         i = self._impl
-        return {"jobs.csv": i.jobs_csv(), "timeline.csv": i.timeline_csv(), "queues.csv": i.queues_csv(),
-                "summary.json": i.summary_json(), "utilization.svg": i.utilization_svg(),
-                "queue_shares.svg": i.queue_shares_svg(), "wait_times.svg": i.wait_times_svg(),
-                "report.html": i.report_html()}
+        out = {"jobs.csv": i.jobs_csv(), "timeline.csv": i.timeline_csv(), "queues.csv": i.queues_csv(),
+               "summary.json": i.summary_json(), "utilization.svg": i.utilization_svg(),
+               "queue_shares.svg": i.queue_shares_svg(), "wait_times.svg": i.wait_times_svg(),
+               "report.html": i.report_html()}
+        cards = i.cards_csv()
+        if cards.count("\n") > 1:  # shared GPU cards in the cluster
+            out["cards.csv"] = cards
+            out["cards.svg"] = i.cards_svg()
+        return out
 
     def write(self, directory: Union[str, "os.PathLike[str]"]) -> None:
         """Writes the output files into `directory` (created when missing)."""

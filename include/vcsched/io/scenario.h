@@ -41,6 +41,9 @@ struct Expectation {
   // The new binds grouped by the lowest-tier HyperNode of their node, one count per
   // group, in any order (docs/FORMAT-hypernode.md).
   std::optional<std::vector<int64_t>> hyper_node_bind_counts;
+  // Per bound pod, exactly the annotations its bind carries (Bind::annotations); `{}`
+  // asks for none.
+  std::map<std::string, Labels> bind_annotations;
 };
 
 struct Scenario {

@@ -69,7 +69,9 @@ std::vector<std::string> CompareWithExpectation(const Decisions& d, const Expect
       diffs.push_back(absl::StrCat("podGroupPhases ", job, ": expected ", phase, ", got ", it->phase));
     }
   }
-  for (const auto& [pod, want] : e.bind_annotations) {
+  for (const auto& entry : e.bind_annotations) {
+    const std::string& pod = entry.first;  // a named variable: C++17 lambdas cannot capture a structured binding
+    const Labels& want = entry.second;
     auto it = std::find_if(d.binds.begin(), d.binds.end(), [&pod](const Bind& b) { return b.task == pod; });
     if (it == d.binds.end()) {
       diffs.push_back(absl::StrCat("bindAnnotations ", pod, ": expected a bind, got none"));

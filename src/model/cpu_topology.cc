@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "src/model/go_parse.h"
 #include "src/model/go_sort.h"
 
 namespace vcsched::internal {
@@ -16,13 +17,10 @@ namespace {
 
 constexpr int64_t kMaxCpus = 1 << 16;  // a CPU list may not name more (a node has hundreds)
 
-// Go's strconv.Atoi: an optional sign and decimal digits, nothing around them.
-bool GoAtoi(absl::string_view text, int64_t* out) {
-  if (text.empty()) return false;
-  for (char c : text) {
-    if (absl::ascii_isspace(static_cast<unsigned char>(c))) return false;
-  }
-  return absl::SimpleAtoi(text, out);
+bool ParseBound(absl::string_view text, int64_t* out) {
+  const std::optional<int64_t> v = GoAtoi(text);
+  if (v) *out = *v;
+  return v.has_value();
 }
 
 template <typename Pick>
@@ -162,7 +160,7 @@ absl::StatusOr<CpuSet> ParseCpuList(absl::string_view text) {
   for (absl::string_view part : absl::StrSplit(text, ',')) {
     const std::vector<absl::string_view> bounds = absl::StrSplit(part, absl::MaxSplits('-', 1));
     int64_t from = 0, to = 0;
-    if (!GoAtoi(bounds[0], &from) || (bounds.size() == 2 && !GoAtoi(bounds[1], &to))) {
+    if (!ParseBound(bounds[0], &from) || (bounds.size() == 2 && !ParseBound(bounds[1], &to))) {
       return absl::InvalidArgumentError(absl::StrCat("\"", part, "\" is not a CPU id or range"));
     }
     if (bounds.size() == 1) to = from;

@@ -1,35 +1,15 @@
 #include "src/model/gpu_share.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "src/model/go_parse.h"
 
 namespace vcsched::internal {
 namespace {
-
-// Go's strconv.Atoi: an optional sign and decimal digits, nothing else, in range.
-std::optional<int64_t> GoAtoi(absl::string_view s) {
-  bool negative = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s.empty()) return std::nullopt;
-  uint64_t v = 0;
-  const uint64_t limit = negative ? uint64_t{1} << 63 : static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-  for (char c : s) {
-    if (c < '0' || c > '9') return std::nullopt;
-    const uint64_t d = static_cast<uint64_t>(c - '0');
-    if (v > (limit - d) / 10) return std::nullopt;
-    v = v * 10 + d;
-  }
-  if (negative) return v == (uint64_t{1} << 63) ? std::numeric_limits<int64_t>::min() : -static_cast<int64_t>(v);
-  return static_cast<int64_t>(v);
-}
 
 // A quantity's Value(): stored milli-units rounded up to whole ones.
 int64_t WholeUnits(int64_t milli) {

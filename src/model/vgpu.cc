@@ -7,25 +7,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "src/model/go_parse.h"
 
 namespace vcsched::internal {
 namespace {
-
-// Go's strconv.Atoi, 0 on error (Volcano ignores the error there).
-int64_t AtoiOrZero(absl::string_view s) {
-  bool negative = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s.empty()) return 0;
-  int64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9' || v > (INT64_MAX - (c - '0')) / 10) return 0;
-    v = v * 10 + (c - '0');
-  }
-  return negative ? -v : v;
-}
 
 // Go's strconv.ParseUint(s, 10, 32).
 std::optional<int64_t> ParseUint32(absl::string_view s) {
@@ -65,7 +50,8 @@ std::optional<std::vector<VgpuCard>> NodeVgpuCards(const NodeSpec& node) {
     if (part.find(',') == absl::string_view::npos) continue;
     const std::vector<absl::string_view> items = absl::StrSplit(part, ',');
     if (items.size() < 6) return std::nullopt;
-    cards.push_back({id, std::string(items[0]), AtoiOrZero(items[1]), AtoiOrZero(items[2]), std::string(items[3])});
+    cards.push_back({id, std::string(items[0]), GoAtoi(items[1]).value_or(0), GoAtoi(items[2]).value_or(0),
+                     std::string(items[3])});  // Volcano ignores Atoi's errors: 0
   }
   if (cards.empty()) return std::nullopt;
   return cards;
